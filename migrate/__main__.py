@@ -1,0 +1,5 @@
+"""``python -m migrate`` is ``tfmigrate``."""
+
+from migrate.cli import main
+
+main()

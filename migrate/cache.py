@@ -1,0 +1,56 @@
+"""A content-hash cache of files the rewriter left unchanged.
+
+Keyed by the file's bytes plus a salt made of the tool version and the rewrite
+configuration, so an unchanged tree re-runs almost free and any change to the
+tool or the settings starts afresh. Only no-op results are stored: a file that
+would be rewritten is always rewritten for real.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from migrate.api import Finding
+
+
+@dataclass(frozen=True)
+class Entry:
+    level: str
+    findings: list[Finding]
+
+
+class Cache:
+    """One small JSON file per cached source, named by its hash, under ``folder``."""
+
+    def __init__(self, folder: Path, salt: str) -> None:
+        self.folder = folder
+        self.salt = salt.encode("utf-8")
+
+    def _path(self, source: bytes) -> Path:
+        digest = hashlib.sha256(self.salt + b"\0" + source).hexdigest()
+        return self.folder / digest[:2] / f"{digest[2:]}.json"
+
+    def get(self, source: bytes) -> Entry | None:
+        try:
+            data = json.loads(self._path(source).read_text(encoding="utf-8"))
+            return Entry(data["level"], [Finding(**f) for f in data["findings"]])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, source: bytes, level: str, findings: list[Finding]) -> None:
+        """Store atomically; a cache that cannot be written is simply not used."""
+        path = self._path(source)
+        payload = json.dumps({"level": level, "findings": [asdict(f) for f in findings]})
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(payload)
+            os.replace(temp, path)
+        except OSError:
+            pass

@@ -1,0 +1,441 @@
+"""The ``tfmigrate`` command line: rewrite, check, verify, run, rules.
+
+This is the one module that joins the rewriter (``migrate``) and the engine
+(``runtime``); the engine is imported only by the commands that run programs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import click
+
+EXIT_CODES = """\b
+Exit codes:
+  0    nothing to do (or: equivalent)
+  1    files rewritten / would be rewritten (or: different)
+  2    usage or configuration error
+  3    TF1 code left that needs manual work (--fail-on-manual; or: unverified)
+  123  internal error, or a file that could not be read or parsed
+"""
+
+EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_MANUAL, EXIT_ERROR = 0, 1, 2, 3, 123
+#: Below this many files a worker pool costs more than it saves.
+PARALLEL_THRESHOLD = 8
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tfmigrate")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES)
+@click.version_option(_version(), prog_name="tfmigrate")
+def main() -> None:
+    """Rewrite TensorFlow 1 graph code into idiomatic TensorFlow 2, and verify it computes the same."""
+
+
+def _settings(paths: Sequence[str], stdin_filename: str | None):
+    from migrate.config import ConfigError, find_pyproject, load_settings
+
+    anchor = Path(stdin_filename or (paths[0] if paths else ".")).resolve()
+    try:
+        return load_settings(find_pyproject(anchor if anchor.exists() else Path.cwd()))
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _rule_config(settings, select: tuple[str, ...], ignore: tuple[str, ...]):
+    from migrate.api import RewriteConfig, all_rules
+
+    chosen = select or settings.select
+    known = {rule.id for rule in all_rules()}
+    unknown = sorted({*chosen, *ignore, *settings.ignore} - known)
+    if unknown:
+        raise click.UsageError(f"unknown rule id(s): {', '.join(unknown)} (see `tfmigrate rules`)")
+    return RewriteConfig(
+        select=frozenset(chosen) if chosen else None, ignore=frozenset(ignore) | frozenset(settings.ignore)
+    )
+
+
+def _files(paths: Sequence[str], settings, exclude, extend_exclude, force_exclude) -> list[Path]:
+    from migrate.files import DEFAULT_EXCLUDES, Excluder, discover
+
+    patterns = tuple(exclude or settings.exclude or DEFAULT_EXCLUDES)
+    patterns += tuple(extend_exclude) + tuple(settings.extend_exclude)
+    excluder = Excluder(patterns, respect_gitignore=settings.respect_gitignore)
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
+    return list(discover([Path(p) for p in paths], excluder, force_exclude=force_exclude))
+
+
+def _show_progress(count: int, quiet: bool) -> bool:
+    return not quiet and count > 4 and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
+    """Process every file, in a worker pool when it pays; results come back in input order."""
+    from migrate.process import process_file
+
+    def run(results: Iterable) -> list:
+        if not progress:
+            return list(results)
+        from rich.progress import Progress
+
+        out = []
+        with Progress(transient=True, console=_stderr_console()) as bar:
+            task = bar.add_task("rewriting", total=len(files))
+            for result in results:
+                out.append(result)
+                bar.advance(task)
+        return out
+
+    if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            chunk = max(1, len(files) // (jobs * 8))
+            return run(pool.map(process_file, files, [job] * len(files), chunksize=chunk))
+    return run(process_file(path, job) for path in files)
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _cache_salt(config) -> str:
+    return f"{_version()}|{sorted(config.select or [])}|{sorted(config.ignore)}"
+
+
+def _color(color: bool | None) -> bool:
+    return sys.stdout.isatty() if color is None else color
+
+
+common_rewrite_options = [
+    click.option("--select", multiple=True, help="Only these rule ids (repeatable)."),
+    click.option("--ignore", multiple=True, help="Skip these rule ids (repeatable)."),
+    click.option("--exclude", multiple=True, help="Replace the default excludes (glob, repeatable)."),
+    click.option("--extend-exclude", multiple=True, help="Add to the excludes (glob, repeatable)."),
+    click.option(
+        "--force-exclude", is_flag=True, help="Apply excludes to files named explicitly too (pre-commit)."
+    ),
+    click.option("--stdin-filename", help="The name to use for `-` (stdin) in messages and config lookup."),
+    click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text"),
+    click.option("--report", type=click.Path(dir_okay=False), help="Also write a JSON report to this file."),
+    click.option("-q", "--quiet", is_flag=True, help="Only errors and the exit code."),
+]
+
+
+def _with_options(options):
+    def decorate(func):
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+@main.command(epilog=EXIT_CODES)
+@click.argument("paths", nargs=-1)
+@click.option("--check", is_flag=True, help="Write nothing; list the files that would change.")
+@click.option("--diff", is_flag=True, help="Print a unified diff instead of writing (git apply-able).")
+@click.option("--verify", "verify_", is_flag=True, help="Write only files whose rewrite verifies equivalent.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: cores).")
+@click.option("--no-cache", is_flag=True, help="Ignore the cache of unchanged files.")
+@click.option("--fail-on-manual", is_flag=True, help="Exit 3 when TF1 code is left for manual work.")
+@click.option("--color/--no-color", default=None, help="Colour the diff (default: only on a terminal).")
+@_with_options(common_rewrite_options)
+def rewrite(
+    paths, check, diff, verify_, jobs, no_cache, fail_on_manual, color, select, ignore, exclude,
+    extend_exclude, force_exclude, stdin_filename, fmt, report, quiet,
+) -> None:
+    """Rewrite TF1 code in PATHS (files, folders, or - for stdin) into TF2, in place."""
+    from migrate import output
+    from migrate.process import FAILED, Job, UNCHANGED
+
+    if not paths:
+        raise click.UsageError("give at least one path (or - for stdin)")
+    settings = _settings(paths, stdin_filename)
+    config = _rule_config(settings, select, ignore)
+    if paths == ("-",):
+        sys.exit(_rewrite_stdin(config, stdin_filename or "<stdin>", check, diff, color, fmt, quiet))
+    if "-" in paths:
+        raise click.UsageError("`-` (stdin) cannot be combined with other paths")
+    files = _files(paths, settings, exclude, extend_exclude, force_exclude)
+    cache_dir = None if no_cache or verify_ else Path(settings.cache_dir).resolve()
+    write = not (check or diff or verify_)
+    job = Job(write=write, diff=diff or verify_, config=config, cache_dir=cache_dir,
+              cache_salt=_cache_salt(config))
+    results = _run_jobs(files, job, jobs or settings.jobs or os.cpu_count() or 1,
+                        _show_progress(len(files), quiet))
+    if verify_:
+        results = [_verify_and_write(r, settings) if r.status not in (FAILED, UNCHANGED) else r
+                   for r in results]
+    _report(results, fmt=fmt, write=write, check=check, diff=diff, color=color, quiet=quiet,
+            report=report)
+    sys.exit(_exit_status(results, fail_on_manual=fail_on_manual))
+
+
+def _exit_status(results, *, fail_on_manual: bool) -> int:
+    from migrate.process import FAILED, REWRITTEN, WOULD_REWRITE
+
+    if any(r.status == FAILED for r in results):
+        return EXIT_ERROR
+    if fail_on_manual and any(r.manual for r in results):
+        return EXIT_MANUAL
+    if any(r.status in (REWRITTEN, WOULD_REWRITE) for r in results):
+        return EXIT_CHANGED
+    return EXIT_OK
+
+
+def _report(results, *, fmt, write, check, diff, color, quiet, report) -> None:
+    from migrate import output
+    from migrate.process import WOULD_REWRITE
+
+    if report:
+        Path(report).write_text(output.as_json(results, write=write) + "\n", encoding="utf-8")
+    if fmt == "json":
+        output.emit(output.as_json(results, write=write), sys.stdout)
+        return
+    if diff:
+        for r in results:
+            if r.diff:
+                sys.stdout.write(output.colour_diff(r.diff) if _color(color) else r.diff)
+    if check and not quiet:
+        for r in results:
+            if r.status == WOULD_REWRITE:
+                output.emit(f"would rewrite {r.path}")
+    lines = output.finding_lines(results, fmt)
+    for line in lines:
+        if quiet and fmt == "text" and "error:" not in line:
+            continue
+        output.emit(line, sys.stdout if fmt == "github" else sys.stderr)
+    if not quiet and fmt == "text":
+        output.emit(output.summary(results, write=write))
+
+
+def _rewrite_stdin(config, filename, check, diff, color, fmt, quiet) -> int:
+    from migrate import output
+    from migrate.api import ParseError
+    from migrate.notebooks import NotebookError
+    from migrate.process import FileResult, UnsafeRewrite, rewrite_bytes, unified_diff
+
+    source = sys.stdin.buffer.read()
+    try:
+        result = rewrite_bytes(source, filename, config)
+    except (ParseError, NotebookError, UnsafeRewrite) as error:
+        output.emit(f"{filename}: error: {error}")
+        if not check and not diff:
+            sys.stdout.buffer.write(source)
+        return EXIT_ERROR
+    code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
+    if diff:
+        text = unified_diff(filename, source, code)
+        sys.stdout.write(output.colour_diff(text) if _color(color) else text)
+    elif not check:
+        sys.stdout.buffer.write(code)
+    status = "would rewrite" if result.changed else "unchanged"
+    file_result = FileResult(filename, status, result.level, result.findings)
+    for line in output.finding_lines([file_result], fmt):
+        output.emit(line)
+    return EXIT_CHANGED if result.changed else EXIT_OK
+
+
+def _verify_and_write(result, settings):
+    """For ``rewrite --verify``: write a rewrite only once the engine shows it equivalent."""
+    from migrate.files import FileProblem, read_bytes, write_atomic
+    from migrate.process import FAILED, REWRITTEN, rewrite_bytes
+
+    path = Path(result.path)
+    try:
+        source = read_bytes(path)
+        new = rewrite_bytes(source, result.path, _rule_config(settings, (), ()))
+        code = new.code if isinstance(new.code, bytes) else new.code.encode("utf-8")
+        verdict = _verify_sources(path, source.decode("utf-8", "replace"),
+                                  code.decode("utf-8", "replace"), settings)
+        if verdict.status != "equivalent":
+            result.status, result.error = FAILED, f"not written: verify says {verdict.status}: {verdict.reason}"
+            return result
+        write_atomic(path, code, expected=source)
+    except FileProblem as problem:
+        result.status, result.error = FAILED, str(problem)
+        return result
+    result.status = REWRITTEN
+    return result
+
+
+def _verify_options(settings, rtol=None, atol=None, max_steps=None, timeout=None):
+    from runtime.verdict import Options
+
+    return Options(
+        rtol=settings.rtol if rtol is None else rtol,
+        atol=settings.atol if atol is None else atol,
+        max_steps=settings.max_steps if max_steps is None else max_steps,
+        timeout=settings.timeout if timeout is None else timeout,
+    )
+
+
+def _verify_sources(path: Path, old: str, new: str, settings, **overrides):
+    from runtime.verdict import verify_sources
+
+    return verify_sources(old, new, path.parent.resolve(), _verify_options(settings, **overrides),
+                          filename=path.name)
+
+
+@main.command(epilog=EXIT_CODES)
+@click.argument("paths", nargs=-1)
+@click.option("--exclude", multiple=True, help="Replace the default excludes (glob, repeatable).")
+@click.option("--extend-exclude", multiple=True, help="Add to the excludes (glob, repeatable).")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to files named explicitly too.")
+@click.option("--fail-on-manual/--no-fail-on-manual", default=True, help="Exit 3 when TF1 usages are left.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text")
+@click.option("-q", "--quiet", is_flag=True)
+def check(paths, exclude, extend_exclude, force_exclude, fail_on_manual, fmt, quiet) -> None:
+    """List the TF1 usages left in PATHS; writes nothing."""
+    from migrate import output
+    from migrate.api import ParseError, find_tf1_usages
+    from migrate.files import FileProblem, read_bytes
+    from migrate.notebooks import NotebookError, to_script
+    from migrate.process import FAILED, UNCHANGED, FileResult
+
+    if not paths:
+        raise click.UsageError("give at least one path")
+    settings = _settings(paths, None)
+    results = []
+    for path in _files(paths, settings, exclude, extend_exclude, force_exclude):
+        try:
+            source = read_bytes(path)
+            if path.suffix == ".ipynb":
+                source = to_script(source)[0].encode("utf-8")
+            findings = find_tf1_usages(source, filename=str(path))
+        except (FileProblem, ParseError, NotebookError) as error:
+            results.append(FileResult(str(path), FAILED, error=str(error)))
+            continue
+        results.append(FileResult(str(path), UNCHANGED, findings=findings))
+    if fmt == "json":
+        output.emit(output.as_json(results, write=False), sys.stdout)
+    else:
+        for line in output.finding_lines(results, fmt):
+            output.emit(line, sys.stdout)
+        if not quiet and fmt == "text":
+            left = sum(len(r.findings) for r in results)
+            with_tf1 = sum(1 for r in results if r.findings)
+            output.emit(f"{left} TF1 usages left in {with_tf1} of {len(results)} files")
+    if any(r.status == FAILED for r in results):
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_MANUAL if fail_on_manual and any(r.findings for r in results) else EXIT_OK)
+
+
+@main.command()
+def rules() -> None:
+    """List every rule with its id."""
+    from migrate.api import all_rules
+
+    for rule in all_rules():
+        click.echo(f"{rule.id}  {rule.kind:<6}  {rule.name}: {rule.summary}")
+
+
+@main.command()
+@click.argument("rule_id")
+def rule(rule_id: str) -> None:
+    """Explain one rule."""
+    from migrate.api import all_rules
+
+    for candidate in all_rules():
+        if candidate.id.lower() == rule_id.lower():
+            click.echo(f"{candidate.id} {candidate.name} ({candidate.kind})\n\n{candidate.summary}\n")
+            click.echo(candidate.doc)
+            return
+    raise click.UsageError(f"unknown rule {rule_id!r} (see `tfmigrate rules`)")
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--face", type=click.Choice(["auto", "tf1", "tf2"]), default="auto",
+              help="Which TensorFlow the program sees (auto: TF 1.x if it uses 1.x-only names).")
+@click.argument("program", type=click.Path(exists=True, dir_okay=False))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def run(face: str, program: str, args: tuple[str, ...]) -> None:
+    """Run PROGRAM on the bundled NumPy engine (no TensorFlow needed); ARGS go to the program."""
+    command = [sys.executable, "-m", "runtime.run", "--face", face, program, *args]
+    sys.exit(subprocess.call(command))
+
+
+@main.command(epilog="""\b
+Exit codes:
+  0  equivalent    1  different    2  usage error    3  unverified
+""")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--rtol", type=float, help="Relative tolerance for numbers (default 1e-4).")
+@click.option("--atol", type=float, help="Absolute tolerance for numbers (default 1e-6).")
+@click.option("--max-steps", type=click.IntRange(min=1), help="Stop both programs after N optimizer steps.")
+@click.option("--timeout", type=float, help="Seconds each program may run (default 300).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:
+    """Show a rewrite computes what the original did.
+
+    \b
+    tfmigrate verify OLD.py NEW.py   compare two programs
+    tfmigrate verify PATHS...        rewrite each TF1 file in memory, then compare
+    """
+    from migrate.process import rewrite_bytes
+    from runtime.verdict import verify_files
+
+    settings = _settings(paths, None)
+    overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}
+    verdicts = []
+    if _is_pair(paths):
+        old, new = map(Path, paths)
+        verdicts.append((f"{old} -> {new}", verify_files(old, new, _verify_options(settings, **overrides))))
+    else:
+        for path in _files(paths, settings, (), (), False):
+            source = path.read_bytes()
+            result = rewrite_bytes(source, str(path), _rule_config(settings, (), ()))
+            code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
+            verdicts.append((str(path), _verify_sources(path, source.decode("utf-8", "replace"),
+                                                        code.decode("utf-8", "replace"), settings,
+                                                        **overrides)))
+    _print_verdicts(verdicts, fmt)
+    statuses = {v.status for _, v in verdicts}
+    worst = next((s for s in ("different", "unverified") if s in statuses), "equivalent")
+    sys.exit({"equivalent": EXIT_OK, "different": EXIT_CHANGED, "unverified": EXIT_MANUAL}[worst])
+
+
+def _is_pair(paths: Sequence[str]) -> bool:
+    """Two programs, the second already free of TF1 code: compare them as they are."""
+    from migrate.api import ParseError, find_tf1_usages
+
+    if len(paths) != 2 or not all(p.endswith(".py") and Path(p).is_file() for p in paths):
+        return False
+    try:
+        return not find_tf1_usages(Path(paths[1]).read_bytes(), filename=paths[1])
+    except ParseError:
+        return True
+
+
+def _print_verdicts(verdicts, fmt: str) -> None:
+    import json
+
+    if fmt == "json":
+        click.echo(json.dumps([{"file": name, **v.to_dict()} for name, v in verdicts], indent=2))
+        return
+    if len(verdicts) == 1:
+        name, verdict = verdicts[0]
+        click.echo(f"{name}: {verdict.status}: {verdict.reason}")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("file", "verdict", "why")
+    for name, verdict in verdicts:
+        table.add_row(name, verdict.status, verdict.reason)
+    Console().print(table)

@@ -1,0 +1,296 @@
+"""Finding the files to work on, and reading and writing them without losing a byte.
+
+Discovery follows black and ruff: directories are recursed, ``.gitignore`` files are
+honoured, virtualenvs and build folders are skipped, and files named explicitly are
+taken even when excluded unless ``--force-exclude`` says otherwise.
+Writes are atomic (a temporary file in the same folder, then ``os.replace``) and keep
+the file's mode; the bytes given are the bytes written, so encoding, BOM and line
+endings are whatever the rewriter returned for them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
+
+DEFAULT_EXCLUDES = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".env",
+    "env",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "*.egg-info",
+    "build",
+    "dist",
+    "site-packages",
+    "__pycache__",
+    "node_modules",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".ipynb_checkpoints",
+    ".tfmigrate_cache",
+)
+
+
+class FileProblem(Exception):
+    """A file that cannot be read or written; the message says why, for the user."""
+
+
+def _glob_to_regex(pattern: str) -> str:
+    """Translate one gitignore glob (no leading/trailing slash handling) into a regex."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("/**", i) and i + 3 == len(pattern):
+            out.append("/.*")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[":
+            end = pattern.find("]", i + 1)
+            if end == -1:
+                out.append(re.escape(char))
+            else:
+                body = pattern[i + 1 : end].replace("\\", "\\\\")
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = end
+        elif char == "\\" and i + 1 < len(pattern):
+            i += 1
+            out.append(re.escape(pattern[i]))
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class IgnoreRule:
+    """One line of a .gitignore file, anchored at the folder that holds it."""
+
+    base: Path
+    regex: re.Pattern[str]
+    negated: bool
+    dir_only: bool
+
+    @classmethod
+    def parse(cls, base: Path, line: str) -> IgnoreRule | None:
+        line = line.rstrip("\n").rstrip("\r")
+        if not line.strip() or line.startswith("#"):
+            return None
+        if not line.endswith("\\ "):
+            line = line.rstrip()
+        negated = line.startswith("!")
+        if negated:
+            line = line[1:]
+        dir_only = line.endswith("/")
+        line = line.rstrip("/")
+        anchored = "/" in line
+        line = line.lstrip("/")
+        body = _glob_to_regex(line)
+        regex = re.compile(("" if anchored else "(?:.*/)?") + body + "$")
+        return cls(base, regex, negated, dir_only)
+
+    def matches(self, path: Path, is_dir: bool) -> bool:
+        if self.dir_only and not is_dir:
+            return False
+        try:
+            relative = path.relative_to(self.base).as_posix()
+        except ValueError:
+            return False
+        return bool(self.regex.match(relative))
+
+
+@dataclass
+class Excluder:
+    """Decides which paths to skip: default folders, user patterns and .gitignore files."""
+
+    patterns: tuple[str, ...] = DEFAULT_EXCLUDES
+    respect_gitignore: bool = True
+    _gitignores: dict[Path, list[IgnoreRule]] = field(default_factory=dict)
+    _name_patterns: list[re.Pattern[str]] = field(default_factory=list)
+    _path_patterns: list[re.Pattern[str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for pattern in self.patterns:
+            if "/" in pattern:
+                self._path_patterns.append(re.compile(_glob_to_regex(pattern.strip("/")) + "$"))
+            else:
+                self._name_patterns.append(re.compile(_glob_to_regex(pattern)))
+
+    def _rules_for(self, folder: Path) -> list[IgnoreRule]:
+        if folder not in self._gitignores:
+            rules: list[IgnoreRule] = []
+            gitignore = folder / ".gitignore"
+            if gitignore.is_file():
+                try:
+                    text = gitignore.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    text = ""
+                for line in text.splitlines():
+                    rule = IgnoreRule.parse(folder, line)
+                    if rule is not None:
+                        rules.append(rule)
+            self._gitignores[folder] = rules
+        return self._gitignores[folder]
+
+    def excluded_by_pattern(self, path: Path) -> bool:
+        """A pattern without ``/`` matches a file or folder name; one with ``/`` a path's tail."""
+        if any(pattern.fullmatch(path.name) for pattern in self._name_patterns):
+            return True
+        posix = path.as_posix()
+        return any(pattern.search(posix) for pattern in self._path_patterns)
+
+    def gitignored(self, path: Path, is_dir: bool, root: Path) -> bool:
+        """Apply every .gitignore from ``root`` down to the path's folder; the last match wins."""
+        if not self.respect_gitignore:
+            return False
+        ignored = False
+        folders = [root, *[p for p in reversed(path.parents) if root in p.parents]]
+        for folder in folders:
+            for rule in self._rules_for(folder):
+                if rule.matches(path, is_dir):
+                    ignored = not rule.negated
+        return ignored
+
+    def excluded(self, path: Path, is_dir: bool, root: Path) -> bool:
+        return self.excluded_by_pattern(path) or self.gitignored(path, is_dir, root)
+
+    def excluded_anywhere(self, path: Path, root: Path) -> bool:
+        """Whether the file or any folder between ``root`` and it is excluded."""
+        folders = [p for p in reversed(path.parents) if root in p.parents]
+        return any(self.excluded(folder, True, root) for folder in folders) or self.excluded(
+            path, False, root
+        )
+
+
+def _project_root(start: Path) -> Path:
+    """The nearest folder holding .git or pyproject.toml, else the working folder if it holds
+    ``start``, else ``start``: excludes and .gitignore rules apply from there down."""
+    for folder in [start, *start.parents]:
+        if (folder / ".git").exists() or (folder / "pyproject.toml").is_file():
+            return folder
+    cwd = Path.cwd()
+    return cwd if cwd == start or cwd in start.parents else start
+
+
+def discover(
+    paths: Iterable[Path],
+    excluder: Excluder,
+    *,
+    force_exclude: bool = False,
+) -> Iterator[Path]:
+    """Yield source files under ``paths`` in a stable order, each once.
+
+    Folders are walked without following symlinked folders (no loops); a file named
+    on the command line is yielded even when excluded, unless ``force_exclude``.
+    """
+    seen: set[Path] = set()
+    for given in paths:
+        given = Path(given)
+        absolute = Path(os.path.abspath(given))
+        root = _project_root(absolute if absolute.is_dir() else absolute.parent)
+        if not given.is_dir():
+            if force_exclude and excluder.excluded_anywhere(absolute, root):
+                continue
+            if absolute not in seen:
+                seen.add(absolute)
+                yield given
+            continue
+        for folder, dirnames, filenames in os.walk(given, followlinks=False):
+            folder_path = Path(folder)
+            dirnames[:] = sorted(
+                d
+                for d in dirnames
+                if not excluder.excluded(Path(os.path.abspath(folder_path / d)), True, root)
+            )
+            for filename in sorted(filenames):
+                if not filename.endswith(SOURCE_SUFFIXES):
+                    continue
+                path = folder_path / filename
+                absolute_file = Path(os.path.abspath(path))
+                if absolute_file in seen or excluder.excluded(absolute_file, False, root):
+                    continue
+                seen.add(absolute_file)
+                yield path
+
+
+def read_bytes(path: Path) -> bytes:
+    """Read a file for rewriting; every failure becomes one clear :class:`FileProblem`."""
+    try:
+        if path.is_symlink() and not path.exists():
+            raise FileProblem("broken symlink or symlink loop")
+        data = path.read_bytes()
+    except FileProblem:
+        raise
+    except FileNotFoundError:
+        raise FileProblem("file not found (deleted?)") from None
+    except IsADirectoryError:
+        raise FileProblem("is a directory") from None
+    except PermissionError:
+        raise FileProblem("permission denied while reading") from None
+    except OSError as error:
+        raise FileProblem(f"cannot read: {error.strerror or error}") from None
+    if b"\0" in data:
+        raise FileProblem("binary file (contains NUL bytes); not Python source")
+    return data
+
+
+def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
+    """Replace ``path`` with ``data`` if it still holds ``expected``; keep its mode.
+
+    The check-then-replace guards against a file edited or deleted while we worked.
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise FileProblem("file disappeared before it could be written; left as it is") from None
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise FileProblem("file is read-only; not rewritten")
+    try:
+        current = path.read_bytes()
+    except OSError as error:
+        raise FileProblem(f"cannot re-read before writing: {error.strerror or error}") from None
+    if current != expected:
+        raise FileProblem("file changed while it was being rewritten; left as it is")
+    target = Path(os.path.realpath(path))
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tfmigrate", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, stat.S_IMODE(info.st_mode))
+        os.replace(temp_name, target)
+    except OSError as error:
+        try:
+            os.unlink(temp_name)
+        except OSError:
+            pass
+        raise FileProblem(f"cannot write: {error.strerror or error}") from None

@@ -1,0 +1,89 @@
+"""What the command line prints: findings, summaries and diffs, as text, JSON or GitHub annotations.
+
+Code and diffs go to stdout; messages go to stderr, so ``tfmigrate rewrite - > out.py``
+and ``tfmigrate rewrite --diff | git apply`` work.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import IO
+
+from migrate.process import FAILED, REWRITTEN, SKIPPED, UNCHANGED, WOULD_REWRITE, FileResult
+
+FORMATS = ("text", "json", "github")
+
+_DIFF_COLOURS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
+_RESET = "\x1b[0m"
+
+
+def colour_diff(diff: str) -> str:
+    out = []
+    for line in diff.splitlines(keepends=True):
+        colour = None if line.startswith(("+++", "---")) else _DIFF_COLOURS.get(line[:1])
+        out.append(f"{colour}{line.rstrip(chr(10))}{_RESET}\n" if colour else line)
+    return "".join(out)
+
+
+def finding_lines(results: Sequence[FileResult], fmt: str) -> list[str]:
+    """One line per finding and per failed file, in the chosen format."""
+    lines: list[str] = []
+    for result in results:
+        if result.error is not None:
+            if fmt == "github":
+                lines.append(f"::error file={result.path}::{result.error}")
+            else:
+                lines.append(f"{result.path}: error: {result.error}")
+        for f in result.findings:
+            if fmt == "github":
+                level = "warning" if f.kind == "manual" else "notice"
+                lines.append(
+                    f"::{level} file={result.path},line={f.line},col={f.col},title={f.rule}::{f.message}"
+                )
+            else:
+                lines.append(f"{result.path}:{f.line}:{f.col} {f.rule} {f.message}")
+    return lines
+
+
+def summary(results: Sequence[FileResult], *, write: bool) -> str:
+    """``N rewritten, M unchanged, K skipped, J need manual work, E failed``."""
+    counts = Counter(r.status for r in results)
+    changed = counts[REWRITTEN] if write else counts[WOULD_REWRITE]
+    verb = "rewritten" if write else "would be rewritten"
+    manual = sum(1 for r in results if r.manual)
+    return (
+        f"{changed} {verb}, {counts[UNCHANGED]} unchanged, {counts[SKIPPED]} skipped, "
+        f"{manual} need manual work, {counts[FAILED]} failed"
+    )
+
+
+def as_json(results: Sequence[FileResult], *, write: bool) -> str:
+    return json.dumps(
+        {
+            "files": [
+                {
+                    "path": r.path,
+                    "status": r.status,
+                    "level": r.level,
+                    "error": r.error,
+                    "cached": r.cached,
+                    "findings": [
+                        {"rule": f.rule, "line": f.line, "col": f.col, "kind": f.kind, "message": f.message}
+                        for f in r.findings
+                    ],
+                }
+                for r in results
+            ],
+            "summary": summary(results, write=write),
+        },
+        indent=2,
+    )
+
+
+def emit(text: str, stream: IO[str] | None = None) -> None:
+    """Print to stderr by default; a newline is added when missing."""
+    stream = stream or sys.stderr
+    stream.write(text if text.endswith("\n") else text + "\n")

@@ -1,0 +1,118 @@
+"""One file through the rewriter, safely: read, rewrite, check, and write or diff.
+
+Everything a worker process does for one path lives here, so the command line can
+run it in-process or in a pool and get the same :class:`FileResult` back.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from migrate import notebooks
+from migrate.api import Finding, ParseError, RewriteConfig, RewriteResult, rewrite_source
+from migrate.cache import Cache
+from migrate.files import FileProblem, read_bytes, write_atomic
+
+REWRITTEN = "rewritten"
+WOULD_REWRITE = "would rewrite"
+UNCHANGED = "unchanged"
+SKIPPED = "skipped"
+FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to do with each file; picklable so it can cross into worker processes."""
+
+    write: bool = True
+    diff: bool = False
+    config: RewriteConfig = field(default_factory=RewriteConfig)
+    cache_dir: Path | None = None
+    cache_salt: str = ""
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str
+    level: str = "untouched"
+    findings: list[Finding] = field(default_factory=list)
+    diff: str | None = None
+    error: str | None = None
+    cached: bool = False
+
+    @property
+    def manual(self) -> bool:
+        return any(f.kind == "manual" for f in self.findings)
+
+
+class UnsafeRewrite(Exception):
+    """The rewriter's output failed a safety check; the file is left as it was."""
+
+
+def rewrite_bytes(source: bytes, filename: str, config: RewriteConfig) -> RewriteResult:
+    """Rewrite a .py or .ipynb file's bytes and prove the result stable.
+
+    A second rewrite of the output must change nothing; otherwise the rewrite is
+    refused rather than written, since an unstable rewrite is a wrong one.
+    """
+    rewrite = notebooks.rewrite_notebook if filename.endswith(".ipynb") else rewrite_source
+    result = rewrite(source, filename=filename, config=config)
+    if result.changed:
+        again = rewrite(result.code, filename=filename, config=config)
+        if again.changed:
+            raise UnsafeRewrite("the rewrite is not stable (a second run changes it again)")
+    return result
+
+
+def unified_diff(path: str, before: bytes, after: bytes) -> str:
+    """A ``git apply``-able diff with ``a/`` and ``b/`` prefixes; line endings kept as they are."""
+    old = before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    new = after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    name = Path(path).as_posix().lstrip("/")
+    lines = []
+    for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"):
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        lines.append(line)
+    return "".join(lines)
+
+
+def process_file(path: Path, job: Job) -> FileResult:
+    """Rewrite one file as ``job`` says; never raises, never leaves a half-written file."""
+    name = str(path)
+    try:
+        source = read_bytes(path)
+    except FileProblem as problem:
+        return FileResult(name, FAILED, error=str(problem))
+    cache = Cache(job.cache_dir, job.cache_salt) if job.cache_dir else None
+    if cache is not None:
+        hit = cache.get(source)
+        if hit is not None:
+            return FileResult(name, UNCHANGED, hit.level, hit.findings, cached=True)
+    try:
+        result = rewrite_bytes(source, name, job.config)
+    except ParseError as error:
+        return FileResult(name, FAILED, error=f"cannot parse: {error}")
+    except notebooks.NotebookError as error:
+        return FileResult(name, FAILED, error=f"invalid notebook: {error}")
+    except UnsafeRewrite as error:
+        return FileResult(name, FAILED, error=str(error))
+    except RecursionError:
+        return FileResult(name, FAILED, error="too deeply nested to rewrite safely")
+    if not result.changed:
+        if cache is not None:
+            cache.put(source, result.level, result.findings)
+        status = UNCHANGED if b"tensorflow" in source else SKIPPED
+        return FileResult(name, status, result.level, result.findings)
+    new = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
+    diff = unified_diff(name, source, new) if job.diff else None
+    if not job.write:
+        return FileResult(name, WOULD_REWRITE, result.level, result.findings, diff)
+    try:
+        write_atomic(path, new, expected=source)
+    except FileProblem as problem:
+        return FileResult(name, FAILED, result.level, result.findings, diff, error=str(problem))
+    return FileResult(name, REWRITTEN, result.level, result.findings, diff)

@@ -1,0 +1,46 @@
+"""The seed fixtures: every code block of both seed documents, with what real TF 2.21 did."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from tests.referee import SEEDS, Outcome, load_manifest, mask_numbers, real_tf_command, run_program
+
+MANIFEST = load_manifest()
+RUNS = [(name, face) for name, entry in MANIFEST.items() for face in entry["runs"]]
+
+
+def assert_same_outcome(got: Outcome, expected: dict, *, random: bool) -> None:
+    """Exit status and exception type always; stdout exactly, or with numbers masked for random output."""
+    assert (got.rc, got.error) == (expected["rc"], expected["error"])
+    if random:
+        assert mask_numbers(got.stdout) == mask_numbers(expected["stdout"])
+    else:
+        assert got.stdout == expected["stdout"]
+    if expected.get("stderr") is not None:
+        assert got.stderr == expected["stderr"]
+
+
+def test_every_fixture_is_in_the_manifest_with_a_recorded_run() -> None:
+    on_disk = {path.name for path in SEEDS.glob("*.py")}
+    assert on_disk == set(MANIFEST)
+    for name, entry in MANIFEST.items():
+        assert entry["runs"], name
+        for face, outcome in entry["runs"].items():
+            assert face in {"tf1", "tf2"}
+            assert outcome is not None and {"rc", "stdout", "error"} <= set(outcome), name
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_fixture_parses(name: str) -> None:
+    ast.parse((SEEDS / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize(("name", "face"), RUNS)
+def test_real_tf_still_prints_the_recorded_output(real_tf: str, name: str, face: str) -> None:
+    entry = MANIFEST[name]
+    got = run_program(real_tf_command(real_tf, face), SEEDS / name, entry.get("stdin", ""))
+    assert_same_outcome(got, entry["runs"][face], random=entry.get("random", False))
