@@ -7,7 +7,7 @@ import ast
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .api_table import is_tf1_only
+from .api_table import RENAMES, is_tf1_only
 from .imports import canonical, collect_aliases
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
@@ -16,6 +16,7 @@ from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, v2_import
 from .rules.session import RULE as SESSION_RULE
+from .rules.session import SESSION_CALLS
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -58,7 +59,7 @@ def _has_tf1(module: cst.Module, aliases) -> bool:
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             nonlocal hit
             path = aliases.resolve(node)
-            if path is not None and is_tf1_only(path):
+            if path is not None and (path in RENAMES or is_tf1_only(path)):
                 hit = True
             return not hit
 
@@ -82,7 +83,9 @@ def rewrite_source(
     findings: list[Finding] = []
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
-    if config.enabled(SESSION_RULE.id) and not _skip_lines(module):
+    if not _runs_sessions(module, aliases):
+        body = [v2_import(stmt) or stmt for stmt in module.body]
+    elif config.enabled(SESSION_RULE.id) and not _skip_lines(module):
         try:
             body = ProgramMove(module, aliases, lines, findings).run()
         except Unsupported as exc:
@@ -102,6 +105,19 @@ def rewrite_source(
     _parse(code_out, filename)  # the output must parse
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched", findings)
+
+
+def _runs_sessions(module: cst.Module, aliases) -> bool:
+    """True when the module creates a Session: it is a graph program, not a library."""
+    found = False
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            found = found or aliases.resolve(node.func) in SESSION_CALLS
+
+    module.visit(Finder())
+    return found
 
 
 def _skip_lines(module: cst.Module) -> bool:
@@ -137,7 +153,7 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
     if "tensorflow" not in text:
         return []
     try:
-        tree = ast.parse(text, filename)
+        tree = ast.parse(source, filename)
     except SyntaxError as exc:
         raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
     modules: dict[str, str] = {}
@@ -153,7 +169,7 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
                         findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
                                                 "imports tensorflow.compat.v1", "manual"))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and not isinstance(getattr(node, "_parent", None), ast.Attribute):
+        if isinstance(node, ast.Attribute):
             parts = []
             cur: ast.expr = node
             while isinstance(cur, ast.Attribute):
@@ -162,7 +178,7 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
             if isinstance(cur, ast.Name) and cur.id in modules:
                 base = modules[cur.id].rstrip(".")
                 path = canonical(".".join(([base] if base else []) + parts[::-1]))
-                if is_tf1_only(path):
+                if path in RENAMES or is_tf1_only(path):
                     findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
                                             f"TF1 API tf.{path}", "manual"))
     return _outermost(findings)

@@ -91,6 +91,7 @@ class ProgramMove:
     optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
     lr_placeholders: set[int] = field(default_factory=set)
     models: ModelBuilder | None = None
+    sliced: set[int] = field(default_factory=set)  # ids of inside nodes placed in a function
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -116,6 +117,9 @@ class ProgramMove:
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
+        functions.extend(self._unrun_functions())
+        if functions and insert_at is None:
+            insert_at = len(out)
         if insert_at is None:
             return out
         following = out[insert_at:]
@@ -124,6 +128,24 @@ class ProgramMove:
             following[0] = following[0].with_changes(leading_lines=_blank(2) + lead)
         placed = [fn.with_changes(leading_lines=_blank(2 if insert_at else 0)) for fn in functions]
         return out[:insert_at] + placed + following
+
+    def _unrun_functions(self) -> list[cst.FunctionDef]:
+        """Tensors built but never run keep their code as functions of their own (not called)."""
+        made: list[cst.FunctionDef] = []
+        while True:
+            unused = [n for n in self.scope.nodes if n.kind in INSIDE and id(n) not in self.sliced]
+            if not unused:
+                return made
+            needed = {id(d) for n in unused for d in n.deps}
+            sink = next((n for n in reversed(unused) if id(n) not in needed), unused[-1])
+            fn = self._make_function(cst.Name(sink.name), [sink], sink.value)
+            self.functions[sink.name] = fn
+            made.append(fn.definition)
+            self.findings.append(Finding(
+                SESSION_RULE.id, self._line(sink.stmt), 0,
+                f"{sink.name} was built but never run; its code is kept in {fn.name}(), not called",
+                "info",
+            ))
 
     def _moved(self, item: Item) -> bool:
         """True when the statement went into a step function (its comments went with it)."""
@@ -544,6 +566,7 @@ class ProgramMove:
     # ------------------------------------------------------- step functions
     def _make_function(self, fetch: cst.BaseExpression, roots: list[Node], site: cst.Call) -> StepFunction:
         inside, placeholders, outside = backward_slice(roots)
+        self.sliced.update(id(n) for n in inside)
         for node in inside:
             if node.kind == "train":
                 lr = node.info["optimizer"].info.get("lr_placeholder")  # type: ignore[union-attr]
