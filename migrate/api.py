@@ -1,0 +1,194 @@
+"""Public interface of the rewriter: `rewrite_source`, `find_tf1_usages`, `all_rules`."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from .api_table import RENAMES, is_tf1_only
+from .imports import canonical, collect_aliases
+from .program import ProgramMove
+from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
+from .rules import RULES, Rule
+from .rules.api_rename import RenameTransformer
+from .rules.compat_fallback import RULE as COMPAT_RULE
+from .rules.imports import MODE_CALLS, v2_import
+from .rules.session import RULE as SESSION_RULE
+from .rules.session import SESSION_CALLS
+
+__all__ = [
+    "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
+    "find_tf1_usages", "rewrite_source",
+]
+
+SKIP_FILE = "# tfmigrate: skip-file"
+SKIP_LINE = "# tfmigrate: skip"
+
+
+def all_rules() -> list[Rule]:
+    """Every rule, ordered by id."""
+    return list(RULES.values())
+
+
+def _parse(source: bytes | str, filename: str) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        raise ParseError(f"{filename}:{exc.raw_line}:{exc.raw_column}: {exc.message}") from exc
+
+
+def _untouched(source: bytes | str, findings: list[Finding] | None = None) -> RewriteResult:
+    return RewriteResult(source, False, "untouched", findings or [])
+
+
+def _positions(module: cst.Module) -> dict[int, int]:
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    return {id(node): pos.start.line for node, pos in positions.items()}
+
+
+def _has_tf1(module: cst.Module, aliases) -> bool:
+    """True when the module imports compat.v1 or names a TF1-only symbol."""
+    if aliases.uses_v1_import:
+        return True
+    hit = False
+
+    class Finder(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            nonlocal hit
+            path = aliases.resolve(node)
+            if path is not None and (path in RENAMES or is_tf1_only(path)):
+                hit = True
+            return not hit
+
+    module.visit(Finder())
+    return hit
+
+
+def rewrite_source(
+    source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None
+) -> RewriteResult:
+    """Rewrite one file's TF1 code into TF2; bytes in → bytes out, str in → str out."""
+    config = config or RewriteConfig()
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    if "tensorflow" not in text or SKIP_FILE in text:
+        return _untouched(source)
+    module = _parse(source, filename)
+    aliases = collect_aliases(module)
+    if not aliases or not _has_tf1(module, aliases):
+        return _untouched(source)
+    lines = _positions(module)
+    findings: list[Finding] = []
+    level = "idiomatic"
+    body: list[cst.BaseStatement] | None = None
+    if not _runs_sessions(module, aliases):
+        body = [v2_import(stmt) or stmt for stmt in module.body]
+    elif config.enabled(SESSION_RULE.id) and not _skip_lines(module):
+        try:
+            body = ProgramMove(module, aliases, lines, findings).run()
+        except Unsupported as exc:
+            findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
+                                "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+            level = "partial"
+    if body is None:
+        body = _compat_body(module, aliases)
+        level = "partial"
+    new_module = module.with_changes(body=body)
+    out_alias = aliases.main_alias if aliases.main_alias in aliases.modules else "tf"
+    renamer = RenameTransformer(aliases, out_alias or "tf", lines, findings, config.enabled)
+    new_module = new_module.visit(renamer)
+    if renamer.compat_left:
+        level = "partial"
+    code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
+    _parse(code_out, filename)  # the output must parse
+    changed = code_out != source
+    return RewriteResult(code_out, changed, level if changed else "untouched", findings)
+
+
+def _runs_sessions(module: cst.Module, aliases) -> bool:
+    """True when the module creates a Session: it is a graph program, not a library."""
+    found = False
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            found = found or aliases.resolve(node.func) in SESSION_CALLS
+
+    module.visit(Finder())
+    return found
+
+
+def _skip_lines(module: cst.Module) -> bool:
+    return SKIP_LINE in module.code
+
+
+def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
+    """Fallback: TF2 import plus `tf.compat.v1.disable_eager_execution()`, graph mode kept."""
+    body: list[cst.BaseStatement] = []
+    alias = aliases.main_alias or "tf"
+    inserted = False
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+            small = stmt.body[0]
+            if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                    and aliases.resolve(small.value.func) in MODE_CALLS):
+                if not inserted:
+                    body.append(stmt.with_changes(body=[cst.parse_statement(
+                        f"{alias}.compat.v1.disable_eager_execution()\n").body[0]]))
+                    inserted = True
+                continue
+        new = v2_import(stmt)
+        body.append(new if new is not None else stmt)
+        if new is not None and not inserted:
+            body.append(cst.parse_statement(f"{alias}.compat.v1.disable_eager_execution()\n"))
+            inserted = True
+    return body
+
+
+def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[Finding]:
+    """TF1 names and imports still present, for `tfmigrate check` (stdlib ast, no CST)."""
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    if "tensorflow" not in text:
+        return []
+    try:
+        tree = ast.parse(source, filename)
+    except SyntaxError as exc:
+        raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
+    modules: dict[str, str] = {}
+    findings: list[Finding] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tensorflow" or alias.name.startswith("tensorflow."):
+                    local = alias.asname or alias.name.split(".")[0]
+                    base = alias.name[len("tensorflow"):].lstrip(".") if alias.asname else ""
+                    modules[local] = canonical(base + ".") if base else ""
+                    if alias.name.startswith("tensorflow.compat.v1"):
+                        findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
+                                                "imports tensorflow.compat.v1", "manual"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            parts = []
+            cur: ast.expr = node
+            while isinstance(cur, ast.Attribute):
+                parts.append(cur.attr)
+                cur = cur.value
+            if isinstance(cur, ast.Name) and cur.id in modules:
+                base = modules[cur.id].rstrip(".")
+                path = canonical(".".join(([base] if base else []) + parts[::-1]))
+                if path in RENAMES or is_tf1_only(path):
+                    findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
+                                            f"TF1 API tf.{path}", "manual"))
+    return _outermost(findings)
+
+
+def _outermost(findings: list[Finding]) -> list[Finding]:
+    """One finding per position (an attribute chain reports once, at its longest name)."""
+    best: dict[tuple[int, int], Finding] = {}
+    for f in findings:
+        key = (f.line, f.col)
+        if key not in best or len(f.message) > len(best[key].message):
+            best[key] = f
+    return sorted(best.values(), key=lambda f: (f.line, f.col))

@@ -1,0 +1,148 @@
+"""The graph model of one scope: what each TF1 graph-building statement defines.
+
+A scope's statements are classified in order into nodes (placeholders, variables, optimizers,
+train ops, gradient nodes, tensors, sessions, initializers) with the nodes they read, so the
+program move can take the backward slice of any fetch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .imports import Aliases
+
+# Kinds that live outside the generated functions (created once) and kinds that are computed
+# inside them (re-run on every call).
+OUTSIDE = frozenset({"variable", "optimizer", "varlist", "layer", "model", "schedule"})
+INSIDE = frozenset({"tensor", "train", "gradients", "compute_gradients"})
+DROPPED = frozenset({"placeholder", "session", "init"})
+
+
+@dataclass(eq=False)
+class Node:
+    """One binding made by a graph-building statement."""
+
+    names: tuple[str, ...]
+    kind: str
+    stmt: cst.SimpleStatementLine
+    value: cst.BaseExpression
+    index: int  # order of definition in the scope
+    deps: list[Node] = field(default_factory=list)
+    trainable: bool = True
+    info: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+
+def names_read(node: cst.CSTNode) -> list[cst.Name]:
+    """Every `Name` read in an expression: not attribute members, keywords or lambda params."""
+    found: list[cst.Name] = []
+
+    class Collector(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            attr.value.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+        def visit_Lambda(self, lam: cst.Lambda) -> bool:
+            return False
+
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+    node.visit(Collector())
+    return found
+
+
+def call_args(call: cst.Call, positional: tuple[str, ...]) -> dict[str, cst.BaseExpression]:
+    """Bind a call's arguments to parameter names (positional order given)."""
+    bound: dict[str, cst.BaseExpression] = {}
+    position = 0
+    for arg in call.args:
+        if arg.star:
+            continue
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+        elif position < len(positional):
+            bound[positional[position]] = arg.value
+            position += 1
+    return bound
+
+
+def refers_to_tf(expr: cst.CSTNode, aliases: Aliases) -> bool:
+    """True if any name chain in `expr` resolves to TensorFlow."""
+    hit = False
+
+    class Finder(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            nonlocal hit
+            if aliases.resolve(attr) is not None:
+                hit = True
+                return False
+            return True
+
+        def visit_Name(self, name: cst.Name) -> None:
+            nonlocal hit
+            if aliases.resolve(name) is not None:
+                hit = True
+
+    expr.visit(Finder())
+    return hit
+
+
+@dataclass
+class Scope:
+    """The graph model of a scope: its nodes and the current binding of each name."""
+
+    nodes: list[Node] = field(default_factory=list)
+    current: dict[str, Node] = field(default_factory=dict)
+    sessions: set[str] = field(default_factory=set)
+
+    def add(self, node: Node) -> None:
+        self.nodes.append(node)
+        for name in node.names:
+            self.current[name] = node
+
+    def lookup(self, name: str) -> Node | None:
+        return self.current.get(name)
+
+    def deps_of(self, expr: cst.CSTNode) -> list[Node]:
+        seen: list[Node] = []
+        for name in names_read(expr):
+            node = self.current.get(name.value)
+            if node is not None and node not in seen:
+                seen.append(node)
+        return seen
+
+
+def backward_slice(roots: list[Node]) -> tuple[list[Node], list[Node], list[Node]]:
+    """Inside nodes reached from `roots`, the placeholders they read and the outside nodes."""
+    inside: list[Node] = []
+    placeholders: list[Node] = []
+    outside: list[Node] = []
+    stack = list(roots)
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.kind == "placeholder":
+            placeholders.append(node)
+        elif node.kind in INSIDE:
+            inside.append(node)
+        else:
+            outside.append(node)
+        stack.extend(node.deps)
+
+    def order(nodes: list[Node]) -> list[Node]:
+        return sorted(nodes, key=lambda n: n.index)
+
+    return order(inside), order(placeholders), order(outside)

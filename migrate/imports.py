@@ -1,0 +1,136 @@
+"""Resolve which names in a module refer to TensorFlow, through any import form.
+
+Every TensorFlow symbol is reduced to a *canonical path* relative to the TF1 namespace:
+`tf.log`, `tf.compat.v1.log`, `v1.log` (after `from tensorflow.compat import v1`) and `log`
+(after `from tensorflow import log`) are all `"log"`. `import numpy as tf` binds nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+_ROOTS = ("tensorflow.compat.v1", "tensorflow.compat.v2", "tensorflow")
+
+
+def dotted(node: cst.BaseExpression) -> list[str] | None:
+    """`a.b.c` as ["a", "b", "c"]; None for anything that is not a plain name chain."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return parts[::-1]
+
+
+def _module_path(node: cst.BaseExpression) -> str:
+    parts = dotted(node)
+    return ".".join(parts) if parts else ""
+
+
+def _strip_root(path: str) -> str | None:
+    """Canonical path of a dotted module path, or None when it is not TensorFlow."""
+    for root in _ROOTS:
+        if path == root:
+            return ""
+        if path.startswith(root + "."):
+            return path[len(root) + 1 :]
+    return None
+
+
+def canonical(path: str) -> str:
+    """Drop `compat.v1.` / `compat.v2.` so both spellings map to one table key."""
+    for prefix in ("compat.v1.", "compat.v2."):
+        if path.startswith(prefix):
+            return path[len(prefix) :]
+    return path
+
+
+@dataclass
+class Aliases:
+    """Names bound to TensorFlow modules or symbols at module level."""
+
+    modules: dict[str, str] = field(default_factory=dict)  # local name -> canonical module path
+    symbols: dict[str, str] = field(default_factory=dict)  # local name -> canonical symbol path
+    uses_v1_import: bool = False
+    main_alias: str | None = None  # the alias a rewrite emits TF2 calls through
+
+    def __bool__(self) -> bool:
+        return bool(self.modules or self.symbols)
+
+    def resolve(self, node: cst.BaseExpression) -> str | None:
+        """Canonical TF path of a name/attribute chain, or None."""
+        parts = dotted(node)
+        if not parts:
+            return None
+        head, rest = parts[0], parts[1:]
+        if head in self.modules:
+            base = self.modules[head]
+        elif head in self.symbols:
+            base = self.symbols[head]
+        else:
+            return None
+        return canonical(".".join(([base] if base else []) + rest))
+
+    def is_tf_module(self, name: str) -> bool:
+        return name in self.modules
+
+
+def _record_import(stmt: cst.CSTNode, aliases: Aliases) -> bool:
+    """Record the TensorFlow bindings of one import statement; True if it imported TF."""
+    found = False
+    if isinstance(stmt, cst.Import):
+        for alias in stmt.names:
+            path = _module_path(alias.name)
+            base = _strip_root(path)
+            if base is None:
+                continue
+            found = True
+            if alias.asname is not None:
+                local = alias.asname.name.value  # type: ignore[union-attr]
+                aliases.modules[local] = canonical(base) if base else ""
+                aliases.main_alias = aliases.main_alias or local
+            else:
+                aliases.modules["tensorflow"] = ""
+                aliases.main_alias = aliases.main_alias or "tensorflow"
+            if path.startswith("tensorflow.compat.v1"):
+                aliases.uses_v1_import = True
+    elif isinstance(stmt, cst.ImportFrom) and stmt.module is not None and stmt.relative == ():
+        path = _module_path(stmt.module)
+        base = _strip_root(path)
+        if base is None or isinstance(stmt.names, cst.ImportStar):
+            return False
+        found = True
+        for alias in stmt.names:
+            name = _module_path(alias.name)
+            local = alias.asname.name.value if alias.asname else name  # type: ignore[union-attr]
+            full = canonical(f"{base}.{name}" if base else name)
+            if full in ("compat.v1", "compat.v2", "compat"):
+                aliases.modules[local] = ""
+                aliases.uses_v1_import = aliases.uses_v1_import or full == "compat.v1"
+            else:
+                aliases.symbols[local] = full
+    return found
+
+
+def collect_aliases(module: cst.Module) -> Aliases:
+    """Walk module-level imports, including those inside try/except shims and `if` blocks."""
+    aliases = Aliases()
+
+    def walk(body: list[cst.CSTNode] | tuple[cst.CSTNode, ...]) -> None:
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    _record_import(small, aliases)
+            elif isinstance(stmt, cst.Try):
+                walk(stmt.body.body)
+                for handler in stmt.handlers:
+                    walk(handler.body.body)
+            elif isinstance(stmt, cst.If):
+                walk(stmt.body.body)
+
+    walk(module.body)
+    return aliases

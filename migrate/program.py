@@ -1,0 +1,856 @@
+"""The program move: a module-level TF1 graph program → TF2 functions, variables and optimizers.
+
+Statements are classified into a graph model (graph.py). Graph objects that persist
+(variables, optimizers, layers, models) stay where they were, converted; tensor computations
+leave the top level and are replayed inside one `@tf.function` per distinct run site, whose
+body is the backward slice of that site's fetches. Driver code (loops, prints) keeps its place
+and calls the functions instead of `sess.run`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .api_table import LAYERS, OPTIMIZERS
+from .graph import INSIDE, Node, Scope, backward_slice, call_args, names_read, refers_to_tf
+from .imports import Aliases
+from .report import Finding, Unsupported
+from .rules.get_variable import RULE as GET_VARIABLE_RULE
+from .rules.get_variable import variable_from_get_variable
+from .rules.gradients import GRADIENTS_PARAMS
+from .rules.gradients import RULE as GRADIENTS_RULE
+from .rules.imports import RULE as IMPORT_RULE
+from .rules.imports import is_mode_call, v2_import
+from .rules.layers import RULE as LAYERS_RULE
+from .rules.optimizers import RMSPROP_RULE, keras_optimizer
+from .rules.optimizers import RULE as OPTIMIZER_RULE
+from .rules.session import INIT_CALLS, SESSION_CALLS
+from .rules.session import RULE as SESSION_RULE
+from .rules.variable_scope import RULE as SCOPE_RULE
+from .scoped_models import ModelBuilder
+
+TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
+APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
+PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
+LAYER_PARAMS = ("inputs",)
+
+
+def code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _squeeze(lines: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """Merged leading lines: at most one blank line in a row."""
+    out: list[cst.EmptyLine] = []
+    for line in lines:
+        if line.comment is None and out and out[-1].comment is None:
+            continue
+        out.append(line)
+    return out
+
+
+def _blank(n: int) -> list[cst.EmptyLine]:
+    return [cst.EmptyLine() for _ in range(n)]
+
+
+def _comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    return [line for line in lines if line.comment is not None]
+
+
+@dataclass
+class Item:
+    """A statement of the flattened top level, with the variable_scope prefix it runs under."""
+
+    stmt: cst.BaseStatement
+    prefix: str = ""
+    line: int = 0
+
+
+@dataclass
+class StepFunction:
+    """A generated tf.function for one distinct fetch."""
+
+    name: str
+    params: list[Node]
+    definition: cst.FunctionDef
+    returns_structure: str  # "none" | "single" | "list" | "tuple" | "dict" | "nested"
+
+
+@dataclass
+class ProgramMove:
+    module: cst.Module
+    aliases: Aliases
+    lines: dict[int, int]
+    findings: list[Finding]
+    scope: Scope = field(default_factory=Scope)
+    functions: dict[str, StepFunction] = field(default_factory=dict)
+    used_names: set[str] = field(default_factory=set)
+    optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
+    lr_placeholders: set[int] = field(default_factory=set)
+    models: ModelBuilder | None = None
+    sliced: set[int] = field(default_factory=set)  # ids of inside nodes placed in a function
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> list[cst.BaseStatement]:
+        """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.used_names = {n.value for n in names_read(self.module)}
+        self.models = ModelBuilder(self.aliases, self.lines, self.findings)
+        items = self._flatten(self.module.body, "", [])
+        out: list[cst.BaseStatement] = []
+        functions: list[cst.FunctionDef] = []
+        insert_at: int | None = None
+        pending: list[cst.EmptyLine] = []  # comments of dropped statements
+        for item in items:
+            emitted, new_functions = self._emit(item)
+            if new_functions and insert_at is None:
+                insert_at = len(out)
+            functions.extend(new_functions)
+            if not emitted:
+                if not self._moved(item):
+                    pending.extend(item.stmt.leading_lines)
+                continue
+            first, *rest = emitted
+            lead = _squeeze(pending + list(first.leading_lines))
+            out.append(first.with_changes(leading_lines=lead))
+            out.extend(rest)
+            pending = []
+        functions.extend(self._unrun_functions())
+        if functions and insert_at is None:
+            insert_at = len(out)
+        if insert_at is None:
+            return out
+        following = out[insert_at:]
+        if following:
+            lead = _comments(following[0].leading_lines)
+            following[0] = following[0].with_changes(leading_lines=_blank(2) + lead)
+        placed = [fn.with_changes(leading_lines=_blank(2 if insert_at else 0)) for fn in functions]
+        return out[:insert_at] + placed + following
+
+    def _unrun_functions(self) -> list[cst.FunctionDef]:
+        """Tensors built but never run keep their code as functions of their own (not called)."""
+        made: list[cst.FunctionDef] = []
+        while True:
+            unused = [n for n in self.scope.nodes if n.kind in INSIDE and id(n) not in self.sliced]
+            if not unused:
+                return made
+            needed = {id(d) for n in unused for d in n.deps}
+            sink = next((n for n in reversed(unused) if id(n) not in needed), unused[-1])
+            fn = self._make_function(cst.Name(sink.name), [sink], sink.value)
+            self.functions[sink.name] = fn
+            made.append(fn.definition)
+            self.findings.append(Finding(
+                SESSION_RULE.id, self._line(sink.stmt), 0,
+                f"{sink.name} was built but never run; its code is kept in {fn.name}(), not called",
+                "info",
+            ))
+
+    def _moved(self, item: Item) -> bool:
+        """True when the statement went into a step function (its comments went with it)."""
+        return any(n.stmt is item.stmt and n.kind in INSIDE for n in self.scope.nodes)
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.lines.get(id(node), 0)
+
+    def _fixed(self, rule: str, node: cst.CSTNode | int, message: str, kind: str = "fixed") -> None:
+        line = node if isinstance(node, int) else self._line(node)
+        self.findings.append(Finding(rule, line, 0, message, kind))
+
+    def _fresh(self, base: str) -> str:
+        name, n = base, 2
+        while name in self.used_names:
+            name = f"{base}_{n}"
+            n += 1
+        self.used_names.add(name)
+        return name
+
+    # ----------------------------------------------------------------- flatten
+    def _flatten(
+        self, body: tuple[cst.BaseStatement, ...] | list[cst.BaseStatement], prefix: str,
+        out: list[Item],
+    ) -> list[Item]:
+        """Unwrap `with Session/Graph/variable_scope` blocks into the top level."""
+        for stmt in body:
+            if isinstance(stmt, cst.With):
+                new_prefix = self._graph_context(stmt, prefix)
+                if new_prefix is not None:
+                    inner = list(stmt.body.body)  # type: ignore[union-attr]
+                    if inner:
+                        first = inner[0]
+                        inner[0] = first.with_changes(
+                            leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
+                        )
+                    self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
+                    self._flatten(inner, new_prefix, out)
+                    continue
+            out.append(Item(stmt, prefix, self._line(stmt)))
+        return out
+
+    def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
+        """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
+        for with_item in stmt.items:
+            call = with_item.item
+            if not isinstance(call, cst.Call):
+                return None
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "as_default":
+                inner = func.value
+                if isinstance(inner, cst.Call) and self.aliases.resolve(inner.func) == "Graph":
+                    continue
+                return None
+            path = self.aliases.resolve(func)
+            if path in SESSION_CALLS:
+                if with_item.asname is not None and isinstance(with_item.asname.name, cst.Name):
+                    self.scope.sessions.add(with_item.asname.name.value)
+                continue
+            if path == "variable_scope" and call.args:
+                name = call.args[0].value
+                if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
+                    raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
+                prefix = f"{prefix}{name.evaluated_value}/"
+                continue
+            if path == "name_scope":
+                continue
+            return None
+        return prefix
+
+    # -------------------------------------------------------------------- emit
+    def _emit(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
+        stmt = item.stmt
+        replacement = v2_import(stmt)
+        if replacement is not None:
+            if replacement is not stmt:
+                self._fixed(IMPORT_RULE.id, stmt, "TF2 import")
+            return [replacement], []
+        if isinstance(stmt, cst.FunctionDef):
+            assert self.models is not None
+            converted = self.models.convert_function(stmt, self.scope)
+            if converted is not None:
+                return converted, []
+            return [stmt], []
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+            small = stmt.body[0]
+            if is_mode_call(small, self.aliases):
+                self._fixed(IMPORT_RULE.id, stmt, "graph-mode switch removed")
+                return [], []
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                node = self._classify(small, stmt, item)
+                if node is not None:
+                    return self._emit_node(node, item), []
+        return self._emit_driver(stmt)
+
+    def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
+        if isinstance(target, cst.Name):
+            return (target.value,)
+        if isinstance(target, (cst.Tuple, cst.List)) and all(
+            isinstance(e.value, cst.Name) for e in target.elements
+        ):
+            return tuple(e.value.value for e in target.elements)  # type: ignore[attr-defined]
+        return None
+
+    def _classify(self, assign: cst.Assign, stmt: cst.SimpleStatementLine, item: Item) -> Node | None:
+        """Add the node an assignment defines to the scope; None for plain Python."""
+        value = assign.value
+        if self._contains_run_site(value):
+            return None
+        deps = self.scope.deps_of(value)
+        is_graph = bool(deps) or refers_to_tf(value, self.aliases)
+        if not is_graph:
+            return None
+        names = self._target_names(assign.targets[0].target)
+        if names is None:
+            raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
+        kind, info = self._kind_of(value, deps, item)
+        node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
+        if kind == "variable":
+            node.trainable = info.get("trainable", True)  # type: ignore[assignment]
+        if kind in ("variable", "optimizer") and any(d.kind in INSIDE for d in deps):
+            raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        self.scope.add(node)
+        return node
+
+    def _kind_of(self, value: cst.BaseExpression, deps: list[Node], item: Item) -> tuple[str, dict]:
+        if isinstance(value, (cst.List, cst.Tuple)) and value.elements and all(
+            isinstance(e.value, cst.Name) and self.scope.lookup(e.value.value) is not None
+            and self.scope.lookup(e.value.value).kind == "variable"  # type: ignore[union-attr]
+            for e in value.elements
+        ):
+            return "varlist", {}
+        if not isinstance(value, cst.Call):
+            return "tensor", {}
+        path = self.aliases.resolve(value.func)
+        if path in SESSION_CALLS:
+            return "session", {}
+        if path == "placeholder":
+            return "placeholder", {"args": call_args(value, PLACEHOLDER_PARAMS)}
+        if path == "get_variable":
+            return "variable", {"trainable": _trainable(value)}
+        if path in ("Variable", "train.get_or_create_global_step"):
+            return "variable", {"trainable": _trainable(value) and path == "Variable"}
+        if path in OPTIMIZERS:
+            return "optimizer", {"path": path, "call": value}
+        if path in INIT_CALLS:
+            return "init", {}
+        if path == "gradients":
+            return "gradients", {"args": call_args(value, GRADIENTS_PARAMS)}
+        if path == "trainable_variables":
+            return "varlist", {"all": True}
+        if path in LAYERS:
+            return "tensor", {"layer": path}
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
+            return self._train_kind(value, func, item)
+        assert self.models is not None
+        if isinstance(func, cst.Name) and self.models.is_model(func.value):
+            return "tensor", {}
+        return "tensor", {}
+
+    def _train_kind(self, call: cst.Call, func: cst.Attribute, item: Item) -> tuple[str, dict]:
+        receiver = func.value
+        opt: Node | None = None
+        if isinstance(receiver, cst.Name):
+            opt = self.scope.lookup(receiver.value)
+        elif isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) in OPTIMIZERS:
+            path = self.aliases.resolve(receiver.func)
+            opt = Node(
+                (self._fresh("optimizer"),), "optimizer", item.stmt, receiver,  # type: ignore[arg-type]
+                len(self.scope.nodes), self.scope.deps_of(receiver),
+                info={"path": path, "call": receiver, "inline": True},
+            )
+        if opt is None or opt.kind != "optimizer":
+            raise Unsupported(OPTIMIZER_RULE.id, item.line, "optimizer method on an object the model does not know")
+        method = func.attr.value
+        params = APPLY_PARAMS if method == "apply_gradients" else MINIMIZE_PARAMS
+        if method == "compute_gradients":
+            params = ("loss", "var_list")
+        info = {"method": method, "optimizer": opt, "args": call_args(call, params)}
+        return ("compute_gradients" if method == "compute_gradients" else "train"), info
+
+    # ------------------------------------------------------- graph statements
+    def _emit_node(self, node: Node, item: Item) -> list[cst.BaseStatement]:
+        stmt = node.stmt
+        if node.kind in ("session", "init"):
+            if node.kind == "session":
+                self.scope.sessions.update(node.names)
+            self._fixed(SESSION_RULE.id, stmt, f"{node.kind} statement removed")
+            return []
+        if node.kind == "placeholder":
+            self._fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
+            return []
+        if node.kind == "variable":
+            call = node.value
+            if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
+                new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
+                self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
+                return [self._replace_value(stmt, new)]
+            return [stmt]
+        if node.kind == "optimizer":
+            return [self._replace_value(stmt, self._optimizer_source(node))]
+        if node.kind == "varlist":
+            if node.info.get("all"):
+                names = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable]
+                return [self._replace_value(stmt, "[" + ", ".join(names) + "]")]
+            return [stmt]
+        # Inside nodes leave the top level; some bring an object that is created once.
+        out: list[cst.BaseStatement] = []
+        if node.kind == "train":
+            opt: Node = node.info["optimizer"]  # type: ignore[assignment]
+            if opt.info.get("inline"):
+                self.scope.add(opt)
+                opt.index = node.index - 0.5  # type: ignore[assignment]
+                out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
+        if node.info.get("layer"):
+            out.append(self._layer_instance(node))
+        return out
+
+    def _replace_value(self, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:
+        assign = stmt.body[0]
+        assert isinstance(assign, cst.Assign)
+        return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
+
+    def _optimizer_source(self, node: Node) -> str:
+        path: str = node.info["path"]  # type: ignore[assignment]
+        call: cst.Call = node.info["call"]  # type: ignore[assignment]
+        lr = call_args(call, OPTIMIZERS[path].positional).get("learning_rate")
+        lr_override = None
+        if lr is not None and self.scope.deps_of(lr):
+            lr_nodes = self.scope.deps_of(lr)
+            if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
+                raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from graph tensors")
+            self.lr_placeholders.add(id(lr_nodes[0]))
+            node.info["lr_placeholder"] = lr_nodes[0]
+            lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
+        source, note = keras_optimizer(path, call, lr_override)
+        self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
+        if note:
+            self._fixed(RMSPROP_RULE.id, call, note, "manual")
+        return source
+
+    def _layer_instance(self, node: Node) -> cst.BaseStatement:
+        call = node.value
+        assert isinstance(call, cst.Call)
+        inputs, *rest = call.args
+        call_kwargs = [a for a in rest if a.keyword is not None and a.keyword.value == "training"]
+        ctor = [a for a in rest if a not in call_kwargs]
+        layer = self._fresh(f"{node.name}_layer")
+        cls = LAYERS[node.info["layer"]]  # type: ignore[index]
+        args = ", ".join(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor)
+        node.info["instance"] = layer
+        node.info["call_source"] = ", ".join(
+            code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in [inputs, *call_kwargs]
+        )
+        self._fixed(LAYERS_RULE.id, call, f"tf.{node.info['layer']} → tf.keras.layers.{cls} created once")
+        return cst.parse_statement(f"{layer} = tf.keras.layers.{cls}({args})\n")
+
+    # ------------------------------------------------------------ run sites
+    def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
+        new_functions: list[cst.FunctionDef] = []
+        move = self
+
+        class Driver(cst.CSTTransformer):
+            def leave_SimpleStatementLine(
+                self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+            ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+                if len(original.body) == 1 and isinstance(original.body[0], cst.Expr):
+                    call = original.body[0].value
+                    if isinstance(call, cst.Call) and move._is_noop_session_call(call):
+                        move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
+                        return cst.RemovalSentinel.REMOVE
+                return updated
+
+            def visit_Call(self, node: cst.Call) -> bool:
+                return True
+
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                site = move._run_site(original)
+                if site is None or move._is_noop_session_call(original):
+                    return updated
+                fetch, feed = site
+                return move._call_for(fetch, feed, original, new_functions, discarded=original in discarded)
+
+        discarded: set[cst.Call] = set()
+
+        class Discards(cst.CSTVisitor):
+            def visit_Expr(self, node: cst.Expr) -> None:
+                if isinstance(node.value, cst.Call):
+                    discarded.add(node.value)
+
+        stmt.visit(Discards())
+        self._check_driver_refs(stmt)
+        new = stmt.visit(Driver())
+        if isinstance(new, cst.RemovalSentinel):
+            return [], new_functions
+        if isinstance(new, cst.FlattenSentinel):
+            return list(new.nodes), new_functions
+        return [new], new_functions  # type: ignore[list-item]
+
+    def _contains_run_site(self, expr: cst.CSTNode) -> bool:
+        found = False
+        move = self
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                nonlocal found
+                found = found or move._run_site(node) is not None or move._is_noop_session_call(node)
+
+        expr.visit(Finder())
+        return found
+
+    def _is_noop_session_call(self, call: cst.Call) -> bool:
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        receiver = func.value
+        if func.attr.value == "close" and isinstance(receiver, cst.Name):
+            return receiver.value in self.scope.sessions
+        if func.attr.value == "run":
+            if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+                fetch = call.args[0].value if call.args else None
+                return fetch is not None and self._is_init(fetch)
+            return self._is_init(receiver)
+        return False
+
+    def _is_init(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Call):
+            return self.aliases.resolve(expr.func) in INIT_CALLS
+        if isinstance(expr, cst.Name):
+            node = self.scope.lookup(expr.value)
+            return node is not None and node.kind == "init"
+        return False
+
+    def _run_site(self, call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression | None] | None:
+        """(fetches, feed_dict) of a session run, `t.eval()` or `op.run()`; None otherwise."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in ("run", "eval"):
+            return None
+        receiver = func.value
+        kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        positional = [a.value for a in call.args if a.keyword is None]
+        if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+            if func.attr.value != "run" or not positional:
+                return None
+            feed = kwargs.get("feed_dict", positional[2] if len(positional) > 2 else None)
+            return positional[0], feed
+        if isinstance(receiver, cst.Name):
+            node = self.scope.lookup(receiver.value)
+            if node is not None and node.kind in INSIDE | {"variable"}:
+                return receiver, kwargs.get("feed_dict", positional[0] if positional else None)
+        return None
+
+    def _check_driver_refs(self, stmt: cst.BaseStatement) -> None:
+        """Tensors may be read outside a run only through run sites; anything else is unmodelled."""
+        allowed: set[int] = set()
+        move = self
+
+        class Sites(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                site = move._run_site(node)
+                if site is not None or move._is_noop_session_call(node):
+                    for name in names_read(node):
+                        allowed.add(id(name))
+
+        stmt.visit(Sites())
+        for name in names_read(stmt):
+            if id(name) in allowed:
+                continue
+            node = self.scope.lookup(name.value)
+            if node is not None and (node.kind in INSIDE or node.kind == "placeholder"):
+                raise Unsupported(
+                    SESSION_RULE.id, self._line(stmt),
+                    f"graph tensor {name.value} used outside a session run",
+                )
+            if name.value in self.scope.sessions:
+                raise Unsupported(SESSION_RULE.id, self._line(stmt), f"session {name.value} used outside run()")
+
+    def _call_for(
+        self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
+        new_functions: list[cst.FunctionDef], discarded: bool,
+    ) -> cst.BaseExpression:
+        roots = self.scope.deps_of(fetch)
+        feeds: dict[str, cst.BaseExpression] = {}
+        if feed is not None:
+            if not isinstance(feed, cst.Dict):
+                raise Unsupported(SESSION_RULE.id, self._line(site), "feed_dict is not a dict literal")
+            for element in feed.elements:
+                if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.Name):
+                    raise Unsupported(SESSION_RULE.id, self._line(site), "feed_dict key is not a placeholder name")
+                key_node = self.scope.lookup(element.key.value)
+                if key_node is None or key_node.kind != "placeholder":
+                    raise Unsupported(SESSION_RULE.id, self._line(site), f"feeding {element.key.value}, which is not a placeholder")
+                feeds[element.key.value] = element.value
+        leaves = _leaves(fetch)
+        if leaves is not None and leaves and all(
+            (n := self.scope.lookup(leaf)) is not None and n.kind == "variable" for leaf in leaves
+        ):
+            self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
+            return cst.parse_expression(_numpy_structure(fetch))
+        key = code(fetch)
+        fn = self.functions.get(key)
+        if fn is None:
+            fn = self._make_function(fetch, roots, site)
+            self.functions[key] = fn
+            new_functions.append(fn.definition)
+        args = []
+        for param in fn.params:
+            if param.name not in feeds:
+                raise Unsupported(SESSION_RULE.id, self._line(site), f"placeholder {param.name} is not fed")
+            args.append(code(feeds[param.name]))
+        call = f"{fn.name}({', '.join(args)})"
+        self._fixed(SESSION_RULE.id, site, f"run site → {fn.name}()")
+        if discarded or fn.returns_structure == "none":
+            return cst.parse_expression(call)
+        return cst.parse_expression(_convert_result(call, fn.returns_structure))
+
+    # ------------------------------------------------------- step functions
+    def _make_function(self, fetch: cst.BaseExpression, roots: list[Node], site: cst.Call) -> StepFunction:
+        inside, placeholders, outside = backward_slice(roots)
+        self.sliced.update(id(n) for n in inside)
+        for node in inside:
+            if node.kind == "train":
+                lr = node.info["optimizer"].info.get("lr_placeholder")  # type: ignore[union-attr]
+                if lr is not None and lr not in placeholders:
+                    placeholders.append(lr)  # type: ignore[arg-type]
+        placeholders.sort(key=lambda n: n.index)
+        name = self._function_name(fetch)
+        grad_nodes = [n for n in inside if n.kind in ("train", "gradients", "compute_gradients")]
+        tape_calls = [n for n in grad_nodes if n.kind != "train" or n.info["method"] == "minimize"]
+        after_tape = set()
+        for node in inside:
+            if node in grad_nodes or any(d in after_tape or d in grad_nodes for d in node.deps):
+                after_tape.add(node)
+        forward = [n for n in inside if n not in after_tape]
+        later = [n for n in inside if n in after_tape]
+        body: list[str] = []
+        forward_stmts = [self._inside_statement(n) for n in forward]
+        persistent = len(tape_calls) > 1
+        counter = iter(range(1, 100))
+        if grad_nodes:
+            watch = self._watched(grad_nodes, placeholders)
+            body.append(f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:")
+            body.extend(f"    tape.watch({w})" for w in watch)
+        later_sources = [self._after_tape_source(n, counter) for n in later]
+        returns, structure = self._return_source(fetch)
+        # Assemble text for the signature; statements are attached as nodes to keep comments.
+        params = ", ".join(p.name for p in placeholders)
+        specs = [self._spec(p) for p in placeholders]
+        if not specs:
+            decorator = "@tf.function"
+        elif len(specs) == 1:
+            decorator = f"@tf.function(input_signature=[{specs[0]}])"
+        else:
+            decorator = "@tf.function(input_signature=[\n" + "".join(f"    {s},\n" for s in specs) + "])"
+        stub = cst.parse_statement(f"{decorator}\ndef {name}({params}):\n    pass\n")
+        assert isinstance(stub, cst.FunctionDef)
+        statements: list[cst.BaseStatement] = []
+        if grad_nodes:
+            with_stmt = cst.parse_statement("\n".join(body) + ("\n    pass\n" if len(body) == 1 else "\n"))
+            assert isinstance(with_stmt, cst.With)
+            inner = [s for s in with_stmt.body.body if not _is_pass(s)] + forward_stmts  # type: ignore[union-attr]
+            inner = _strip_leading_blank(inner)
+            if not inner:
+                inner = [cst.parse_statement("pass\n")]
+            statements.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=inner)))
+        else:
+            statements.extend(_strip_leading_blank(forward_stmts))
+        for source_or_stmt in later_sources:
+            statements.extend(source_or_stmt)
+        if returns is not None:
+            statements.append(cst.parse_statement(f"return {returns}\n"))
+        if not statements:
+            statements.append(cst.parse_statement("pass\n"))
+        definition = stub.with_changes(body=stub.body.with_changes(body=statements))
+        for p in placeholders:
+            self._fixed(SESSION_RULE.id, p.stmt, f"placeholder {p.name} → argument of {name}()")
+        return StepFunction(name, placeholders, definition, structure)
+
+    def _function_name(self, fetch: cst.BaseExpression) -> str:
+        leaves = _leaves(fetch)
+        if leaves and len(leaves) <= 3:
+            base = "_and_".join(leaves)
+        else:
+            base = "step"
+        if base in self.used_names and (node := self.scope.lookup(base)) is not None and node.kind in INSIDE:
+            if base not in {f.name for f in self.functions.values()}:
+                return base
+        return self._fresh(base)
+
+    def _spec(self, placeholder: Node) -> str:
+        args: dict[str, cst.BaseExpression] = placeholder.info["args"]  # type: ignore[assignment]
+        dtype = code(args["dtype"]) if "dtype" in args else "tf.float32"
+        if id(placeholder) in self.lr_placeholders:
+            shape = "[]"
+        else:
+            shape = code(args["shape"]) if "shape" in args else "None"
+        return f"tf.TensorSpec({shape}, {dtype})"
+
+    def _watched(self, grad_nodes: list[Node], placeholders: list[Node]) -> list[str]:
+        names = {p.name for p in placeholders}
+        watch: list[str] = []
+        for node in grad_nodes:
+            if node.kind != "gradients":
+                continue
+            xs = node.info["args"].get("xs")  # type: ignore[union-attr]
+            elements = [e.value for e in xs.elements] if isinstance(xs, (cst.List, cst.Tuple)) else [xs]
+            for e in elements:
+                if isinstance(e, cst.Name) and e.value in names and e.value not in watch:
+                    watch.append(e.value)
+        return watch
+
+    def _inside_statement(self, node: Node) -> cst.BaseStatement:
+        stmt = self._inside_statement_raw(node)
+        lines = [ln if ln.comment else ln.with_changes(indent=False) for ln in stmt.leading_lines]
+        return stmt.with_changes(leading_lines=lines)
+
+    def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
+        if node.info.get("instance"):
+            target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
+            return node.stmt.with_changes(
+                body=[cst.parse_statement(f"{target} = {node.info['instance']}({node.info['call_source']})\n").body[0]]  # type: ignore[union-attr]
+            )
+        return node.stmt
+
+    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None) -> str:
+        if given is not None:
+            given_nodes = self.scope.deps_of(given)
+            if given_nodes and given_nodes[0].kind == "varlist" or isinstance(given, (cst.List, cst.Tuple)):
+                return code(given)
+            return f"list({code(given)})"
+        _, _, outside = backward_slice(self.scope.deps_of(loss))
+        plain = [n.name for n in outside if n.kind == "variable" and n.trainable]
+        parts = ["[" + ", ".join(plain) + "]"] if plain else []
+        inside, _, _ = backward_slice(self.scope.deps_of(loss))
+        for n in inside:
+            if n.info.get("instance"):
+                parts.append(f"{n.info['instance']}.trainable_variables")
+        assert self.models is not None
+        for n in inside:
+            for model in self.models.models_called(n.value):
+                parts.append(f"{model}.trainable_variables")
+        if not parts:
+            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss), "loss depends on no trainable variable")
+        return " + ".join(dict.fromkeys(parts))
+
+    def _optimizer_for(self, train: Node, var_list: str) -> str:
+        """One Keras optimizer instance per (TF1 optimizer, variable list)."""
+        opt: Node = train.info["optimizer"]  # type: ignore[assignment]
+        key = (id(opt), var_list)
+        if key not in self.optimizer_instances:
+            if any(k[0] == id(opt) for k in self.optimizer_instances):
+                raise Unsupported(
+                    OPTIMIZER_RULE.id, self._line(train.stmt),
+                    f"optimizer {opt.name} is applied to a second variable list (Keras 3 needs one instance per list)",
+                )
+            self.optimizer_instances[key] = opt.name
+        return self.optimizer_instances[key]
+
+    def _after_tape_source(self, node: Node, counter) -> list[cst.BaseStatement]:
+        args: dict[str, cst.BaseExpression] = node.info.get("args", {})  # type: ignore[assignment]
+        lines: list[str] = []
+        if node.kind == "gradients":
+            xs = args["xs"]
+            xs_code = code(xs) if isinstance(xs, (cst.List, cst.Tuple)) else f"[{code(xs)}]"
+            extra = f", output_gradients={code(args['grad_ys'])}" if "grad_ys" in args else ""
+            target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
+            self._fixed(GRADIENTS_RULE.id, node.stmt, "tf.gradients → tape.gradient")
+            stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
+            return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
+        if node.kind == "compute_gradients":
+            var_list = self._var_list(args["loss"], args.get("var_list"))
+            node.info["var_list"] = var_list
+            target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
+            lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
+        elif node.kind == "train":
+            opt: Node = node.info["optimizer"]  # type: ignore[assignment]
+            if node.info["method"] == "minimize":
+                var_list = self._var_list(args["loss"], args.get("var_list"))
+                instance = self._optimizer_for(node, var_list)
+                n = next(counter)
+                grads = "grads" if n == 1 else f"grads_{n}"
+                lr = opt.info.get("lr_placeholder")
+                if lr is not None:
+                    lines.append(f"{instance}.learning_rate.assign({lr.name})")  # type: ignore[union-attr]
+                lines.append(f"{grads} = tape.gradient({code(args['loss'])}, {var_list})")
+                lines.append(f"{instance}.apply_gradients(zip({grads}, {var_list}))")
+            else:
+                gv = args["grads_and_vars"]
+                source_nodes = self.scope.deps_of(gv)
+                var_list = next((str(s.info["var_list"]) for s in _ancestors(source_nodes) if "var_list" in s.info), code(gv))
+                instance = self._optimizer_for(node, var_list)
+                lr = opt.info.get("lr_placeholder")
+                if lr is not None:
+                    lines.append(f"{instance}.learning_rate.assign({lr.name})")  # type: ignore[union-attr]
+                lines.append(f"{instance}.apply_gradients({code(gv)})")
+            if "global_step" in args:
+                lines.append(f"{code(args['global_step'])}.assign_add(1)")
+            self._fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
+        else:
+            return [node.stmt]
+        stmts = [cst.parse_statement(line + "\n") for line in lines]
+        stmts[0] = stmts[0].with_changes(leading_lines=_comments(node.stmt.leading_lines))
+        return stmts
+
+    def _return_source(self, fetch: cst.BaseExpression) -> tuple[str | None, str]:
+        """The function's return expression (train ops → None) and the result structure."""
+        if isinstance(fetch, cst.Name):
+            node = self.scope.lookup(fetch.value)
+            if node is not None and node.kind == "train":
+                return None, "none"
+            if node is not None and _list_valued(node):
+                return fetch.value, "nested"
+            return fetch.value, "single"
+        move = self
+
+        class NoneForOps(cst.CSTTransformer):
+            def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+                node = move.scope.lookup(original.value)
+                if node is not None and node.kind == "train":
+                    return cst.Name("None")
+                return updated
+
+        returned = fetch.visit(NoneForOps())
+        has_none = code(returned) != code(fetch)
+        leaves = _leaves(fetch)
+        flat = leaves is not None and not any(
+            (n := self.scope.lookup(leaf)) is not None and _list_valued(n) for leaf in leaves
+        )
+        if isinstance(fetch, cst.List) and flat and not has_none:
+            structure = "list"
+        elif isinstance(fetch, cst.Dict) and not has_none and all(
+            isinstance(e, cst.DictElement) and not isinstance(e.value, (cst.List, cst.Dict, cst.Tuple)) for e in fetch.elements
+        ):
+            structure = "dict"
+        elif isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
+            structure = "nested"
+        else:
+            structure = "single"
+        return code(returned), structure  # type: ignore[arg-type]
+
+
+def _strip_leading_blank(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """A block's first statement starts right after the block header."""
+    if not stmts:
+        return stmts
+    first = stmts[0]
+    lines = list(first.leading_lines)
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return [first.with_changes(leading_lines=lines), *stmts[1:]]
+
+
+def _ancestors(nodes: list[Node]) -> list[Node]:
+    seen: list[Node] = []
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.append(n)
+            stack.extend(n.deps)
+    return seen
+
+
+def _list_valued(node: Node) -> bool:
+    """Nodes whose value is a list (sess.run returns a list for them)."""
+    if len(node.names) > 1:
+        return False
+    return node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+
+
+def _trainable(call: cst.Call) -> bool:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "trainable":
+            return not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
+    return True
+
+
+def _is_pass(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Pass)
+
+
+def _leaves(fetch: cst.BaseExpression) -> list[str] | None:
+    """Names of a fetch that is a name or a flat list/tuple of names; None otherwise."""
+    if isinstance(fetch, cst.Name):
+        return [fetch.value]
+    if isinstance(fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in fetch.elements):
+        return [e.value.value for e in fetch.elements]  # type: ignore[attr-defined]
+    return None
+
+
+def _numpy_structure(fetch: cst.BaseExpression) -> str:
+    leaves = _leaves(fetch) or []
+    if isinstance(fetch, cst.Name):
+        return f"{fetch.value}.numpy()"
+    inner = ", ".join(f"{leaf}.numpy()" for leaf in leaves)
+    return f"[{inner}]" if isinstance(fetch, cst.List) else f"({inner}{',' if len(leaves) == 1 else ''})"
+
+
+def _convert_result(call: str, structure: str) -> str:
+    """Source that turns a step function's tensors into what sess.run returned."""
+    return {
+        "single": f"{call}.numpy()",
+        "list": f"[t.numpy() for t in {call}]",
+        "dict": f"{{k: t.numpy() for k, t in {call}.items()}}",
+        "nested": f"tf.nest.map_structure(lambda t: None if t is None else t.numpy(), {call})",
+    }[structure]
+

@@ -1,0 +1,51 @@
+"""Findings, configuration and results shared by every rewrite pass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the rewriter did or could not do, tied to a source position."""
+
+    rule: str
+    line: int
+    col: int
+    message: str
+    kind: str  # "fixed" | "manual" | "info"
+
+
+@dataclass(frozen=True)
+class RewriteConfig:
+    """Which rules may change code (`select` None means all)."""
+
+    select: frozenset[str] | None = None
+    ignore: frozenset[str] = frozenset()
+
+    def enabled(self, rule_id: str) -> bool:
+        if rule_id in self.ignore:
+            return False
+        return self.select is None or rule_id in self.select
+
+
+@dataclass
+class RewriteResult:
+    code: bytes | str
+    changed: bool
+    level: str  # "idiomatic" | "partial" | "untouched"
+    findings: list[Finding] = field(default_factory=list)
+
+
+class ParseError(Exception):
+    """The source does not parse; the message carries line and column."""
+
+
+class Unsupported(Exception):
+    """A construct the program model does not cover; the scope falls back to compat.v1."""
+
+    def __init__(self, rule: str, line: int, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.line = line
+        self.message = message

@@ -1,0 +1,43 @@
+"""The rule table: every rewrite the tool can make, with a stable id and its documentation.
+
+Each rule lives in a module of its own and exports `RULE`; `RULES` is the single registry that
+`all_rules()`, rule selection and finding ids read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    summary: str
+    doc: str
+    kind: str  # "auto" | "manual"
+
+
+def _load() -> dict[str, Rule]:
+    from . import (
+        api_rename,
+        assign,
+        compat_fallback,
+        get_variable,
+        gradients,
+        imports,
+        layers,
+        optimizers,
+        session,
+        variable_scope,
+    )
+
+    modules = (
+        imports, session, get_variable, variable_scope, gradients, optimizers, assign,
+        api_rename, layers, compat_fallback,
+    )
+    rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE]
+    return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}
+
+
+RULES: dict[str, Rule] = _load()

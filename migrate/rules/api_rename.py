@@ -1,0 +1,174 @@
+"""TF108: TF1 names → TF2 names and argument changes, from the one API table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from ..api_table import CALL_TRANSFORMS, KEYWORD_RENAMES, RENAMES, is_tf1_only
+from ..imports import Aliases
+from ..report import Finding
+from . import Rule
+from .assign import ASSIGN_CALLS
+from .assign import RULE as ASSIGN_RULE
+from .compat_fallback import RULE as COMPAT_RULE
+
+RULE = Rule(
+    id="TF108",
+    name="api-rename",
+    summary="Rename TF1 symbols and arguments to their TF2 spelling.",
+    doc=(
+        "Driven by `migrate/api_table.py`: `tf.log` → `tf.math.log`, `tf.random_normal` → "
+        "`tf.random.normal`, `keep_dims` → `keepdims`, `tf.to_float(x)` → `tf.cast(x, "
+        "tf.float32)`, `tf.nn.dropout(x, keep_prob)` → `tf.nn.dropout(x, rate=1 - keep_prob)`, "
+        "v1 `softmax_cross_entropy_with_logits` → v2 with `tf.stop_gradient(labels)` (v1 did "
+        "not backpropagate into labels). TF1-only names left after the program move are "
+        "spelled `tf.compat.v1.<name>` and reported (TF190)."
+    ),
+    kind="auto",
+)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _attr_chain(alias: str, path: str) -> cst.BaseExpression:
+    return cst.parse_expression(f"{alias}.{path}")
+
+
+def _one_minus(expr: cst.BaseExpression) -> cst.BaseExpression:
+    inner = _code(expr)
+    simple = isinstance(expr, (cst.Name, cst.Integer, cst.Float, cst.Attribute))
+    return cst.parse_expression(f"1 - {inner}" if simple else f"1 - ({inner})")
+
+
+def _dropout_keep_prob(call: cst.Call, alias: str) -> cst.Call:
+    args = list(call.args)
+    for i, arg in enumerate(args):
+        positional_keep = i == 1 and arg.keyword is None
+        if positional_keep or (arg.keyword is not None and arg.keyword.value == "keep_prob"):
+            args[i] = arg.with_changes(
+                keyword=cst.Name("rate"), value=_one_minus(arg.value),
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""),
+                    whitespace_after=cst.SimpleWhitespace(""),
+                ),
+            )
+    return call.with_changes(args=args)
+
+
+def _stop_gradient_labels(call: cst.Call, alias: str) -> cst.Call:
+    args = list(call.args)
+    for i, arg in enumerate(args):
+        if arg.keyword is not None and arg.keyword.value == "labels":
+            wrapped = cst.parse_expression(f"{alias}.stop_gradient({_code(arg.value)})")
+            args[i] = arg.with_changes(value=wrapped)
+    return call.with_changes(args=args)
+
+
+def _cast_to(dtype: str) -> Callable[[cst.Call, str], cst.Call]:
+    def transform(call: cst.Call, alias: str) -> cst.Call:
+        args = [a for a in call.args if a.keyword is None or a.keyword.value != "name"]
+        text = ", ".join(_code(a.value) for a in args[:1])
+        return cst.parse_expression(f"{alias}.cast({text}, {alias}.{dtype})")  # type: ignore[return-value]
+
+    return transform
+
+
+def _global_step_variable(call: cst.Call, alias: str) -> cst.Call:
+    return cst.parse_expression(  # type: ignore[return-value]
+        f"{alias}.Variable(0, dtype={alias}.int64, trainable=False, name='global_step')"
+    )
+
+
+def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
+    if name.startswith("cast_to:"):
+        return _cast_to(name.split(":", 1)[1])
+    return {
+        "dropout_keep_prob": _dropout_keep_prob,
+        "stop_gradient_labels": _stop_gradient_labels,
+        "global_step_variable": _global_step_variable,
+    }[name]
+
+
+class RenameTransformer(cst.CSTTransformer):
+    """Rename TF1 symbols and arguments; spell TF1-only leftovers `compat.v1` and report them."""
+
+    def __init__(
+        self,
+        aliases: Aliases,
+        out_alias: str,
+        lines: dict[int, int],
+        findings: list[Finding],
+        enabled: Callable[[str], bool],
+    ) -> None:
+        super().__init__()
+        self.aliases = aliases
+        self.alias = out_alias
+        self.lines = lines
+        self.findings = findings
+        self.enabled = enabled
+        self.compat_left = False
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.lines.get(id(node), 0)
+
+    def _report(self, rule: str, node: cst.CSTNode, message: str, kind: str) -> None:
+        self.findings.append(Finding(rule, self._line(node), 0, message, kind))
+
+    def _spelled_compat(self, node: cst.BaseExpression) -> bool:
+        text = _code(node)
+        return ".compat.v1." in text or text.startswith("v1.")
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        path = self.aliases.resolve(original_node)
+        if path is None:
+            return updated_node
+        if path in ASSIGN_CALLS:
+            return updated_node  # rewritten as a method call by leave_Call
+        if path in RENAMES and self.enabled(RULE.id):
+            self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
+            return _attr_chain(self.alias, RENAMES[path])
+        if is_tf1_only(path):
+            self.compat_left = True
+            self._report(
+                COMPAT_RULE.id, original_node,
+                f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",
+            )
+            if self._spelled_compat(original_node):
+                return updated_node
+            return _attr_chain(self.alias, f"compat.v1.{path}")
+        if self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
+            text = _code(updated_node)
+            if ".compat.v1." in text or ".compat.v2." in text:
+                return _attr_chain(self.alias, path)
+        return updated_node
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        path = self.aliases.resolve(original_node.func)
+        if path is None:
+            return updated_node
+        if path in ASSIGN_CALLS and len(updated_node.args) >= 2 and self.enabled(ASSIGN_RULE.id):
+            target, *rest = updated_node.args
+            self._report(ASSIGN_RULE.id, original_node, f"tf.{path}(v, x) → v.{path}(x)", "fixed")
+            method = cst.Attribute(value=target.value, attr=cst.Name(path))
+            return cst.Call(func=method, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in rest[:1]])
+        if not self.enabled(RULE.id):
+            return updated_node
+        if path in CALL_TRANSFORMS:
+            updated_node = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
+            self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
+        renames = KEYWORD_RENAMES.get(path)
+        if renames:
+            args = [
+                a.with_changes(keyword=cst.Name(renames[a.keyword.value]))
+                if a.keyword is not None and a.keyword.value in renames
+                else a
+                for a in updated_node.args
+            ]
+            updated_node = updated_node.with_changes(args=args)
+        return updated_node

@@ -1,0 +1,88 @@
+"""TF101: `import tensorflow.compat.v1 as tf` + `disable_eager_execution()` → `import tensorflow as tf`."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..imports import Aliases, dotted
+from . import Rule
+
+RULE = Rule(
+    id="TF101",
+    name="import-tensorflow-v2",
+    summary="Import TensorFlow 2 and drop the calls that switch TF1 behaviour on.",
+    doc=(
+        "`import tensorflow.compat.v1 as tf`, `from tensorflow.compat import v1 as tf` and "
+        "try/except import shims become `import tensorflow as tf` (the alias is kept). "
+        "`disable_eager_execution()`, `disable_v2_behavior()` and `reset_default_graph()` are "
+        "removed: the rewritten program runs eagerly and builds graphs with `tf.function`."
+    ),
+    kind="auto",
+)
+
+# Calls that only configure TF1 graph mode; an idiomatic rewrite drops them.
+MODE_CALLS = frozenset({
+    "disable_eager_execution", "disable_v2_behavior", "reset_default_graph",
+    "enable_resource_variables", "disable_tensor_equality",
+})
+
+
+def is_mode_call(stmt: cst.BaseSmallStatement, aliases: Aliases) -> bool:
+    return (
+        isinstance(stmt, cst.Expr)
+        and isinstance(stmt.value, cst.Call)
+        and aliases.resolve(stmt.value.func) in MODE_CALLS
+    )
+
+
+def _imports_tf(stmt: cst.CSTNode) -> str | None:
+    """Alias bound by an import of the TF (or compat.v1) module, or None."""
+    if isinstance(stmt, cst.Import) and len(stmt.names) == 1:
+        alias = stmt.names[0]
+        path = ".".join(dotted(alias.name) or [])
+        if path in ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"):
+            if alias.asname is not None:
+                return alias.asname.name.value  # type: ignore[union-attr]
+            return "tensorflow" if path == "tensorflow" else None
+    if isinstance(stmt, cst.ImportFrom) and stmt.module is not None:
+        path = ".".join(dotted(stmt.module) or [])
+        names = stmt.names
+        if path == "tensorflow.compat" and not isinstance(names, cst.ImportStar) and len(names) == 1:
+            alias = names[0]
+            if isinstance(alias.name, cst.Name) and alias.name.value in ("v1", "v2"):
+                return alias.asname.name.value if alias.asname else alias.name.value  # type: ignore[union-attr]
+    return None
+
+
+def v2_import(stmt: cst.BaseStatement) -> cst.BaseStatement | None:
+    """The TF2 import replacing a TF1 import statement or import shim; None if not one."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        alias = _imports_tf(stmt.body[0])
+        if alias is None:
+            return None
+        if isinstance(stmt.body[0], cst.Import) and ".".join(
+            dotted(stmt.body[0].names[0].name) or []
+        ) == "tensorflow":
+            return stmt
+        new = cst.parse_statement(
+            "import tensorflow\n" if alias == "tensorflow" else f"import tensorflow as {alias}\n"
+        )
+        return new.with_changes(leading_lines=stmt.leading_lines)  # type: ignore[union-attr]
+    if isinstance(stmt, cst.Try) and stmt.handlers and not stmt.orelse and not stmt.finalbody:
+        blocks = [stmt.body.body] + [h.body.body for h in stmt.handlers]
+        aliases = set()
+        for block in blocks:
+            for inner in block:
+                if not isinstance(inner, cst.SimpleStatementLine):
+                    return None
+                for small in inner.body:
+                    alias = _imports_tf(small)
+                    if alias is not None:
+                        aliases.add(alias)
+                    elif not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
+                        return None
+        if len(aliases) == 1:
+            (alias,) = aliases
+            new = cst.parse_statement(f"import tensorflow as {alias}\n")
+            return new.with_changes(leading_lines=stmt.leading_lines)  # type: ignore[union-attr]
+    return None

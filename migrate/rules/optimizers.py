@@ -1,0 +1,78 @@
+"""TF106: `tf.train.*Optimizer` + minimize/compute_gradients/apply_gradients → Keras optimizers."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..api_table import OPTIMIZERS
+from ..graph import call_args
+from . import Rule
+
+RULE = Rule(
+    id="TF106",
+    name="optimizer-to-keras",
+    summary="Train with a GradientTape and a Keras optimizer's apply_gradients.",
+    doc=(
+        "`opt.minimize(loss)`, `opt.compute_gradients(loss)` and `opt.apply_gradients(gv)` "
+        "become a `tf.GradientTape` over the loss plus `optimizer.apply_gradients(zip(grads, "
+        "vars))` inside the step function. The Keras optimizer is created once, outside the "
+        "function, one instance per variable list (Keras 3 refuses a second list), with "
+        "arguments that keep TF1's numbers: GradientDescent → SGD (bitwise), Momentum → "
+        "SGD(momentum, nesterov), Adam → Adam(epsilon=1e-8), Adagrad → "
+        "Adagrad(initial_accumulator_value=0.1, epsilon=0.0), Adadelta → Adadelta(epsilon=1e-8). "
+        "A learning rate fed through a placeholder is assigned to `optimizer.learning_rate` in "
+        "the step; `global_step` passed to minimize is incremented after the update."
+    ),
+    kind="auto",
+)
+
+RMSPROP_RULE = Rule(
+    id="TF111",
+    name="rmsprop-accumulator",
+    summary="RMSProp has no exact Keras form: the accumulator starts at ones in TF1.",
+    doc=(
+        "`tf.train.RMSPropOptimizer` becomes `tf.keras.optimizers.RMSprop(rho=decay, "
+        "momentum, epsilon=1e-10, centered)`, the closest Keras form. TF1 starts the "
+        "mean-square accumulator at ones, Keras at zeros, so the first steps differ. The "
+        "rewrite reports it; to match TF1 exactly, build the optimizer and assign 1.0 to its "
+        "`*_velocity` variables before training."
+    ),
+    kind="manual",
+)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _float_literal(code: str) -> str:
+    """Keras wants a Python float learning rate: `1` → `1.0`."""
+    return code + ".0" if code.isdigit() else code
+
+
+def keras_optimizer(
+    path: str, call: cst.Call, learning_rate: str | None = None
+) -> tuple[str, str]:
+    """Source of the Keras optimizer for a `tf.train` optimizer call, and the exactness note.
+
+    `learning_rate` overrides the TF1 value (used when it was fed through a placeholder).
+    """
+    spec = OPTIMIZERS[path]
+    bound = call_args(call, spec.positional)
+    kwargs: dict[str, str] = {}
+    for tf1_name, value in bound.items():
+        keras_name = spec.keywords.get(tf1_name, "")
+        if keras_name:
+            kwargs[keras_name] = _code(value)
+    for keras_name, default in spec.tf1_defaults.items():
+        kwargs.setdefault(keras_name, default)
+    kwargs.update(spec.fixed)
+    if learning_rate is not None:
+        kwargs["learning_rate"] = learning_rate
+    if "learning_rate" in kwargs:
+        kwargs["learning_rate"] = _float_literal(kwargs["learning_rate"])
+    if "momentum" in kwargs:
+        kwargs["momentum"] = _float_literal(kwargs["momentum"])
+    ordered = ["learning_rate"] + [k for k in kwargs if k != "learning_rate"]
+    text = ", ".join(f"{k}={kwargs[k]}" for k in ordered if k in kwargs)
+    return f"tf.keras.optimizers.{spec.keras}({text})", spec.note

@@ -1,0 +1,31 @@
+"""TF102: Session run sites → `@tf.function` step functions called with the fed values."""
+
+from __future__ import annotations
+
+from . import Rule
+
+RULE = Rule(
+    id="TF102",
+    name="session-to-function",
+    summary="Turn each distinct sess.run fetch into a tf.function; placeholders become arguments.",
+    doc=(
+        "Each distinct `sess.run(fetches, feed_dict)` (and `t.eval()`, `op.run()`) becomes a "
+        "call to a `@tf.function` whose body is the backward slice of the fetches through the "
+        "graph-building statements. Fed placeholders become its parameters, with an "
+        "`input_signature` built from the placeholder's dtype and shape (a learning rate gets "
+        "a scalar spec). The call returns what `sess.run` returned, as NumPy values. "
+        "Variables, layers and optimizers are created once outside the functions. "
+        "`with tf.Session() as sess:` is unwrapped, `sess = tf.Session()`, initializer runs "
+        "and `sess.close()` disappear, and `sess.run(v)` of a variable becomes `v.numpy()`. "
+        "Distinct run sites become distinct functions, so a step never runs another step's "
+        "updates."
+    ),
+    kind="auto",
+)
+
+# Canonical names of session and initializer constructors.
+SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
+INIT_CALLS = frozenset({
+    "global_variables_initializer", "initialize_all_variables", "local_variables_initializer",
+    "variables_initializer", "tables_initializer",
+})

@@ -1,0 +1,22 @@
+"""TF104: functions that create variables under variable_scope → Keras Layer / Model classes."""
+
+from __future__ import annotations
+
+from . import Rule
+
+RULE = Rule(
+    id="TF104",
+    name="variable-scope-to-layer",
+    summary="Turn variable-creating functions into Keras Layers and scoped models into Models.",
+    doc=(
+        "A function that creates variables with `tf.get_variable` becomes a "
+        "`tf.keras.layers.Layer`: its first parameter is the input, the others become "
+        "constructor arguments, the weights are created in `build` with `self.add_weight(name, "
+        "shape, initializer)` (TF1's initializer made explicit; Keras 3 requires one) and the "
+        "body runs in `call`. A function that calls such functions under "
+        "`tf.variable_scope(name)` becomes a `tf.keras.Model` holding one layer instance per "
+        "scope (`name=` keeps TF1's variable names); `reuse=True` calls the same instance. "
+        "The model is created once, under the function's old name, so its call sites stay."
+    ),
+    kind="auto",
+)

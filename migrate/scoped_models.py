@@ -1,0 +1,308 @@
+"""Functions that create variables under variable_scope → Keras Layer and Model classes (TF104).
+
+A *layer function* creates its weights with `tf.get_variable` and computes with them: it becomes
+a `tf.keras.layers.Layer` (weights in `build`, body in `call`). A *model function* calls layer
+functions (or `tf.layers.*`) under `tf.variable_scope(name)` blocks: it becomes a
+`tf.keras.Model` holding one layer instance per scope, created once under the function's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .api_table import LAYERS
+from .graph import Scope, call_args
+from .imports import Aliases
+from .report import Finding, Unsupported
+from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
+from .rules.layers import RULE as LAYERS_RULE
+from .rules.variable_scope import RULE
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+
+
+def _indented(stmts: list[cst.BaseStatement]) -> cst.IndentedBlock:
+    return cst.IndentedBlock(body=stmts)
+
+
+def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.Call] | None:
+    """(target, call) of `target = tf.get_variable(...)`."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+        return None
+    small = stmt.body[0]
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+        return None
+    target, value = small.targets[0].target, small.value
+    if isinstance(target, cst.Name) and isinstance(value, cst.Call):
+        if aliases.resolve(value.func) == "get_variable":
+            return target.value, value
+    return None
+
+
+class _Replace(cst.CSTTransformer):
+    """Replace reads of some names by expressions (e.g. `weight` → `self.weight`)."""
+
+    def __init__(self, mapping: dict[str, str]) -> None:
+        super().__init__()
+        self.mapping = mapping
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if original.value in self.mapping:
+            return cst.parse_expression(self.mapping[original.value])
+        return updated
+
+
+@dataclass
+class ModelBuilder:
+    aliases: Aliases
+    lines: dict[int, int]
+    findings: list[Finding]
+    layer_classes: dict[str, str] = field(default_factory=dict)  # function -> Layer class
+    model_instances: dict[str, str] = field(default_factory=dict)  # function -> instance name
+
+    def is_model(self, name: str) -> bool:
+        return name in self.model_instances
+
+    def models_called(self, expr: cst.CSTNode) -> list[str]:
+        """Model instances called in an expression (their variables are trained)."""
+        found: list[str] = []
+        instances = self.model_instances
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and node.func.value in instances:
+                    found.append(instances[node.func.value])
+
+        expr.visit(Finder())
+        return found
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.lines.get(id(node), 0)
+
+    def _fixed(self, node: cst.CSTNode, message: str, rule: str = RULE.id) -> None:
+        self.findings.append(Finding(rule, self._line(node), 0, message, "fixed"))
+
+    def _creates_variables(self, func: cst.FunctionDef) -> bool:
+        aliases, layers = self.aliases, self.layer_classes
+        hit = False
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                nonlocal hit
+                path = aliases.resolve(node.func) or ""
+                if path in ("get_variable", "Variable") or path in LAYERS:
+                    hit = True
+                if isinstance(node.func, cst.Name) and node.func.value in layers:
+                    hit = True
+
+        func.visit(Finder())
+        return hit
+
+    def convert_function(self, func: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement] | None:
+        """Layer/Model classes for a variable-creating function; None if it creates none."""
+        if not self._creates_variables(func):
+            return None
+        body = list(func.body.body)  # type: ignore[union-attr]
+        if any(_get_variable_call(s, self.aliases) for s in body):
+            return [self._layer_class(func, body)]
+        return self._model_class(func, body)
+
+    # ------------------------------------------------------------ layers
+    def _layer_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> cst.ClassDef:
+        params = list(func.params.params)
+        if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
+            raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
+        inputs, config = params[0].name.value, params[1:]
+        config_names = [p.name.value for p in config]
+        weights: list[str] = []
+        build: list[str] = []
+        shape_map = {f"{inputs}.shape": "input_shape", f"{inputs}.get_shape()": "input_shape",
+                     f"{inputs}.get_shape().as_list()": "input_shape"}
+        self_config = {n: f"self.{n}" for n in config_names}
+        for stmt in body:
+            found = _get_variable_call(stmt, self.aliases)
+            if found is None:
+                continue
+            target, call = found
+            args = call_args(call, GET_VARIABLE_PARAMS)
+            if "shape" not in args or "name" not in args:
+                raise Unsupported(RULE.id, self._line(stmt), "get_variable in a layer function needs name and shape")
+            shape = _code(args["shape"])
+            for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
+                shape = shape.replace(old, new)
+            shape = _code(cst.parse_expression(shape).visit(_Replace(self_config)))
+            if inputs in shape.replace("input_shape", ""):
+                raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
+            dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
+            init = keras_initializer(args.get("initializer"), dtype, self.aliases, self._line(stmt))
+            extra = f", dtype={dtype}" if "dtype" in args else ""
+            if "trainable" in args:
+                extra += f", trainable={_code(args['trainable'])}"
+            build.append(
+                f"self.{target} = self.add_weight(name={_code(args['name'])}, shape={shape}, "
+                f"initializer={init}{extra})"
+            )
+            weights.append(target)
+        mapping = {w: f"self.{w}" for w in weights} | self_config
+        call_body = [
+            s.visit(_Replace(mapping)) for s in body if _get_variable_call(s, self.aliases) is None
+        ]
+        cls = _camel(func.name.value)
+        self.layer_classes[func.name.value] = cls
+        config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
+        init_lines = "".join(f"        self.{n} = {n}\n" for n in config_names)
+        build_lines = "".join(f"        {line}\n" for line in build)
+        source = (
+            f"class {cls}(tf.keras.layers.Layer):\n"
+            f"    def __init__(self, {config_sig}**kwargs):\n"
+            f"        super().__init__(**kwargs)\n{init_lines}\n"
+            f"    def build(self, input_shape):\n{build_lines}\n"
+            f"    def call(self, {inputs}):\n        pass\n"
+        )
+        cls_node = cst.parse_statement(source)
+        assert isinstance(cls_node, cst.ClassDef)
+        members = list(cls_node.body.body)  # type: ignore[union-attr]
+        call_def = members[-1]
+        assert isinstance(call_def, cst.FunctionDef)
+        members[-1] = call_def.with_changes(body=_indented(call_body))  # type: ignore[arg-type]
+        self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
+        return cls_node.with_changes(
+            body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines
+        )
+
+    # ------------------------------------------------------------ models
+    def _model_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        attrs: dict[str, str] = {}  # attribute -> constructor source
+        name = func.name.value
+        outer_name: str | None = None
+        # A body that is one `with variable_scope(NAME, reuse=...)` names the model itself.
+        if len(body) == 1 and isinstance(body[0], cst.With):
+            scope_name = self._scope_name(body[0])
+            if scope_name is not None:
+                outer_name = scope_name
+                body = list(body[0].body.body)  # type: ignore[union-attr]
+        new_body = self._model_statements(body, attrs, None)
+        cls = _camel(name)
+        if cls == name:
+            cls = f"{cls}Model"
+        init_lines = "".join(f"        self.{a} = {src}\n" for a, src in attrs.items())
+        params = _code(func.params)
+        source = (
+            f"class {cls}(tf.keras.Model):\n"
+            f"    def __init__(self, **kwargs):\n"
+            f"        super().__init__(**kwargs)\n{init_lines}\n"
+            f"    def call(self, {params}):\n        pass\n"
+        )
+        cls_node = cst.parse_statement(source)
+        assert isinstance(cls_node, cst.ClassDef)
+        members = list(cls_node.body.body)  # type: ignore[union-attr]
+        call_def = members[-1]
+        assert isinstance(call_def, cst.FunctionDef)
+        members[-1] = call_def.with_changes(body=_indented(new_body))
+        self.model_instances[name] = name
+        model_args = f"name={outer_name!r}" if outer_name else ""
+        instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
+        self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
+        return [
+            cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines),
+            instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
+        ]
+
+    def _scope_name(self, stmt: cst.With) -> str | None:
+        if len(stmt.items) != 1:
+            return None
+        call = stmt.items[0].item
+        if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope" and call.args:
+            name = call.args[0].value
+            if isinstance(name, cst.SimpleString):
+                return str(name.evaluated_value)
+            raise Unsupported(RULE.id, self._line(stmt), "variable_scope name is not a literal")
+        return None
+
+    def _model_statements(
+        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope_name: str | None
+    ) -> list[cst.BaseStatement]:
+        """The call body: scopes unwrapped, layer calls → `self.<layer>(x)`."""
+        out: list[cst.BaseStatement] = []
+        for stmt in body:
+            if isinstance(stmt, cst.With):
+                inner_scope = self._scope_name(stmt)
+                if inner_scope is not None:
+                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scope)  # type: ignore[union-attr]
+                    if inner:
+                        comments = list(stmt.leading_lines) + list(inner[0].leading_lines)
+                        trailing = stmt.body.header.comment  # type: ignore[union-attr]
+                        if trailing is not None:
+                            comments.append(cst.EmptyLine(comment=trailing))
+                        inner[0] = inner[0].with_changes(leading_lines=comments)
+                    out.extend(inner)
+                    continue
+            out.append(stmt.visit(_LayerCalls(self, attrs, scope_name)))
+        return out
+
+
+# Names a Keras Model already uses; a layer attribute must not shadow them.
+_MODEL_ATTRIBUTES = frozenset({
+    "input", "output", "layers", "weights", "variables", "name", "losses", "metrics",
+    "trainable", "optimizer", "built", "dtype", "call", "build",
+})
+
+
+class _LayerCalls(cst.CSTTransformer):
+    """Inside a model function: `dense(x, 10)` / `tf.layers.dense(x, 10)` → `self.<layer>(x)`."""
+
+    def __init__(self, builder: ModelBuilder, attrs: dict[str, str], scope: str | None) -> None:
+        super().__init__()
+        self.builder = builder
+        self.attrs = attrs
+        self.scope = scope
+        self.used_in_scope = 0
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = original.func
+        aliases = self.builder.aliases
+        path = aliases.resolve(func)
+        if isinstance(func, cst.Name) and func.value in self.builder.layer_classes:
+            cls = self.builder.layer_classes[func.value]
+        elif path in LAYERS:
+            cls = f"tf.keras.layers.{LAYERS[path]}"  # type: ignore[index]
+        else:
+            return updated
+        if not updated.args:
+            raise Unsupported(RULE.id, self.builder._line(original), "layer call without an input")
+        inputs, *rest = updated.args
+        name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == "name"), None)
+        if name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
+            attr = str(name_arg.value.evaluated_value)
+        elif self.scope is not None:
+            attr = self.scope
+            self.used_in_scope += 1
+            if self.used_in_scope > 1:
+                raise Unsupported(RULE.id, self.builder._line(original), "two layers in one variable_scope")
+        else:
+            raise Unsupported(RULE.id, self.builder._line(original), "layer outside a named variable_scope")
+        if attr in _MODEL_ATTRIBUTES:
+            attr = f"{attr}_layer"
+        if not attr.isidentifier():
+            raise Unsupported(RULE.id, self.builder._line(original), f"scope name {attr!r} is not an identifier")
+        ctor_args = [a for a in rest if not (a.keyword is not None and a.keyword.value in ("name", "reuse"))]
+        ctor = ", ".join(_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor_args)
+        ctor = f"{ctor}, name={attr!r}" if ctor else f"name={attr!r}"
+        self.attrs.setdefault(attr, f"{cls}({ctor})")
+        if path in LAYERS:
+            self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)
+        return cst.parse_expression(f"self.{attr}({_code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))})")

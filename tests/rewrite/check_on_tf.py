@@ -1,0 +1,87 @@
+"""Run every fixture's before.py under real TF (compat.v1 graph mode) and after.py under TF 2.
+
+Usage: check_on_tf.py TF_PYTHON [FIXTURE_NAME ...]. Prints one line per fixture and exits 1 if
+any printed number differs beyond the fixture's tolerance (`check.json`: {"rtol": 1e-4}).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "programs"
+# TF1-era programs say `import tensorflow as tf`; this prelude gives them the TF1 face.
+TF1_PRELUDE = (
+    "import sys, runpy, tensorflow.compat.v1 as v1\n"
+    "v1.disable_eager_execution()\n"
+    "sys.modules['tensorflow'] = v1\n"
+    "runpy.run_path(sys.argv[1], run_name='__main__')\n"
+)
+PLAIN = "import sys, runpy\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
+
+
+def numbers(text: str) -> list[float]:
+    """Numbers printed as values (not digits inside identifiers such as float32)."""
+    return [float(m) for m in NUMBER.findall(text)]
+
+
+def run(python: str, program: Path, prelude: str, stdin: str) -> tuple[int, str, str]:
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONHASHSEED="0")
+    proc = subprocess.run(
+        [python, "-c", prelude, str(program)], input=stdin, capture_output=True, text=True,
+        env=env, cwd=program.parent, timeout=600,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def close(a: float, b: float, rtol: float, atol: float) -> bool:
+    return abs(a - b) <= atol + rtol * abs(b)
+
+
+def check(python: str, fixture: Path) -> tuple[bool, str]:
+    """(passed, message) for one fixture."""
+    config = json.loads((fixture / "check.json").read_text()) if (fixture / "check.json").exists() else {}
+    rtol, atol = config.get("rtol", 1e-4), config.get("atol", 1e-6)
+    stdin = (fixture / "stdin.txt").read_text() if (fixture / "stdin.txt").exists() else ""
+    before = fixture / "before.py"
+    prelude = PLAIN if "compat.v1" in before.read_text() else TF1_PRELUDE
+    rc1, out1, err1 = run(python, before, prelude, stdin)
+    if rc1 != 0:
+        return False, f"before.py failed: {err1.strip().splitlines()[-1:]}"
+    rc2, out2, err2 = run(python, fixture / "after.py", PLAIN, stdin)
+    if rc2 != 0:
+        return False, f"after.py failed: {err2.strip().splitlines()[-1:]}"
+    n1, n2 = numbers(out1), numbers(out2)
+    if not n1:
+        return False, "before.py printed no numbers"
+    if len(n1) != len(n2):
+        return False, f"printed {len(n1)} numbers before, {len(n2)} after"
+    for i, (a, b) in enumerate(zip(n1, n2)):
+        if not close(b, a, rtol, atol):
+            return False, f"number {i}: before {a!r}, after {b!r}"
+    exact = all(a == b for a, b in zip(n1, n2))
+    return True, f"{len(n1)} numbers {'identical' if exact else f'within rtol={rtol}'}"
+
+
+def main(argv: list[str]) -> int:
+    python, names = argv[0], argv[1:]
+    fixtures = sorted(p for p in FIXTURES.iterdir() if (p / "after.py").exists())
+    if names:
+        fixtures = [f for f in fixtures if f.name in names]
+    failed = 0
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for fixture, (ok, message) in zip(fixtures, pool.map(lambda f: check(python, f), fixtures)):
+            failed += not ok
+            print(f"{'PASS' if ok else 'FAIL'} {fixture.name}: {message}", flush=True)
+    print(f"{len(fixtures) - failed}/{len(fixtures)} fixtures agree on real TensorFlow")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

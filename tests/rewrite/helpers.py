@@ -1,0 +1,41 @@
+"""Assertions shared by the rule tests."""
+
+from __future__ import annotations
+
+import io
+import textwrap
+import tokenize
+
+from migrate.api import RewriteResult, rewrite_source
+
+# Names an idiomatic rewrite must not contain (outside comments and strings).
+TF1_NAMES = frozenset({
+    "Session", "InteractiveSession", "placeholder", "get_variable", "variable_scope",
+    "gradients", "minimize", "compute_gradients", "global_variables_initializer",
+    "disable_eager_execution", "compat",
+})
+
+
+def code_names(source: str) -> set[str]:
+    """Identifiers in code, excluding comments and string literals."""
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {t.string for t in tokens if t.type == tokenize.NAME}
+
+
+def check_transformed(before: str, after: str, level: str = "idiomatic") -> RewriteResult:
+    """`before` rewrites to exactly `after`, and rewriting `after` changes nothing."""
+    before, after = textwrap.dedent(before), textwrap.dedent(after)
+    result = rewrite_source(before)
+    assert result.code == after, result.code
+    assert result.changed
+    assert result.level == level, (result.level, result.findings)
+    check_noop(after)
+    return result
+
+
+def check_noop(source: str) -> None:
+    source = textwrap.dedent(source)
+    result = rewrite_source(source)
+    assert result.code == source
+    assert not result.changed
+    assert result.level == "untouched"

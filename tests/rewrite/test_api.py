@@ -1,0 +1,87 @@
+"""The public interface: levels, no-ops, encodings, skip comments, rule table."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import check_noop
+
+from migrate.api import (
+    ParseError, RewriteConfig, all_rules, find_tf1_usages, rewrite_source,
+)
+
+TF1 = (
+    "import tensorflow as tf\n"
+    "x = tf.placeholder(tf.float32, [2])\n"
+    "y = tf.log(x)  # keep me\n"
+    "with tf.Session() as sess:\n"
+    "    print(sess.run(y, feed_dict={x: [1.0, 2.0]}))\n"
+)
+
+
+def test_non_tensorflow_file_is_untouched() -> None:
+    check_noop("import numpy as np\nprint(np.log(2.0))\n")
+
+
+def test_numpy_imported_as_tf_is_not_tensorflow() -> None:
+    check_noop("import numpy as tf\nx = tf.placeholder(1)\nsess = tf.Session()\n")
+
+
+def test_tf2_code_is_untouched() -> None:
+    check_noop(
+        "import tensorflow as tf\n\nv = tf.Variable(1.0)\n\n\n@tf.function\n"
+        "def f(x):\n    return tf.math.log(x) * v\n"
+    )
+
+
+def test_bytes_keep_bom_cookie_and_crlf() -> None:
+    source = ("\ufeff# -*- coding: utf-8 -*-\r\n" + TF1.replace("\n", "\r\n")).encode("utf-8")
+    result = rewrite_source(source)
+    assert isinstance(result.code, bytes)
+    assert result.code.startswith("\ufeff# -*- coding: utf-8 -*-\r\n".encode())
+    assert b"\n" not in result.code.replace(b"\r\n", b"")
+    assert b"tf.math.log(x)  # keep me" in result.code
+    assert rewrite_source(result.code).code == result.code
+
+
+def test_latin1_cookie_roundtrips() -> None:
+    source = "# -*- coding: latin-1 -*-\n# café\n" + TF1
+    result = rewrite_source(source.encode("latin-1"))
+    assert "# café".encode("latin-1") in result.code
+    assert result.level == "idiomatic"
+
+
+def test_str_in_str_out() -> None:
+    result = rewrite_source(TF1)
+    assert isinstance(result.code, str)
+    assert "def y(x):" in result.code
+
+
+def test_skip_file_comment() -> None:
+    check_noop("# tfmigrate: skip-file\n" + TF1)
+
+
+def test_parse_error_has_position() -> None:
+    with pytest.raises(ParseError, match=":2:"):
+        rewrite_source("import tensorflow as tf\nx = (\n")
+
+
+def test_config_ignore_rule_keeps_names() -> None:
+    result = rewrite_source("import tensorflow as tf\ny = tf.log(2.0)\n", config=RewriteConfig(ignore=frozenset({"TF108"})))
+    assert "tf.log(2.0)" in result.code
+
+
+def test_find_tf1_usages_reports_lines() -> None:
+    found = find_tf1_usages(TF1)
+    assert [(f.line, f.message) for f in found] == [
+        (2, "TF1 API tf.placeholder"), (3, "TF1 API tf.log"), (4, "TF1 API tf.Session"),
+    ]
+    assert find_tf1_usages("import numpy as tf\ntf.log(1)\n") == []
+
+
+def test_rules_are_documented_with_stable_ids() -> None:
+    rules = all_rules()
+    ids = [r.id for r in rules]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert {"TF101", "TF102", "TF103", "TF104", "TF105", "TF106"} <= set(ids)
+    for rule in rules:
+        assert rule.summary and len(rule.doc) > 40 and rule.kind in ("auto", "manual")
