@@ -37,6 +37,8 @@ def _parse(source: bytes | str, filename: str) -> cst.Module:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         raise ParseError(f"{filename}:{exc.raw_line}:{exc.raw_column}: {exc.message}") from exc
+    except (UnicodeDecodeError, LookupError) as exc:  # undecodable bytes, unknown coding cookie
+        raise ParseError(f"{filename}: cannot decode: {exc}") from exc
 
 
 def _untouched(source: bytes | str, findings: list[Finding] | None = None) -> RewriteResult:

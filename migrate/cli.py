@@ -47,9 +47,9 @@ def main() -> None:
 def _settings(paths: Sequence[str], stdin_filename: str | None):
     from migrate.config import ConfigError, find_pyproject, load_settings
 
-    anchor = Path(stdin_filename or (paths[0] if paths else ".")).resolve()
+    anchor = Path(os.path.abspath(stdin_filename or (paths[0] if paths else ".")))
     try:
-        return load_settings(find_pyproject(anchor if anchor.exists() else Path.cwd()))
+        return load_settings(find_pyproject(anchor if os.path.lexists(anchor) else Path.cwd()))
     except ConfigError as error:
         raise click.UsageError(str(error)) from None
 
@@ -160,8 +160,7 @@ def rewrite(
     extend_exclude, force_exclude, stdin_filename, fmt, report, quiet,
 ) -> None:
     """Rewrite TF1 code in PATHS (files, folders, or - for stdin) into TF2, in place."""
-    from migrate import output
-    from migrate.process import FAILED, Job, UNCHANGED
+    from migrate.process import FAILED, UNCHANGED, Job
 
     if not paths:
         raise click.UsageError("give at least one path (or - for stdin)")
@@ -387,8 +386,9 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:
     tfmigrate verify OLD.py NEW.py   compare two programs
     tfmigrate verify PATHS...        rewrite each TF1 file in memory, then compare
     """
-    from migrate.process import rewrite_bytes
     from runtime.verdict import verify_files
+
+    from migrate.process import rewrite_bytes
 
     settings = _settings(paths, None)
     overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}

@@ -6,6 +6,7 @@ configuration error (exit 2), never silently ignored.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -61,7 +62,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 def find_pyproject(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` (a file or a folder)."""
-    start = start.resolve()
+    start = Path(os.path.abspath(start))
     folder = start if start.is_dir() else start.parent
     for candidate in [folder, *folder.parents]:
         path = candidate / "pyproject.toml"

@@ -87,27 +87,61 @@ def to_script(source: bytes) -> tuple[str, list[str]]:
     return "".join(parts), magics
 
 
-def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, str]:
-    """Cut the rewritten script back into cells and restore the magic lines."""
+def _edge_blanks(text: str) -> tuple[int, int]:
+    lines = text.split("\n")
+    lead = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    trail = next((i for i, line in enumerate(reversed(lines)) if line.strip()), len(lines))
+    return lead, trail
+
+
+def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, list[str]]:
+    """Cut the rewritten script back into cells and restore the magic lines.
+
+    A rewrite may wrap code from a later cell into a statement that starts earlier
+    (a ``@tf.function`` whose body is the next cell's graph code); that cell then
+    starts where the wrapping statement starts, so no statement spans two cells.
+    """
     cells: dict[int, list[str]] = {}
-    current: list[str] | None = None
     order: list[int] = []
+    current: list[str] | None = None
+    statement_start: int | None = None  # where the current top-level statement begins
     for line in script.splitlines():
-        cell = _CELL_LINE.match(line)
+        cell = _CELL_LINE.match(line.strip())
         if cell:
-            order.append(int(cell.group(1)))
-            current = cells.setdefault(int(cell.group(1)), [])
+            index = int(cell.group(1))
+            moved: list[str] = []
+            if line[:1].isspace():
+                if current is None or statement_start is None:
+                    raise NotebookError("the rewrite would move code between cells")
+                moved = current[statement_start:]
+                del current[statement_start:]
+            order.append(index)
+            current = cells.setdefault(index, moved)
+            statement_start = 0 if moved else None
             continue
         if current is None:
             raise NotebookError("the rewrite put code before the first cell")
         magic = _MAGIC_LINE.match(line)
         if magic:
-            original = magics[int(magic.group(2))]
-            line = magic.group(1) + original.lstrip()
+            line = magic.group(1) + magics[int(magic.group(2))].lstrip()
+        top_level = line.strip() and not line[:1].isspace() and not line.startswith(("#", ")", "]", "}"))
+        if top_level and not (current and current[-1].startswith("@")):
+            statement_start = len(current)
         current.append(line)
     if order != expected:
         raise NotebookError("the rewrite would move code between cells; rewrite it as a script")
-    return {index: "\n".join(lines) for index, lines in cells.items()}
+    return cells
+
+
+def _cell_source(lines: list[str], old: str) -> str:
+    """Join a cell's lines, with the blank lines at its edges as the original cell had them."""
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    lead, trail = _edge_blanks(old)
+    body = "\n".join([""] * lead + lines + [""] * trail)
+    return body + ("\n" if old.endswith("\n") and not body.endswith("\n") else "")
 
 
 def rewrite_notebook(
@@ -125,7 +159,7 @@ def rewrite_notebook(
     for index in cells:
         cell = notebook["cells"][index]
         old = _cell_text(cell)
-        new = rewritten[index] + ("\n" if old.endswith("\n") else "")
+        new = _cell_source(rewritten[index], old)
         if new == old:
             continue
         if isinstance(cell["source"], list):

@@ -21,7 +21,7 @@ SEEDS = ROOT / "fixtures" / "seeds"
 MANIFEST = SEEDS / "expected.json"
 TF1_FACE = Path(__file__).resolve().parent / "tf1_face.py"
 
-_ERROR_LINE = re.compile(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception|Exit|Interrupt|Warning)|\w+): ", re.M)
+_ERROR_LINE = re.compile(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception|Exit|Interrupt|Warning)|\w+): ", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -57,6 +57,7 @@ def run_program(command: list[str], program: Path, stdin: str, timeout: float = 
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0", PYTHONIOENCODING="utf-8")
     proc = subprocess.run(
         [*command, str(program)],
+        check=False,
         input=stdin,
         capture_output=True,
         text=True,

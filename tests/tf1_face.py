@@ -7,7 +7,7 @@ TF 2.21 serves that API as ``tensorflow.compat.v1`` with eager execution disable
 import runpy
 import sys
 
-import tensorflow.compat.v1 as v1
+from tensorflow.compat import v1
 
 v1.disable_eager_execution()
 sys.modules["tensorflow"] = v1

@@ -141,7 +141,7 @@ def test_read_only_file_is_reported_and_kept(tree: Path) -> None:
 
 
 def test_file_deleted_mid_run_is_reported(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import migrate.process as process
+    from migrate import process
 
     real = process.rewrite_bytes
 
@@ -179,7 +179,8 @@ def test_gitignored_files_are_not_touched(tree: Path) -> None:
 
 
 def test_cache_makes_a_rerun_free_and_notices_edits(tree: Path) -> None:
-    cli("rewrite", ".")
+    cli("rewrite", ".")  # rewrites old.py
+    cli("rewrite", ".")  # sees every file unchanged and remembers them
     report = tree / "report.json"
     cli("rewrite", ".", "--report", str(report))
     files = {f["path"]: f for f in json.loads(report.read_text())["files"]}
@@ -224,5 +225,7 @@ def test_rules_and_rule(tree: Path) -> None:
 
 
 def test_python_dash_m_migrate_is_the_cli() -> None:
-    result = subprocess.run([sys.executable, "-m", "migrate", "--help"], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "migrate", "--help"], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0 and "rewrite" in result.stdout

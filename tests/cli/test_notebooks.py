@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from migrate.api import RewriteConfig
 from migrate.notebooks import NotebookError, rewrite_notebook, to_script
 from migrate.process import rewrite_bytes
-from migrate.api import RewriteConfig
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "notebooks" / "add_session.ipynb"
 

@@ -20,7 +20,7 @@ IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NA
 
 
 def run(cwd: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, env=env)
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, env=env, check=False)
 
 
 @pytest.mark.slow
