@@ -59,19 +59,17 @@ class _TraceContext:
 class ConcreteFunction:
     """One traced graph and its plan (``get_concrete_function``)."""
 
-    def __init__(self, graph: FuncGraph, inputs: list, outputs: Any, flat_outputs: list,
-                 created: list) -> None:
+    def __init__(self, graph: FuncGraph, inputs: list, outputs: Any, flat_outputs: list) -> None:
         self.graph = graph
         self.inputs = inputs
         self.structured_outputs = outputs
         self._flat = flat_outputs
         fetch = [t if isinstance(t, SymbolicTensor) else None for t in flat_outputs]
         self._plan = compile_plan(graph.get_operations(), inputs, fetch)
-        created_ids = {id(v) for v in created}
         seen: dict[int, Any] = {}
         for op in graph.get_operations():
             var = op.attrs.get("var") if op.type.endswith("VariableOp") else None
-            if var is not None and id(var) not in seen and id(var) not in created_ids:
+            if var is not None and id(var) not in seen:
                 seen[id(var)] = var
         self.variables = tuple(seen.values())
         self.trainable_variables = tuple(v for v in self.variables if v.trainable)
@@ -252,7 +250,7 @@ class Function:
         finally:
             context.STATE.function_traces.pop()
             context.STATE.tapes = saved_tapes
-        cf = ConcreteFunction(graph, inputs, out_struct, flat_out, tctx.created_variables)
+        cf = ConcreteFunction(graph, inputs, out_struct, flat_out)
         return cf, tctx.created_variables
 
 
@@ -280,6 +278,10 @@ def _output_tensor(graph: Graph, o: Any) -> Any:
         return graph.capture(o)
     if hasattr(o, "_as_tensor"):
         return o._as_tensor()
+    if isinstance(o, (bool, int, float, np.ndarray, np.generic)):
+        from runtime.convert import convert_to_tensor
+
+        return convert_to_tensor(o)
     return o
 
 

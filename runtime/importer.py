@@ -54,6 +54,17 @@ def detect_face(source: str) -> str:
     return "tf2"
 
 
+class UnsupportedModule(types.ModuleType):
+    """TF internals (``tensorflow.python.*``) and ``tf.contrib``: importable, unusable, loudly."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from runtime.errors import Unsupported
+
+        raise Unsupported(f"{self.__name__}.{name}")
+
+
 class _Loader(importlib.abc.Loader):
     def __init__(self, module: types.ModuleType) -> None:
         self.module = module
@@ -90,8 +101,11 @@ class EngineFinder(importlib.abc.MetaPathFinder):
         mods = self.modules()
         mod = mods.get(fullname)
         if mod is None:
-            return None
-        is_pkg = any(k.startswith(fullname + ".") for k in mods)
+            if fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.contrib"):
+                mod = UnsupportedModule(fullname)
+            else:
+                return None
+        is_pkg = isinstance(mod, UnsupportedModule) or any(k.startswith(fullname + ".") for k in mods)
         spec = importlib.machinery.ModuleSpec(fullname, _Loader(mod), is_package=is_pkg)
         if is_pkg:
             spec.submodule_search_locations = []

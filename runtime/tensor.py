@@ -333,5 +333,9 @@ class SymbolicTensor(Tensor):
         return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
 
 
+EagerTensor.__module__ = SymbolicTensor.__module__ = "tensorflow.python.framework.ops"
+Tensor.__module__ = "tensorflow.python.framework.tensor"
+
+
 def is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)

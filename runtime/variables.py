@@ -12,7 +12,8 @@ from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, numpy_text
 
 SINGLETON_ERROR = ("tf.function only supports singleton tf.Variables created on the first call. "
-                   "Make sure the tf.Variable is only created once or created outside tf.function.")
+                   "Make sure the tf.Variable is only created once or created outside tf.function. "
+                   "See https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 
 
 class TracedValue:
@@ -305,6 +306,19 @@ class Variable:
 
     def __iter__(self) -> Any:
         return iter(self._as_tensor())
+
+
+class ResourceVariable(Variable):
+    """The concrete class of every variable, as in TF 2."""
+
+
+def _new_variable(cls: type, *args: Any, **kwargs: Any) -> Any:
+    return object.__new__(ResourceVariable if cls is Variable else cls)
+
+
+Variable.__new__ = _new_variable  # type: ignore[method-assign]
+Variable.__module__ = "tensorflow.python.ops.variables"
+ResourceVariable.__module__ = "tensorflow.python.ops.resource_variable_ops"
 
 
 def _eager_name_scope() -> str:

@@ -246,3 +246,23 @@ class Sequential(Model):
         for layer in self._seq:
             x = layer(x, training=training) if isinstance(layer, Dropout) else layer(x)
         return x
+
+
+for _cls, _mod in [(Layer, "layers.layer"), (Dense, "layers.core.dense"), (Activation, "layers.activations.activation"),
+                   (Flatten, "layers.reshaping.flatten"), (Dropout, "layers.regularization.dropout"),
+                   (Model, "models.model"), (Sequential, "models.sequential")]:
+    _cls.__module__ = f"keras.src.{_mod}"
+
+
+def _plain_signatures(*fns: Any) -> None:
+    """Show signatures without annotations, as Keras's own untyped methods do."""
+    import inspect
+
+    for fn in fns:
+        sig = inspect.signature(fn)
+        fn.__signature__ = sig.replace(
+            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()],
+            return_annotation=inspect.Signature.empty)
+
+
+_plain_signatures(Layer.add_weight, Layer.add_variable)

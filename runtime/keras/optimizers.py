@@ -299,6 +299,24 @@ class Adadelta(Optimizer):
         var._assign_array(var._value + lr * delta)
 
 
+for _cls, _mod in [(SGD, "sgd"), (Adam, "adam"), (RMSprop, "rmsprop"), (Adagrad, "adagrad"),
+                   (Adadelta, "adadelta"), (Optimizer, "optimizer")]:
+    _cls.__module__ = f"keras.src.optimizers.{_mod}"
+
+
+def _plain_signatures(*fns: Any) -> None:
+    import inspect
+
+    for fn in fns:
+        sig = inspect.signature(fn)
+        fn.__signature__ = sig.replace(
+            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()],
+            return_annotation=inspect.Signature.empty)
+
+
+_plain_signatures(Optimizer.apply_gradients, Optimizer.apply)
+
+
 def get(identifier: Any) -> Optimizer:
     if isinstance(identifier, Optimizer):
         return identifier

@@ -23,7 +23,8 @@ class KerasVariable:
 
     def __init__(self, value: np.ndarray, name: str, path: str, trainable: bool = True,
                  dtype: Any = None) -> None:
-        self._engine_variable = Variable(value, trainable=trainable, name=path, dtype=dtype,
+        tf_name = f"{_NAME_STACK[0]}/{name}" if _NAME_STACK else name
+        self._engine_variable = Variable(value, trainable=trainable, name=tf_name, dtype=dtype,
                                          _absolute_name=True, _trace_path=path)
         self.name = name
         self.path = path
@@ -95,6 +96,10 @@ class KerasVariable:
 
     def __hash__(self) -> int:
         return id(self)
+
+
+KerasVariable.__module__ = "keras.src.backend"
+KerasVariable.__name__ = KerasVariable.__qualname__ = "Variable"
 
 
 def _binop(name: str) -> Any:

@@ -92,13 +92,17 @@ def apply(op_type: str, inputs: list, attrs: dict | None = None, name: str | Non
         op = graph.create_op(opdef, inputs, attrs, name)
         if context.STATE.tapes:
             _record(op)
-        return op.outputs[0] if opdef.n_out == 1 else tuple(op.outputs)
+        if opdef.n_out == 1:
+            return op.outputs[0]
+        return tuple(op.outputs) if op.outputs else op
     fn = opdef.make(attrs)
     result = fn(*[t._value for t in inputs])
     if opdef.n_out == 1:
         outs = [EagerTensor(np.asarray(result))]
     else:
-        outs = [EagerTensor(np.asarray(r)) for r in result]
+        outs = [EagerTensor(np.asarray(r)) for r in result or ()]
+        if not outs:
+            return None
     if context.STATE.tapes:
         _record(EagerOp(opdef, list(inputs), outs, attrs))
     return outs[0] if opdef.n_out == 1 else tuple(outs)
