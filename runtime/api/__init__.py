@@ -1,0 +1,69 @@
+"""The ``tensorflow`` facade, built from the tables in ``runtime.api.tables``.
+
+Two faces: ``tf2`` (TF 2.21's public API) and ``tf1`` (TF 1.x names at top level, graph mode).
+A name real TF 2.21 has but the engine lacks raises ``Unsupported``; a name TF 2.21 does not have
+raises the AttributeError TF would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import types
+from typing import Any
+
+from runtime.errors import Unsupported
+
+_REAL: dict | None = None
+
+
+def real_api() -> dict:
+    """TF 2.21's public names per module, recorded from a real installation."""
+    global _REAL
+    if _REAL is None:
+        with open(os.path.join(os.path.dirname(__file__), "tf221_names.json"), encoding="utf-8") as fh:
+            _REAL = json.load(fh)
+    return _REAL
+
+
+class ApiModule(types.ModuleType):
+    """A facade module: table entries as attributes; misses fail loudly and precisely."""
+
+    def __init__(self, import_name: str, api_path: str, real_path: str | None = None) -> None:
+        super().__init__(import_name)
+        self.__dict__["_api_path"] = api_path
+        self.__dict__["_real_path"] = real_path or api_path
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        info = real_api().get(self._real_path)
+        if info is not None and name in info["names"]:
+            raise Unsupported(f"{self._api_path}.{name}")
+        shown = info["module"] if info is not None else self.__name__
+        if self._real_path == "tf":
+            shown = "tensorflow"
+        raise AttributeError(f"module '{shown}' has no attribute '{name}'")
+
+    def __dir__(self) -> list[str]:
+        return sorted(k for k in self.__dict__ if not k.startswith("_"))
+
+
+class LegacyOptimizers(types.ModuleType):
+    """``tf.keras.optimizers.legacy`` does not exist in Keras 3."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise ImportError(
+            "`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue "
+            "using a `tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package "
+            "(Keras 2) and set the environment variable `TF_USE_LEGACY_KERAS=True` to configure "
+            "TensorFlow to use `tf_keras` when accessing `tf.keras`.")
+
+
+def build(face: str) -> dict[str, types.ModuleType]:
+    """All modules of one face, keyed by import name (``tensorflow``, ``tensorflow.compat.v1``...)."""
+    from runtime.api import tables
+
+    return tables.build_modules(face)

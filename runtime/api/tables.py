@@ -1,0 +1,243 @@
+"""The API tables: which engine object each public TensorFlow name is, per module and face."""
+
+from __future__ import annotations
+
+import types
+
+from runtime import compat_v1 as V1
+from runtime import control_flow as CF
+from runtime import dtypes as D
+from runtime import errors as E
+from runtime import initializers as I
+from runtime import nest
+from runtime import tf1_layers as L1
+from runtime import variable_scope as VS
+from runtime.api import ApiModule, LegacyOptimizers
+from runtime.api_scopes import NameScopeV2
+from runtime.context import init_scope
+from runtime.convert import constant, convert_to_tensor
+from runtime.function import TensorSpec, function
+from runtime.gradients import gradients
+from runtime.graph import Graph, GraphKeys, Operation, constant_value
+from runtime.keras import activations as KA
+from runtime.keras import layers as KL
+from runtime.keras import optimizers as KO
+from runtime.keras.variables import KerasVariable
+from runtime.ops import array as A
+from runtime.ops import math as M
+from runtime.ops import nn as N
+from runtime.ops import random as R
+from runtime.ops.state import group, tf_print
+from runtime.optimizers import tf1 as O1
+from runtime.session import InteractiveSession, Session, get_default_session
+from runtime.shapes import Dimension, TensorShape
+from runtime.tape import GradientTape
+from runtime.tensor import Tensor, is_tensor
+from runtime.variables import Variable
+
+DTYPES = {d.name: d for d in D.ALL} | {"bool": D.bool_, "half": D.half, "double": D.double,
+                                       "DType": D.DType, "as_dtype": D.as_dtype}
+
+
+class UnconnectedGradients:
+    NONE = "none"
+    ZERO = "zero"
+
+
+MATH = {
+    "add": M.add, "subtract": M.subtract, "multiply": M.multiply, "divide": M.divide, "truediv": M.truediv,
+    "floordiv": M.floordiv, "floormod": M.floormod, "mod": M.floormod, "pow": M.pow, "maximum": M.maximum,
+    "minimum": M.minimum, "squared_difference": M.squared_difference, "equal": M.equal,
+    "not_equal": M.not_equal, "less": M.less, "less_equal": M.less_equal, "greater": M.greater,
+    "greater_equal": M.greater_equal, "logical_and": M.logical_and, "logical_or": M.logical_or,
+    "logical_not": M.logical_not, "negative": M.negative, "abs": M.abs, "sign": M.sign, "square": M.square,
+    "sqrt": M.sqrt, "rsqrt": M.rsqrt, "exp": M.exp, "log": M.log, "log1p": M.log1p, "expm1": M.expm1,
+    "sigmoid": M.sigmoid, "tanh": M.tanh, "reciprocal": M.reciprocal, "sin": M.sin, "cos": M.cos,
+    "tan": M.tan, "floor": M.floor, "ceil": M.ceil, "round": M.round, "is_nan": M.is_nan,
+    "is_finite": M.is_finite, "is_inf": M.is_inf, "softplus": M.softplus, "reduce_sum": M.reduce_sum,
+    "reduce_mean": M.reduce_mean, "reduce_max": M.reduce_max, "reduce_min": M.reduce_min,
+    "reduce_prod": M.reduce_prod, "reduce_all": M.reduce_all, "reduce_any": M.reduce_any,
+    "reduce_logsumexp": M.reduce_logsumexp, "argmax": M.argmax, "argmin": M.argmin, "add_n": M.add_n,
+    "cumsum": M.cumsum, "l2_normalize": N.l2_normalize, "count_nonzero": M.count_nonzero,
+    "scalar_mul": M.scalar_mul, "divide_no_nan": None, "log_sigmoid": None,
+}
+MATH = {k: v for k, v in MATH.items() if v is not None}
+
+CORE = MATH | {
+    "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
+    "TensorShape": TensorShape, "TensorSpec": TensorSpec, "function": function, "GradientTape": GradientTape,
+    "print": tf_print, "matmul": M.matmul, "cast": M.cast, "identity": M.identity,
+    "stop_gradient": M.stop_gradient, "clip_by_value": M.clip_by_value, "clip_by_norm": M.clip_by_norm,
+    "clip_by_global_norm": M.clip_by_global_norm, "where": M.where, "zeros_like": A.zeros_like,
+    "ones_like": A.ones_like, "reshape": A.reshape, "transpose": A.transpose, "concat": A.concat,
+    "stack": A.stack, "unstack": A.unstack, "split": A.split, "squeeze": A.squeeze,
+    "expand_dims": A.expand_dims, "gather": A.gather, "one_hot": A.one_hot, "zeros": A.zeros,
+    "ones": A.ones, "fill": A.fill, "shape": A.shape, "size": A.size, "rank": A.rank, "range": A.range,
+    "tile": A.tile, "pad": A.pad, "broadcast_to": A.broadcast_to, "reverse": A.reverse, "slice": A.slice,
+    "strided_slice": A.strided_slice, "is_tensor": is_tensor, "newaxis": None,
+    "get_static_value": constant_value, "init_scope": init_scope, "group": group, "no_op": CF.no_op,
+    "cond": CF.cond, "while_loop": CF.while_loop, "control_dependencies": CF.control_dependencies,
+    "executing_eagerly": V1.executing_eagerly, "Graph": Graph, "Operation": Operation,
+    "UnconnectedGradients": UnconnectedGradients, "DType": D.DType, "as_dtype": D.as_dtype,
+    "nest": None, "dtypes": None, "errors": None, "math": None, "nn": None, "random": None, "linalg": None,
+    "keras": None, "compat": None, "initializers": None, "train": None, "config": None,
+} | {k: v for k, v in DTYPES.items() if k not in ("DType", "as_dtype")}
+
+NN_V2 = {
+    "relu": M.relu, "relu6": M.relu6, "elu": M.elu, "selu": M.selu, "softplus": M.softplus,
+    "softsign": M.softsign, "sigmoid": M.sigmoid, "tanh": M.tanh, "leaky_relu": M.leaky_relu,
+    "softmax": N.softmax, "log_softmax": N.log_softmax,
+    "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits_v2,
+    "sparse_softmax_cross_entropy_with_logits": N.sparse_softmax_cross_entropy_with_logits,
+    "sigmoid_cross_entropy_with_logits": N.sigmoid_cross_entropy_with_logits, "l2_loss": M.l2_loss,
+    "conv2d": N.conv2d, "max_pool": N.max_pool, "max_pool2d": N.max_pool, "avg_pool": N.avg_pool,
+    "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
+    "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
+}
+NN_V1 = NN_V2 | {
+    "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
+    "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
+    "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
+}
+RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
+          "set_seed": R.set_seed, "shuffle": R.shuffle}
+INIT_V2 = {"Zeros": I.Zeros, "Ones": I.Ones, "Constant": I.Constant, "RandomNormal": I.RandomNormalV2,
+           "RandomUniform": I.RandomUniformV2, "TruncatedNormal": I.TruncatedNormalV2,
+           "GlorotUniform": I.GlorotUniform, "GlorotNormal": I.GlorotNormal, "HeNormal": I.HeNormal,
+           "HeUniform": I.HeUniform, "LecunNormal": I.LecunNormal, "LecunUniform": I.LecunUniform,
+           "VarianceScaling": I.VarianceScaling, "Identity": I.Identity, "Orthogonal": I.Orthogonal,
+           "zeros": I.Zeros, "ones": I.Ones, "constant": I.Constant, "glorot_uniform": I.GlorotUniform,
+           "glorot_normal": I.GlorotNormal, "he_normal": I.HeNormal, "he_uniform": I.HeUniform,
+           "random_normal": I.RandomNormalV2, "random_uniform": I.RandomUniformV2,
+           "truncated_normal": I.TruncatedNormalV2, "get": I.get, "Initializer": I.Initializer}
+INIT_V1 = {"zeros": I.Zeros, "ones": I.Ones, "constant": I.Constant, "random_normal": I.RandomNormal,
+           "random_uniform": I.RandomUniform, "truncated_normal": I.TruncatedNormal,
+           "glorot_uniform": I.GlorotUniform, "glorot_normal": I.GlorotNormal,
+           "variance_scaling": I.VarianceScaling, "he_normal": I.HeNormal, "he_uniform": I.HeUniform,
+           "lecun_normal": I.LecunNormal, "lecun_uniform": I.LecunUniform, "orthogonal": I.Orthogonal,
+           "identity": I.Identity, "global_variables": V1.global_variables,
+           "variables": V1.variables_initializer, "local_variables": V1.local_variables_initializer}
+V1_INIT_NAMES = {f"{k}_initializer": v for k, v in INIT_V1.items()
+                 if k not in ("global_variables", "variables", "local_variables")}
+TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOptimizer": O1.MomentumOptimizer,
+            "AdamOptimizer": O1.AdamOptimizer, "AdagradOptimizer": O1.AdagradOptimizer,
+            "RMSPropOptimizer": O1.RMSPropOptimizer, "AdadeltaOptimizer": O1.AdadeltaOptimizer,
+            "Optimizer": O1.Optimizer, "get_or_create_global_step": O1.get_or_create_global_step,
+            "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
+LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "max_pooling2d": L1.max_pooling2d,
+             "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
+             "Dense": KL.Dense, "Layer": KL.Layer}
+V1_ONLY = {
+    "placeholder": A.placeholder, "placeholder_with_default": A.placeholder_with_default,
+    "Session": Session, "InteractiveSession": InteractiveSession, "get_default_session": get_default_session,
+    "get_variable": VS.get_variable, "variable_scope": VS.variable_scope,
+    "get_variable_scope": VS.get_variable_scope, "VariableScope": VS.VariableScope, "AUTO_REUSE": VS.AUTO_REUSE,
+    "global_variables_initializer": V1.global_variables_initializer,
+    "initialize_all_variables": V1.global_variables_initializer,
+    "local_variables_initializer": V1.local_variables_initializer,
+    "variables_initializer": V1.variables_initializer, "global_variables": V1.global_variables,
+    "all_variables": V1.global_variables, "trainable_variables": V1.trainable_variables,
+    "local_variables": V1.local_variables, "assign": V1.assign, "assign_add": V1.assign_add,
+    "assign_sub": V1.assign_sub, "gradients": gradients, "disable_eager_execution": V1.disable_eager_execution,
+    "enable_eager_execution": V1.enable_eager_execution, "disable_v2_behavior": V1.disable_v2_behavior,
+    "enable_v2_behavior": V1.enable_v2_behavior, "reset_default_graph": V1.reset_default_graph,
+    "get_default_graph": V1.get_default_graph, "GraphKeys": GraphKeys, "get_collection": V1.get_collection,
+    "get_collection_ref": V1.get_collection_ref, "add_to_collection": V1.add_to_collection,
+    "name_scope": V1.name_scope, "random_normal": R.random_normal, "random_uniform": R.random_uniform,
+    "truncated_normal": R.truncated_normal, "random_shuffle": R.shuffle, "set_random_seed": V1.set_random_seed,
+    "log": M.log, "div": M.div, "mod": M.floormod, "to_float": V1.to_float, "to_int32": V1.to_int32,
+    "to_int64": V1.to_int64, "to_double": V1.to_double, "arg_max": M.argmax, "arg_min": M.argmin,
+    "Dimension": Dimension, "global_norm": M.global_norm, "Print": None, "layers": None,
+    "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
+    "report_uninitialized_variables": V1.report_uninitialized_variables,
+} | V1_INIT_NAMES
+V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
+ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
+KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
+                "Dropout": KL.Dropout}
+KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
+             "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
+KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
+NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map_structure": nest.map_structure,
+        "is_nested": nest.is_nested}
+LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
+
+
+def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
+    mod = ApiModule(import_name, api_path, real_path)
+    for k, v in table.items():
+        setattr(mod, k, v)
+    return mod
+
+
+def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
+    mods = {
+        prefix: _module(prefix, api, KERAS, "tf.keras"),
+        prefix + ".layers": _module(prefix + ".layers", api + ".layers", KERAS_LAYERS, "tf.keras.layers"),
+        prefix + ".optimizers": _module(prefix + ".optimizers", api + ".optimizers", KERAS_OPT,
+                                        "tf.keras.optimizers"),
+        prefix + ".initializers": _module(prefix + ".initializers", api + ".initializers", INIT_V2,
+                                          "tf.keras.initializers"),
+        prefix + ".activations": _module(prefix + ".activations", api + ".activations",
+                                         KA.TABLE | {"get": KA.get}, "tf.keras.activations"),
+        prefix + ".models": _module(prefix + ".models", api + ".models",
+                                    {"Model": KL.Model, "Sequential": KL.Sequential}, "tf.keras.models"),
+    }
+    legacy = LegacyOptimizers(prefix + ".optimizers.legacy")
+    mods[prefix + ".optimizers.legacy"] = legacy
+    schedules = _module(prefix + ".optimizers.schedules", api + ".optimizers.schedules",
+                        {"LearningRateSchedule": KO.LearningRateSchedule}, "tf.keras.optimizers.schedules")
+    mods[prefix + ".optimizers.schedules"] = schedules
+    _link(mods)
+    return mods
+
+
+def _link(mods: dict[str, types.ModuleType]) -> None:
+    """Make every module an attribute of its parent."""
+    for name, mod in mods.items():
+        parent, _, child = name.rpartition(".")
+        if parent in mods:
+            setattr(mods[parent], child, mod)
+
+
+def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> dict[str, types.ModuleType]:
+    subs = {
+        "math": (MATH, "math"), "nn": (nn, "nn"), "random": (RANDOM, "random"), "errors": (ERRORS, "errors"),
+        "dtypes": (DTYPES, "dtypes"), "linalg": (LINALG, "linalg"), "nest": (NEST, "nest"),
+    } | extra_subs
+    mods: dict[str, types.ModuleType] = {prefix: _module(prefix, api, top, api)}
+    for sub, (table, real) in subs.items():
+        mods[f"{prefix}.{sub}"] = _module(f"{prefix}.{sub}", f"{api}.{sub}", table, f"{api}.{real}")
+    return mods
+
+
+def build_modules(face: str) -> dict[str, types.ModuleType]:
+    v2_top = dict(CORE) | {"name_scope": NameScopeV2}
+    v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
+        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config")})
+    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
+    v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
+               "initializers": (INIT_V1, "initializers")}
+    v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
+    keras = _keras("tensorflow.keras", "tf.keras")
+    mods: dict[str, types.ModuleType] = {}
+    if face == "tf1":
+        top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1, v1_subs)
+        for name, mod in top.items():
+            mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
+        mods.update(top)
+    else:
+        mods.update(v2)
+    mods.update(v1)
+    mods.update(keras)
+    mods["tensorflow.compat"] = _module("tensorflow.compat", "tf.compat", {}, "tf.compat")
+    v2_alias = {f"tensorflow.compat.v2{k[len('tensorflow'):]}": m for k, m in v2.items()}
+    mods.update(v2_alias)
+    _link(mods)
+    for ns in ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"):
+        setattr(mods[ns], "keras", keras["tensorflow.keras"])
+        setattr(mods[ns], "compat", mods["tensorflow.compat"])
+    mods["tensorflow"].__dict__["__version__"] = "2.21.0" if face != "tf1" else "1.15.5"
+    mods["tensorflow"].__dict__["VERSION"] = mods["tensorflow"].__version__
+    return mods
+

@@ -1,0 +1,66 @@
+"""tf.cond / tf.while_loop / control_dependencies / init helpers shared by both faces."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator
+
+from runtime import context, nest
+from runtime.errors import Unsupported
+from runtime.graph import constant_value
+from runtime.tensor import Tensor
+
+
+def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None = None, strict: bool = False) -> Any:
+    """Eager and trace-time-constant predicates pick one branch; otherwise both branches are built
+    and their outputs selected with ``where`` (exact for side-effect-free branches)."""
+    if context.executing_eagerly():
+        return true_fn() if bool(pred) else false_fn()
+    c = constant_value(pred) if isinstance(pred, Tensor) else pred
+    if c is not None and not isinstance(c, Tensor):
+        return true_fn() if bool(c) else false_fn()
+    from runtime.ops.math import where
+
+    t, f = true_fn(), false_fn()
+    return nest.map_structure(lambda a, b: where(pred, a, b), t, f)
+
+
+def while_loop(cond_fn: Any, body: Any, loop_vars: Any, shape_invariants: Any = None,
+               parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+               maximum_iterations: Any = None, name: str | None = None, return_same_structure: bool = True) -> Any:
+    """Eager loops run in Python; graph loops whose condition is known at trace time are unrolled."""
+    vars_ = loop_vars
+    count = 0
+    single = not isinstance(loop_vars, (list, tuple))
+    while True:
+        if maximum_iterations is not None and count >= int(maximum_iterations):
+            break
+        c = cond_fn(vars_) if single else cond_fn(*vars_)
+        if not context.executing_eagerly():
+            cv = constant_value(c) if isinstance(c, Tensor) else c
+            if cv is None:
+                raise Unsupported("tf.while_loop with a condition unknown at graph-construction time")
+            c = cv
+        if not bool(c):
+            break
+        out = body(vars_) if single else body(*vars_)
+        vars_ = out if single or isinstance(out, (list, tuple)) else [out]
+        count += 1
+    return vars_
+
+
+@contextlib.contextmanager
+def control_dependencies(control_inputs: Any) -> Iterator[None]:
+    if context.executing_eagerly():
+        yield
+        return
+    with context.get_default_graph().control_dependencies(control_inputs):
+        yield
+
+
+def no_op(name: str | None = None) -> Any:
+    if context.executing_eagerly():
+        return None
+    from runtime.ops.state import apply_noop
+
+    return apply_noop(name)

@@ -1,0 +1,312 @@
+"""tf.function: trace a Python function into a graph per input signature, run a cached plan."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any
+
+import numpy as np
+
+from runtime import context, dtypes, nest
+from runtime.graph import Graph, constant_value
+from runtime.plan import compile_plan
+from runtime.shapes import TensorShape
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+
+class TensorSpec:
+    """``tf.TensorSpec``: shape + dtype of a function input."""
+
+    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> None:
+        self.shape = TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, t: Any, name: str | None = None) -> "TensorSpec":
+        return cls(t.shape, t.dtype, name)
+
+    def is_compatible_with(self, t: Any) -> bool:
+        return self.dtype == t.dtype and self.shape.is_compatible_with(t.shape)
+
+    def __repr__(self) -> str:
+        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TensorSpec) and (self.shape, self.dtype) == (other.shape, other.dtype)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype))
+
+
+class FuncGraph(Graph):
+    """The graph a tf.function traces into."""
+
+    is_function = True
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
+class _TraceContext:
+    def __init__(self, may_create_variables: bool) -> None:
+        self.may_create_variables = may_create_variables
+        self.created_variables: list = []
+
+
+class ConcreteFunction:
+    """One traced graph and its plan (``get_concrete_function``)."""
+
+    def __init__(self, graph: FuncGraph, inputs: list, outputs: Any, flat_outputs: list) -> None:
+        self.graph = graph
+        self.inputs = inputs
+        self.structured_outputs = outputs
+        self._flat = flat_outputs
+        fetch = [t if isinstance(t, SymbolicTensor) else None for t in flat_outputs]
+        self._plan = compile_plan(graph.get_operations(), inputs, fetch)
+        seen: dict[int, Any] = {}
+        for op in graph.get_operations():
+            var = op.attrs.get("var") if op.type.endswith("VariableOp") else None
+            if var is not None and id(var) not in seen:
+                seen[id(var)] = var
+        self.variables = tuple(seen.values())
+        self.trainable_variables = tuple(v for v in self.variables if v.trainable)
+
+    @property
+    def outputs(self) -> list:
+        return [t for t in self._flat if isinstance(t, SymbolicTensor)]
+
+    def _run(self, feed_values: list) -> Any:
+        results = self._plan.run(feed_values)
+        flat = []
+        for t, r in zip(self._flat, results):
+            if isinstance(t, SymbolicTensor):
+                flat.append(EagerTensor(np.asarray(r), t.dtype))
+            else:
+                flat.append(t)
+        return nest.pack_sequence_as(self.structured_outputs, flat)
+
+    def __call__(self, *args: Any) -> Any:
+        values = [_as_array(a, p.dtype) for a, p in zip(nest.flatten(list(args)), self.inputs)]
+        return self._run(values)
+
+
+def _as_array(x: Any, dt: dtypes.DType) -> np.ndarray:
+    if isinstance(x, EagerTensor):
+        return x._value
+    if hasattr(x, "_as_tensor"):
+        return x._as_tensor()._value
+    return np.asarray(x, dtype=dt.np)
+
+
+def _leaf_key(x: Any) -> Any:
+    if isinstance(x, EagerTensor):
+        return ("T", x.dtype.name, x._value.shape)
+    if isinstance(x, np.ndarray):
+        return ("T", dtypes.as_dtype(x.dtype).name, x.shape)
+    if isinstance(x, TensorSpec):
+        return ("T", x.dtype.name, tuple(x.shape.dims) if x.shape.rank is not None else None)
+    if isinstance(x, (bool, int, float, str, bytes, type(None))):
+        return ("P", type(x).__name__, x)
+    return ("O", id(x))
+
+
+def _is_fed(x: Any) -> bool:
+    return isinstance(x, (EagerTensor, np.ndarray, TensorSpec))
+
+
+class Function:
+    """A polymorphic traced function (``tf.function``)."""
+
+    def __init__(self, python_function: Any, input_signature: Any = None, autograph: bool = True,
+                 jit_compile: Any = None, reduce_retracing: bool = False, **_: Any) -> None:
+        self._fn = python_function
+        self.input_signature = None if input_signature is None else list(input_signature)
+        self._cache: dict[Any, ConcreteFunction] = {}
+        self._tracing_count = 0
+        self._traced_once = False
+        self._bound: dict[int, Function] = {}
+        self._instance: Any = None
+        functools.update_wrapper(self, python_function)
+
+    @property
+    def python_function(self) -> Any:
+        return self._fn
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        bound = self._bound.get(id(instance))
+        if bound is None:
+            bound = Function(self._fn.__get__(instance, owner), self.input_signature)
+            bound._instance = instance
+            self._bound[id(instance)] = bound
+        return bound
+
+    def experimental_get_tracing_count(self) -> int:
+        return self._tracing_count
+
+    def _canonical(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        if self.input_signature is None:
+            return args, kwargs
+        from runtime.convert import convert_to_tensor
+
+        try:
+            sig = inspect.signature(self._fn)
+            bound = sig.bind(*args, **kwargs)
+            flat_args = list(bound.args) + list(bound.kwargs.values())
+        except (TypeError, ValueError):
+            flat_args = list(args) + list(kwargs.values())
+        if len(flat_args) != len(self.input_signature):
+            raise TypeError(f"{getattr(self._fn, '__name__', 'function')}() takes {len(self.input_signature)} "
+                            f"positional arguments but {len(flat_args)} were given")
+        out = []
+        for a, spec in zip(flat_args, self.input_signature):
+            if isinstance(spec, TensorSpec) and not isinstance(a, TensorSpec):
+                with context.init_scope():
+                    t = convert_to_tensor(a, dtype=spec.dtype) if not isinstance(a, Tensor) else a
+                if t.dtype != spec.dtype:
+                    raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast "
+                                    f"{TensorSpec.from_tensor(t)!r} to {spec!r}`.")
+                if not spec.shape.is_compatible_with(t.shape):
+                    raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast "
+                                    f"{TensorSpec.from_tensor(t)!r} to {spec!r}`.")
+                out.append(t)
+            else:
+                out.append(a)
+        return tuple(out), {}
+
+    def _key(self, args: tuple, kwargs: dict) -> Any:
+        if self.input_signature is not None:
+            return ("SIG",)
+        flat = nest.flatten([list(args), kwargs])
+        return (tuple(_leaf_key(x) for x in flat), _structure_key([list(args), kwargs]))
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        if not args and not kwargs and self.input_signature is not None:
+            args = tuple(self.input_signature)
+        args, kwargs = self._canonical(args, kwargs)
+        return self._concrete(args, kwargs)
+
+    def _concrete(self, args: tuple, kwargs: dict) -> ConcreteFunction:
+        key = self._key(args, kwargs)
+        cf = self._cache.get(key)
+        if cf is None:
+            cf = self._trace(args, kwargs)
+            self._cache[key] = cf
+        return cf
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not context.STATE.eager_enabled or context.STATE.graph_stack:
+            return self._fn(*args, **kwargs)
+        args, kwargs = self._canonical(args, kwargs)
+        cf = self._concrete(args, kwargs)
+        feeds = [_as_array(x, dtypes.float32) for x in nest.flatten([list(args), kwargs]) if _is_fed(x)]
+        return cf._run(feeds)
+
+    def _trace(self, args: tuple, kwargs: dict) -> ConcreteFunction:
+        first = not self._traced_once
+        self._traced_once = True
+        cf, created = self._trace_once(args, kwargs, may_create=first)
+        if created:
+            cf, _ = self._trace_once(args, kwargs, may_create=False)
+        return cf
+
+    def _trace_once(self, args: tuple, kwargs: dict, may_create: bool) -> tuple[ConcreteFunction, list]:
+        from runtime.ops.array import placeholder
+
+        self._tracing_count += 1
+        graph = FuncGraph(getattr(self._fn, "__name__", "function"))
+        tctx = _TraceContext(may_create)
+        structure = [list(args), kwargs]
+        flat = nest.flatten(structure)
+        names = _arg_names(self._fn, len(args))
+        inputs: list[SymbolicTensor] = []
+        saved_tapes = context.STATE.tapes
+        context.STATE.tapes = []
+        context.STATE.function_traces.append(tctx)
+        try:
+            with graph.as_default():
+                new_flat = []
+                for i, x in enumerate(flat):
+                    if _is_fed(x):
+                        if isinstance(x, TensorSpec):
+                            shape, dt = x.shape, x.dtype
+                        elif isinstance(x, EagerTensor):
+                            shape, dt = x.shape, x.dtype
+                        else:
+                            shape, dt = TensorShape(x.shape), dtypes.as_dtype(x.dtype)
+                        p = placeholder(dt, shape, name=names[i] if i < len(names) else "args")
+                        inputs.append(p)
+                        new_flat.append(p)
+                    else:
+                        new_flat.append(x)
+                new_args, new_kwargs = nest.pack_sequence_as(structure, new_flat)
+                out = self._fn(*new_args, **new_kwargs)
+                flat_out = [_output_tensor(graph, o) for o in nest.flatten(out)]
+                out_struct = out
+        finally:
+            context.STATE.function_traces.pop()
+            context.STATE.tapes = saved_tapes
+        cf = ConcreteFunction(graph, inputs, out_struct, flat_out)
+        return cf, tctx.created_variables
+
+
+def _structure_key(s: Any) -> Any:
+    if isinstance(s, dict):
+        return ("d", tuple((k, _structure_key(s[k])) for k in sorted(s, key=str)))
+    if isinstance(s, (list, tuple)):
+        return (type(s).__name__, tuple(_structure_key(c) for c in s))
+    return None
+
+
+def _arg_names(fn: Any, n: int) -> list[str]:
+    try:
+        params = [p.name for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    return params + ["args_%d" % i for i in range(len(params), max(n, len(params)) + 64)]
+
+
+def _output_tensor(graph: Graph, o: Any) -> Any:
+    if isinstance(o, SymbolicTensor):
+        return o
+    if isinstance(o, EagerTensor):
+        return graph.capture(o)
+    if hasattr(o, "_as_tensor"):
+        return o._as_tensor()
+    if isinstance(o, (bool, int, float, np.ndarray, np.generic)):
+        from runtime.convert import convert_to_tensor
+
+        return convert_to_tensor(o)
+    return o
+
+
+def function(func: Any = None, input_signature: Any = None, autograph: bool = True,
+             jit_compile: Any = None, reduce_retracing: bool = False, experimental_implements: Any = None,
+             experimental_autograph_options: Any = None, experimental_attributes: Any = None,
+             experimental_relax_shapes: Any = None, experimental_compile: Any = None,
+             experimental_follow_type_hints: Any = None) -> Any:
+    """``tf.function`` as a decorator with or without arguments."""
+    if func is None:
+        return lambda f: Function(f, input_signature, autograph, jit_compile, reduce_retracing)
+    return Function(func, input_signature, autograph, jit_compile, reduce_retracing)
+
+
+def iterate_symbolic(t: SymbolicTensor) -> Any:
+    """Iterating a tensor while tracing: a loop over a trace-time-constant range is unrolled."""
+    if not t.graph.is_function:
+        raise TypeError("Tensor objects are only iterable when eager execution is enabled. To iterate "
+                        "over this tensor use tf.map_fn.")
+    value = constant_value(t)
+    if value is None:
+        from runtime.errors import Unsupported
+
+        raise Unsupported("a Python loop over a tensor whose value is unknown when tracing (tf.while_loop)")
+    from runtime.ops.array import constant_in_graph
+
+    dt = t.dtype
+    return iter([constant_in_graph(t.graph, np.asarray(v, dt.np), dt, "Const") for v in value])

@@ -1,0 +1,118 @@
+"""The import hook that makes ``import tensorflow`` resolve to the engine's facade.
+
+Installed only by ``runtime.run`` (inside the engine's subprocess), never on ``import runtime``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+from typing import Any
+
+# Names that exist only in TF 1.x's top-level namespace: using one through a plain
+# ``import tensorflow`` means the program was written for the TF 1.x face.
+TF1_ONLY_NAMES = frozenset({
+    "placeholder", "Session", "InteractiveSession", "get_variable", "variable_scope",
+    "global_variables_initializer", "initialize_all_variables", "local_variables_initializer",
+    "get_default_graph", "reset_default_graph", "placeholder_with_default", "assign", "assign_add",
+    "assign_sub", "random_normal", "random_uniform", "truncated_normal", "set_random_seed", "log",
+    "global_variables", "trainable_variables", "get_collection", "add_to_collection", "GraphKeys",
+    "layers", "contrib", "to_float", "to_int32", "variables_initializer", "AUTO_REUSE", "get_variable_scope",
+    "Print", "arg_max", "div", "gradients", "train", "zeros_initializer", "constant_initializer",
+    "random_normal_initializer", "truncated_normal_initializer", "glorot_uniform_initializer",
+})
+TF1_TRAIN_NAMES = frozenset({"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
+                             "AdagradOptimizer", "RMSPropOptimizer", "AdadeltaOptimizer", "Saver",
+                             "get_or_create_global_step", "get_global_step"})
+
+
+def detect_face(source: str) -> str:
+    """``tf1`` if the program uses TF1-only names through a plain ``import tensorflow``."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return "tf2"
+    aliases: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "tensorflow":
+                    aliases.add(a.asname or "tensorflow")
+    if not aliases:
+        return "tf2"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            if node.attr in TF1_ONLY_NAMES and node.attr != "train" and node.attr != "gradients":
+                return "tf1"
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name) and node.value.value.id in aliases
+                and node.value.attr == "train" and node.attr in TF1_TRAIN_NAMES):
+            return "tf1"
+    return "tf2"
+
+
+class UnsupportedModule(types.ModuleType):
+    """TF internals (``tensorflow.python.*``) and ``tf.contrib``: importable, unusable, loudly."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from runtime.errors import Unsupported
+
+        raise Unsupported(f"{self.__name__}.{name}")
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, module: types.ModuleType) -> None:
+        self.module = module
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        return self.module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        return None
+
+
+class EngineFinder(importlib.abc.MetaPathFinder):
+    """Serves ``tensorflow`` and its submodules from the facade of one face."""
+
+    def __init__(self, face: str) -> None:
+        self.face = face
+        self._modules: dict[str, types.ModuleType] | None = None
+
+    def modules(self) -> dict[str, types.ModuleType]:
+        if self._modules is None:
+            import runtime.ops  # noqa: F401 - registers every op
+            from runtime.api import build
+
+            self._modules = build(self.face)
+            if self.face == "tf1":
+                from runtime import context
+
+                context.STATE.eager_enabled = False
+        return self._modules
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != "tensorflow" and not fullname.startswith("tensorflow."):
+            return None
+        mods = self.modules()
+        mod = mods.get(fullname)
+        if mod is None:
+            if fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.contrib"):
+                mod = UnsupportedModule(fullname)
+            else:
+                return None
+        is_pkg = isinstance(mod, UnsupportedModule) or any(k.startswith(fullname + ".") for k in mods)
+        spec = importlib.machinery.ModuleSpec(fullname, _Loader(mod), is_package=is_pkg)
+        if is_pkg:
+            spec.submodule_search_locations = []
+        return spec
+
+
+def install(face: str) -> EngineFinder:
+    finder = EngineFinder(face)
+    sys.meta_path.insert(0, finder)
+    return finder

@@ -1,0 +1,268 @@
+"""Keras 3 Layer / Model / Sequential and the common layers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from runtime import dtypes, initializers
+from runtime.convert import convert_to_tensor
+from runtime.errors import Unsupported
+from runtime.keras import activations
+from runtime.keras.variables import _NAME_STACK, KerasVariable, make_variable
+from runtime.ops import array as A
+from runtime.ops import math as M
+from runtime.ops import nn as N
+from runtime.tensor import Tensor
+
+_NAME_COUNTS: dict[str, int] = {}
+
+
+def _snake(name: str) -> str:
+    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+
+
+def _auto_name(cls: type) -> str:
+    base = _snake(cls.__name__)
+    n = _NAME_COUNTS.get(base, 0)
+    _NAME_COUNTS[base] = n + 1
+    return base if n == 0 else f"{base}_{n}"
+
+
+class Layer:
+    """Keras 3 Layer: weights created in ``build`` on first call, computation in ``call``."""
+
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
+                 autocast: bool = True, input_dim: Any = None, input_shape: Any = None, **kwargs: Any) -> None:
+        object.__setattr__(self, "_layers", [])
+        object.__setattr__(self, "_own_weights", [])
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
+        self.name = name or _auto_name(type(self))
+        self.trainable = trainable
+        self.built = False
+        self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if isinstance(value, Layer) and value is not self and value not in self._layers:
+            self._layers.append(value)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                if isinstance(v, Layer) and v not in self._layers:
+                    self._layers.append(v)
+        object.__setattr__(self, key, value)
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype.name
+
+    # --- weights --------------------------------------------------------------------------------
+    def add_weight(self, *args: Any, shape: Any = None, initializer: Any = None, dtype: Any = None,
+                   trainable: bool = True, autocast: bool = True, regularizer: Any = None,
+                   constraint: Any = None, aggregation: str = "none", overwrite_with_gradient: bool = False,
+                   name: str | None = None) -> KerasVariable:
+        if args:
+            shape = args[0] if shape is None else shape
+        dt = dtypes.as_dtype(dtype) if dtype is not None else self._dtype
+        if initializer is None:
+            initializer = "glorot_uniform" if dt.is_floating else "zeros"
+        init = initializers.get(initializer)
+        dims = tuple(int(d) for d in (shape or ()))
+        wname = name or "variable"
+        from runtime.keras.variables import current_path
+
+        if _NAME_STACK and _NAME_STACK[-1] == self.name:
+            path = current_path(wname)
+        else:
+            path = "/".join(_NAME_STACK + [self.name, wname])
+        value = init.sample(dims, dt, path)  # type: ignore[union-attr]
+        v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
+        self._own_weights.append(v)
+        return v
+
+    def add_variable(self, shape: Any, initializer: Any, dtype: Any = None, trainable: bool = True,
+                     autocast: bool = True, regularizer: Any = None, constraint: Any = None,
+                     name: str | None = None) -> KerasVariable:
+        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype, trainable=trainable,
+                               regularizer=regularizer, constraint=constraint, name=name)
+
+    @property
+    def weights(self) -> list:
+        out = list(self._own_weights)
+        seen = {id(w) for w in out}
+        for layer in self._layers:
+            for w in layer.weights:
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    out.append(w)
+        return out
+
+    @property
+    def variables(self) -> list:
+        return self.weights
+
+    @property
+    def trainable_weights(self) -> list:
+        return [w for w in self.weights if w.trainable] if self.trainable else []
+
+    trainable_variables = trainable_weights
+
+    @property
+    def non_trainable_weights(self) -> list:
+        return [w for w in self.weights if not w.trainable or not self.trainable]
+
+    non_trainable_variables = non_trainable_weights
+
+    @property
+    def layers(self) -> list:
+        return list(self._layers)
+
+    def get_weights(self) -> list:
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights: list) -> None:
+        for w, v in zip(self.weights, weights):
+            w.assign(np.asarray(v))
+
+    # --- calling ---------------------------------------------------------------------------------
+    def build(self, input_shape: Any) -> None:
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        return inputs
+
+    def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(inputs, (np.ndarray, list, float, int)) and not isinstance(inputs, bool):
+            inputs = convert_to_tensor(np.asarray(inputs), dtype=self._dtype) if isinstance(
+                inputs, np.ndarray) and np.asarray(inputs).dtype.kind == "f" else convert_to_tensor(inputs)
+        if isinstance(inputs, Tensor) and inputs.dtype.is_floating and inputs.dtype != self._dtype:
+            inputs = M.cast(inputs, self._dtype)
+        _NAME_STACK.append(self.name)
+        try:
+            if not self.built:
+                shape = inputs.shape if hasattr(inputs, "shape") else None
+                self.build(tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape)
+                self.built = True
+            return self.call(inputs, *args, **kwargs)
+        finally:
+            _NAME_STACK.pop()
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "trainable": self.trainable}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+class Dense(Layer):
+    def __init__(self, units: int, activation: Any = None, use_bias: bool = True,
+                 kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+                 kernel_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, kernel_constraint: Any = None,
+                 bias_constraint: Any = None, lora_rank: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+
+    def build(self, input_shape: Any) -> None:
+        self.kernel = self.add_weight(name="kernel", shape=(input_shape[-1], self.units),
+                                      initializer=self.kernel_initializer)
+        if self.use_bias:
+            self.bias = self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer)
+        else:
+            self.bias = None
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
+        x = M.matmul(inputs, self.kernel)
+        if self.bias is not None:
+            x = M.add(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
+
+
+class Activation(Layer):
+    def __init__(self, activation: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs: Any) -> Any:
+        return self.activation(inputs)
+
+
+class Flatten(Layer):
+    def call(self, inputs: Any) -> Any:
+        s = inputs.shape.as_list()
+        return A.reshape(inputs, [-1, int(np.prod(s[1:]))] if None not in s[1:] else [A.shape(inputs)[0], -1])
+
+
+class Dropout(Layer):
+    def __init__(self, rate: float, noise_shape: Any = None, seed: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rate, self.seed = rate, seed
+
+    def call(self, inputs: Any, training: Any = None) -> Any:
+        if not training or self.rate == 0:
+            return inputs
+        return N.dropout_v2(inputs, self.rate, seed=self.seed)
+
+
+class Model(Layer):
+    """Keras Model: a Layer that owns layers (subclassing API) and optimizer bookkeeping."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or "inputs" in kwargs or "outputs" in kwargs:
+            raise Unsupported("tf.keras.Model functional API (Model(inputs, outputs))")
+        super().__init__(**kwargs)
+
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        raise Unsupported("tf.keras.Model.compile")
+
+    def fit(self, *args: Any, **kwargs: Any) -> None:
+        raise Unsupported("tf.keras.Model.fit")
+
+    def summary(self, *args: Any, **kwargs: Any) -> None:
+        raise Unsupported("tf.keras.Model.summary")
+
+
+class Sequential(Model):
+    def __init__(self, layers: Any = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        self._seq = []
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer: Layer) -> None:
+        self._seq.append(layer)
+        self._layers.append(layer)
+
+    def call(self, inputs: Any, training: Any = None) -> Any:
+        x = inputs
+        for layer in self._seq:
+            x = layer(x, training=training) if isinstance(layer, Dropout) else layer(x)
+        return x
+
+
+for _cls, _mod in [(Layer, "layers.layer"), (Dense, "layers.core.dense"), (Activation, "layers.activations.activation"),
+                   (Flatten, "layers.reshaping.flatten"), (Dropout, "layers.regularization.dropout"),
+                   (Model, "models.model"), (Sequential, "models.sequential")]:
+    _cls.__module__ = f"keras.src.{_mod}"
+
+
+def _plain_signatures(*fns: Any) -> None:
+    """Show signatures without annotations, as Keras's own untyped methods do."""
+    import inspect
+
+    for fn in fns:
+        sig = inspect.signature(fn)
+        fn.__signature__ = sig.replace(
+            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()],
+            return_annotation=inspect.Signature.empty)
+
+
+_plain_signatures(Layer.add_weight, Layer.add_variable)

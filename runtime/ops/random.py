@@ -1,0 +1,142 @@
+"""Random ops. Each op owns a NumPy Generator seeded by (global seed, op seed or creation order),
+so a program's random numbers do not depend on anything but its own structure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from runtime import context, dtypes
+from runtime.convert import convert_to_tensor
+from runtime.ops import math as m
+from runtime.ops.registry import apply, not_differentiable, register
+from runtime.shapes import TensorShape
+from runtime.tensor import SymbolicTensor, Tensor
+
+
+def _seed_key(op_seed: Any) -> list[int]:
+    g = context.STATE.global_seed
+    if op_seed is not None:
+        return [0 if g is None else int(g), 1, int(op_seed)]
+    if context.executing_eagerly():
+        context.STATE.eager_seed_counter += 1
+        counter = context.STATE.eager_seed_counter
+    else:
+        counter = context.get_default_graph().next_seed()
+    return [0 if g is None else int(g), 2, counter]
+
+
+def _truncated(rng: np.random.Generator, shape: tuple, dt: Any) -> np.ndarray:
+    out = rng.standard_normal(shape).astype(dt)
+    bad = np.abs(out) > 2
+    while bad.any():
+        out[bad] = rng.standard_normal(int(bad.sum())).astype(dt)
+        bad = np.abs(out) > 2
+    return out
+
+
+def _make(sample: Any) -> Any:
+    def make(attrs: dict) -> Any:
+        rng = np.random.default_rng(attrs["seed"])
+        dt = attrs["dtype"].np
+        return lambda shape: sample(rng, tuple(int(d) for d in shape), dt)
+
+    return make
+
+
+def _static_shape(inputs: list, attrs: dict) -> list:
+    from runtime.graph import constant_value
+
+    v = constant_value(inputs[0])
+    if v is not None:
+        shape = TensorShape([int(d) for d in np.asarray(v).ravel()])
+    elif inputs[0].shape.is_fully_defined():
+        shape = TensorShape([None] * inputs[0].shape[0])
+    else:
+        shape = TensorShape(None)
+    return [(shape, attrs["dtype"])]
+
+
+register("RandomStandardNormal", _make(lambda r, s, dt: r.standard_normal(s).astype(dt)),
+         shape_fn=_static_shape, stateful=True)
+register("RandomUniform", _make(lambda r, s, dt: r.random(s).astype(dt)), shape_fn=_static_shape, stateful=True)
+register("TruncatedNormal", _make(_truncated), shape_fn=_static_shape, stateful=True)
+
+
+def _uniform_int_make(attrs: dict) -> Any:
+    rng = np.random.default_rng(attrs["seed"])
+    dt = attrs["dtype"].np
+    return lambda shape, lo, hi: rng.integers(lo, hi, tuple(int(d) for d in shape)).astype(dt)
+
+
+register("RandomUniformInt", _uniform_int_make, shape_fn=_static_shape, stateful=True)
+not_differentiable("RandomStandardNormal", "RandomUniform", "TruncatedNormal", "RandomUniformInt")
+
+
+def _shape_tensor(shape: Any) -> Tensor:
+    from runtime.ops.array import _shape_arg
+
+    return _shape_arg(shape)
+
+
+def _draw(op_type: str, shape: Any, dtype: Any, seed: Any, name: str | None) -> Tensor:
+    dt = dtypes.as_dtype(dtype)
+    return apply(op_type, [_shape_tensor(shape)], {"seed": _seed_key(seed), "dtype": dt}, name=name)
+
+
+def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
+                  seed: Any = None, name: str | None = None) -> Tensor:
+    rnd = _draw("RandomStandardNormal", shape, dtype, seed, None)
+    return m.add(m.multiply(rnd, convert_to_tensor(stddev, dtype_hint=dtype)),
+                 convert_to_tensor(mean, dtype_hint=dtype), name=name)
+
+
+def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
+                     seed: Any = None, name: str | None = None) -> Tensor:
+    rnd = _draw("TruncatedNormal", shape, dtype, seed, None)
+    return m.add(m.multiply(rnd, convert_to_tensor(stddev, dtype_hint=dtype)),
+                 convert_to_tensor(mean, dtype_hint=dtype), name=name)
+
+
+def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
+                   seed: Any = None, name: str | None = None) -> Tensor:
+    dt = dtypes.as_dtype(dtype)
+    if dt.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
+        lo = convert_to_tensor(minval, dtype=dt)
+        hi = convert_to_tensor(maxval, dtype=dt)
+        return apply("RandomUniformInt", [_shape_tensor(shape), lo, hi],
+                     {"seed": _seed_key(seed), "dtype": dt}, name=name)
+    rnd = _draw("RandomUniform", shape, dt, seed, None)
+    hi = 1 if maxval is None else maxval
+    lo = convert_to_tensor(minval, dtype_hint=dt)
+    return m.add(m.multiply(rnd, m.subtract(convert_to_tensor(hi, dtype_hint=dt), lo)), lo, name=name)
+
+
+def set_seed(seed: Any) -> None:
+    """``tf.random.set_seed``: also restarts the op-order counters, as TF resets its kernels."""
+    context.STATE.global_seed = None if seed is None else int(seed)
+    context.STATE.eager_seed_counter = 0
+    if not context.executing_eagerly():
+        context.get_default_graph().seed = seed
+
+
+def shuffle(value: Any, seed: Any = None, name: str | None = None) -> Tensor:
+    x = convert_to_tensor(value)
+    n = x.shape[0]
+    if n is None:
+        from runtime.errors import Unsupported
+
+        raise Unsupported("tf.random.shuffle of a tensor with unknown first dimension")
+    keys = _draw("RandomUniform", [n], dtypes.float32, seed, None)
+    from runtime.ops.array import gather
+
+    return gather(x, m.cast(apply("ArgSort", [keys]), dtypes.int32), name=name)
+
+
+register("ArgSort", lambda attrs: (lambda x: np.argsort(x, kind="stable").astype(np.int32)))
+not_differentiable("ArgSort")
+
+__all__ = ["SymbolicTensor"]

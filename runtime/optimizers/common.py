@@ -1,0 +1,35 @@
+"""One op per optimizer step: its kernel updates NumPy values in place of TF's fused kernels."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from runtime import trace
+from runtime.convert import convert_to_tensor
+from runtime.ops.state import py_call
+
+
+def step_op(grads: list, hypers: list, update: Callable[[list, list], None], traced: list,
+            name: str | None = None) -> Any:
+    """Add (or run, eagerly) the op that reports the step to the trace and applies ``update``.
+
+    ``grads`` and ``hypers`` are tensors or Python values; the kernel gets them as arrays.
+    """
+    g_ts = [convert_to_tensor(g) for g in grads]
+    h_ts = [convert_to_tensor(h) for h in hypers]
+    n = len(g_ts)
+
+    def kernel(*arrays: np.ndarray) -> tuple:
+        gs = [np.asarray(a) for a in arrays[:n]]
+        trace.optimizer_step(list(zip(gs, traced)))
+        update(gs, [np.asarray(a) for a in arrays[n:]])
+        return ()
+
+    return py_call(kernel, g_ts + h_ts, [], name=name)
+
+
+def f32(x: Any, dtype: Any) -> Any:
+    """A hyperparameter as a scalar of the variable's dtype (TF casts after converting)."""
+    return np.asarray(x).astype(dtype)[()]

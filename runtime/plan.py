@@ -1,0 +1,103 @@
+"""Execution plans: a flat list of kernel calls over numbered slots, compiled once and cached.
+
+Running a plan is one loop over ``(kernel, input slots, output slots)`` tuples; there is no
+per-op dispatch, attribute parsing or shape inference at run time.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+_WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "PyCall", "NoOp"}
+
+
+class Plan:
+    """Compiled steps plus where feeds go and where fetches come from."""
+
+    __slots__ = ("steps", "n", "feed_slots", "fetch_slots")
+
+    def __init__(self, steps: list, n: int, feed_slots: list[int], fetch_slots: list[Any]) -> None:
+        self.steps = steps
+        self.n = n
+        self.feed_slots = feed_slots
+        self.fetch_slots = fetch_slots
+
+    def run(self, feed_values: list) -> list:
+        v: list = [None] * self.n
+        for i, x in zip(self.feed_slots, feed_values):
+            v[i] = x
+        for fn, ins, out in self.steps:
+            r = fn(*[v[i] for i in ins])
+            if out.__class__ is int:
+                v[out] = r
+            elif out:
+                for o, x in zip(out, r):
+                    v[o] = x
+        return [None if s is None else v[s] for s in self.fetch_slots]
+
+
+def _schedule_session(targets: list, fed: set[int]) -> list:
+    """Ops needed for ``targets`` in a dataflow order where reads run before writes (TF's executor
+    runs ready reads first; variable writes wait for everything that does not depend on them)."""
+    needed: dict[int, Any] = {}
+    stack = list(targets)
+    while stack:
+        op = stack.pop()
+        if id(op) in needed:
+            continue
+        needed[id(op)] = op
+        for t in op.inputs:
+            if id(t) not in fed:
+                stack.append(t.op)
+        stack.extend(op.control_inputs)
+    indeg: dict[int, int] = {}
+    users: dict[int, list] = {}
+    for op in needed.values():
+        deps = {id(t.op) for t in op.inputs if id(t) not in fed and id(t.op) in needed}
+        deps |= {id(c) for c in op.control_inputs if id(c) in needed}
+        indeg[id(op)] = len(deps)
+        for d in deps:
+            users.setdefault(d, []).append(op)
+    ready = [(op.type in _WRITES, op.index, id(op), op) for op in needed.values() if indeg[id(op)] == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        *_, op = heapq.heappop(ready)
+        order.append(op)
+        for u in users.get(id(op), []):
+            indeg[id(u)] -= 1
+            if indeg[id(u)] == 0:
+                heapq.heappush(ready, (u.type in _WRITES, u.index, id(u), u))
+    return order
+
+
+def compile_plan(ops: list, feeds: list, fetches: list) -> Plan:
+    """Number the slots the ops touch and emit one step per op (skipping fed producers)."""
+    slots: dict[int, int] = {}
+
+    def slot(t: Any) -> int:
+        s = slots.get(id(t))
+        if s is None:
+            s = slots[id(t)] = len(slots)
+        return s
+
+    feed_slots = [slot(t) for t in feeds]
+    fed = {id(t) for t in feeds}
+    steps = []
+    for op in ops:
+        if any(id(o) in fed for o in op.outputs):
+            continue
+        ins = tuple(slot(t) for t in op.inputs)
+        if op.opdef.n_out == 1:
+            out: Any = slot(op.outputs[0])
+        else:
+            out = tuple(slot(o) for o in op.outputs)
+        steps.append((op.fn, ins, out))
+    fetch_slots = [None if f is None else slot(f) for f in fetches]
+    return Plan(steps, len(slots), feed_slots, fetch_slots)
+
+
+def session_plan(targets: list, feeds: list, fetch_tensors: list) -> Plan:
+    fed = {id(t) for t in feeds}
+    return compile_plan(_schedule_session(targets, fed), feeds, fetch_tensors)

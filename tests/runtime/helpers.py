@@ -1,0 +1,33 @@
+"""Shared helpers: run a program on the engine in a subprocess, mask numbers for comparisons."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+REFERENCE = Path("/work/shared/reference/tf221-programs")
+NUMBER = re.compile(r"(?<![A-Za-z_])[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
+
+
+def run_engine(program: Path, face: str = "auto", stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "runtime.run", "--face", face, str(program)],
+                          input=stdin, capture_output=True, text=True, timeout=timeout, env=env,
+                          cwd=str(program.parent))
+
+
+def mask_numbers(text: str) -> str:
+    """Random-valued output: keep words and structure, replace every number, drop whitespace."""
+    return re.sub(r"\s+", "", NUMBER.sub("N", text))
+
+
+def recorded_stdout(out_file: Path) -> tuple[str, int]:
+    """The stdout and exit status recorded in a reference ``.out`` file."""
+    lines = out_file.read_text().split("\n")
+    rc = int(re.search(r"rc=(\d+)", lines[0]).group(1))  # type: ignore[union-attr]
+    end = lines.index("--- stderr (filtered) ---")
+    return "\n".join(lines[1:end]) + ("\n" if end > 1 else ""), rc
