@@ -89,8 +89,8 @@ class RunResult:
 
     @property
     def out_of_memory(self) -> bool:
-        """The memory cap ended the program (Python's MemoryError or a C allocator abort)."""
-        return self.exception == "MemoryError" or (
+        """The memory cap ended the program (a MemoryError, numpy's too, or a C allocator abort)."""
+        return (self.exception or "").endswith("MemoryError") or (
             self.exit_code != 0
             and any(s in self.stderr for s in ("std::bad_alloc", "Cannot allocate memory"))
         )
