@@ -22,9 +22,11 @@ each step ran, so a printed difference and an update difference can be ordered.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +47,7 @@ class Divergence:
     variable: str | None
     old: Any
     new: Any
-    old_line: int | None  # source line in the original that created the variable
+    old_line: int | None  # source line in the original that created the variable (or printed)
     new_line: int | None
     detail: str
 
@@ -169,10 +171,21 @@ def _text_only(old: list[Token], new: list[Token], tol: Tolerance) -> bool | Non
     return True
 
 
+def _print_line(prints: Sequence[Sequence[int]], byte: int) -> int | None:
+    """The program line whose ``print`` wrote the byte at ``byte`` (prints are in order)."""
+    index = bisect.bisect_right([offset for offset, _ in prints], byte) - 1
+    return prints[index][1] if index >= 0 else None
+
+
 def compare_stdout(
-    old_text: str, new_text: str, tol: Tolerance, stats: _Stats, step_offsets: list[int | None]
+    old_text: str,
+    new_text: str,
+    tol: Tolerance,
+    stats: _Stats,
+    step_offsets: list[int | None],
+    prints: tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]] = ((), ()),
 ) -> _Candidate | None:
-    """The first token that differs, with the output lines around it."""
+    """The first token that differs, with the output lines and ``print`` lines around it."""
     old, new = tokenize(old_text), tokenize(new_text)
     for index in range(max(len(old), len(new))):
         a = old[index] if index < len(old) else None
@@ -199,8 +212,10 @@ def compare_stdout(
             f"vs line {new_no} {new_line.strip()!r}"
         )
         divergence = Divergence(
-            "stdout", steps_before, None,
-            a.text if a else None, b.text if b else None, None, None, detail,
+            "stdout", steps_before, None, a.text if a else None, b.text if b else None,
+            _print_line(prints[0], byte) if a else None,
+            _print_line(prints[1], _byte_offset(new_text, new_pos)) if b else None,
+            detail,
         )
         return _Candidate(divergence, byte, 2, ended)
     return None
@@ -306,13 +321,13 @@ def compare_traces(
             detail += f"; by creation order it would be {new_vars[j]['var']} (shape {_shape(new_vars[j])})"
         candidates.append(_Candidate(
             Divergence("variable", None, v["var"], _shape(v), None, *lines(v["index"], j), detail),
-            v.get("stdout_offset"), 0))
+            v.get("stdout_offset"), 0, ended=True))
     for v in new_trainable:
         if v["index"] not in reverse:
             detail = f"the rewrite creates {v['var']} (shape {_shape(v)}), which the original has not"
             candidates.append(_Candidate(
                 Divergence("variable", None, v["var"], None, _shape(v), None, v["line"], detail),
-                None, 0))
+                None, 0, ended=True))
     unpaired = sum(1 for v in old_vars if v["index"] not in pairs and not v.get("trainable", True))
     unpaired += sum(
         1 for v in new_vars if v["index"] not in reverse and not v.get("trainable", True)
@@ -426,7 +441,8 @@ def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
         missing = "the original" if old.trace is None else "the rewrite"
         if old.trace is not None or new.trace is not None:
             notes.append(f"no trace from {missing}: updates and final state not compared")
-    stdout = compare_stdout(old.stdout, new.stdout, tol, stats, step_offsets)
+    prints = tuple(run.trace.get("prints", []) if run.trace else [] for run in (old, new))
+    stdout = compare_stdout(old.stdout, new.stdout, tol, stats, step_offsets, prints)
     if stdout is not None:
         candidates.append(stdout)
     if failure(old) != failure(new):

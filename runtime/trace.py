@@ -22,6 +22,7 @@ The trace file is JSON (``FORMAT`` below); ``runtime.compare`` reads it.
 from __future__ import annotations
 
 import atexit
+import builtins
 import json
 import os
 import sys
@@ -126,6 +127,7 @@ class Recorder:
         self.max_steps = max_steps
         self.variables: list[Any] = []
         self.steps: list[dict[str, Any]] = []
+        self.prints: list[tuple[int, int]] = []  # (stdout offset before, program line)
         self.stopped_early = False
         self._lines: list[int | None] = []
         self._offsets: list[int | None] = []
@@ -199,6 +201,7 @@ class Recorder:
             "max_steps": self.max_steps,
             "steps": self.steps,
             "variables": final,
+            "prints": self.prints,
         }
 
     def write(self) -> None:
@@ -216,11 +219,30 @@ def run_main(main: Callable[[], object]) -> None:
         recorder.stopped_early = True
 
 
+def traced_print(recorder: Recorder, print_: Callable[..., None]) -> Callable[..., None]:
+    """``print`` that remembers which program line wrote which stdout bytes.
+
+    Lets a printed difference name the ``print`` call on each side.
+    """
+
+    def print_and_record(*args: Any, **kwargs: Any) -> None:
+        if kwargs.get("file") in (None, sys.stdout):
+            line = _program_line()
+            offset = _stdout_offset()
+            if line is not None and offset is not None:
+                recorder.prints.append((offset, line))
+        print_(*args, **kwargs)
+
+    return print_and_record
+
+
 def _from_env() -> Recorder:
     steps = os.environ.get(MAX_STEPS_ENV)
     recorder = Recorder(os.environ.get(TRACE_ENV), int(steps) if steps else None)
     if recorder.path is not None:
         atexit.register(recorder.write)
+        if os.environ.get(PROGRAM_ENV):
+            builtins.print = traced_print(recorder, builtins.print)
     return recorder
 
 

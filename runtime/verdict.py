@@ -193,10 +193,13 @@ def _verify(run_old: Any, run_new: Any, options: Options) -> Verdict:
 
 
 def _describe(d: Divergence) -> str:
-    where = [f"step {d.step}" if d.step is not None and d.observable != "stdout" else "",
-             d.variable or ""]
+    """One line: observable, where, what, and the source lines on both sides."""
+    if d.observable == "stdout":
+        place = f" after step {d.step}" if d.step else ""
+    else:
+        parts = [p for p in (f"step {d.step}" if d.step is not None else "", d.variable) if p]
+        place = f" at {', '.join(parts)}" if parts else ""
     lines = ""
     if d.old_line is not None or d.new_line is not None:
         lines = f" (original line {d.old_line}, rewrite line {d.new_line})"
-    place = ", ".join(w for w in where if w)
-    return f"{d.observable}{' at ' + place if place else ''}: {d.detail}{lines}"
+    return f"{d.observable}{place}: {d.detail}{lines}"

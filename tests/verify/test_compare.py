@@ -233,6 +233,12 @@ def test_crash_in_the_rewrite_is_reported_as_the_exit_not_as_missing_output() ->
     assert "TypeError" in str(d.new) and "exit status 0" in str(d.old)
 
 
+def test_a_rewrite_that_crashes_before_creating_variables_is_an_exit_difference() -> None:
+    old = run("", [var("w", 0, [1.0], line=2)], exit_code=0)
+    new = run("", [], exit_code=1, exception="IndentationError")
+    assert compare_runs(old, new, TOL).divergence.observable == "exit"
+
+
 def test_an_earlier_value_difference_beats_a_later_crash() -> None:
     old = run("step 1\nstep 2\ndone\n")
     new = run("step 7\n", exit_code=1, exception="TypeError")

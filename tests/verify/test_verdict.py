@@ -164,3 +164,18 @@ def test_to_dict_is_strict_json(write_program) -> None:
 @pytest.mark.parametrize(("status", "code"), [("equivalent", 0), ("different", 1), ("unverified", 3)])
 def test_exit_codes(status: str, code: int) -> None:
     assert EXIT_CODES[status] == code
+
+
+def test_printed_difference_names_the_print_lines_and_the_steps_before(write_program) -> None:
+    body = (
+        'from fake_engine import Var, sgd\nw = Var("w:0", 1.0)\nprint("start")\n'
+        "for i in range(3):\n    sgd([(1.0, w)], 0.5)\n{pad}"
+        'print("w is", float(w.value) {op} 0.0)\n'
+    )
+    old = write_program(body.format(pad="", op="+"), "old.py")
+    new = write_program(body.format(pad="\n", op="*"), "new.py")
+    verdict = verify(old, new)
+    d = verdict.divergence
+    assert (d.observable, d.step, d.old, d.new) == ("stdout", 3, "-0.5", "-0.0")
+    assert (d.old_line, d.new_line) == (6, 7)
+    assert verdict.reason.startswith("stdout after step 3: output differs")
