@@ -94,6 +94,7 @@ class _Stats:
 
 # ---------------------------------------------------------------------------- printed output
 
+
 @dataclass
 class Token:
     text: str
@@ -199,20 +200,23 @@ def compare_stdout(
         byte = _byte_offset(old_text, old_pos)
         steps_before = sum(1 for o in step_offsets if o is not None and o <= byte)
         if a is None or b is None:
-            kind = "the original's output ends here" if a is None else "the rewrite's output ends here"
+            kind = (
+                "the original's output ends here" if a is None else "the rewrite's output ends here"
+            )
             ended = True
         else:
             ended = False
-            text_only = _text_only(old, new, tol)
-            kind = {True: "text-only difference", False: "output differs", None: "output differs"}[
-                text_only
-            ]
+            kind = "text-only difference" if _text_only(old, new, tol) else "output differs"
         detail = (
             f"{kind}: output line {old_no} {old_line.strip()!r} "
             f"vs line {new_no} {new_line.strip()!r}"
         )
         divergence = Divergence(
-            "stdout", steps_before, None, a.text if a else None, b.text if b else None,
+            "stdout",
+            steps_before,
+            None,
+            a.text if a else None,
+            b.text if b else None,
             _print_line(prints[0], byte) if a else None,
             _print_line(prints[1], _byte_offset(new_text, new_pos)) if b else None,
             detail,
@@ -223,6 +227,7 @@ def compare_stdout(
 
 # ------------------------------------------------------------------------- trace variables
 
+
 def _shape(entry: dict[str, Any]) -> tuple[int, ...] | None:
     value = entry.get("value")
     return tuple(value["shape"]) if value else None
@@ -232,6 +237,7 @@ def pair_variables(
     old_vars: list[dict[str, Any]], new_vars: list[dict[str, Any]]
 ) -> dict[int, int]:
     """Map old creation index -> new creation index: by name, else trainable order + shape."""
+
     def keyed(variables: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
         seen: dict[str, int] = {}
         keys = {}
@@ -280,7 +286,9 @@ def compare_records(
         where = tuple(int(x) for x in np.unravel_index(flat, old["shape"])) if old["shape"] else ()
         stats_local = _Stats()
         stats_local.add(b, a)
-        detail = f"element {where} of shape {tuple(old['shape'])}; max |diff| {stats_local.max_abs:.3g}"
+        detail = (
+            f"element {where} of shape {tuple(old['shape'])}; max |diff| {stats_local.max_abs:.3g}"
+        )
         return (detail, float(a[i]), float(b[i]))
     stats.add(b, a)
     for norm in ("l1", "l2", "max_abs"):
@@ -306,8 +314,10 @@ def compare_traces(
     candidates: list[_Candidate] = []
 
     def lines(i: int | None, j: int | None) -> tuple[int | None, int | None]:
-        return (old_vars[i]["line"] if i is not None else None,
-                new_vars[j]["line"] if j is not None else None)
+        return (
+            old_vars[i]["line"] if i is not None else None,
+            new_vars[j]["line"] if j is not None else None,
+        )
 
     # Structure: trainable variables without a counterpart, paired variables of other shapes.
     new_trainable = [v for v in new_vars if v.get("trainable", True)]
@@ -318,48 +328,98 @@ def compare_traces(
         j = new_trainable[position]["index"] if position < len(new_trainable) else None
         detail = f"{v['var']} (shape {_shape(v)}) has no counterpart in the rewrite"
         if j is not None:
-            detail += f"; by creation order it would be {new_vars[j]['var']} (shape {_shape(new_vars[j])})"
-        candidates.append(_Candidate(
-            Divergence("variable", None, v["var"], _shape(v), None, *lines(v["index"], j), detail),
-            v.get("stdout_offset"), 0, ended=True))
+            other = new_vars[j]
+            detail += f"; by creation order it would be {other['var']} (shape {_shape(other)})"
+        candidates.append(
+            _Candidate(
+                Divergence(
+                    "variable", None, v["var"], _shape(v), None, *lines(v["index"], j), detail
+                ),
+                v.get("stdout_offset"),
+                0,
+                ended=True,
+            )
+        )
     for v in new_trainable:
         if v["index"] not in reverse:
-            detail = f"the rewrite creates {v['var']} (shape {_shape(v)}), which the original has not"
-            candidates.append(_Candidate(
-                Divergence("variable", None, v["var"], None, _shape(v), None, v["line"], detail),
-                None, 0, ended=True))
+            detail = (
+                f"the rewrite creates {v['var']} (shape {_shape(v)}), which the original has not"
+            )
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "variable", None, v["var"], None, _shape(v), None, v["line"], detail
+                    ),
+                    None,
+                    0,
+                    ended=True,
+                )
+            )
     unpaired = sum(1 for v in old_vars if v["index"] not in pairs and not v.get("trainable", True))
     unpaired += sum(
         1 for v in new_vars if v["index"] not in reverse and not v.get("trainable", True)
     )
     if unpaired:
-        notes.append(f"{unpaired} non-trainable variable(s) without a counterpart (optimizer state) left out")
+        notes.append(
+            f"{unpaired} non-trainable variable(s) without a counterpart (optimizer state) left out"
+        )
 
     # Updates, step by step.
     old_steps, new_steps = old["steps"], new["steps"]
     steps_compared = min(len(old_steps), len(new_steps))
     for k in range(steps_compared):
-        found = _compare_step(k, old_steps[k], new_steps[k], pairs, reverse, old_vars, new_vars,
-                              tol, stats)
+        found = _compare_step(
+            k, old_steps[k], new_steps[k], pairs, reverse, old_vars, new_vars, tol, stats
+        )
         if found is not None:
             candidates.append(_Candidate(found, old_steps[k].get("stdout_offset"), 1))
             steps_compared = k
             break
     else:
         if len(old_steps) != len(new_steps):
-            detail = f"the original makes {len(old_steps)} optimizer steps, the rewrite {len(new_steps)}"
-            position = old_steps[steps_compared].get("stdout_offset") if len(old_steps) > steps_compared else None
-            candidates.append(_Candidate(
-                Divergence("gradient", steps_compared + 1, None, len(old_steps), len(new_steps),
-                           None, None, detail),
-                position, 1, ended=True))
+            detail = (
+                f"the original makes {len(old_steps)} optimizer steps, the rewrite {len(new_steps)}"
+            )
+            position = (
+                old_steps[steps_compared].get("stdout_offset")
+                if len(old_steps) > steps_compared
+                else None
+            )
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "gradient",
+                        steps_compared + 1,
+                        None,
+                        len(old_steps),
+                        len(new_steps),
+                        None,
+                        None,
+                        detail,
+                    ),
+                    position,
+                    1,
+                    ended=True,
+                )
+            )
         elif old.get("stopped_early") != new.get("stopped_early"):
-            stopped, ended = ("original", "rewrite") if old.get("stopped_early") else ("rewrite", "original")
-            detail = (f"the {ended} ends after {len(old_steps)} optimizer steps; the {stopped} "
-                      "goes on and was stopped at the step budget")
-            candidates.append(_Candidate(
-                Divergence("gradient", steps_compared + 1, None, None, None, None, None, detail),
-                None, 1, ended=True))
+            stopped, ended = (
+                ("original", "rewrite") if old.get("stopped_early") else ("rewrite", "original")
+            )
+            detail = (
+                f"the {ended} ends after {len(old_steps)} optimizer steps; the {stopped} "
+                "goes on and was stopped at the step budget"
+            )
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "gradient", steps_compared + 1, None, None, None, None, None, detail
+                    ),
+                    None,
+                    1,
+                    ended=True,
+                )
+            )
 
     # Final state of every paired variable.
     for i, j in pairs.items():
@@ -371,18 +431,34 @@ def compare_traces(
         if mismatch is not None:
             what, a, b = mismatch
             shape_change = old_value["shape"] != new_value["shape"]
-            candidates.append(_Candidate(
-                Divergence("variable", None, old_vars[i]["var"], a, b, *lines(i, j),
-                           f"{'' if shape_change else 'final value: '}{what}"),
-                old_vars[i].get("stdout_offset") if shape_change else None,
-                0 if shape_change else 3))
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "variable",
+                        None,
+                        old_vars[i]["var"],
+                        a,
+                        b,
+                        *lines(i, j),
+                        f"{'' if shape_change else 'final value: '}{what}",
+                    ),
+                    old_vars[i].get("stdout_offset") if shape_change else None,
+                    0 if shape_change else 3,
+                )
+            )
     return candidates, steps_compared
 
 
 def _compare_step(
-    k: int, old_step: dict[str, Any], new_step: dict[str, Any], pairs: dict[int, int],
-    reverse: dict[int, int], old_vars: list[dict[str, Any]], new_vars: list[dict[str, Any]],
-    tol: Tolerance, stats: _Stats,
+    k: int,
+    old_step: dict[str, Any],
+    new_step: dict[str, Any],
+    pairs: dict[int, int],
+    reverse: dict[int, int],
+    old_vars: list[dict[str, Any]],
+    new_vars: list[dict[str, Any]],
+    tol: Tolerance,
+    stats: _Stats,
 ) -> Divergence | None:
     new_by_index = {g["index"]: g for g in new_step["grads"]}
     old_by_index = {g["index"]: g for g in old_step["grads"]}
@@ -392,23 +468,46 @@ def _compare_step(
         partner = new_by_index.get(j) if j is not None else None
         old_line = old_vars[i]["line"] if i < len(old_vars) else None
         if partner is None:
-            return Divergence("gradient", k + 1, g["var"], _brief(g["grad"]), None, old_line,
-                              new_vars[j]["line"] if j is not None else None,
-                              f"the rewrite applies no update to {g['var']} at this step")
+            return Divergence(
+                "gradient",
+                k + 1,
+                g["var"],
+                _brief(g["grad"]),
+                None,
+                old_line,
+                new_vars[j]["line"] if j is not None else None,
+                f"the rewrite applies no update to {g['var']} at this step",
+            )
         mismatch = compare_records(g["grad"], partner["grad"], tol, stats)
         if mismatch is not None:
             what, a, b = mismatch
-            return Divergence("gradient", k + 1, g["var"], a, b, old_line,
-                              new_vars[j]["line"], f"gradient of {g['var']}: {what}")
+            return Divergence(
+                "gradient",
+                k + 1,
+                g["var"],
+                a,
+                b,
+                old_line,
+                new_vars[j]["line"],
+                f"gradient of {g['var']}: {what}",
+            )
     for g in new_step["grads"]:
         if reverse.get(g["index"]) not in old_by_index:
-            return Divergence("gradient", k + 1, g["var"], None, _brief(g["grad"]), None,
-                              new_vars[g["index"]]["line"] if g["index"] < len(new_vars) else None,
-                              f"the rewrite also updates {g['var']} at this step")
+            return Divergence(
+                "gradient",
+                k + 1,
+                g["var"],
+                None,
+                _brief(g["grad"]),
+                None,
+                new_vars[g["index"]]["line"] if g["index"] < len(new_vars) else None,
+                f"the rewrite also updates {g['var']} at this step",
+            )
     return None
 
 
 # ----------------------------------------------------------------------------- exit status
+
 
 def failure(run: RunResult) -> str | None:
     """How a run failed: its exception type, or its exit status; None if it succeeded."""
@@ -447,7 +546,13 @@ def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
         candidates.append(stdout)
     if failure(old) != failure(new):
         exit_divergence = Divergence(
-            "exit", None, None, _describe_end(old), _describe_end(new), None, None,
+            "exit",
+            None,
+            None,
+            _describe_end(old),
+            _describe_end(new),
+            None,
+            None,
             f"the original ends with {_describe_end(old)}, the rewrite with {_describe_end(new)}",
         )
         # A stream that stops short is explained by how its run ended.

@@ -20,8 +20,14 @@ TRAIN_EXAMPLES = 512
 TEST_EXAMPLES = 128
 VALIDATION_EXAMPLES = 64
 
-_SEEDS = {"mnist": 1, "fashion_mnist": 2, "cifar10": 3, "cifar100": 4, "boston_housing": 5,
-          "tutorials_mnist": 6}
+_SEEDS = {
+    "mnist": 1,
+    "fashion_mnist": 2,
+    "cifar10": 3,
+    "cifar100": 4,
+    "boston_housing": 5,
+    "tutorials_mnist": 6,
+}
 
 
 def _rng(name: str, part: str) -> np.random.Generator:
@@ -59,10 +65,14 @@ def _split(
 ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
     x_train, y_train = class_images(name, "train", TRAIN_EXAMPLES, shape, classes)
     x_test, y_test = class_images(name, "test", TEST_EXAMPLES, shape, classes)
-    return (_as_uint8(x_train), y_train.astype(np.uint8)), (_as_uint8(x_test), y_test.astype(np.uint8))
+    return (_as_uint8(x_train), y_train.astype(np.uint8)), (
+        _as_uint8(x_test),
+        y_test.astype(np.uint8),
+    )
 
 
 # ------------------------------------------------------------------ tf.keras.datasets.*
+
 
 def mnist_load_data(path: str = "mnist.npz") -> tuple:
     """``tf.keras.datasets.mnist.load_data()``: uint8 images (N, 28, 28), uint8 labels (N,)."""
@@ -83,8 +93,9 @@ def cifar10_load_data() -> tuple:
 def cifar100_load_data(label_mode: str = "fine") -> tuple:
     """``tf.keras.datasets.cifar100.load_data()``: 100 fine or 20 coarse classes, labels (N, 1)."""
     if label_mode not in ("fine", "coarse"):
-        raise ValueError('`label_mode` must be one of `"fine"`, `"coarse"`. '
-                         f"Received: label_mode={label_mode}.")
+        raise ValueError(
+            f'`label_mode` must be one of `"fine"`, `"coarse"`. Received: label_mode={label_mode}.'
+        )
     (x_train, y_train), (x_test, y_test) = _split("cifar100", (32, 32, 3), 100)
     if label_mode == "coarse":
         y_train, y_test = y_train // 5, y_test // 5
@@ -102,8 +113,9 @@ def boston_housing_load_data(
     total = 506
     x = rng.gamma(2.0, 2.0, size=(total, 13)) * rng.uniform(0.5, 50.0, size=13)
     weights = rng.normal(0.0, 1.0, size=13) / x.std(axis=0)
-    y = np.clip(22.5 + 6.0 * (x - x.mean(axis=0)) @ weights / 3.6 + rng.normal(0, 2.0, total),
-                5.0, 50.0)
+    y = np.clip(
+        22.5 + 6.0 * (x - x.mean(axis=0)) @ weights / 3.6 + rng.normal(0, 2.0, total), 5.0, 50.0
+    )
     cut = int(total * (1 - test_split))
     return (x[:cut], y[:cut]), (x[cut:], y[cut:])
 
@@ -118,6 +130,7 @@ KERAS_LOADERS = {
 
 
 # ------------------------------------------- tensorflow.examples.tutorials.mnist.input_data
+
 
 class DataSet:
     """``input_data``'s DataSet: ``images``, ``labels``, ``num_examples``, ``next_batch``.
@@ -164,7 +177,9 @@ class DataSet:
             self._shuffle()
         if start + batch_size <= self._num_examples:
             self._index_in_epoch += batch_size
-            return self._images[start : start + batch_size], self._labels[start : start + batch_size]
+            return self._images[start : start + batch_size], self._labels[
+                start : start + batch_size
+            ]
         self._epochs_completed += 1
         rest_images = self._images[start:]
         rest_labels = self._labels[start:]

@@ -49,9 +49,25 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 # Directories never needed to run a program, and often large.
 SKIPPED_DIRS = frozenset(
-    {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules",
-     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".tfmigrate_cache",
-     ".ipynb_checkpoints", ".idea", ".vscode"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".hypothesis",
+        ".tfmigrate_cache",
+        ".ipynb_checkpoints",
+        ".idea",
+        ".vscode",
+    }
 )
 # Refuse to copy more than this: a program next to a whole home directory is not a project.
 COPY_LIMIT_BYTES = 512 * 1024 * 1024
@@ -119,7 +135,8 @@ def parse_exception(stderr: str) -> tuple[str | None, str | None]:
 
 def _ignore(directory: str, names: list[str]) -> set[str]:
     return {
-        n for n in names
+        n
+        for n in names
         if n in SKIPPED_DIRS or os.path.isfile(os.path.join(directory, n, "pyvenv.cfg"))
     }
 

@@ -119,9 +119,7 @@ def verify_sources(
     )
 
 
-def _run(
-    program: Path, options: Options, face: str, runner: Runner, **where: Any
-) -> RunResult:
+def _run(program: Path, options: Options, face: str, runner: Runner, **where: Any) -> RunResult:
     return run_program(
         program,
         argv=list(options.argv),

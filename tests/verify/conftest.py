@@ -13,7 +13,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 # A stand-in for engine variables and an optimizer: enough for the trace contract.
-FAKE_ENGINE = '''
+FAKE_ENGINE = """
 import numpy as np
 from runtime import trace
 
@@ -31,7 +31,7 @@ def sgd(pairs, lr):
     trace.optimizer_step(pairs)
     for grad, var in pairs:
         var.value = (var.value - lr * np.asarray(grad, np.float32)).astype(np.float32)
-'''
+"""
 
 
 @pytest.fixture

@@ -13,29 +13,75 @@ from runtime.trace import record_array
 TOL = Tolerance(rtol=1e-4, atol=1e-6)
 
 
-def var(name: str, index: int, value: Any, *, trainable: bool = True, line: int | None = None,
-        offset: int | None = 0) -> dict[str, Any]:
-    return {"var": name, "index": index, "trainable": trainable, "line": line,
-            "stdout_offset": offset, "value": record_array(np.asarray(value, np.float32))}
+def var(
+    name: str,
+    index: int,
+    value: Any,
+    *,
+    trainable: bool = True,
+    line: int | None = None,
+    offset: int | None = 0,
+) -> dict[str, Any]:
+    return {
+        "var": name,
+        "index": index,
+        "trainable": trainable,
+        "line": line,
+        "stdout_offset": offset,
+        "value": record_array(np.asarray(value, np.float32)),
+    }
 
 
 def step(*grads: tuple[str, int, Any], offset: int | None = None) -> dict[str, Any]:
-    return {"line": None, "stdout_offset": offset,
-            "grads": [{"var": n, "index": i, "grad": None if g is None else record_array(
-                np.asarray(g, np.float32))} for n, i, g in grads]}
+    return {
+        "line": None,
+        "stdout_offset": offset,
+        "grads": [
+            {
+                "var": n,
+                "index": i,
+                "grad": None if g is None else record_array(np.asarray(g, np.float32)),
+            }
+            for n, i, g in grads
+        ],
+    }
 
 
-def run(stdout: str = "", variables: list | None = None, steps: list | None = None, *,
-        exit_code: int = 0, exception: str | None = None, stopped: bool = False,
-        traced: bool = True) -> RunResult:
-    trace = {"format": 1, "stopped_early": stopped, "max_steps": None,
-             "steps": steps or [], "variables": variables or []}
-    return RunResult(stdout=stdout, stderr="", exit_code=exit_code, exception=exception,
-                     trace=trace if traced else None, timed_out=False)
+def run(
+    stdout: str = "",
+    variables: list | None = None,
+    steps: list | None = None,
+    *,
+    exit_code: int = 0,
+    exception: str | None = None,
+    stopped: bool = False,
+    traced: bool = True,
+) -> RunResult:
+    trace = {
+        "format": 1,
+        "stopped_early": stopped,
+        "max_steps": None,
+        "steps": steps or [],
+        "variables": variables or [],
+    }
+    return RunResult(
+        stdout=stdout,
+        stderr="",
+        exit_code=exit_code,
+        exception=exception,
+        trace=trace if traced else None,
+        timed_out=False,
+    )
 
 
-def two_var_run(w_grads: list[Any], w_final: Any, stdout: str = "", names=("w", "b"),
-                lines=(3, 4), offsets: list[int | None] | None = None) -> RunResult:
+def two_var_run(
+    w_grads: list[Any],
+    w_final: Any,
+    stdout: str = "",
+    names=("w", "b"),
+    lines=(3, 4),
+    offsets: list[int | None] | None = None,
+) -> RunResult:
     offsets = offsets or [None] * len(w_grads)
     variables = [var(names[0], 0, w_final, line=lines[0]), var(names[1], 1, 0.5, line=lines[1])]
     steps = [step((names[0], 0, g), (names[1], 1, 1.0), offset=o) for g, o in zip(w_grads, offsets)]
@@ -122,11 +168,16 @@ def test_stdout_divergence_reports_how_many_steps_ran_before_it() -> None:
 
 
 def test_names_fall_back_to_creation_order_and_shape() -> None:
-    old_vars = [var("dense1/weight", 0, np.ones((3, 2))), var("dense1/bias", 1, np.zeros(2)),
-                var("beta1_power", 2, 0.9, trainable=False)]
-    new_vars = [var("iteration", 0, 1.0, trainable=False),
-                var("my_model/dense/kernel", 1, np.ones((3, 2))),
-                var("my_model/dense/bias", 2, np.zeros(2))]
+    old_vars = [
+        var("dense1/weight", 0, np.ones((3, 2))),
+        var("dense1/bias", 1, np.zeros(2)),
+        var("beta1_power", 2, 0.9, trainable=False),
+    ]
+    new_vars = [
+        var("iteration", 0, 1.0, trainable=False),
+        var("my_model/dense/kernel", 1, np.ones((3, 2))),
+        var("my_model/dense/bias", 2, np.zeros(2)),
+    ]
     assert pair_variables(old_vars, new_vars) == {0: 1, 1: 2}
     old = run("", old_vars, [step(("dense1/weight", 0, np.ones((3, 2))))])
     new = run("", new_vars, [step(("my_model/dense/kernel", 1, np.ones((3, 2))))])
@@ -140,21 +191,46 @@ def test_fallback_pairing_still_finds_a_value_difference() -> None:
     new = run("", [var("dense/kernel", 0, [1.0, 2.5], line=9)])
     d = compare_runs(old, new, TOL).divergence
     assert (d.observable, d.variable, d.old, d.new, d.old_line, d.new_line) == (
-        "variable", "weight", 2.0, 2.5, 5, 9)
+        "variable",
+        "weight",
+        2.0,
+        2.5,
+        5,
+        9,
+    )
 
 
 def test_shape_change_is_reported_at_creation_before_later_gradients() -> None:
     # the guide's broken hand migration: dense2 is fed the inputs, so its weight is (32, 10)
-    old_vars = [var("dense1/weight", 0, np.zeros((32, 10)), line=4, offset=0),
-                var("dense2/weight", 1, np.zeros((10, 10)), line=5, offset=0)]
-    new_vars = [var("dense1/weight", 0, np.zeros((32, 10)), line=12, offset=0),
-                var("dense2/weight", 1, np.zeros((32, 10)), line=13, offset=0)]
-    steps_old = [step(("dense1/weight", 0, np.ones((32, 10))), ("dense2/weight", 1, np.ones((10, 10))),
-                      offset=0)]
-    steps_new = [step(("dense1/weight", 0, np.full((32, 10), 2.0)),
-                      ("dense2/weight", 1, np.ones((32, 10))), offset=0)]
+    old_vars = [
+        var("dense1/weight", 0, np.zeros((32, 10)), line=4, offset=0),
+        var("dense2/weight", 1, np.zeros((10, 10)), line=5, offset=0),
+    ]
+    new_vars = [
+        var("dense1/weight", 0, np.zeros((32, 10)), line=12, offset=0),
+        var("dense2/weight", 1, np.zeros((32, 10)), line=13, offset=0),
+    ]
+    steps_old = [
+        step(
+            ("dense1/weight", 0, np.ones((32, 10))),
+            ("dense2/weight", 1, np.ones((10, 10))),
+            offset=0,
+        )
+    ]
+    steps_new = [
+        step(
+            ("dense1/weight", 0, np.full((32, 10), 2.0)),
+            ("dense2/weight", 1, np.ones((32, 10))),
+            offset=0,
+        )
+    ]
     d = compare_runs(run("", old_vars, steps_old), run("", new_vars, steps_new), TOL).divergence
-    assert (d.observable, d.variable, d.old_line, d.new_line) == ("variable", "dense2/weight", 5, 13)
+    assert (d.observable, d.variable, d.old_line, d.new_line) == (
+        "variable",
+        "dense2/weight",
+        5,
+        13,
+    )
     assert "(10, 10)" in d.detail and "(32, 10)" in d.detail
 
 
@@ -184,8 +260,9 @@ def test_update_missing_from_a_step() -> None:
 
 def test_missing_gradient_against_a_gradient() -> None:
     variables = [var("w", 0, [1.0])]
-    d = compare_runs(run("", variables, [step(("w", 0, [1.0]))]),
-                     run("", variables, [step(("w", 0, None))]), TOL).divergence
+    d = compare_runs(
+        run("", variables, [step(("w", 0, [1.0]))]), run("", variables, [step(("w", 0, None))]), TOL
+    ).divergence
     assert (d.observable, d.step, d.old, d.new) == ("gradient", 1, [1.0], None)
 
 
@@ -211,17 +288,22 @@ def test_large_tensors_are_compared_through_their_digest() -> None:
     base = np.linspace(1.0, 2.0, 10000)
     shifted = base * (1 + 1e-3)
     variables = [var("w", 0, base)]
-    same = compare_runs(run("", variables, [step(("w", 0, base))]),
-                        run("", variables, [step(("w", 0, base))]), TOL)
+    same = compare_runs(
+        run("", variables, [step(("w", 0, base))]), run("", variables, [step(("w", 0, base))]), TOL
+    )
     assert same.divergence is None
-    d = compare_runs(run("", variables, [step(("w", 0, base))]),
-                     run("", variables, [step(("w", 0, shifted))]), TOL).divergence
+    d = compare_runs(
+        run("", variables, [step(("w", 0, base))]),
+        run("", variables, [step(("w", 0, shifted))]),
+        TOL,
+    ).divergence
     assert (d.observable, d.step) == ("gradient", 1)
     # one far-off element that the sample misses still moves the norms
     spike = base.copy()
     spike[1] = 50.0
-    d = compare_runs(run("", variables, [step(("w", 0, base))]),
-                     run("", variables, [step(("w", 0, spike))]), TOL).divergence
+    d = compare_runs(
+        run("", variables, [step(("w", 0, base))]), run("", variables, [step(("w", 0, spike))]), TOL
+    ).divergence
     assert d is not None and "norm" in d.detail
 
 

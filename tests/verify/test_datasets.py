@@ -74,7 +74,7 @@ def test_boston_prices_are_learnable() -> None:
     design = np.c_[x_train, np.ones(len(x_train))]
     weights = np.linalg.lstsq(design, y_train, rcond=None)[0]
     residual = np.c_[x_test, np.ones(len(x_test))] @ weights - y_test
-    assert (residual ** 2).mean() < 0.3 * y_test.var()
+    assert (residual**2).mean() < 0.3 * y_test.var()
 
 
 def test_read_data_sets_layout() -> None:

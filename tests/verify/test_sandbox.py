@@ -115,7 +115,7 @@ def test_exception_type_and_message_are_parsed(write_program) -> None:
 
 def test_parse_exception_keeps_the_class_name_of_a_dotted_type() -> None:
     stderr = (
-        "Traceback (most recent call last):\n  File \"p.py\", line 3, in <module>\n"
+        'Traceback (most recent call last):\n  File "p.py", line 3, in <module>\n'
         "    tf.foo.bar()\nruntime.errors.Unsupported: tf.foo.bar is not supported\n"
     )
     assert parse_exception(stderr) == ("Unsupported", "tf.foo.bar is not supported")
@@ -145,8 +145,11 @@ def test_trace_records_steps_lines_and_final_values(write_program) -> None:
     # stdout offsets let the comparison order prints against steps
     offsets = [s["stdout_offset"] for s in trace["steps"]]
     lines = result.stdout_bytes.split(b"\n")
-    assert offsets == [len(lines[0]) + 1, len(lines[0]) + len(lines[1]) + 2,
-                       len(b"\n".join(lines[:3])) + 1]
+    assert offsets == [
+        len(lines[0]) + 1,
+        len(lines[0]) + len(lines[1]) + 2,
+        len(b"\n".join(lines[:3])) + 1,
+    ]
 
 
 def test_step_budget_ends_cleanly_with_the_trace_written(write_program) -> None:

@@ -28,9 +28,17 @@ def test_identifiers_with_digits_are_words() -> None:
 
 def test_numpy_scalar_repr_exposes_its_number() -> None:
     assert kinds("[np.float32(0.97637), np.float32(0.057565063)]") == [
-        ("[", None), ("np.float32", None), ("(", None), ("0.97637", 0.97637), (")", None),
-        (",", None), ("np.float32", None), ("(", None), ("0.057565063", 0.057565063),
-        (")", None), ("]", None),
+        ("[", None),
+        ("np.float32", None),
+        ("(", None),
+        ("0.97637", 0.97637),
+        (")", None),
+        (",", None),
+        ("np.float32", None),
+        ("(", None),
+        ("0.057565063", 0.057565063),
+        (")", None),
+        ("]", None),
     ]
 
 

@@ -45,7 +45,9 @@ def test_identical_programs_are_equivalent(write_program) -> None:
 
 
 def test_drift_below_tolerance_is_equivalent(write_program) -> None:
-    verdict = verify(program(write_program, "old.py", 1.0), program(write_program, "new.py", 1 + 1e-5))
+    verdict = verify(
+        program(write_program, "old.py", 1.0), program(write_program, "new.py", 1 + 1e-5)
+    )
     assert verdict.status == "equivalent", verdict.reason
     assert 0 < verdict.max_rel_diff < 1e-4
 
@@ -79,11 +81,14 @@ def test_argv_reaches_both_programs(write_program) -> None:
 
 
 def test_unsupported_api_is_unverified(write_program) -> None:
-    old = write_program("""
+    old = write_program(
+        """
         class Unsupported(NotImplementedError):
             pass
         raise Unsupported("tf.contrib.rnn.LSTMCell is not supported by the tfmigrate engine")
-    """, "old.py")
+    """,
+        "old.py",
+    )
     new = write_program("print(1)\n", "new.py")
     verdict = verify(old, new)
     assert verdict.status == "unverified" and verdict.exit_code == 3
@@ -107,8 +112,9 @@ def test_a_failing_original_is_unverified_unless_the_rewrite_fails_alike(write_p
 
 def test_a_crashing_rewrite_is_different(write_program) -> None:
     old = write_program("print('x')\nprint('y')\n", "old.py")
-    new = write_program("print('x')\nraise AttributeError(\"'SGD' object has no attribute 'minimize'\")\n",
-                        "new.py")
+    new = write_program(
+        "print('x')\nraise AttributeError(\"'SGD' object has no attribute 'minimize'\")\n", "new.py"
+    )
     verdict = verify(old, new)
     assert verdict.status == "different" and verdict.divergence.observable == "exit"
     assert "AttributeError" in verdict.reason
@@ -133,11 +139,13 @@ def test_verify_sources_runs_in_copies_of_the_workdir(tmp_path: Path) -> None:
     new_src = "vals = open('numbers.txt').read().split()\nprint(float(vals[0]) + float(vals[1]))\n"
     writer_src = "open('numbers.txt', 'w').write('x')\nprint(4.0)\n"
     options = Options(timeout=60)
-    verdict = verify_sources(old_src, new_src, tmp_path, options, filename="train.py",
-                             runner=python_command)
+    verdict = verify_sources(
+        old_src, new_src, tmp_path, options, filename="train.py", runner=python_command
+    )
     assert verdict.status == "equivalent", verdict.reason
     assert verify_sources(old_src, writer_src, tmp_path, options, runner=python_command).status == (
-        "equivalent")
+        "equivalent"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["numbers.txt"]
     assert (tmp_path / "numbers.txt").read_text() == "1.5 2.5"
 
@@ -155,13 +163,29 @@ def test_to_dict_is_strict_json(write_program) -> None:
     data = verify(old, new).to_dict()
     text = json.dumps(data, allow_nan=False)
     assert json.loads(text)["divergence"]["observable"] == "stdout"
-    assert set(data) >= {"status", "reason", "steps_compared", "max_abs_diff", "max_rel_diff",
-                         "divergence"}
-    assert set(data["divergence"]) == {"observable", "step", "variable", "old", "new",
-                                       "old_line", "new_line", "detail"}
+    assert set(data) >= {
+        "status",
+        "reason",
+        "steps_compared",
+        "max_abs_diff",
+        "max_rel_diff",
+        "divergence",
+    }
+    assert set(data["divergence"]) == {
+        "observable",
+        "step",
+        "variable",
+        "old",
+        "new",
+        "old_line",
+        "new_line",
+        "detail",
+    }
 
 
-@pytest.mark.parametrize(("status", "code"), [("equivalent", 0), ("different", 1), ("unverified", 3)])
+@pytest.mark.parametrize(
+    ("status", "code"), [("equivalent", 0), ("different", 1), ("unverified", 3)]
+)
 def test_exit_codes(status: str, code: int) -> None:
     assert EXIT_CODES[status] == code
 
