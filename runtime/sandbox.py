@@ -7,9 +7,10 @@ and a timeout and a memory cap must be able to end it.
 
 Both runs of a ``verify`` get the same argv, stdin and environment, plus:
 
-- ``PYTHONHASHSEED=0`` and ``TFMIGRATE_SEED`` (default 0): the runner seeds
-  numpy's global RNG and ``random`` with it before the program starts
-  (``seed_from_env``), so code that draws data from them sees the same numbers;
+- ``PYTHONHASHSEED=0`` and ``TFMIGRATE_SEED`` (default 0): numpy's global RNG and
+  ``random`` are seeded with it before the program starts (``seed_from_env``,
+  called by the bootstrap below; a runner may call it again after its own
+  imports), so code that draws data from them sees the same numbers;
 - ``OMP/OPENBLAS/MKL_NUM_THREADS=1``: a multi-threaded BLAS may sum in a
   different order from run to run;
 - ``TFMIGRATE_TRACE`` (the trace file), ``TFMIGRATE_PROGRAM`` (the program's path
@@ -17,9 +18,11 @@ Both runs of a ``verify`` get the same argv, stdin and environment, plus:
   ``TFMIGRATE_MAX_STEPS`` when a step budget is given;
 - ``MPLBACKEND=Agg`` so ``plt.show()`` does not wait for a window.
 
-``python -m runtime.sandbox PROG [ARGS...]`` is a plain-Python runner with the
-same seeding and step-budget handling as the engine's ``runtime.run``; tests use
-it (``python_command``) to check the harness without the engine.
+The child side is a small bootstrap, ``python -m runtime.sandbox``: it seeds,
+then runs either the engine's runner (``--module runtime.run --face F PROG ARGS``,
+see ``engine_command``) or the program as plain Python (``PROG ARGS``, see
+``python_command``; tests use it to check the harness without the engine). In
+both, a program ended by ``trace.StopProgram`` (step budget spent) exits with 0.
 """
 
 from __future__ import annotations
@@ -76,9 +79,10 @@ COPY_LIMIT_BYTES = 512 * 1024 * 1024
 Runner = Callable[[Path, str], list[str]]
 
 
-def engine_command(program: Path, face: str) -> list[str]:
-    """Run on the engine: ``import tensorflow`` resolves to the NumPy engine."""
-    return [sys.executable, "-m", "runtime.run", "--face", face, str(program)]
+def engine_command(program: Path, face: str, module: str = "runtime.run") -> list[str]:
+    """Run on the engine (``python -m runtime.run --face F PROG``), behind the bootstrap."""
+    return [sys.executable, "-m", "runtime.sandbox", "--module", module,
+            "--face", face, str(program)]  # fmt: skip
 
 
 def python_command(program: Path, face: str) -> list[str]:
@@ -306,5 +310,24 @@ def run_as_main(program: str, argv: Sequence[str]) -> None:
     trace.run_main(lambda: runpy.run_path(program, run_name="__main__"))
 
 
+def run_module_as_main(module: str, argv: Sequence[str]) -> None:
+    """Run a runner module like ``python -m MODULE ARGS``, after seeding.
+
+    Seeding here does not depend on the runner doing it; a spent step budget
+    ends with status 0 even if the runner lets ``StopProgram`` through.
+    """
+    sys.argv = [module, *argv]
+    seed_from_env()
+    trace.run_main(lambda: runpy.run_module(module, run_name="__main__", alter_sys=True))
+
+
+def _bootstrap(args: Sequence[str]) -> None:
+    """``python -m runtime.sandbox [--module MODULE] ARGS...``: the child side of a run."""
+    if args[0] == "--module":
+        run_module_as_main(args[1], args[2:])
+    else:
+        run_as_main(args[0], args[1:])
+
+
 if __name__ == "__main__":
-    run_as_main(sys.argv[1], sys.argv[2:])
+    _bootstrap(sys.argv[1:])

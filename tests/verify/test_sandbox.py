@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from runtime.sandbox import parse_exception, python_command, run_program
+from runtime.sandbox import engine_command, parse_exception, python_command, run_program
 
 
 def run(path: Path, **kwargs):
@@ -189,3 +190,42 @@ def test_no_budget_means_no_stop(write_program) -> None:
     """)
     result = run(program)
     assert len(result.trace["steps"]) == 20 and not result.stopped_early
+
+
+FAKE_RUNNER = """
+import runpy
+import sys
+
+face, program = sys.argv[2], sys.argv[3]
+print("runner face", face)
+sys.argv = sys.argv[3:]
+runpy.run_path(program, run_name="__main__")
+"""
+
+
+def test_engine_runner_module_is_seeded_and_ends_cleanly_at_the_budget(
+    tmp_path: Path, write_program
+) -> None:
+    (tmp_path / "fake_runner.py").write_text(FAKE_RUNNER)
+    program = write_program("""
+        import sys
+        import numpy as np
+        from fake_engine import Var, sgd
+        print(sys.argv[1:], np.random.rand())
+        w = Var("w:0", 1.0)
+        while True:
+            sgd([(1.0, w)], 0.5)
+    """)
+    result = run_program(
+        program,
+        argv=["--epochs", "3"],
+        max_steps=4,
+        face="tf1",
+        runner=functools.partial(engine_command, module="fake_runner"),
+        timeout=60,
+    )
+    assert (result.exit_code, result.exception) == (0, None), result.stderr
+    first, second = result.stdout.splitlines()
+    assert first == "runner face tf1"
+    assert second == f"['--epochs', '3'] {np.random.RandomState(0).rand()}"
+    assert result.stopped_early and len(result.trace["steps"]) == 4
