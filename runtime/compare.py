@@ -372,6 +372,12 @@ def compare_traces(
             k, old_steps[k], new_steps[k], pairs, reverse, old_vars, new_vars, tol, stats
         )
         if found is not None:
+            lines_of_step = (old_steps[k].get("line"), new_steps[k].get("line"))
+            if lines_of_step != (None, None):
+                found.detail += (
+                    f"; update applied at original line {lines_of_step[0]},"
+                    f" rewrite line {lines_of_step[1]}"
+                )
             candidates.append(_Candidate(found, old_steps[k].get("stdout_offset"), 1))
             steps_compared = k
             break
@@ -466,7 +472,7 @@ def _compare_step(
         i = g["index"]
         j = pairs.get(i)
         partner = new_by_index.get(j) if j is not None else None
-        old_line = old_vars[i]["line"] if i < len(old_vars) else None
+        old_line = old_vars[i]["line"]
         if partner is None:
             return Divergence(
                 "gradient",
@@ -500,7 +506,7 @@ def _compare_step(
                 None,
                 _brief(g["grad"]),
                 None,
-                new_vars[g["index"]]["line"] if g["index"] < len(new_vars) else None,
+                new_vars[g["index"]]["line"],
                 f"the rewrite also updates {g['var']} at this step",
             )
     return None
@@ -551,8 +557,8 @@ def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
             None,
             _describe_end(old),
             _describe_end(new),
-            None,
-            None,
+            old.exception_line,
+            new.exception_line,
             f"the original ends with {_describe_end(old)}, the rewrite with {_describe_end(new)}",
         )
         # A stream that stops short is explained by how its run ended.

@@ -105,6 +105,7 @@ class RunResult:
     trace: dict[str, Any] | None
     timed_out: bool
     exception_message: str | None = None
+    exception_line: int | None = None  # innermost line of the program in the traceback
     stdout_bytes: bytes = b""
 
     @property
@@ -135,6 +136,13 @@ def parse_exception(stderr: str) -> tuple[str | None, str | None]:
         if match:
             return match.group(1).rsplit(".", 1)[-1], match.group(2)
     return None, None
+
+
+def traceback_line(stderr: str, program: Path) -> int | None:
+    """The last line of ``program`` named in the last traceback: where it raised."""
+    start = stderr.rfind("Traceback (most recent call last):")
+    found = re.findall(rf'File "{re.escape(str(program))}", line (\d+)', stderr[start:])
+    return int(found[-1]) if found else None
 
 
 def _ignore(directory: str, names: list[str]) -> set[str]:
@@ -263,6 +271,7 @@ def run_program(
         stderr = err_path.read_bytes().decode("utf-8", "replace")
         trace_data = _read_trace(trace_path)
     exception, message = parse_exception(stderr) if process.returncode != 0 else (None, None)
+    line = traceback_line(stderr, copy) if exception else None
     exit_code = process.returncode
     if exception == "StopProgram":  # a runner that did not use trace.run_main
         exit_code, exception, message = 0, None, None
@@ -276,6 +285,7 @@ def run_program(
         trace=trace_data,
         timed_out=timed_out,
         exception_message=message,
+        exception_line=line,
         stdout_bytes=stdout_bytes,
     )
 

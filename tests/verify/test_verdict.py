@@ -59,6 +59,7 @@ def test_a_wrong_update_is_different_with_step_variable_and_lines(write_program)
     assert (d.observable, d.step, d.variable) == ("gradient", 1, "w")
     assert d.old_line == d.new_line == 5  # the line that created w
     assert "step 1" in verdict.reason and "line 5" in verdict.reason
+    assert "update applied at original line 11, rewrite line 11" in d.detail
 
 
 def test_a_tighter_tolerance_turns_drift_into_a_difference(write_program) -> None:
@@ -118,6 +119,7 @@ def test_a_crashing_rewrite_is_different(write_program) -> None:
     verdict = verify(old, new)
     assert verdict.status == "different" and verdict.divergence.observable == "exit"
     assert "AttributeError" in verdict.reason
+    assert (verdict.divergence.old_line, verdict.divergence.new_line) == (None, 2)
 
 
 def test_timeout_is_unverified(write_program) -> None:
@@ -203,3 +205,13 @@ def test_printed_difference_names_the_print_lines_and_the_steps_before(write_pro
     assert (d.observable, d.step, d.old, d.new) == ("stdout", 3, "-0.5", "-0.0")
     assert (d.old_line, d.new_line) == (6, 7)
     assert verdict.reason.startswith("stdout after step 3: output differs")
+
+
+def test_a_directory_too_large_to_copy_is_unverified(
+    write_program, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = write_program("print(1)\n", "old.py")
+    (old.parent / "big.bin").write_bytes(b"\0" * 4096)
+    monkeypatch.setattr("runtime.sandbox.COPY_LIMIT_BYTES", 2048)
+    verdict = verify(old, old)
+    assert verdict.status == "unverified" and "smaller directory" in verdict.reason
