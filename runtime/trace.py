@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import builtins
+import functools
 import json
 import os
 import sys
@@ -91,16 +92,21 @@ def record_array(value: Any) -> dict[str, Any]:
     return record
 
 
+@functools.lru_cache(maxsize=4096)
+def _realpath(filename: str) -> str:
+    return os.path.realpath(filename)
+
+
 def _program_line() -> int | None:
     """The line of the user program that is running now (innermost frame in its file)."""
     program = os.environ.get(PROGRAM_ENV)
     if not program:
         return None
-    target = os.path.realpath(program)
+    target = _realpath(program)
     frame = sys._getframe(2)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if filename == program or os.path.realpath(filename) == target:
+        if filename == program or _realpath(filename) == target:
             return frame.f_lineno
         frame = frame.f_back
     return None
@@ -112,8 +118,9 @@ def _stdout_offset() -> int | None:
     Lets the comparison order a printed difference against an update difference.
     """
     try:
-        for stream in {id(s): s for s in (sys.stdout, sys.__stdout__) if s}.values():
-            stream.flush()
+        sys.stdout.flush()
+        if sys.__stdout__ is not None and sys.__stdout__ is not sys.stdout:
+            sys.__stdout__.flush()
         return os.lseek(1, 0, os.SEEK_CUR)
     except (OSError, ValueError, AttributeError):
         return None
