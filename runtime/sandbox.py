@@ -141,8 +141,13 @@ def parse_exception(stderr: str) -> tuple[str | None, str | None]:
 def traceback_line(stderr: str, program: Path) -> int | None:
     """The last line of ``program`` named in the last traceback: where it raised."""
     start = stderr.rfind("Traceback (most recent call last):")
-    found = re.findall(rf'File "{re.escape(str(program))}", line (\d+)', stderr[start:])
-    return int(found[-1]) if found else None
+    target = os.path.realpath(program)
+    lines = [
+        int(line)
+        for filename, line in re.findall(r'File "(.+?)", line (\d+)', stderr[max(start, 0) :])
+        if os.path.realpath(filename) == target
+    ]
+    return lines[-1] if lines else None
 
 
 def _ignore(directory: str, names: list[str]) -> set[str]:

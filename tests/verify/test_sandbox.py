@@ -9,7 +9,13 @@ from pathlib import Path
 
 import numpy as np
 
-from runtime.sandbox import engine_command, parse_exception, python_command, run_program
+from runtime.sandbox import (
+    engine_command,
+    parse_exception,
+    python_command,
+    run_program,
+    traceback_line,
+)
 
 
 def run(path: Path, **kwargs):
@@ -229,3 +235,18 @@ def test_engine_runner_module_is_seeded_and_ends_cleanly_at_the_budget(
     assert first == "runner face tf1"
     assert second == f"['--epochs', '3'] {np.random.RandomState(0).rand()}"
     assert result.stopped_early and len(result.trace["steps"]) == 4
+
+
+def test_traceback_line_is_the_innermost_program_frame(tmp_path: Path) -> None:
+    program = tmp_path / "prog.py"
+    link = tmp_path / "link.py"
+    link.symlink_to(program)
+    stderr = (
+        "Traceback (most recent call last):\n"
+        f'  File "{program}", line 9, in <module>\n    main()\n'
+        f'  File "{link}", line 4, in main\n    step()\n'
+        '  File "/engine/optimizers.py", line 80, in step\n    raise ValueError\n'
+        "ValueError: Unknown variable\n"
+    )
+    assert traceback_line(stderr, program) == 4
+    assert traceback_line("no traceback\n", program) is None
