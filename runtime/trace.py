@@ -139,6 +139,7 @@ class Recorder:
         self._lines: list[int | None] = []
         self._offsets: list[int | None] = []
         self._index: dict[int, int] = {}
+        self._by_key: dict[str, int] = {}
 
     @property
     def active(self) -> bool:
@@ -151,14 +152,22 @@ class Recorder:
         self._register(var, line if line is not None else _program_line())
 
     def _register(self, var: Any, line: int | None) -> int:
-        self._index[id(var)] = len(self.variables)
+        index = len(self.variables)
+        self._index[id(var)] = index
+        self._by_key[variable_key(var)] = index
         self.variables.append(var)
         self._lines.append(line)
         self._offsets.append(_stdout_offset())
-        return self._index[id(var)]
+        return index
 
     def _index_of(self, var: Any) -> int:
+        """The creation index of a stepped variable: same object, else latest of that name.
+
+        The engine may report a wrapper at creation and the variable itself at a step.
+        """
         index = self._index.get(id(var))
+        if index is None:
+            index = self._by_key.get(variable_key(var))
         return self._register(var, None) if index is None else index
 
     def optimizer_step(self, grads_and_vars: Iterable[tuple[Any, Any]]) -> None:

@@ -123,3 +123,20 @@ def test_an_unreadable_variable_does_not_lose_the_trace(tmp_path: Path) -> None:
     assert written["variables"][0]["value"] is None
     assert written["variables"][1]["value"]["values"] == [2.0]
     assert written["variables"][1]["trainable"] is False
+
+
+def test_a_step_on_the_variable_behind_a_reported_wrapper_finds_its_creation() -> None:
+    class Wrapper:
+        def __init__(self, var: Var) -> None:
+            self.var, self.name = var, var.name
+
+        def numpy(self) -> np.ndarray:
+            return self.var.numpy()
+
+    recorder = trace.Recorder("unused.json", None)
+    w = Var("w:0", [1.0])
+    recorder.variable_created(Wrapper(w), line=7)
+    recorder.optimizer_step([(np.ones(1), w)])
+    snap = recorder.snapshot()
+    assert len(snap["variables"]) == 1 and snap["variables"][0]["line"] == 7
+    assert snap["steps"][0]["grads"][0]["index"] == 0
