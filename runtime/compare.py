@@ -10,10 +10,11 @@ Observables, each compared with ``|new - old| <= atol + rtol * |old|``:
 - exit status and exception type.
 
 Variables are paired by name; names that do not match (TF1 names against Keras
-paths) fall back to creation order and shape among trainable variables.
-Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...) has no
-counterpart on the other side by design, so unpaired *non-trainable*
-variables are left out and counted in a note.
+paths) fall back to creation order and shape among the *model's* variables:
+those an optimizer updates, or, in a program that never steps, the trainable
+ones. Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...)
+gets no gradient and has no counterpart on the other side by design, so an
+unpaired variable outside the model is left out and counted in a note.
 
 "First divergence" means first in the original program's order: the trace
 records how much stdout had been written when each variable was created and
@@ -233,10 +234,21 @@ def _shape(entry: dict[str, Any]) -> tuple[int, ...] | None:
     return tuple(value["shape"]) if value else None
 
 
+def model_variables(trace: dict[str, Any]) -> set[int]:
+    """Creation indices of the model's variables: stepped ones, else trainable ones."""
+    stepped = {g["index"] for step in trace["steps"] for g in step["grads"]}
+    if stepped:
+        return stepped
+    return {v["index"] for v in trace["variables"] if v.get("trainable", True)}
+
+
 def pair_variables(
-    old_vars: list[dict[str, Any]], new_vars: list[dict[str, Any]]
+    old_vars: list[dict[str, Any]],
+    new_vars: list[dict[str, Any]],
+    old_model: set[int],
+    new_model: set[int],
 ) -> dict[int, int]:
-    """Map old creation index -> new creation index: by name, else trainable order + shape."""
+    """Map old creation index -> new creation index: by name, else model order + shape."""
 
     def keyed(variables: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
         seen: dict[str, int] = {}
@@ -250,9 +262,9 @@ def pair_variables(
     old_keys, new_keys = keyed(old_vars), keyed(new_vars)
     pairs = {old_keys[k]: new_keys[k] for k in old_keys if k in new_keys}
     taken = set(pairs.values())
-    rest_new = [v for v in new_vars if v["index"] not in taken and v.get("trainable", True)]
+    rest_new = [v for v in new_vars if v["index"] not in taken and v["index"] in new_model]
     for v in old_vars:
-        if v["index"] in pairs or not v.get("trainable", True):
+        if v["index"] in pairs or v["index"] not in old_model:
             continue
         for candidate in rest_new:
             if _shape(candidate) == _shape(v):
@@ -309,7 +321,8 @@ def compare_traces(
 ) -> tuple[list[_Candidate], int]:
     """Divergences in variables, updates and final state; and the number of steps compared."""
     old_vars, new_vars = old["variables"], new["variables"]
-    pairs = pair_variables(old_vars, new_vars)
+    old_model, new_model = model_variables(old), model_variables(new)
+    pairs = pair_variables(old_vars, new_vars, old_model, new_model)
     reverse = {j: i for i, j in pairs.items()}
     candidates: list[_Candidate] = []
 
@@ -319,13 +332,13 @@ def compare_traces(
             new_vars[j]["line"] if j is not None else None,
         )
 
-    # Structure: trainable variables without a counterpart, paired variables of other shapes.
-    new_trainable = [v for v in new_vars if v.get("trainable", True)]
-    old_trainable = [v for v in old_vars if v.get("trainable", True)]
-    for position, v in enumerate(old_trainable):
+    # Structure: model variables without a counterpart, paired variables of other shapes.
+    new_in_model = [v for v in new_vars if v["index"] in new_model]
+    old_in_model = [v for v in old_vars if v["index"] in old_model]
+    for position, v in enumerate(old_in_model):
         if v["index"] in pairs:
             continue
-        j = new_trainable[position]["index"] if position < len(new_trainable) else None
+        j = new_in_model[position]["index"] if position < len(new_in_model) else None
         detail = f"{v['var']} (shape {_shape(v)}) has no counterpart in the rewrite"
         if j is not None:
             other = new_vars[j]
@@ -340,7 +353,7 @@ def compare_traces(
                 ended=True,
             )
         )
-    for v in new_trainable:
+    for v in new_in_model:
         if v["index"] not in reverse:
             detail = (
                 f"the rewrite creates {v['var']} (shape {_shape(v)}), which the original has not"
@@ -355,13 +368,14 @@ def compare_traces(
                     ended=True,
                 )
             )
-    unpaired = sum(1 for v in old_vars if v["index"] not in pairs and not v.get("trainable", True))
+    unpaired = sum(1 for v in old_vars if v["index"] not in pairs and v["index"] not in old_model)
     unpaired += sum(
-        1 for v in new_vars if v["index"] not in reverse and not v.get("trainable", True)
+        1 for v in new_vars if v["index"] not in reverse and v["index"] not in new_model
     )
     if unpaired:
         notes.append(
-            f"{unpaired} non-trainable variable(s) without a counterpart (optimizer state) left out"
+            f"{unpaired} variable(s) outside the model without a counterpart"
+            " (optimizer state) left out"
         )
 
     # Updates, step by step.

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.compare import Tolerance, compare_runs, pair_variables
+from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables
 from runtime.sandbox import RunResult
 from runtime.trace import record_array
 
@@ -178,12 +178,38 @@ def test_names_fall_back_to_creation_order_and_shape() -> None:
         var("my_model/dense/kernel", 1, np.ones((3, 2))),
         var("my_model/dense/bias", 2, np.zeros(2)),
     ]
-    assert pair_variables(old_vars, new_vars) == {0: 1, 1: 2}
-    old = run("", old_vars, [step(("dense1/weight", 0, np.ones((3, 2))))])
-    new = run("", new_vars, [step(("my_model/dense/kernel", 1, np.ones((3, 2))))])
+    old = run(
+        "",
+        old_vars,
+        [step(("dense1/weight", 0, np.ones((3, 2))), ("dense1/bias", 1, np.ones(2)))],
+    )
+    new = run(
+        "",
+        new_vars,
+        [
+            step(
+                ("my_model/dense/kernel", 1, np.ones((3, 2))),
+                ("my_model/dense/bias", 2, np.ones(2)),
+            )
+        ],
+    )
+    assert model_variables(old.trace) == {0, 1} and model_variables(new.trace) == {1, 2}
+    assert pair_variables(old_vars, new_vars, {0, 1}, {1, 2}) == {0: 1, 1: 2}
     result = compare_runs(old, new, TOL)
     assert result.divergence is None
-    assert any("non-trainable" in note for note in result.notes)
+    assert any("2 variable(s) outside the model" in note for note in result.notes)
+
+
+def test_optimizer_state_reported_as_trainable_is_left_out_when_the_program_steps() -> None:
+    # an engine that does not say which variables are trainable: the steps tell
+    old_vars = [var("a", 0, 1.0), var("b", 1, 2.0)]
+    new_vars = [var("a", 0, 1.0), var("b", 1, 2.0), var("sgd/iteration", 2, 300.0)]
+    steps = [step(("a", 0, 0.5), ("b", 1, 0.5))]
+    result = compare_runs(run("", old_vars, steps), run("", new_vars, steps), TOL)
+    assert result.divergence is None
+    # without steps, trainable variables are the model: an extra one is a difference
+    d = compare_runs(run("", old_vars), run("", new_vars), TOL).divergence
+    assert (d.observable, d.variable) == ("variable", "sgd/iteration")
 
 
 def test_fallback_pairing_still_finds_a_value_difference() -> None:
