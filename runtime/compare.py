@@ -378,8 +378,37 @@ def compare_traces(
             " (optimizer state) left out"
         )
 
-    # Updates, step by step.
+    # Starting values: a changed initializer shows here before it shows in a gradient.
     old_steps, new_steps = old["steps"], new["steps"]
+    first_step: dict[int, int] = {}
+    for k, step in enumerate(old_steps):
+        for g in step["grads"]:
+            first_step.setdefault(g["index"], k)
+    for i, j in pairs.items():
+        old_start, new_start = old_vars[i].get("initial"), new_vars[j].get("initial")
+        if old_start is None or new_start is None:
+            continue
+        mismatch = compare_records(old_start, new_start, tol, stats)
+        if mismatch is not None:
+            what, a, b = mismatch
+            k = first_step.get(i)
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "variable",
+                        None if k is None else k + 1,
+                        old_vars[i]["var"],
+                        a,
+                        b,
+                        *lines(i, j),
+                        f"value before its first update: {what}",
+                    ),
+                    None if k is None else old_steps[k].get("stdout_offset"),
+                    0,
+                )
+            )
+
+    # Updates, step by step.
     steps_compared = min(len(old_steps), len(new_steps))
     for k in range(steps_compared):
         found = _compare_step(

@@ -140,6 +140,7 @@ class Recorder:
         self._offsets: list[int | None] = []
         self._index: dict[int, int] = {}
         self._by_key: dict[str, int] = {}
+        self._initial: dict[int, dict[str, Any] | None] = {}
 
     @property
     def active(self) -> bool:
@@ -182,10 +183,13 @@ class Recorder:
             return
         grads = []
         for grad, var in grads_and_vars:
+            index = self._index_of(var)
+            if index not in self._initial:
+                self._initial[index] = self._read(index)
             grads.append(
                 {
                     "var": variable_key(var),
-                    "index": self._index_of(var),
+                    "index": index,
                     "grad": None if grad is None else record_array(grad),
                 }
             )
@@ -193,14 +197,21 @@ class Recorder:
             {"line": _program_line(), "stdout_offset": _stdout_offset(), "grads": grads}
         )
 
+    def _read(self, index: int) -> dict[str, Any] | None:
+        try:
+            return record_array(self.variables[index].numpy())
+        except Exception:  # noqa: BLE001 -- one unreadable variable must not lose the trace
+            return None
+
     def snapshot(self) -> dict[str, Any]:
-        """The trace: steps, and every variable's final value in creation order."""
+        """The trace: steps, and every variable's value before its first update and at exit.
+
+        The value before the first update names the cause when two programs start
+        from different initial values (a changed initializer), not its effect on
+        the first gradient.
+        """
         final = []
         for index, var in enumerate(self.variables):
-            try:
-                value: dict[str, Any] | None = record_array(var.numpy())
-            except Exception:  # noqa: BLE001 -- one unreadable variable must not lose the trace
-                value = None
             final.append(
                 {
                     "var": variable_key(var),
@@ -208,7 +219,8 @@ class Recorder:
                     "trainable": bool(getattr(var, "trainable", True)),
                     "line": self._lines[index],
                     "stdout_offset": self._offsets[index],
-                    "value": value,
+                    "initial": self._initial.get(index),
+                    "value": self._read(index),
                 }
             )
         return {

@@ -116,6 +116,17 @@ def test_wrong_epsilon_sized_gradient_difference_is_found_at_its_step() -> None:
     assert "(1,)" in d.detail
 
 
+def test_a_changed_initial_value_is_named_before_the_gradient_it_changes() -> None:
+    old = two_var_run([[1.0, 2.0]] * 2, [0.1, 0.2], lines=(3, 4), offsets=[0, 0])
+    new = two_var_run([[1.0, 2.5]] * 2, [0.1, 0.2], lines=(8, 9), offsets=[0, 0])
+    old.trace["variables"][0]["initial"] = record_array(np.float32([0.5, 1.0]))
+    new.trace["variables"][0]["initial"] = record_array(np.float32([0.5, 1.25]))
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.step, d.variable, d.old, d.new) == ("variable", 1, "w", 1.0, 1.25)
+    assert (d.old_line, d.new_line) == (3, 8)
+    assert d.detail.startswith("value before its first update")
+
+
 def test_final_state_difference_is_reported_with_creation_lines() -> None:
     old = two_var_run([[1.0, 2.0]], [0.1, 0.2], lines=(3, 4))
     new = two_var_run([[1.0, 2.0]], [0.1, 0.3], lines=(7, 8))

@@ -140,3 +140,15 @@ def test_a_step_on_the_variable_behind_a_reported_wrapper_finds_its_creation() -
     snap = recorder.snapshot()
     assert len(snap["variables"]) == 1 and snap["variables"][0]["line"] == 7
     assert snap["steps"][0]["grads"][0]["index"] == 0
+
+
+def test_value_before_the_first_update_is_kept() -> None:
+    recorder = trace.Recorder("unused.json", None)
+    w = Var("w:0", [1.0, 2.0])
+    recorder.variable_created(w)
+    for _ in range(2):
+        recorder.optimizer_step([(np.ones(2), w)])
+        w.value = w.value - 1
+    variable = recorder.snapshot()["variables"][0]
+    assert variable["initial"]["values"] == [1.0, 2.0]
+    assert variable["value"]["values"] == [-1.0, 0.0]
