@@ -4,21 +4,43 @@ The engine reports two kinds of event here: a variable was created, and an
 optimizer applied one update step. The verification harness turns them, plus
 stdout and the exit status, into a trace it can compare between two programs.
 
-Recording is off unless a trace file is named (``TFMIGRATE_TRACE``), so plain
-``tfmigrate run`` pays nothing for it.
+Recording is off unless a trace file is named (``TFMIGRATE_TRACE``) or a step
+budget is set (``TFMIGRATE_MAX_STEPS``), so plain ``tfmigrate run`` pays nothing.
+
+Engine side of the contract:
+
+- call ``variable_created(var)`` once per variable (user, layer and optimizer
+  variables alike; ``var`` needs ``.name`` or ``.path``, ``.numpy()`` and, if it
+  has one, ``.trainable``);
+- call ``optimizer_step([(grad, var), ...])`` *before* applying an update, so that
+  ``StopProgram`` leaves the variables exactly as after the last recorded step;
+- run the user program inside ``run_main`` so that a spent budget exits with 0.
+
+The trace file is JSON (``FORMAT`` below); ``runtime.compare`` reads it.
 """
 
 from __future__ import annotations
 
 import atexit
+import builtins
+import functools
 import json
 import os
-from typing import Any, Iterable, Protocol
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 import numpy as np
 
 TRACE_ENV = "TFMIGRATE_TRACE"
 MAX_STEPS_ENV = "TFMIGRATE_MAX_STEPS"
+PROGRAM_ENV = "TFMIGRATE_PROGRAM"
+FORMAT = 1
+
+# Tensors larger than this are recorded as a digest (norms plus a fixed sample):
+# full gradients of an MNIST-sized model at every step would not fit in memory.
+FULL_VALUES_LIMIT = 4096
+SAMPLE_SIZE = 64
 
 
 class TracedVariable(Protocol):
@@ -37,7 +59,71 @@ class StopProgram(BaseException):
 def variable_key(var: Any) -> str:
     """Key a variable by the name users know: ``dense1/weight`` (no ``:0``)."""
     name = getattr(var, "path", None) or getattr(var, "name", None) or ""
-    return name[:-2] if name.endswith(":0") else name
+    return name.removesuffix(":0")
+
+
+def record_array(value: Any) -> dict[str, Any]:
+    """A JSON-able record of a tensor: all values, or a digest when it is large.
+
+    The digest keeps L1/L2 norms and the largest magnitude (stable under float
+    rounding, unlike a plain sum that can cancel to ~0) and a sample at fixed
+    positions, so both sides sample the same elements.
+    """
+    array = np.asarray(value.numpy() if callable(getattr(value, "numpy", None)) else value)
+    record: dict[str, Any] = {"shape": list(array.shape), "dtype": str(array.dtype)}
+    if array.dtype.kind not in "biufc":
+        record["values"] = [str(x) for x in array.reshape(-1).tolist()]
+        return record
+    flat = array.reshape(-1)
+    if array.dtype.kind in "fc":
+        flat = flat.real.astype(np.float64)
+    if flat.size <= FULL_VALUES_LIMIT:
+        record["values"] = flat.tolist()
+        return record
+    positions = np.linspace(0, flat.size - 1, SAMPLE_SIZE).astype(np.int64)
+    magnitude = np.abs(flat.astype(np.float64))
+    record.update(
+        positions=positions.tolist(),
+        values=flat[positions].tolist(),
+        l1=float(magnitude.sum()),
+        l2=float(np.sqrt(np.square(magnitude).sum())),
+        max_abs=float(magnitude.max()),
+    )
+    return record
+
+
+@functools.lru_cache(maxsize=4096)
+def _realpath(filename: str) -> str:
+    return os.path.realpath(filename)
+
+
+def _program_line() -> int | None:
+    """The line of the user program that is running now (innermost frame in its file)."""
+    program = os.environ.get(PROGRAM_ENV)
+    if not program:
+        return None
+    target = _realpath(program)
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename == program or _realpath(filename) == target:
+            return frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+def _stdout_offset() -> int | None:
+    """Bytes written to stdout so far, when stdout is a file (the sandbox makes it one).
+
+    Lets the comparison order a printed difference against an update difference.
+    """
+    try:
+        sys.stdout.flush()
+        if sys.__stdout__ is not None and sys.__stdout__ is not sys.stdout:
+            sys.__stdout__.flush()
+        return os.lseek(1, 0, os.SEEK_CUR)
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 class Recorder:
@@ -47,50 +133,104 @@ class Recorder:
         self.path = path
         self.max_steps = max_steps
         self.variables: list[Any] = []
-        self.steps: list[list[dict[str, Any]]] = []
-        self.source_lines: dict[str, int] = {}
+        self.steps: list[dict[str, Any]] = []
+        self.prints: list[tuple[int, int]] = []  # (stdout offset before, program line)
+        self.stopped_early = False
+        self._lines: list[int | None] = []
+        self._offsets: list[int | None] = []
+        self._index: dict[int, int] = {}
+        self._by_key: dict[str, int] = {}
+        self._initial: dict[int, dict[str, Any] | None] = {}
 
     @property
     def active(self) -> bool:
         return self.path is not None or self.max_steps is not None
 
     def variable_created(self, var: Any, line: int | None = None) -> None:
-        if not self.active:
+        """Remember a variable, and the user's source line that created it."""
+        if not self.active or id(var) in self._index:
             return
+        self._register(var, line if line is not None else _program_line())
+
+    def _register(self, var: Any, line: int | None) -> int:
+        index = len(self.variables)
+        self._index[id(var)] = index
+        self._by_key[variable_key(var)] = index
         self.variables.append(var)
-        if line is not None:
-            self.source_lines.setdefault(variable_key(var), line)
+        self._lines.append(line)
+        self._offsets.append(_stdout_offset())
+        return index
+
+    def _index_of(self, var: Any) -> int:
+        """The creation index of a stepped variable: same object, else latest of that name.
+
+        The engine may report a wrapper at creation and the variable itself at a step.
+        """
+        index = self._index.get(id(var))
+        if index is None:
+            index = self._by_key.get(variable_key(var))
+        return self._register(var, None) if index is None else index
 
     def optimizer_step(self, grads_and_vars: Iterable[tuple[Any, Any]]) -> None:
-        """Record one applied update; stop the program once the step budget is spent."""
+        """Record one update about to be applied; stop the program once the budget is spent."""
         if not self.active:
             return
         if self.max_steps is not None and len(self.steps) >= self.max_steps:
+            self.stopped_early = True
             raise StopProgram(f"stopped after {self.max_steps} optimizer steps")
-        if self.path is not None:
-            self.steps.append(
-                [
-                    {"var": variable_key(v), "grad": None if g is None else _jsonable(g)}
-                    for g, v in grads_and_vars
-                ]
+        if self.path is None:
+            self.steps.append({})
+            return
+        grads = []
+        for grad, var in grads_and_vars:
+            index = self._index_of(var)
+            if index not in self._initial:
+                self._initial[index] = self._read(index)
+            grads.append(
+                {
+                    "var": variable_key(var),
+                    "index": index,
+                    "grad": None if grad is None else record_array(grad),
+                }
             )
-        else:
-            self.steps.append([])
+        self.steps.append(
+            {"line": _program_line(), "stdout_offset": _stdout_offset(), "grads": grads}
+        )
+
+    def _read(self, index: int) -> dict[str, Any] | None:
+        try:
+            return record_array(self.variables[index].numpy())
+        except Exception:  # noqa: BLE001 -- one unreadable variable must not lose the trace
+            return None
 
     def snapshot(self) -> dict[str, Any]:
+        """The trace: steps, and every variable's value before its first update and at exit.
+
+        The value before the first update names the cause when two programs start
+        from different initial values (a changed initializer), not its effect on
+        the first gradient.
+        """
         final = []
         for index, var in enumerate(self.variables):
-            value = np.asarray(var.numpy())
             final.append(
                 {
                     "var": variable_key(var),
                     "index": index,
-                    "shape": list(value.shape),
-                    "value": _jsonable(value),
-                    "line": self.source_lines.get(variable_key(var)),
+                    "trainable": bool(getattr(var, "trainable", True)),
+                    "line": self._lines[index],
+                    "stdout_offset": self._offsets[index],
+                    "initial": self._initial.get(index),
+                    "value": self._read(index),
                 }
             )
-        return {"steps": self.steps, "variables": final}
+        return {
+            "format": FORMAT,
+            "stopped_early": self.stopped_early,
+            "max_steps": self.max_steps,
+            "steps": self.steps,
+            "variables": final,
+            "prints": self.prints,
+        }
 
     def write(self) -> None:
         if self.path is None:
@@ -99,11 +239,29 @@ class Recorder:
             json.dump(self.snapshot(), fh)
 
 
-def _jsonable(value: Any) -> Any:
-    array = np.asarray(value)
-    if array.dtype.kind in "fc":
-        array = array.astype(np.float64)
-    return array.tolist()
+def run_main(main: Callable[[], object]) -> None:
+    """Run the user program; a spent step budget is a normal end (exit status 0)."""
+    try:
+        main()
+    except StopProgram:
+        recorder.stopped_early = True
+
+
+def traced_print(recorder: Recorder, print_: Callable[..., None]) -> Callable[..., None]:
+    """``print`` that remembers which program line wrote which stdout bytes.
+
+    Lets a printed difference name the ``print`` call on each side.
+    """
+
+    def print_and_record(*args: Any, **kwargs: Any) -> None:
+        if kwargs.get("file") in (None, sys.stdout):
+            line = _program_line()
+            offset = _stdout_offset()
+            if line is not None and offset is not None:
+                recorder.prints.append((offset, line))
+        print_(*args, **kwargs)
+
+    return print_and_record
 
 
 def _from_env() -> Recorder:
@@ -111,6 +269,8 @@ def _from_env() -> Recorder:
     recorder = Recorder(os.environ.get(TRACE_ENV), int(steps) if steps else None)
     if recorder.path is not None:
         atexit.register(recorder.write)
+        if os.environ.get(PROGRAM_ENV):
+            builtins.print = traced_print(recorder, builtins.print)
     return recorder
 
 

@@ -1,0 +1,621 @@
+"""Compare what two runs let the world see, and find the first divergence.
+
+Observables, each compared with ``|new - old| <= atol + rtol * |old|``:
+
+- printed output, as a token stream: numbers compared with the tolerance, words
+  exactly (whitespace is not a token: numpy pads arrays differently when a
+  value's width changes);
+- updates: the gradient for each variable at every optimizer step;
+- final state: every variable's value at exit;
+- exit status and exception type.
+
+Variables are paired by name; names that do not match (TF1 names against Keras
+paths) fall back to creation order and shape among the *model's* variables:
+those an optimizer updates, or, in a program that never steps, the trainable
+ones. Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...)
+gets no gradient and has no counterpart on the other side by design, so an
+unpaired variable outside the model is left out and counted in a note.
+
+"First divergence" means first in the original program's order: the trace
+records how much stdout had been written when each variable was created and
+each step ran, so a printed difference and an update difference can be ordered.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from runtime.sandbox import RunResult
+
+# Largest token streams we align to tell a text-only difference from a numeric one.
+ALIGN_LIMIT = 20000
+
+
+@dataclass
+class Divergence:
+    """Where two runs first differ."""
+
+    observable: str  # "stdout" | "gradient" | "variable" | "exit"
+    step: int | None  # 1-based optimizer step (for stdout: steps run before it)
+    variable: str | None
+    old: Any
+    new: Any
+    old_line: int | None  # source line in the original that created the variable (or printed)
+    new_line: int | None
+    detail: str
+
+
+@dataclass
+class Comparison:
+    divergence: Divergence | None
+    steps_compared: int
+    max_abs_diff: float = 0.0
+    max_rel_diff: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Tolerance:
+    rtol: float = 1e-4
+    atol: float = 1e-6
+
+    def close(self, new: np.ndarray, old: np.ndarray) -> np.ndarray:
+        """Elementwise ``|new - old| <= atol + rtol*|old|``; NaN equals NaN, inf equals inf."""
+        with np.errstate(invalid="ignore", over="ignore"):
+            return np.isclose(new, old, rtol=self.rtol, atol=self.atol, equal_nan=True)
+
+
+class _Stats:
+    """Largest absolute and relative differences seen among values that matched."""
+
+    def __init__(self) -> None:
+        self.max_abs = 0.0
+        self.max_rel = 0.0
+
+    def add(self, new: np.ndarray, old: np.ndarray) -> None:
+        new, old = np.asarray(new, np.float64), np.asarray(old, np.float64)
+        finite = np.isfinite(new) & np.isfinite(old)
+        if not finite.any():
+            return
+        diff = np.abs(new[finite] - old[finite])
+        self.max_abs = max(self.max_abs, float(diff.max()))
+        base = np.abs(old[finite])
+        nonzero = base > 0
+        if nonzero.any():
+            self.max_rel = max(self.max_rel, float((diff[nonzero] / base[nonzero]).max()))
+
+
+# ---------------------------------------------------------------------------- printed output
+
+
+@dataclass
+class Token:
+    text: str
+    value: float | None  # None for a word
+    start: int  # character offset in the output
+
+
+_TOKEN = re.compile(
+    # nan/inf not inside a word ("information" is a word)
+    r"(?P<special>(?<![\w.])[-+]?(?:nan|inf(?:inity)?)(?!\w))"
+    # identifiers, dotted (np.float32) and with a tensor output index (Mul_1:0)
+    r"|(?P<word>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?::\d+(?![\d.]))?)"
+    # a sign belongs to the number unless it follows a value ("2-1" is 2, -, 1)
+    r"|(?P<number>(?:(?<![\w)\]])[-+])?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?)"
+    r"|(?P<other>\S)",
+    re.IGNORECASE,
+)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split printed output into numbers and words; whitespace separates, it is not a token."""
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        kind, value = match.lastgroup, match.group()
+        number = float(value) if kind in ("special", "number") else None
+        tokens.append(Token(value, number, match.start()))
+    return tokens
+
+
+def _line_of(text: str, offset: int) -> tuple[int, str]:
+    """1-based line number and text of the output line holding ``offset``."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return text.count("\n", 0, offset) + 1, text[start : end if end >= 0 else len(text)]
+
+
+def _byte_offset(text: str, char_offset: int) -> int:
+    return char_offset if text.isascii() else len(text[:char_offset].encode("utf-8"))
+
+
+@dataclass
+class _Candidate:
+    """A divergence with its place in the original's order (stdout bytes written before it)."""
+
+    divergence: Divergence
+    position: int | None
+    rank: int  # tie-break and fallback order: structure, gradient, stdout, state, exit
+    ended: bool = False  # one side stopped producing this observable (may be its crash)
+
+
+def _tokens_match(old: Token, new: Token, tol: Tolerance, stats: _Stats) -> bool:
+    if old.value is None or new.value is None:
+        return old.value is None and new.value is None and old.text == new.text
+    if tol.close(np.float64(new.value), np.float64(old.value)):
+        stats.add(np.float64(new.value), np.float64(old.value))
+        return True
+    return False
+
+
+def _text_only(old: list[Token], new: list[Token], tol: Tolerance) -> bool | None:
+    """Do the outputs differ in words only? None when too long to align."""
+    if max(len(old), len(new)) > ALIGN_LIMIT:
+        return None
+    keys_old = ["\0" if t.value is not None else t.text for t in old]
+    keys_new = ["\0" if t.value is not None else t.text for t in new]
+    matcher = difflib.SequenceMatcher(None, keys_old, keys_new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            if "\0" in keys_old[i1:i2] or "\0" in keys_new[j1:j2]:
+                return False
+            continue
+        for a, b in zip(old[i1:i2], new[j1:j2]):
+            if a.value is not None and not tol.close(np.float64(b.value), np.float64(a.value)):
+                return False
+    return True
+
+
+def _print_line(prints: Sequence[Sequence[int]], byte: int) -> int | None:
+    """The program line whose ``print`` wrote the byte at ``byte`` (prints are in order)."""
+    index = bisect.bisect_right([offset for offset, _ in prints], byte) - 1
+    return prints[index][1] if index >= 0 else None
+
+
+def compare_stdout(
+    old_text: str,
+    new_text: str,
+    tol: Tolerance,
+    stats: _Stats,
+    step_offsets: list[int | None],
+    prints: tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]] = ((), ()),
+) -> _Candidate | None:
+    """The first token that differs, with the output lines and ``print`` lines around it."""
+    old, new = tokenize(old_text), tokenize(new_text)
+    for index in range(max(len(old), len(new))):
+        a = old[index] if index < len(old) else None
+        b = new[index] if index < len(new) else None
+        if a is not None and b is not None and _tokens_match(a, b, tol, stats):
+            continue
+        old_pos = a.start if a is not None else len(old_text)
+        new_pos = b.start if b is not None else len(new_text)
+        old_no, old_line = _line_of(old_text, old_pos)
+        new_no, new_line = _line_of(new_text, new_pos)
+        byte = _byte_offset(old_text, old_pos)
+        steps_before = sum(1 for o in step_offsets if o is not None and o <= byte)
+        if a is None or b is None:
+            kind = (
+                "the original's output ends here" if a is None else "the rewrite's output ends here"
+            )
+            ended = True
+        else:
+            ended = False
+            kind = "text-only difference" if _text_only(old, new, tol) else "output differs"
+        detail = (
+            f"{kind}: output line {old_no} {old_line.strip()!r} "
+            f"vs line {new_no} {new_line.strip()!r}"
+        )
+        divergence = Divergence(
+            "stdout",
+            steps_before,
+            None,
+            a.text if a else None,
+            b.text if b else None,
+            _print_line(prints[0], byte) if a else None,
+            _print_line(prints[1], _byte_offset(new_text, new_pos)) if b else None,
+            detail,
+        )
+        return _Candidate(divergence, byte, 2, ended)
+    return None
+
+
+# ------------------------------------------------------------------------- trace variables
+
+
+def _shape(entry: dict[str, Any]) -> tuple[int, ...] | None:
+    value = entry.get("value")
+    return tuple(value["shape"]) if value else None
+
+
+def model_variables(trace: dict[str, Any]) -> set[int]:
+    """Creation indices of the model's variables: stepped ones, else trainable ones."""
+    stepped = {g["index"] for step in trace["steps"] for g in step["grads"]}
+    if stepped:
+        return stepped
+    return {v["index"] for v in trace["variables"] if v.get("trainable", True)}
+
+
+def pair_variables(
+    old_vars: list[dict[str, Any]],
+    new_vars: list[dict[str, Any]],
+    old_model: set[int],
+    new_model: set[int],
+) -> dict[int, int]:
+    """Map old creation index -> new creation index: by name, else model order + shape."""
+
+    def keyed(variables: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
+        seen: dict[str, int] = {}
+        keys = {}
+        for v in variables:
+            occurrence = seen.get(v["var"], 0)
+            seen[v["var"]] = occurrence + 1
+            keys[(v["var"], occurrence)] = v["index"]
+        return keys
+
+    old_keys, new_keys = keyed(old_vars), keyed(new_vars)
+    pairs = {old_keys[k]: new_keys[k] for k in old_keys if k in new_keys}
+    taken = set(pairs.values())
+    rest_new = [v for v in new_vars if v["index"] not in taken and v["index"] in new_model]
+    for v in old_vars:
+        if v["index"] in pairs or v["index"] not in old_model:
+            continue
+        for candidate in rest_new:
+            if _shape(candidate) == _shape(v):
+                pairs[v["index"]] = candidate["index"]
+                rest_new.remove(candidate)
+                break
+    return pairs
+
+
+def compare_records(
+    old: dict[str, Any] | None, new: dict[str, Any] | None, tol: Tolerance, stats: _Stats
+) -> tuple[str, Any, Any] | None:
+    """None if two recorded tensors match, else (what differs, old value, new value)."""
+    if old is None or new is None:
+        if old is None and new is None:
+            return None
+        return ("no gradient on one side", _brief(old), _brief(new))
+    if old["shape"] != new["shape"]:
+        return (f"shape {tuple(old['shape'])} vs {tuple(new['shape'])}", old["shape"], new["shape"])
+    old_values, new_values = old["values"], new["values"]
+    if any(isinstance(values[0], str) for values in (old_values, new_values) if values):
+        if old_values != new_values:
+            return ("values differ", old_values[:8], new_values[:8])
+        return None
+    a = np.asarray(old_values, np.float64)
+    b = np.asarray(new_values, np.float64)
+    close = tol.close(b, a)
+    if not close.all():
+        i = int(np.argmin(close))
+        flat = old["positions"][i] if "positions" in old else i
+        where = tuple(int(x) for x in np.unravel_index(flat, old["shape"])) if old["shape"] else ()
+        stats_local = _Stats()
+        stats_local.add(b, a)
+        detail = (
+            f"element {where} of shape {tuple(old['shape'])}; max |diff| {stats_local.max_abs:.3g}"
+        )
+        return (detail, float(a[i]), float(b[i]))
+    stats.add(b, a)
+    for norm in ("l1", "l2", "max_abs"):
+        if norm in old and not tol.close(np.float64(new[norm]), np.float64(old[norm])):
+            return (f"{norm} norm differs (shape {tuple(old['shape'])})", old[norm], new[norm])
+    return None
+
+
+def _brief(record: dict[str, Any] | None) -> Any:
+    if record is None:
+        return None
+    values = record["values"]
+    return values[0] if record["shape"] == [] else values[:8]
+
+
+def compare_traces(
+    old: dict[str, Any], new: dict[str, Any], tol: Tolerance, stats: _Stats, notes: list[str]
+) -> tuple[list[_Candidate], int]:
+    """Divergences in variables, updates and final state; and the number of steps compared."""
+    old_vars, new_vars = old["variables"], new["variables"]
+    old_model, new_model = model_variables(old), model_variables(new)
+    pairs = pair_variables(old_vars, new_vars, old_model, new_model)
+    reverse = {j: i for i, j in pairs.items()}
+    candidates: list[_Candidate] = []
+
+    def lines(i: int | None, j: int | None) -> tuple[int | None, int | None]:
+        return (
+            old_vars[i]["line"] if i is not None else None,
+            new_vars[j]["line"] if j is not None else None,
+        )
+
+    # Structure: model variables without a counterpart, paired variables of other shapes.
+    new_in_model = [v for v in new_vars if v["index"] in new_model]
+    old_in_model = [v for v in old_vars if v["index"] in old_model]
+    for position, v in enumerate(old_in_model):
+        if v["index"] in pairs:
+            continue
+        j = new_in_model[position]["index"] if position < len(new_in_model) else None
+        detail = f"{v['var']} (shape {_shape(v)}) has no counterpart in the rewrite"
+        if j is not None:
+            other = new_vars[j]
+            detail += f"; by creation order it would be {other['var']} (shape {_shape(other)})"
+        candidates.append(
+            _Candidate(
+                Divergence(
+                    "variable", None, v["var"], _shape(v), None, *lines(v["index"], j), detail
+                ),
+                v.get("stdout_offset"),
+                0,
+                ended=True,
+            )
+        )
+    for v in new_in_model:
+        if v["index"] not in reverse:
+            detail = (
+                f"the rewrite creates {v['var']} (shape {_shape(v)}), which the original has not"
+            )
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "variable", None, v["var"], None, _shape(v), None, v["line"], detail
+                    ),
+                    None,
+                    0,
+                    ended=True,
+                )
+            )
+    unpaired = sum(1 for v in old_vars if v["index"] not in pairs and v["index"] not in old_model)
+    unpaired += sum(
+        1 for v in new_vars if v["index"] not in reverse and v["index"] not in new_model
+    )
+    if unpaired:
+        notes.append(
+            f"{unpaired} variable(s) outside the model without a counterpart"
+            " (optimizer state) left out"
+        )
+
+    # Starting values: a changed initializer shows here before it shows in a gradient.
+    old_steps, new_steps = old["steps"], new["steps"]
+    first_step: dict[int, int] = {}
+    for k, step in enumerate(old_steps):
+        for g in step["grads"]:
+            first_step.setdefault(g["index"], k)
+    for i, j in pairs.items():
+        old_start, new_start = old_vars[i].get("initial"), new_vars[j].get("initial")
+        if old_start is None or new_start is None:
+            continue
+        mismatch = compare_records(old_start, new_start, tol, stats)
+        if mismatch is not None:
+            what, a, b = mismatch
+            k = first_step.get(i)
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "variable",
+                        None if k is None else k + 1,
+                        old_vars[i]["var"],
+                        a,
+                        b,
+                        *lines(i, j),
+                        f"value before its first update: {what}",
+                    ),
+                    None if k is None else old_steps[k].get("stdout_offset"),
+                    0,
+                )
+            )
+
+    # Updates, step by step.
+    steps_compared = min(len(old_steps), len(new_steps))
+    for k in range(steps_compared):
+        found = _compare_step(
+            k, old_steps[k], new_steps[k], pairs, reverse, old_vars, new_vars, tol, stats
+        )
+        if found is not None:
+            lines_of_step = (old_steps[k].get("line"), new_steps[k].get("line"))
+            if lines_of_step != (None, None):
+                found.detail += (
+                    f"; update applied at original line {lines_of_step[0]},"
+                    f" rewrite line {lines_of_step[1]}"
+                )
+            candidates.append(_Candidate(found, old_steps[k].get("stdout_offset"), 1))
+            steps_compared = k
+            break
+    else:
+        if len(old_steps) != len(new_steps):
+            detail = (
+                f"the original makes {len(old_steps)} optimizer steps, the rewrite {len(new_steps)}"
+            )
+            position = (
+                old_steps[steps_compared].get("stdout_offset")
+                if len(old_steps) > steps_compared
+                else None
+            )
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "gradient",
+                        steps_compared + 1,
+                        None,
+                        len(old_steps),
+                        len(new_steps),
+                        None,
+                        None,
+                        detail,
+                    ),
+                    position,
+                    1,
+                    ended=True,
+                )
+            )
+        elif old.get("stopped_early") != new.get("stopped_early"):
+            stopped, ended = (
+                ("original", "rewrite") if old.get("stopped_early") else ("rewrite", "original")
+            )
+            detail = (
+                f"the {ended} ends after {len(old_steps)} optimizer steps; the {stopped} "
+                "goes on and was stopped at the step budget"
+            )
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "gradient", steps_compared + 1, None, None, None, None, None, detail
+                    ),
+                    None,
+                    1,
+                    ended=True,
+                )
+            )
+
+    # Final state of every paired variable.
+    for i, j in pairs.items():
+        old_value, new_value = old_vars[i]["value"], new_vars[j]["value"]
+        if old_value is None or new_value is None:
+            notes.append(f"final value of {old_vars[i]['var']} unreadable; not compared")
+            continue
+        mismatch = compare_records(old_value, new_value, tol, stats)
+        if mismatch is not None:
+            what, a, b = mismatch
+            shape_change = old_value["shape"] != new_value["shape"]
+            candidates.append(
+                _Candidate(
+                    Divergence(
+                        "variable",
+                        None,
+                        old_vars[i]["var"],
+                        a,
+                        b,
+                        *lines(i, j),
+                        f"{'' if shape_change else 'final value: '}{what}",
+                    ),
+                    old_vars[i].get("stdout_offset") if shape_change else None,
+                    0 if shape_change else 3,
+                )
+            )
+    return candidates, steps_compared
+
+
+def _compare_step(
+    k: int,
+    old_step: dict[str, Any],
+    new_step: dict[str, Any],
+    pairs: dict[int, int],
+    reverse: dict[int, int],
+    old_vars: list[dict[str, Any]],
+    new_vars: list[dict[str, Any]],
+    tol: Tolerance,
+    stats: _Stats,
+) -> Divergence | None:
+    new_by_index = {g["index"]: g for g in new_step["grads"]}
+    old_by_index = {g["index"]: g for g in old_step["grads"]}
+    for g in old_step["grads"]:
+        i = g["index"]
+        j = pairs.get(i)
+        partner = new_by_index.get(j) if j is not None else None
+        old_line = old_vars[i]["line"]
+        if partner is None:
+            return Divergence(
+                "gradient",
+                k + 1,
+                g["var"],
+                _brief(g["grad"]),
+                None,
+                old_line,
+                new_vars[j]["line"] if j is not None else None,
+                f"the rewrite applies no update to {g['var']} at this step",
+            )
+        mismatch = compare_records(g["grad"], partner["grad"], tol, stats)
+        if mismatch is not None:
+            what, a, b = mismatch
+            return Divergence(
+                "gradient",
+                k + 1,
+                g["var"],
+                a,
+                b,
+                old_line,
+                new_vars[j]["line"],
+                f"gradient of {g['var']}: {what}",
+            )
+    for g in new_step["grads"]:
+        if reverse.get(g["index"]) not in old_by_index:
+            return Divergence(
+                "gradient",
+                k + 1,
+                g["var"],
+                None,
+                _brief(g["grad"]),
+                None,
+                new_vars[g["index"]]["line"],
+                f"the rewrite also updates {g['var']} at this step",
+            )
+    return None
+
+
+# ----------------------------------------------------------------------------- exit status
+
+
+def failure(run: RunResult) -> str | None:
+    """How a run failed: its exception type, or its exit status; None if it succeeded."""
+    if run.exception:
+        return run.exception
+    return None if run.exit_code == 0 else f"exit status {run.exit_code}"
+
+
+def _describe_end(run: RunResult) -> str:
+    if run.exception:
+        message = f": {run.exception_message}" if run.exception_message else ""
+        return f"{run.exception}{message}"
+    return f"exit status {run.exit_code}"
+
+
+def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
+    """Compare two completed runs; the divergence is the first in the original's order."""
+    stats = _Stats()
+    notes: list[str] = []
+    candidates: list[_Candidate] = []
+    steps_compared = 0
+    if old.trace is not None and new.trace is not None:
+        found, steps_compared = compare_traces(old.trace, new.trace, tol, stats, notes)
+        candidates += found
+        step_offsets = [s.get("stdout_offset") for s in old.trace["steps"]]
+        if old.stopped_early and new.stopped_early:
+            notes.append(f"both stopped after {len(old.trace['steps'])} optimizer steps")
+    else:
+        step_offsets = []
+        missing = "the original" if old.trace is None else "the rewrite"
+        if old.trace is not None or new.trace is not None:
+            notes.append(f"no trace from {missing}: updates and final state not compared")
+    prints = tuple(run.trace.get("prints", []) if run.trace else [] for run in (old, new))
+    stdout = compare_stdout(old.stdout, new.stdout, tol, stats, step_offsets, prints)
+    if stdout is not None:
+        candidates.append(stdout)
+    if failure(old) != failure(new):
+        exit_divergence = Divergence(
+            "exit",
+            None,
+            None,
+            _describe_end(old),
+            _describe_end(new),
+            old.exception_line,
+            new.exception_line,
+            f"the original ends with {_describe_end(old)}, the rewrite with {_describe_end(new)}",
+        )
+        # A stream that stops short is explained by how its run ended.
+        candidates = [c for c in candidates if not c.ended]
+        candidates.append(_Candidate(exit_divergence, None, 4))
+    first = _first(candidates)
+    return Comparison(first, steps_compared, stats.max_abs, stats.max_rel, notes)
+
+
+def _first(candidates: list[_Candidate]) -> Divergence | None:
+    if not candidates:
+        return None
+    if all(c.position is not None for c in candidates if c.rank < 3):
+        key = lambda c: (c.position if c.position is not None else math.inf, c.rank)
+    else:
+        key = lambda c: (c.rank,)
+    return min(candidates, key=key).divergence

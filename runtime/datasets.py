@@ -1,0 +1,232 @@
+"""Small deterministic stand-ins for the data sets tutorials download.
+
+A verify run must not reach the network, and must be fast: programs that call
+``input_data.read_data_sets`` or ``tf.keras.datasets.*.load_data`` get a few
+hundred synthetic examples with the real dtypes and per-example shapes. Each
+class has a fixed template image; examples are that template plus noise, so a
+model can learn the labels and training loss falls as it would on real data.
+
+Everything is drawn from local generators seeded per data set name: loading
+data never moves numpy's global RNG, which the program's own code may use.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+TRAIN_EXAMPLES = 512
+TEST_EXAMPLES = 128
+VALIDATION_EXAMPLES = 64
+
+_SEEDS = {
+    "mnist": 1,
+    "fashion_mnist": 2,
+    "cifar10": 3,
+    "cifar100": 4,
+    "boston_housing": 5,
+    "tutorials_mnist": 6,
+}
+
+
+def _rng(name: str, part: str) -> np.random.Generator:
+    return np.random.default_rng([_SEEDS[name], {"templates": 0, "train": 1, "test": 2}[part]])
+
+
+def class_images(
+    name: str, part: str, count: int, shape: tuple[int, ...], classes: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` images in [0, 1] (float32) and their labels (int64), balanced over classes.
+
+    Templates are coarse random blobs, upsampled, so neighbouring pixels agree like
+    in real images; examples scale the template and add pixel noise.
+    """
+    templates_rng = _rng(name, "templates")
+    height, width = shape[0], shape[1]
+    channels = shape[2] if len(shape) == 3 else 1
+    coarse = templates_rng.random((classes, height // 4 + 1, width // 4 + 1, channels))
+    blobs = np.repeat(np.repeat(coarse, 4, axis=1), 4, axis=2)[:, :height, :width, :]
+    templates = np.where(blobs > 0.55, blobs, 0.0)
+    rng = _rng(name, part)
+    labels = rng.permutation(np.arange(count) % classes)
+    strength = rng.uniform(0.7, 1.0, size=(count, 1, 1, 1))
+    noise = rng.normal(0.0, 0.12, size=(count, height, width, channels))
+    images = np.clip(templates[labels] * strength + noise, 0.0, 1.0).astype(np.float32)
+    return images.reshape((count, *shape)), labels.astype(np.int64)
+
+
+def _as_uint8(images: np.ndarray) -> np.ndarray:
+    return np.round(images * 255.0).astype(np.uint8)
+
+
+def _split(
+    name: str, shape: tuple[int, ...], classes: int
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    x_train, y_train = class_images(name, "train", TRAIN_EXAMPLES, shape, classes)
+    x_test, y_test = class_images(name, "test", TEST_EXAMPLES, shape, classes)
+    return (_as_uint8(x_train), y_train.astype(np.uint8)), (
+        _as_uint8(x_test),
+        y_test.astype(np.uint8),
+    )
+
+
+# ------------------------------------------------------------------ tf.keras.datasets.*
+
+
+def mnist_load_data(path: str = "mnist.npz") -> tuple:
+    """``tf.keras.datasets.mnist.load_data()``: uint8 images (N, 28, 28), uint8 labels (N,)."""
+    return _split("mnist", (28, 28), 10)
+
+
+def fashion_mnist_load_data() -> tuple:
+    """``tf.keras.datasets.fashion_mnist.load_data()``: as MNIST, other templates."""
+    return _split("fashion_mnist", (28, 28), 10)
+
+
+def cifar10_load_data() -> tuple:
+    """``tf.keras.datasets.cifar10.load_data()``: uint8 (N, 32, 32, 3), uint8 labels (N, 1)."""
+    (x_train, y_train), (x_test, y_test) = _split("cifar10", (32, 32, 3), 10)
+    return (x_train, y_train.reshape(-1, 1)), (x_test, y_test.reshape(-1, 1))
+
+
+def cifar100_load_data(label_mode: str = "fine") -> tuple:
+    """``tf.keras.datasets.cifar100.load_data()``: 100 fine or 20 coarse classes, labels (N, 1)."""
+    if label_mode not in ("fine", "coarse"):
+        raise ValueError(
+            f'`label_mode` must be one of `"fine"`, `"coarse"`. Received: label_mode={label_mode}.'
+        )
+    (x_train, y_train), (x_test, y_test) = _split("cifar100", (32, 32, 3), 100)
+    if label_mode == "coarse":
+        y_train, y_test = y_train // 5, y_test // 5
+    return (x_train, y_train.reshape(-1, 1)), (x_test, y_test.reshape(-1, 1))
+
+
+def boston_housing_load_data(
+    path: str = "boston_housing.npz", test_split: float = 0.2, seed: int = 113
+) -> tuple:
+    """``tf.keras.datasets.boston_housing.load_data()``: float64 (N, 13) features, float64 prices.
+
+    Prices are a fixed linear function of the features plus noise, so regression learns.
+    """
+    rng = np.random.default_rng([_SEEDS["boston_housing"], seed])
+    total = 506
+    x = rng.gamma(2.0, 2.0, size=(total, 13)) * rng.uniform(0.5, 50.0, size=13)
+    weights = rng.normal(0.0, 1.0, size=13) / x.std(axis=0)
+    y = np.clip(
+        22.5 + 6.0 * (x - x.mean(axis=0)) @ weights / 3.6 + rng.normal(0, 2.0, total), 5.0, 50.0
+    )
+    cut = int(total * (1 - test_split))
+    return (x[:cut], y[:cut]), (x[cut:], y[cut:])
+
+
+KERAS_LOADERS = {
+    "mnist": mnist_load_data,
+    "fashion_mnist": fashion_mnist_load_data,
+    "cifar10": cifar10_load_data,
+    "cifar100": cifar100_load_data,
+    "boston_housing": boston_housing_load_data,
+}
+
+
+# ------------------------------------------- tensorflow.examples.tutorials.mnist.input_data
+
+
+class DataSet:
+    """``input_data``'s DataSet: ``images``, ``labels``, ``num_examples``, ``next_batch``.
+
+    ``next_batch`` shuffles with numpy's global RNG like the tutorial code did, so
+    both runs of a verify (seeded the same) see the same batches.
+    """
+
+    def __init__(self, images: np.ndarray, labels: np.ndarray) -> None:
+        self._images = images
+        self._labels = labels
+        self._num_examples = images.shape[0]
+        self._epochs_completed = 0
+        self._index_in_epoch = 0
+
+    @property
+    def images(self) -> np.ndarray:
+        return self._images
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self._labels
+
+    @property
+    def num_examples(self) -> int:
+        return self._num_examples
+
+    @property
+    def epochs_completed(self) -> int:
+        return self._epochs_completed
+
+    def _shuffle(self) -> None:
+        order = np.arange(self._num_examples)
+        np.random.shuffle(order)
+        self._images = self._images[order]
+        self._labels = self._labels[order]
+
+    def next_batch(
+        self, batch_size: int, fake_data: bool = False, shuffle: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The next ``batch_size`` examples; an epoch's tail is joined to the next epoch's head."""
+        start = self._index_in_epoch
+        if self._epochs_completed == 0 and start == 0 and shuffle:
+            self._shuffle()
+        if start + batch_size <= self._num_examples:
+            self._index_in_epoch += batch_size
+            return self._images[start : start + batch_size], self._labels[
+                start : start + batch_size
+            ]
+        self._epochs_completed += 1
+        rest_images = self._images[start:]
+        rest_labels = self._labels[start:]
+        if shuffle:
+            self._shuffle()
+        self._index_in_epoch = batch_size - (self._num_examples - start)
+        end = self._index_in_epoch
+        return (
+            np.concatenate([rest_images, self._images[:end]], axis=0),
+            np.concatenate([rest_labels, self._labels[:end]], axis=0),
+        )
+
+
+class Datasets(NamedTuple):
+    train: DataSet
+    validation: DataSet
+    test: DataSet
+
+
+def _tutorial_set(part: str, count: int, one_hot: bool, reshape: bool) -> DataSet:
+    images, labels = class_images("tutorials_mnist", part, count, (28, 28), 10)
+    # the real loader divides uint8 pixels by 255: keep that quantisation
+    images = _as_uint8(images).astype(np.float32) * np.float32(1.0 / 255.0)
+    images = images.reshape(count, 784) if reshape else images.reshape(count, 28, 28, 1)
+    if one_hot:
+        return DataSet(images, np.eye(10)[labels])  # float64, as the tutorial loader made it
+    return DataSet(images, labels.astype(np.uint8))
+
+
+def read_data_sets(
+    train_dir: str,
+    fake_data: bool = False,
+    one_hot: bool = False,
+    dtype: object = None,
+    reshape: bool = True,
+    validation_size: int = VALIDATION_EXAMPLES,
+    seed: int | None = None,
+    source_url: str | None = None,
+) -> Datasets:
+    """``input_data.read_data_sets``: train/validation/test; nothing is downloaded or written.
+
+    ``dtype``, ``seed`` and ``source_url`` are accepted for the original signature;
+    images are always float32 in [0, 1].
+    """
+    train = _tutorial_set("train", TRAIN_EXAMPLES + VALIDATION_EXAMPLES, one_hot, reshape)
+    validation_size = min(validation_size, VALIDATION_EXAMPLES)
+    validation = DataSet(train.images[:validation_size], train.labels[:validation_size])
+    train = DataSet(train.images[VALIDATION_EXAMPLES:], train.labels[VALIDATION_EXAMPLES:])
+    test = _tutorial_set("test", TEST_EXAMPLES, one_hot, reshape)
+    return Datasets(train=train, validation=validation, test=test)

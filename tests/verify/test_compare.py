@@ -1,0 +1,382 @@
+"""Trace comparison on hand-built runs: each observable, the order, name fallback, exits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables
+from runtime.sandbox import RunResult
+from runtime.trace import record_array
+
+TOL = Tolerance(rtol=1e-4, atol=1e-6)
+
+
+def var(
+    name: str,
+    index: int,
+    value: Any,
+    *,
+    trainable: bool = True,
+    line: int | None = None,
+    offset: int | None = 0,
+) -> dict[str, Any]:
+    return {
+        "var": name,
+        "index": index,
+        "trainable": trainable,
+        "line": line,
+        "stdout_offset": offset,
+        "value": record_array(np.asarray(value, np.float32)),
+    }
+
+
+def step(*grads: tuple[str, int, Any], offset: int | None = None) -> dict[str, Any]:
+    return {
+        "line": None,
+        "stdout_offset": offset,
+        "grads": [
+            {
+                "var": n,
+                "index": i,
+                "grad": None if g is None else record_array(np.asarray(g, np.float32)),
+            }
+            for n, i, g in grads
+        ],
+    }
+
+
+def run(
+    stdout: str = "",
+    variables: list | None = None,
+    steps: list | None = None,
+    *,
+    exit_code: int = 0,
+    exception: str | None = None,
+    stopped: bool = False,
+    traced: bool = True,
+) -> RunResult:
+    trace = {
+        "format": 1,
+        "stopped_early": stopped,
+        "max_steps": None,
+        "steps": steps or [],
+        "variables": variables or [],
+    }
+    return RunResult(
+        stdout=stdout,
+        stderr="",
+        exit_code=exit_code,
+        exception=exception,
+        trace=trace if traced else None,
+        timed_out=False,
+    )
+
+
+def two_var_run(
+    w_grads: list[Any],
+    w_final: Any,
+    stdout: str = "",
+    names=("w", "b"),
+    lines=(3, 4),
+    offsets: list[int | None] | None = None,
+) -> RunResult:
+    offsets = offsets or [None] * len(w_grads)
+    variables = [var(names[0], 0, w_final, line=lines[0]), var(names[1], 1, 0.5, line=lines[1])]
+    steps = [step((names[0], 0, g), (names[1], 1, 1.0), offset=o) for g, o in zip(w_grads, offsets)]
+    return run(stdout, variables, steps)
+
+
+def test_identical_runs_have_no_divergence() -> None:
+    old = two_var_run([[1.0, 2.0]] * 3, [0.1, 0.2], "loss 0.5\n")
+    result = compare_runs(old, old, TOL)
+    assert result.divergence is None
+    assert result.steps_compared == 3
+    assert result.max_abs_diff == 0.0
+
+
+def test_adam_sized_drift_is_equivalent_and_measured() -> None:
+    old = two_var_run([[1.0, 2.0]], [0.1, 0.2])
+    new = two_var_run([[1.0 + 2e-5, 2.0]], [0.1, 0.2])
+    result = compare_runs(old, new, TOL)
+    assert result.divergence is None
+    assert 1e-5 < result.max_rel_diff < 3e-5
+
+
+def test_wrong_epsilon_sized_gradient_difference_is_found_at_its_step() -> None:
+    grads = [[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]
+    old = two_var_run(grads, [0.1, 0.2], lines=(3, 4))
+    new = two_var_run(grads[:2] + [[1.0, 2.0 * (1 + 7e-3)]], [0.1, 0.2], lines=(10, 11))
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None
+    assert (d.observable, d.step, d.variable) == ("gradient", 3, "w")
+    assert (d.old, d.old_line, d.new_line) == (2.0, 3, 10)
+    assert d.new == np.float32(2.0 * (1 + 7e-3))
+    assert "(1,)" in d.detail
+
+
+def test_a_changed_initial_value_is_named_before_the_gradient_it_changes() -> None:
+    old = two_var_run([[1.0, 2.0]] * 2, [0.1, 0.2], lines=(3, 4), offsets=[0, 0])
+    new = two_var_run([[1.0, 2.5]] * 2, [0.1, 0.2], lines=(8, 9), offsets=[0, 0])
+    old.trace["variables"][0]["initial"] = record_array(np.float32([0.5, 1.0]))
+    new.trace["variables"][0]["initial"] = record_array(np.float32([0.5, 1.25]))
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.step, d.variable, d.old, d.new) == ("variable", 1, "w", 1.0, 1.25)
+    assert (d.old_line, d.new_line) == (3, 8)
+    assert d.detail.startswith("value before its first update")
+
+
+def test_final_state_difference_is_reported_with_creation_lines() -> None:
+    old = two_var_run([[1.0, 2.0]], [0.1, 0.2], lines=(3, 4))
+    new = two_var_run([[1.0, 2.0]], [0.1, 0.3], lines=(7, 8))
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None
+    assert (d.observable, d.variable, d.old_line, d.new_line) == ("variable", "w", 3, 7)
+    assert "final value" in d.detail
+
+
+def test_stdout_number_difference() -> None:
+    old = two_var_run([[1.0, 2.0]], [0.1, 0.2], "epoch 1\nloss 0.5\n")
+    new = two_var_run([[1.0, 2.0]], [0.1, 0.2], "epoch 1\nloss 0.6\n")
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None
+    assert (d.observable, d.old, d.new) == ("stdout", "0.5", "0.6")
+    assert "output line 2" in d.detail and "text-only" not in d.detail
+
+
+def test_words_only_difference_is_called_text_only() -> None:
+    old = run("Loss: 0.5 dtype=float32\n")
+    new = run("loss: 0.5 dtype=float64\n")
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None and d.observable == "stdout"
+    assert "text-only" in d.detail
+
+
+def test_extra_words_with_numbers_still_text_only_but_not_with_extra_numbers() -> None:
+    assert "text-only" in compare_runs(run("a 1 b 2"), run("a 1 c d b 2"), TOL).divergence.detail
+    assert "text-only" not in compare_runs(run("a 1 b 2"), run("a 1 b 2 3"), TOL).divergence.detail
+
+
+def test_printing_difference_before_a_step_wins_over_that_steps_gradient() -> None:
+    stdout_old, stdout_new = "start 1\nstep 2\n", "start 9\nstep 2\n"
+    # the differing token "1" is at byte 6; step 1 ran after 8 bytes had been printed
+    old = two_var_run([[1.0, 2.0]], [0.1, 0.2], stdout_old, offsets=[8])
+    new = two_var_run([[5.0, 2.0]], [0.1, 0.2], stdout_new, offsets=[8])
+    assert compare_runs(old, new, TOL).divergence.observable == "stdout"
+    # step 1 ran before anything was printed: the gradient comes first
+    old = two_var_run([[1.0, 2.0]], [0.1, 0.2], stdout_old, offsets=[0])
+    new = two_var_run([[5.0, 2.0]], [0.1, 0.2], stdout_new, offsets=[0])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.step) == ("gradient", 1)
+
+
+def test_stdout_divergence_reports_how_many_steps_ran_before_it() -> None:
+    old = two_var_run([[1.0, 2.0]] * 3, [0.1, 0.2], "a 1\nb 2\nc 3\n", offsets=[0, 4, 8])
+    new = two_var_run([[1.0, 2.0]] * 3, [0.1, 0.2], "a 1\nb 2\nc 4\n", offsets=[0, 4, 8])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.step) == ("stdout", 3)
+
+
+def test_names_fall_back_to_creation_order_and_shape() -> None:
+    old_vars = [
+        var("dense1/weight", 0, np.ones((3, 2))),
+        var("dense1/bias", 1, np.zeros(2)),
+        var("beta1_power", 2, 0.9, trainable=False),
+    ]
+    new_vars = [
+        var("iteration", 0, 1.0, trainable=False),
+        var("my_model/dense/kernel", 1, np.ones((3, 2))),
+        var("my_model/dense/bias", 2, np.zeros(2)),
+    ]
+    old = run(
+        "",
+        old_vars,
+        [step(("dense1/weight", 0, np.ones((3, 2))), ("dense1/bias", 1, np.ones(2)))],
+    )
+    new = run(
+        "",
+        new_vars,
+        [
+            step(
+                ("my_model/dense/kernel", 1, np.ones((3, 2))),
+                ("my_model/dense/bias", 2, np.ones(2)),
+            )
+        ],
+    )
+    assert model_variables(old.trace) == {0, 1} and model_variables(new.trace) == {1, 2}
+    assert pair_variables(old_vars, new_vars, {0, 1}, {1, 2}) == {0: 1, 1: 2}
+    result = compare_runs(old, new, TOL)
+    assert result.divergence is None
+    assert any("2 variable(s) outside the model" in note for note in result.notes)
+
+
+def test_optimizer_state_reported_as_trainable_is_left_out_when_the_program_steps() -> None:
+    # an engine that does not say which variables are trainable: the steps tell
+    old_vars = [var("a", 0, 1.0), var("b", 1, 2.0)]
+    new_vars = [var("a", 0, 1.0), var("b", 1, 2.0), var("sgd/iteration", 2, 300.0)]
+    steps = [step(("a", 0, 0.5), ("b", 1, 0.5))]
+    result = compare_runs(run("", old_vars, steps), run("", new_vars, steps), TOL)
+    assert result.divergence is None
+    # without steps, trainable variables are the model: an extra one is a difference
+    d = compare_runs(run("", old_vars), run("", new_vars), TOL).divergence
+    assert (d.observable, d.variable) == ("variable", "sgd/iteration")
+
+
+def test_fallback_pairing_still_finds_a_value_difference() -> None:
+    old = run("", [var("weight", 0, [1.0, 2.0], line=5)])
+    new = run("", [var("dense/kernel", 0, [1.0, 2.5], line=9)])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.variable, d.old, d.new, d.old_line, d.new_line) == (
+        "variable",
+        "weight",
+        2.0,
+        2.5,
+        5,
+        9,
+    )
+
+
+def test_shape_change_is_reported_at_creation_before_later_gradients() -> None:
+    # the guide's broken hand migration: dense2 is fed the inputs, so its weight is (32, 10)
+    old_vars = [
+        var("dense1/weight", 0, np.zeros((32, 10)), line=4, offset=0),
+        var("dense2/weight", 1, np.zeros((10, 10)), line=5, offset=0),
+    ]
+    new_vars = [
+        var("dense1/weight", 0, np.zeros((32, 10)), line=12, offset=0),
+        var("dense2/weight", 1, np.zeros((32, 10)), line=13, offset=0),
+    ]
+    steps_old = [
+        step(
+            ("dense1/weight", 0, np.ones((32, 10))),
+            ("dense2/weight", 1, np.ones((10, 10))),
+            offset=0,
+        )
+    ]
+    steps_new = [
+        step(
+            ("dense1/weight", 0, np.full((32, 10), 2.0)),
+            ("dense2/weight", 1, np.ones((32, 10))),
+            offset=0,
+        )
+    ]
+    d = compare_runs(run("", old_vars, steps_old), run("", new_vars, steps_new), TOL).divergence
+    assert (d.observable, d.variable, d.old_line, d.new_line) == (
+        "variable",
+        "dense2/weight",
+        5,
+        13,
+    )
+    assert "(10, 10)" in d.detail and "(32, 10)" in d.detail
+
+
+def test_trainable_variable_missing_from_the_rewrite() -> None:
+    old = run("", [var("w", 0, [1.0], line=2), var("b", 1, [0.0, 0.0], line=3)])
+    new = run("", [var("w", 0, [1.0], line=2)])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.variable, d.old_line) == ("variable", "b", 3)
+    assert "no counterpart" in d.detail
+
+
+def test_extra_trainable_variable_in_the_rewrite() -> None:
+    old = run("", [var("w", 0, [1.0])])
+    new = run("", [var("w", 0, [1.0]), var("extra", 1, [1.0, 2.0], line=6)])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.variable, d.new_line) == ("variable", "extra", 6)
+
+
+def test_update_missing_from_a_step() -> None:
+    variables = [var("w", 0, [1.0]), var("b", 1, [0.0])]
+    old = run("", variables, [step(("w", 0, [1.0]), ("b", 1, [1.0]))])
+    new = run("", variables, [step(("w", 0, [1.0]))])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.step, d.variable) == ("gradient", 1, "b")
+    assert compare_runs(new, old, TOL).divergence.detail.startswith("the rewrite also updates b")
+
+
+def test_missing_gradient_against_a_gradient() -> None:
+    variables = [var("w", 0, [1.0])]
+    d = compare_runs(
+        run("", variables, [step(("w", 0, [1.0]))]), run("", variables, [step(("w", 0, None))]), TOL
+    ).divergence
+    assert (d.observable, d.step, d.old, d.new) == ("gradient", 1, [1.0], None)
+
+
+def test_different_step_counts() -> None:
+    variables = [var("w", 0, [1.0])]
+    old = run("", variables, [step(("w", 0, [1.0]))] * 5)
+    new = run("", variables, [step(("w", 0, [1.0]))] * 4)
+    result = compare_runs(old, new, TOL)
+    assert (result.divergence.observable, result.divergence.step) == ("gradient", 5)
+    assert result.steps_compared == 4
+    assert "5" in result.divergence.detail and "4" in result.divergence.detail
+
+
+def test_one_side_stopped_at_the_budget_and_the_other_ended() -> None:
+    variables = [var("w", 0, [1.0])]
+    old = run("", variables, [step(("w", 0, [1.0]))] * 3, stopped=True)
+    new = run("", variables, [step(("w", 0, [1.0]))] * 3, stopped=False)
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None and "step budget" in d.detail
+
+
+def test_large_tensors_are_compared_through_their_digest() -> None:
+    base = np.linspace(1.0, 2.0, 10000)
+    shifted = base * (1 + 1e-3)
+    variables = [var("w", 0, base)]
+    same = compare_runs(
+        run("", variables, [step(("w", 0, base))]), run("", variables, [step(("w", 0, base))]), TOL
+    )
+    assert same.divergence is None
+    d = compare_runs(
+        run("", variables, [step(("w", 0, base))]),
+        run("", variables, [step(("w", 0, shifted))]),
+        TOL,
+    ).divergence
+    assert (d.observable, d.step) == ("gradient", 1)
+    # one far-off element that the sample misses still moves the norms
+    spike = base.copy()
+    spike[1] = 50.0
+    d = compare_runs(
+        run("", variables, [step(("w", 0, base))]), run("", variables, [step(("w", 0, spike))]), TOL
+    ).divergence
+    assert d is not None and "norm" in d.detail
+
+
+def test_crash_in_the_rewrite_is_reported_as_the_exit_not_as_missing_output() -> None:
+    old = run("step 1\nstep 2\ndone\n")
+    new = run("step 1\n", exit_code=1, exception="TypeError")
+    d = compare_runs(old, new, TOL).divergence
+    assert d.observable == "exit"
+    assert "TypeError" in str(d.new) and "exit status 0" in str(d.old)
+
+
+def test_a_rewrite_that_crashes_before_creating_variables_is_an_exit_difference() -> None:
+    old = run("", [var("w", 0, [1.0], line=2)], exit_code=0)
+    new = run("", [], exit_code=1, exception="IndentationError")
+    assert compare_runs(old, new, TOL).divergence.observable == "exit"
+
+
+def test_an_earlier_value_difference_beats_a_later_crash() -> None:
+    old = run("step 1\nstep 2\ndone\n")
+    new = run("step 7\n", exit_code=1, exception="TypeError")
+    assert compare_runs(old, new, TOL).divergence.observable == "stdout"
+
+
+def test_same_exception_type_on_both_sides_is_no_divergence() -> None:
+    old = run("x\n", exit_code=1, exception="InvalidArgumentError")
+    new = run("x\n", exit_code=1, exception="InvalidArgumentError")
+    assert compare_runs(old, new, TOL).divergence is None
+    other = run("x\n", exit_code=1, exception="ValueError")
+    assert compare_runs(old, other, TOL).divergence.observable == "exit"
+
+
+def test_exit_status_without_exception_is_compared() -> None:
+    assert compare_runs(run(exit_code=2), run(exit_code=0), TOL).divergence.observable == "exit"
+
+
+def test_missing_trace_compares_stdout_and_says_so() -> None:
+    result = compare_runs(run("1\n"), run("1\n", traced=False), TOL)
+    assert result.divergence is None
+    assert any("no trace" in note for note in result.notes)

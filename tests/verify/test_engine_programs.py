@@ -1,0 +1,56 @@
+"""Real TF programs through the engine's runner; skipped until ``runtime.run`` exists."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from runtime.verdict import Options, verify_files, verify_sources
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("runtime.run") is None, reason="the engine runner is not built yet"
+)
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_worked_target_rewrite_is_equivalent() -> None:
+    verdict = verify_files(PROGRAMS / "linreg_tf1.py", PROGRAMS / "linreg_tf2.py", Options())
+    assert verdict.status == "equivalent", verdict.reason
+    assert verdict.steps_compared == 300
+
+
+def test_wrong_learning_rate_is_different_at_the_second_step() -> None:
+    old = PROGRAMS / "linreg_tf1.py"
+    new = PROGRAMS / "linreg_tf2.py"
+    mutant = new.read_text().replace("LEARNING_RATE = 1e-3", "LEARNING_RATE = 1e-2")
+    original = old.read_text()
+    verdict = verify_sources(original, mutant, PROGRAMS, Options(), filename="linreg_tf1.py")
+    d = verdict.divergence
+    assert verdict.status == "different", verdict.reason
+    assert (d.observable, d.step) == ("gradient", 2)
+    assert d.old_line in {line_of(old, 'get_variable("a"'), line_of(old, 'get_variable("b"')}
+
+
+def test_max_steps_stops_both_sides() -> None:
+    verdict = verify_files(
+        PROGRAMS / "linreg_tf1.py", PROGRAMS / "linreg_tf2.py", Options(max_steps=20)
+    )
+    assert verdict.status == "equivalent", verdict.reason
+    assert verdict.steps_compared == 20
+
+
+def test_guides_hand_migration_is_not_equivalent_and_names_both_lines() -> None:
+    old, new = PROGRAMS / "scope_tf1.py", PROGRAMS / "scope_tf2_hand.py"
+    verdict = verify_files(old, new, Options())
+    d = verdict.divergence
+    assert verdict.status == "different", verdict.reason
+    assert (d.observable, d.variable) == ("variable", "dense2/weight")
+    assert d.old_line == line_of(old, 'name="weight"')
+    assert d.new_line == line_of(new, 'name="weight"')

@@ -1,0 +1,252 @@
+"""Running one program: a private copy, limits, argv/stdin, seeding, budget, exceptions."""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from runtime.sandbox import (
+    engine_command,
+    parse_exception,
+    python_command,
+    run_program,
+    traceback_line,
+)
+
+
+def run(path: Path, **kwargs):
+    kwargs.setdefault("timeout", 60)
+    return run_program(path, runner=python_command, **kwargs)
+
+
+def test_program_writes_only_into_its_copy(tmp_path: Path, write_program) -> None:
+    (tmp_path / "data.txt").write_text("original data")
+    (tmp_path / "ckpt").mkdir()
+    program = write_program("""
+        import os
+        print(open("data.txt").read())
+        open("data.txt", "w").write("overwritten")
+        open("ckpt/model.ckpt", "w").write("weights")
+        os.remove("fake_engine.py")
+        print(os.path.dirname(os.path.abspath(__file__)) == os.getcwd())
+    """)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    result = run(program)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["original data", "True"]
+    assert (tmp_path / "data.txt").read_text() == "original data"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_vcs_caches_and_virtualenvs_are_not_copied(tmp_path: Path, write_program) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref")
+    (tmp_path / "myenv").mkdir()
+    (tmp_path / "myenv" / "pyvenv.cfg").write_text("home = /usr")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "x.csv").write_text("1,2")
+    program = write_program("""
+        import os
+        print(sorted(n for n in os.listdir(".") if not n.startswith("__")))
+    """)
+    assert run(program).stdout.strip() == "['data', 'fake_engine.py', 'prog.py']"
+
+
+def test_argv_and_stdin_are_passed(write_program) -> None:
+    program = write_program("""
+        import sys
+        print(sys.argv[1:], sys.stdin.read().upper())
+    """)
+    result = run(program, argv=["--lr", "0.5"], stdin=b"from stdin")
+    assert result.stdout.strip() == "['--lr', '0.5'] FROM STDIN"
+
+
+def test_source_replaces_the_program_in_the_copy_only(tmp_path: Path, write_program) -> None:
+    program = write_program("print('on disk')\n")
+    result = run(program, source="print('in memory')\n")
+    assert result.stdout.strip() == "in memory"
+    assert program.read_text() == "print('on disk')\n"
+
+
+def test_numpy_and_hash_seeds_are_fixed(write_program) -> None:
+    program = write_program("""
+        import random
+        import numpy as np
+        print(np.random.rand(), random.random(), hash("tfmigrate"))
+    """)
+    first, second = run(program).stdout, run(program).stdout
+    assert first == second
+    assert float(first.split()[0]) == np.random.RandomState(0).rand()
+    assert run(program, seed=1).stdout.split()[0] != first.split()[0]
+
+
+def test_timeout_ends_the_program(write_program) -> None:
+    program = write_program("""
+        import time
+        print("started", flush=True)
+        time.sleep(60)
+    """)
+    start = time.monotonic()
+    result = run(program, timeout=1.0)
+    assert result.timed_out
+    assert time.monotonic() - start < 20
+    assert result.stdout.strip() == "started"
+
+
+def test_memory_cap(write_program) -> None:
+    program = write_program("""
+        import numpy as np
+        block = np.ones(400_000_000)
+        print("allocated")
+    """)
+    result = run(program, memory_mb=400)
+    assert result.out_of_memory and result.exception.endswith("MemoryError")
+    assert "allocated" not in result.stdout
+    assert not run(program.parent / "prog.py", memory_mb=400, source="print(1)\n").out_of_memory
+
+
+def test_exception_type_and_message_are_parsed(write_program) -> None:
+    program = write_program("""
+        print("before")
+        raise ValueError("Unknown variable: b")
+    """)
+    result = run(program)
+    assert (result.exit_code, result.exception) == (1, "ValueError")
+    assert result.exception_message == "Unknown variable: b"
+    assert result.stdout == "before\n"
+
+
+def test_parse_exception_keeps_the_class_name_of_a_dotted_type() -> None:
+    stderr = (
+        'Traceback (most recent call last):\n  File "p.py", line 3, in <module>\n'
+        "    tf.foo.bar()\nruntime.errors.Unsupported: tf.foo.bar is not supported\n"
+    )
+    assert parse_exception(stderr) == ("Unsupported", "tf.foo.bar is not supported")
+    assert parse_exception("warning: something\n") == (None, None)
+    chained = stderr + "\nDuring handling...\n\nTraceback (most recent call last):\n  x\nKeyError\n"
+    assert parse_exception(chained) == ("KeyError", None)
+
+
+def test_trace_records_steps_lines_and_final_values(write_program) -> None:
+    program = write_program("""
+        from fake_engine import Var, sgd
+        w = Var("w:0", [1.0, 2.0])
+        for _ in range(3):
+            print("loss", float((w.value ** 2).sum()))
+            sgd([(2 * w.value, w)], 0.1)
+    """)
+    result = run(program)
+    assert result.exit_code == 0, result.stderr
+    trace = result.trace
+    assert len(trace["steps"]) == 3 and not trace["stopped_early"]
+    assert trace["variables"][0]["line"] == 3
+    assert trace["steps"][0]["line"] == 6
+    expected = np.array([1.0, 2.0], np.float32)
+    for _ in range(3):
+        expected = (expected - 0.1 * (2 * expected)).astype(np.float32)
+    assert trace["variables"][0]["value"]["values"] == expected.tolist()
+    # stdout offsets let the comparison order prints against steps
+    offsets = [s["stdout_offset"] for s in trace["steps"]]
+    lines = result.stdout_bytes.split(b"\n")
+    assert offsets == [
+        len(lines[0]) + 1,
+        len(lines[0]) + len(lines[1]) + 2,
+        len(b"\n".join(lines[:3])) + 1,
+    ]
+
+
+def test_step_budget_ends_cleanly_with_the_trace_written(write_program) -> None:
+    program = write_program("""
+        from fake_engine import Var, sgd
+        w = Var("w:0", 1.0)
+        for i in range(100):
+            sgd([(1.0, w)], 0.5)
+            print("step", i)
+        print("finished")
+    """)
+    result = run(program, max_steps=3)
+    assert (result.exit_code, result.exception) == (0, None), result.stderr
+    assert result.stopped_early and len(result.trace["steps"]) == 3
+    assert result.stdout.split("\n")[:-1] == ["step 0", "step 1", "step 2"]
+    assert result.trace["variables"][0]["value"]["values"] == [-0.5]
+
+
+def test_budget_with_a_runner_that_does_not_catch_stop_program(write_program) -> None:
+    program = write_program("""
+        from fake_engine import Var, sgd
+        w = Var("w:0", 1.0)
+        for i in range(100):
+            sgd([(1.0, w)], 0.5)
+    """)
+    result = run_program(program, max_steps=2, runner=lambda p, face: [sys.executable, str(p)])
+    assert (result.exit_code, result.exception) == (0, None)
+    assert result.stopped_early and len(result.trace["steps"]) == 2
+
+
+def test_no_budget_means_no_stop(write_program) -> None:
+    program = write_program("""
+        from fake_engine import Var, sgd
+        w = Var("w:0", 1.0)
+        for i in range(20):
+            sgd([(1.0, w)], 0.5)
+    """)
+    result = run(program)
+    assert len(result.trace["steps"]) == 20 and not result.stopped_early
+
+
+FAKE_RUNNER = """
+import runpy
+import sys
+
+face, program = sys.argv[2], sys.argv[3]
+print("runner face", face)
+sys.argv = sys.argv[3:]
+runpy.run_path(program, run_name="__main__")
+"""
+
+
+def test_engine_runner_module_is_seeded_and_ends_cleanly_at_the_budget(
+    tmp_path: Path, write_program
+) -> None:
+    (tmp_path / "fake_runner.py").write_text(FAKE_RUNNER)
+    program = write_program("""
+        import sys
+        import numpy as np
+        from fake_engine import Var, sgd
+        print(sys.argv[1:], np.random.rand())
+        w = Var("w:0", 1.0)
+        while True:
+            sgd([(1.0, w)], 0.5)
+    """)
+    result = run_program(
+        program,
+        argv=["--epochs", "3"],
+        max_steps=4,
+        face="tf1",
+        runner=functools.partial(engine_command, module="fake_runner"),
+        timeout=60,
+    )
+    assert (result.exit_code, result.exception) == (0, None), result.stderr
+    first, second = result.stdout.splitlines()
+    assert first == "runner face tf1"
+    assert second == f"['--epochs', '3'] {np.random.RandomState(0).rand()}"
+    assert result.stopped_early and len(result.trace["steps"]) == 4
+
+
+def test_traceback_line_is_the_innermost_program_frame(tmp_path: Path) -> None:
+    program = tmp_path / "prog.py"
+    link = tmp_path / "link.py"
+    link.symlink_to(program)
+    stderr = (
+        "Traceback (most recent call last):\n"
+        f'  File "{program}", line 9, in <module>\n    main()\n'
+        f'  File "{link}", line 4, in main\n    step()\n'
+        '  File "/engine/optimizers.py", line 80, in step\n    raise ValueError\n'
+        "ValueError: Unknown variable\n"
+    )
+    assert traceback_line(stderr, program) == 4
+    assert traceback_line("no traceback\n", program) is None

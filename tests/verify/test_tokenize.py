@@ -1,0 +1,103 @@
+"""Printed output as tokens: what is a number, what is a word, and the tolerance."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from runtime.compare import Tolerance, tokenize
+
+
+def kinds(text: str) -> list[tuple[str, float | None]]:
+    return [(t.text, t.value) for t in tokenize(text)]
+
+
+def numbers(text: str) -> list[float]:
+    return [t.value for t in tokenize(text) if t.value is not None]
+
+
+def test_identifiers_with_digits_are_words() -> None:
+    for word in ("float32", "int64", "dense_1", "Mul_1:0", "a:0", "dense1/weight:0", "conv2d"):
+        assert numbers(word) == [], word
+    assert [t.text for t in tokenize("dense1/weight:0")] == ["dense1", "/", "weight:0"]
+    assert kinds("Mul_1:0") == [("Mul_1:0", None)]
+
+
+def test_numpy_scalar_repr_exposes_its_number() -> None:
+    assert kinds("[np.float32(0.97637), np.float32(0.057565063)]") == [
+        ("[", None),
+        ("np.float32", None),
+        ("(", None),
+        ("0.97637", 0.97637),
+        (")", None),
+        (",", None),
+        ("np.float32", None),
+        ("(", None),
+        ("0.057565063", 0.057565063),
+        (")", None),
+        ("]", None),
+    ]
+
+
+def test_arrays_exponents_and_signs() -> None:
+    assert numbers("[0.1 0.2]") == [0.1, 0.2]
+    assert numbers("[[-0.5  3.  ]\n [ 1.e-05 2e+03]]") == [-0.5, 3.0, 1e-05, 2000.0]
+    assert numbers("step 10: loss=0.25") == [10.0, 0.25]
+    # a minus right after a value is an operator, not a sign
+    assert kinds("2-1") == [("2", 2.0), ("-", None), ("1", 1.0)]
+
+
+def test_nan_and_inf_are_numbers_but_not_inside_words() -> None:
+    values = numbers("nan -inf inf NaN")
+    assert math.isnan(values[0]) and values[1] == -math.inf and values[2] == math.inf
+    assert math.isnan(values[3])
+    assert numbers("information nancy infinite_loop") == []
+
+
+def test_tensor_index_does_not_swallow_a_float() -> None:
+    assert kinds("loss:0.5") == [("loss", None), (":", None), ("0.5", 0.5)]
+
+
+def test_whitespace_is_not_a_token() -> None:
+    assert [t.text for t in tokenize("[0.1        0.2]")] == [t.text for t in tokenize("[0.1 0.2]")]
+
+
+@settings(max_examples=60)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_any_float_repr_is_one_number(value: float) -> None:
+    assert numbers(repr(value)) == [value]
+
+
+@settings(max_examples=60)
+@given(st.floats(width=32, allow_nan=False, allow_infinity=False))
+def test_any_float32_print_is_one_number(value: float) -> None:
+    printed = str(np.float32(value))
+    assert numbers(printed) == [float(printed)]
+    assert numbers(repr(np.float32(value))) == [float(printed)]
+
+
+@settings(max_examples=60)
+@given(st.from_regex(r"[a-z_][a-z_]*[0-9]+(_[0-9]+)?", fullmatch=True))
+def test_any_identifier_ending_in_digits_is_a_word(word: str) -> None:
+    assert kinds(word) == [(word, None)]
+
+
+def test_tolerance_is_relative_to_the_original() -> None:
+    tol = Tolerance(rtol=1e-4, atol=1e-6)
+    assert tol.close(np.float64(1e-6), np.float64(0.0))
+    assert not tol.close(np.float64(1.1e-6), np.float64(0.0))
+    assert tol.close(np.float64(100.0099), np.float64(100.0))
+    assert not tol.close(np.float64(100.0102), np.float64(100.0))
+    # the original is the reference: 0 against 1e-5 fails, 1e-5 against 0 fails too
+    assert not tol.close(np.float64(0.0), np.float64(1e-5))
+
+
+def test_tolerance_on_nan_and_inf() -> None:
+    tol = Tolerance()
+    assert tol.close(np.float64("nan"), np.float64("nan"))
+    assert not tol.close(np.float64("nan"), np.float64(1.0))
+    assert tol.close(np.float64("inf"), np.float64("inf"))
+    assert not tol.close(np.float64("-inf"), np.float64("inf"))
