@@ -7,7 +7,15 @@ import sys
 
 import pytest
 
-from tests.referee import ROOT, SEEDS, Outcome, load_manifest, mask_numbers, real_tf_command, run_program
+from tests.referee import (
+    ROOT,
+    SEEDS,
+    Outcome,
+    load_manifest,
+    mask_numbers,
+    real_tf_command,
+    run_program,
+)
 
 MANIFEST = load_manifest()
 RUNS = [(name, face) for name, entry in MANIFEST.items() for face in entry["runs"]]
