@@ -1,13 +1,14 @@
-"""A content-hash cache of files the rewriter left unchanged.
+"""A content-hash cache of rewrite results.
 
 Keyed by the file's bytes plus a salt made of the tool version and the rewrite
 configuration, so an unchanged tree re-runs almost free and any change to the
-tool or the settings starts afresh. Only no-op results are stored: a file that
-would be rewritten is always rewritten for real.
+tool or the settings starts afresh. A stored rewrite already passed the safety
+checks (it parses, a second run changes nothing) when it was stored.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -22,6 +23,8 @@ from migrate.api import Finding
 class Entry:
     level: str
     findings: list[Finding]
+    #: The rewritten bytes, or None when the rewrite changed nothing.
+    code: bytes | None = None
 
 
 class Cache:
@@ -38,15 +41,22 @@ class Cache:
     def get(self, source: bytes) -> Entry | None:
         try:
             data = json.loads(self._path(source).read_text(encoding="utf-8"))
-            return Entry(data["level"], [Finding(**f) for f in data["findings"]])
+            code = None if data["code"] is None else base64.b64decode(data["code"])
+            return Entry(data["level"], [Finding(**f) for f in data["findings"]], code)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, source: bytes, level: str, findings: list[Finding]) -> None:
+    def put(self, source: bytes, entry: Entry) -> None:
         """Store atomically; a cache that cannot be written is simply not used."""
         path = self._path(source)
-        payload = json.dumps({"level": level, "findings": [asdict(f) for f in findings]})
+        code = None if entry.code is None else base64.b64encode(entry.code).decode("ascii")
+        payload = json.dumps(
+            {"level": entry.level, "findings": [asdict(f) for f in entry.findings], "code": code}
+        )
         try:
+            if not self.folder.is_dir():
+                self.folder.mkdir(parents=True)
+                (self.folder / ".gitignore").write_text("# created by tfmigrate\n*\n")
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

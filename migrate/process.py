@@ -12,7 +12,7 @@ from pathlib import Path
 
 from migrate import notebooks
 from migrate.api import Finding, ParseError, RewriteConfig, RewriteResult, rewrite_source
-from migrate.cache import Cache
+from migrate.cache import Cache, Entry
 from migrate.files import FileProblem, read_bytes, write_atomic
 
 REWRITTEN = "rewritten"
@@ -80,20 +80,29 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
     return "".join(lines)
 
 
+def _rewrite_cached(source: bytes, name: str, job: Job) -> tuple[Entry, bool]:
+    """The rewrite of ``source``, from the cache when it has it; the flag says which."""
+    cache = Cache(job.cache_dir, job.cache_salt) if job.cache_dir else None
+    if cache is not None:
+        hit = cache.get(source)
+        if hit is not None:
+            return hit, True
+    result = rewrite_bytes(source, name, job.config)
+    code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
+    entry = Entry(result.level, result.findings, code if result.changed else None)
+    if cache is not None:
+        cache.put(source, entry)
+    return entry, False
+
+
 def process_file(path: Path, job: Job) -> FileResult:
     """Rewrite one file as ``job`` says; never raises, never leaves a half-written file."""
     name = str(path)
     try:
         source = read_bytes(path)
+        entry, cached = _rewrite_cached(source, name, job)
     except FileProblem as problem:
         return FileResult(name, FAILED, error=str(problem))
-    cache = Cache(job.cache_dir, job.cache_salt) if job.cache_dir else None
-    if cache is not None:
-        hit = cache.get(source)
-        if hit is not None:
-            return FileResult(name, UNCHANGED, hit.level, hit.findings, cached=True)
-    try:
-        result = rewrite_bytes(source, name, job.config)
     except ParseError as error:
         return FileResult(name, FAILED, error=f"cannot parse: {error}")
     except notebooks.NotebookError as error:
@@ -102,17 +111,14 @@ def process_file(path: Path, job: Job) -> FileResult:
         return FileResult(name, FAILED, error=str(error))
     except RecursionError:
         return FileResult(name, FAILED, error="too deeply nested to rewrite safely")
-    if not result.changed:
-        if cache is not None:
-            cache.put(source, result.level, result.findings)
+    if entry.code is None:
         status = UNCHANGED if b"tensorflow" in source else SKIPPED
-        return FileResult(name, status, result.level, result.findings)
-    new = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
-    diff = unified_diff(name, source, new) if job.diff else None
+        return FileResult(name, status, entry.level, entry.findings, cached=cached)
+    diff = unified_diff(name, source, entry.code) if job.diff else None
     if not job.write:
-        return FileResult(name, WOULD_REWRITE, result.level, result.findings, diff)
+        return FileResult(name, WOULD_REWRITE, entry.level, entry.findings, diff, cached=cached)
     try:
-        write_atomic(path, new, expected=source)
+        write_atomic(path, entry.code, expected=source)
     except FileProblem as problem:
-        return FileResult(name, FAILED, result.level, result.findings, diff, error=str(problem))
-    return FileResult(name, REWRITTEN, result.level, result.findings, diff)
+        return FileResult(name, FAILED, entry.level, entry.findings, diff, error=str(problem))
+    return FileResult(name, REWRITTEN, entry.level, entry.findings, diff, cached=cached)

@@ -229,3 +229,15 @@ def test_python_dash_m_migrate_is_the_cli() -> None:
         [sys.executable, "-m", "migrate", "--help"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0 and "rewrite" in result.stdout
+
+
+def test_cached_rewrite_writes_what_a_fresh_rewrite_writes(tree: Path) -> None:
+    report = tree / "report.json"
+    cli("rewrite", "--check", "old.py")
+    cli("rewrite", "old.py", "--report", str(report))
+    assert json.loads(report.read_text())["files"][0]["cached"]
+    from_cache = (tree / "old.py").read_bytes()
+    (tree / "old.py").write_bytes(TF1)
+    cli("rewrite", "--no-cache", "old.py")
+    assert (tree / "old.py").read_bytes() == from_cache != TF1
+    assert (tree / ".tfmigrate_cache" / ".gitignore").read_text().endswith("*\n")

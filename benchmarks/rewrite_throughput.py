@@ -1,0 +1,168 @@
+"""Rewrite throughput: tfmigrate against tf_upgrade_v2 and a bare libcst parse, side by side.
+
+    python benchmarks/rewrite_throughput.py [--tf-python PATH] [--files 300]
+
+Generates the corpus of ``benchmarks/tf1_corpus.py`` (300 files of 50–500 lines,
+one of 10,000 and one of 20,000 lines) in a temporary folder and times, on the
+same files:
+
+- tfmigrate, single process (``rewrite --check -j 1 --no-cache``) and ``-j 2``;
+- a cached re-run of an unchanged tree (``rewrite --check`` twice, cache kept);
+- ``tfmigrate check`` (report only);
+- tf_upgrade_v2 driven in-process through its ``ASTCodeUpgrader`` in the real
+  TensorFlow interpreter (``--tf-python`` or ``TFMIGRATE_TF_PYTHON``), so
+  TensorFlow's import is not counted;
+- ``libcst.parse_module`` and ``ast.parse`` alone: the floors.
+
+Results print as a table; ``--record`` appends them to benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import libcst
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tf1_corpus import write_corpus  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TF_UPGRADE_DRIVER = r"""
+import json, sys, time
+from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
+paths = sys.argv[1:]
+times, crashes = {}, 0
+for path in paths:
+    upgrader = ast_edits.ASTCodeUpgrader(tf_upgrade_v2.TFAPIChangeSpec())
+    start = time.perf_counter()
+    try:
+        upgrader.process_file(path, path + ".v2")
+    except Exception:
+        crashes += 1
+    times[path] = time.perf_counter() - start
+print(json.dumps({"times": times, "crashes": crashes}))
+"""
+
+
+def tfmigrate(*args: str, cwd: Path) -> float:
+    """Wall time of one ``tfmigrate`` command (its exit status is the files' verdict, not a failure)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "migrate", *args], cwd=cwd, capture_output=True, text=True, env=env,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1, 3):
+        raise SystemExit(f"tfmigrate {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return elapsed
+
+
+def floor(paths: list[Path], parse) -> dict[str, float]:
+    times = {}
+    for path in paths:
+        source = path.read_bytes()
+        start = time.perf_counter()
+        parse(source)
+        times[path.name] = time.perf_counter() - start
+    return times
+
+
+def tf_upgrade(paths: list[Path], python: str) -> tuple[dict[str, float], int]:
+    proc = subprocess.run(
+        [python, "-c", TF_UPGRADE_DRIVER, *map(str, paths)],
+        capture_output=True, text=True, check=True,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
+    )
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {Path(k).name: v for k, v in data["times"].items()}, data["crashes"]
+
+
+def per_file_ms(times: dict[str, float], names: list[str]) -> float:
+    return 1000 * sum(times[n] for n in names) / len(names)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tf-python", default=os.environ.get("TFMIGRATE_TF_PYTHON"))
+    parser.add_argument("--files", type=int, default=300)
+    parser.add_argument("--record", action="store_true", help="append the results to RESULTS.md")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "corpus"
+        paths = write_corpus(folder, args.files)
+        small = [p for p in paths if p.name.startswith("prog_")]
+        names = [p.name for p in small]
+        lines = sum(p.read_text().count("\n") for p in small)
+        (Path(tmp) / "pyproject.toml").write_text("[tool.tfmigrate]\n")
+        cwd = Path(tmp)
+
+        rows: list[tuple[str, str]] = []
+        one = tfmigrate("rewrite", "--check", "-j", "1", "--no-cache", "corpus", cwd=cwd)
+        two = tfmigrate("rewrite", "--check", "-j", "2", "--no-cache", "corpus", cwd=cwd)
+        first = tfmigrate("rewrite", "--check", "-j", "1", "corpus", cwd=cwd)
+        cached = tfmigrate("rewrite", "--check", "-j", "1", "corpus", cwd=cwd)
+        check = tfmigrate("check", "corpus", cwd=cwd)
+        big = {p.name: tfmigrate("rewrite", "--check", "-j", "1", "--no-cache", str(p), cwd=cwd)
+               for p in paths if p.name.startswith("big_")}
+        cst_floor = floor(small, libcst.parse_module)
+        ast_floor = floor(small, ast.parse)
+
+        n = len(paths)
+        ours = 1000 * one / n
+        rows += [
+            ("corpus", f"{len(small)} files, {lines} lines, + 10,000 and 20,000-line files"),
+            ("tfmigrate rewrite -j 1 (whole run, incl. startup)", f"{one:.2f} s = {ours:.1f} ms/file"),
+            ("tfmigrate rewrite -j 2", f"{two:.2f} s (speed-up {one / two:.2f}x)"),
+            ("tfmigrate cached re-run", f"{cached:.2f} s (first {first:.2f} s: {first / cached:.1f}x)"),
+            ("tfmigrate check", f"{check:.2f} s = {1000 * check / n:.1f} ms/file"),
+            ("10,000-line file", f"{big['big_10000.py']:.2f} s"),
+            ("20,000-line file", f"{big['big_20000.py']:.2f} s "
+                                 f"({big['big_20000.py'] / big['big_10000.py']:.2f}x the 10,000-line one)"),
+            ("libcst.parse_module floor", f"{per_file_ms(cst_floor, names):.1f} ms/file"),
+            ("ast.parse floor", f"{per_file_ms(ast_floor, names):.1f} ms/file"),
+        ]
+        if args.tf_python:
+            upgrade, crashes = tf_upgrade(paths, args.tf_python)
+            theirs = 1000 * sum(upgrade.values()) / n
+            rows += [
+                ("tf_upgrade_v2 (in-process, TF import excluded)",
+                 f"{theirs:.1f} ms/file, {crashes} crashes"),
+                ("tf_upgrade_v2 10,000 / 20,000 lines",
+                 f"{upgrade['big_10000.py']:.2f} s / {upgrade['big_20000.py']:.2f} s"),
+                ("ratio: tf_upgrade_v2 / tfmigrate -j 1", f"{theirs / ours:.2f}x"),
+                ("ratio: tf_upgrade_v2 / tfmigrate check", f"{theirs / (1000 * check / n):.2f}x"),
+            ]
+        rows.append(("ratio: tfmigrate -j 1 / libcst parse", f"{ours / per_file_ms(cst_floor, names):.2f}x"))
+
+    table = "\n".join(f"| {k} | {v} |" for k, v in rows)
+    report = (
+        f"## Rewrite throughput\n\n`python benchmarks/rewrite_throughput.py` on {platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, libcst {libcst_version()}\n\n"
+        f"| measure | result |\n|---|---|\n{table}\n"
+    )
+    print(report)
+    if args.record:
+        with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as out:
+            out.write("\n" + report)
+
+
+def libcst_version() -> str:
+    from importlib.metadata import version
+
+    return version("libcst")
+
+
+if __name__ == "__main__":
+    main()
