@@ -1,6 +1,12 @@
 """Compare what two runs let the world see, and find the first divergence.
 
-Observables, each compared with ``|new - old| <= atol + rtol * |old|``:
+Observables, compared with ``|new - old| <= atol + rtol * |old|``, where for an
+element of a tensor (a gradient, a variable, an array printed in brackets)
+``|old|`` is the tensor's largest magnitude: elements that pass near zero have
+no meaningful relative error. Measured on the engine (4-16-1 tanh MLP, Adam,
+300 steps), a correct Keras Adam rewrite reaches 1.6e-3 relative on one
+gradient element by step 56 while the whole tensor agrees to 2e-5 of its scale;
+the reference report measures optimizer drift the same way (max diff / max|param|).
 
 - printed output, as a token stream: numbers compared with the tolerance, words
   exactly (whitespace is not a token: numpy pads arrays differently when a
@@ -67,10 +73,17 @@ class Tolerance:
     rtol: float = 1e-4
     atol: float = 1e-6
 
-    def close(self, new: np.ndarray, old: np.ndarray) -> np.ndarray:
-        """Elementwise ``|new - old| <= atol + rtol*|old|``; NaN equals NaN, inf equals inf."""
+    def close(self, new: np.ndarray, old: np.ndarray, scale: float | None = None) -> np.ndarray:
+        """``|new - old| <= atol + rtol*|old|``, or ``rtol*scale`` for a tensor's elements.
+
+        NaN equals NaN and inf equals inf of the same sign.
+        """
         with np.errstate(invalid="ignore", over="ignore"):
-            return np.isclose(new, old, rtol=self.rtol, atol=self.atol, equal_nan=True)
+            if scale is None:
+                return np.isclose(new, old, rtol=self.rtol, atol=self.atol, equal_nan=True)
+            return np.isclose(
+                new, old, rtol=0.0, atol=self.atol + self.rtol * scale, equal_nan=True
+            )
 
 
 class _Stats:
@@ -80,14 +93,14 @@ class _Stats:
         self.max_abs = 0.0
         self.max_rel = 0.0
 
-    def add(self, new: np.ndarray, old: np.ndarray) -> None:
+    def add(self, new: np.ndarray, old: np.ndarray, scale: float | None = None) -> None:
         new, old = np.asarray(new, np.float64), np.asarray(old, np.float64)
         finite = np.isfinite(new) & np.isfinite(old)
         if not finite.any():
             return
         diff = np.abs(new[finite] - old[finite])
         self.max_abs = max(self.max_abs, float(diff.max()))
-        base = np.abs(old[finite])
+        base = np.abs(old[finite]) if scale is None else np.full(diff.shape, scale)
         nonzero = base > 0
         if nonzero.any():
             self.max_rel = max(self.max_rel, float((diff[nonzero] / base[nonzero]).max()))
@@ -101,6 +114,7 @@ class Token:
     text: str
     value: float | None  # None for a word
     start: int  # character offset in the output
+    scale: float | None = None  # for a number inside [...]: the largest magnitude there
 
 
 _TOKEN = re.compile(
@@ -116,13 +130,34 @@ _TOKEN = re.compile(
 
 
 def tokenize(text: str) -> list[Token]:
-    """Split printed output into numbers and words; whitespace separates, it is not a token."""
+    """Split printed output into numbers and words; whitespace separates, it is not a token.
+
+    A printed array (numbers inside top-level brackets) is a tensor: its numbers
+    get the array's largest magnitude as their scale, as tensors in the trace do.
+    """
     tokens = []
     for match in _TOKEN.finditer(text):
         kind, value = match.lastgroup, match.group()
         number = float(value) if kind in ("special", "number") else None
         tokens.append(Token(value, number, match.start()))
+    depth, group = 0, []
+    for token in tokens:
+        if token.text == "[":
+            depth += 1
+        elif token.text == "]" and depth:
+            depth -= 1
+            if depth == 0:
+                _set_scale(group)
+                group = []
+        elif depth and token.value is not None:
+            group.append(token)
     return tokens
+
+
+def _set_scale(numbers: list[Token]) -> None:
+    finite = [abs(t.value) for t in numbers if t.value is not None and math.isfinite(t.value)]
+    for t in numbers:
+        t.scale = max(finite, default=0.0)
 
 
 def _line_of(text: str, offset: int) -> tuple[int, str]:
@@ -149,8 +184,8 @@ class _Candidate:
 def _tokens_match(old: Token, new: Token, tol: Tolerance, stats: _Stats) -> bool:
     if old.value is None or new.value is None:
         return old.value is None and new.value is None and old.text == new.text
-    if tol.close(np.float64(new.value), np.float64(old.value)):
-        stats.add(np.float64(new.value), np.float64(old.value))
+    if tol.close(np.float64(new.value), np.float64(old.value), old.scale):
+        stats.add(np.float64(new.value), np.float64(old.value), old.scale)
         return True
     return False
 
@@ -168,7 +203,9 @@ def _text_only(old: list[Token], new: list[Token], tol: Tolerance) -> bool | Non
                 return False
             continue
         for a, b in zip(old[i1:i2], new[j1:j2]):
-            if a.value is not None and not tol.close(np.float64(b.value), np.float64(a.value)):
+            if a.value is not None and not tol.close(
+                np.float64(b.value), np.float64(a.value), a.scale
+            ):
                 return False
     return True
 
@@ -291,22 +328,31 @@ def compare_records(
         return None
     a = np.asarray(old_values, np.float64)
     b = np.asarray(new_values, np.float64)
-    close = tol.close(b, a)
+    scale = _tensor_scale(old, a)
+    close = tol.close(b, a, scale)
     if not close.all():
         i = int(np.argmin(close))
         flat = old["positions"][i] if "positions" in old else i
         where = tuple(int(x) for x in np.unravel_index(flat, old["shape"])) if old["shape"] else ()
         stats_local = _Stats()
-        stats_local.add(b, a)
+        stats_local.add(b, a, scale)
         detail = (
             f"element {where} of shape {tuple(old['shape'])}; max |diff| {stats_local.max_abs:.3g}"
         )
         return (detail, float(a[i]), float(b[i]))
-    stats.add(b, a)
+    stats.add(b, a, scale)
     for norm in ("l1", "l2", "max_abs"):
         if norm in old and not tol.close(np.float64(new[norm]), np.float64(old[norm])):
             return (f"{norm} norm differs (shape {tuple(old['shape'])})", old[norm], new[norm])
     return None
+
+
+def _tensor_scale(record: dict[str, Any], values: np.ndarray) -> float:
+    """The largest finite magnitude in a tensor (its digest knows it for large ones)."""
+    if "max_abs" in record and math.isfinite(record["max_abs"]):
+        return float(record["max_abs"])
+    finite = np.abs(values[np.isfinite(values)])
+    return float(finite.max()) if finite.size else 0.0
 
 
 def _brief(record: dict[str, Any] | None) -> Any:

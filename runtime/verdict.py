@@ -55,7 +55,7 @@ class Verdict:
     reason: str  # one line, for humans
     steps_compared: int = 0
     max_abs_diff: float = 0.0
-    max_rel_diff: float = 0.0
+    max_rel_diff: float = 0.0  # for tensor elements: relative to the tensor's largest magnitude
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables
 from runtime.sandbox import RunResult
@@ -125,6 +126,26 @@ def test_a_changed_initial_value_is_named_before_the_gradient_it_changes() -> No
     assert (d.observable, d.step, d.variable, d.old, d.new) == ("variable", 1, "w", 1.0, 1.25)
     assert (d.old_line, d.new_line) == (3, 8)
     assert d.detail.startswith("value before its first update")
+
+
+def test_tensor_elements_near_zero_are_judged_against_the_tensors_scale() -> None:
+    # a correct Adam rewrite: a small gradient element drifts by 2e-4 of itself
+    old = two_var_run([[1.0, 0.016]], [0.1, 0.2])
+    new = two_var_run([[1.0, 0.016003]], [0.1, 0.2])
+    result = compare_runs(old, new, TOL)
+    assert result.divergence is None
+    assert result.max_rel_diff == pytest.approx(3e-6, rel=1e-2)
+    # the same drift in a tensor that is all small is a difference
+    d = compare_runs(
+        two_var_run([[0.01, 0.016]], [0.1, 0.2]), two_var_run([[0.01, 0.016003]], [0.1, 0.2]), TOL
+    ).divergence
+    assert (d.observable, d.step) == ("gradient", 1)
+
+
+def test_printed_arrays_are_compared_like_tensors() -> None:
+    assert compare_runs(run("[1.0 0.016]\n"), run("[1.0 0.016003]\n"), TOL).divergence is None
+    d = compare_runs(run("1.0 0.016\n"), run("1.0 0.016003\n"), TOL).divergence
+    assert d is not None and (d.old, d.new) == ("0.016", "0.016003")
 
 
 def test_final_state_difference_is_reported_with_creation_lines() -> None:
