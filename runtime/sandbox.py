@@ -106,7 +106,6 @@ class RunResult:
     timed_out: bool
     exception_message: str | None = None
     exception_line: int | None = None  # innermost line of the program in the traceback
-    stdout_bytes: bytes = b""
 
     @property
     def out_of_memory(self) -> bool:
@@ -237,6 +236,8 @@ def run_program(
     in-memory rewrite is run without writing it into the user's tree.
     """
     program = Path(program).resolve()
+    if not program.is_file() and source is None:
+        raise SandboxError(f"{program} does not exist")
     workdir = Path(workdir).resolve() if workdir is not None else program.parent
     try:
         relative = program.relative_to(workdir)
@@ -291,7 +292,6 @@ def run_program(
         timed_out=timed_out,
         exception_message=message,
         exception_line=line,
-        stdout_bytes=stdout_bytes,
     )
 
 

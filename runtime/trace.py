@@ -28,7 +28,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -41,12 +41,6 @@ FORMAT = 1
 # full gradients of an MNIST-sized model at every step would not fit in memory.
 FULL_VALUES_LIMIT = 4096
 SAMPLE_SIZE = 64
-
-
-class TracedVariable(Protocol):
-    """The part of an engine variable the trace needs."""
-
-    def numpy(self) -> np.ndarray: ...
 
 
 class StopProgram(BaseException):

@@ -151,7 +151,7 @@ def test_trace_records_steps_lines_and_final_values(write_program) -> None:
     assert trace["variables"][0]["value"]["values"] == expected.tolist()
     # stdout offsets let the comparison order prints against steps
     offsets = [s["stdout_offset"] for s in trace["steps"]]
-    lines = result.stdout_bytes.split(b"\n")
+    lines = result.stdout.encode().split(b"\n")
     assert offsets == [
         len(lines[0]) + 1,
         len(lines[0]) + len(lines[1]) + 2,
