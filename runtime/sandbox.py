@@ -27,6 +27,7 @@ both, a program ended by ``trace.StopProgram`` (step budget spent) exits with 0.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import random
@@ -273,9 +274,11 @@ def run_program(
                 process.wait()
             else:
                 _end_leftovers(process.pid)
-        stdout_bytes = out_path.read_bytes()
         stderr = err_path.read_bytes().decode("utf-8", "replace")
         trace_data = _read_trace(trace_path)
+        stdout_bytes = out_path.read_bytes()
+        for temporary in dict.fromkeys([str(root), os.path.realpath(root)]):
+            stdout_bytes = _replace_path(stdout_bytes, temporary, str(workdir), trace_data)
     exception, message = parse_exception(stderr) if process.returncode != 0 else (None, None)
     line = traceback_line(stderr, copy) if exception else None
     exit_code = process.returncode
@@ -293,6 +296,29 @@ def run_program(
         exception_message=message,
         exception_line=line,
     )
+
+
+def _replace_path(
+    stdout: bytes, temporary: str, original: str, trace_data: dict[str, Any] | None
+) -> bytes:
+    """Show the user's directory where a program printed its copy's path.
+
+    Both runs then print the same path. The trace's stdout offsets move with the text.
+    """
+    old, new = temporary.encode(), original.encode()
+    ends = [m.end() for m in re.finditer(re.escape(old), stdout)]
+    if not ends:
+        return stdout
+    delta = len(new) - len(old)
+
+    def moved(offset: int | None) -> int | None:
+        return None if offset is None else offset + delta * bisect.bisect_right(ends, offset)
+
+    if trace_data is not None:
+        for entry in trace_data["steps"] + trace_data["variables"]:
+            entry["stdout_offset"] = moved(entry.get("stdout_offset"))
+        trace_data["prints"] = [[moved(offset), line] for offset, line in trace_data["prints"]]
+    return stdout.replace(old, new)
 
 
 def _end_leftovers(pgid: int) -> None:
