@@ -5,10 +5,13 @@ own usage error):
 
 - 0 **equivalent**: every printed number, every gradient at every optimizer
   step and every final variable value agree within ``|new - old| <= atol +
-  rtol*|old|`` (default rtol=1e-4, atol=1e-6: a correct Adam rewrite drifts ~1e-5
-  relative, the weakest real mistake measured differs by ~7e-3), words and
-  exit status agree exactly; also when both programs fail with the same
-  exception type;
+  rtol*|old|`` (``|old|`` of a tensor element: the tensor's largest magnitude;
+  see ``runtime.compare``), words and exit status agree exactly; also when both
+  programs fail with the same exception type. With the defaults (rtol=1e-4,
+  atol=1e-6), measured on the engine over 300 Adam steps of a small MLP: a
+  correct Keras Adam rewrite stays within 1.8e-5, an RMSprop rewrite whose
+  accumulator starts at zeros differs at step 2; Keras Adam's default epsilon
+  instead of TF1's 1e-8 stays within 3.8e-5 and is *not* caught;
 - 1 **different**: the first divergence in the original's order;
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (and the rewrite does not fail the same way), a run timed out or hit
