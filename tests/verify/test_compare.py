@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables
 from runtime.sandbox import RunResult
@@ -401,3 +403,24 @@ def test_missing_trace_compares_stdout_and_says_so() -> None:
     result = compare_runs(run("1\n"), run("1\n", traced=False), TOL)
     assert result.divergence is None
     assert any("no trace" in note for note in result.notes)
+
+
+finite = st.floats(-1e3, 1e3, allow_nan=False, width=32)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    grads=st.lists(st.lists(finite, min_size=3, max_size=3), min_size=1, max_size=6),
+    data=st.data(),
+)
+def test_any_single_gradient_change_beyond_tolerance_is_found_at_its_step(grads, data) -> None:
+    variables = [var("w", 0, np.zeros(3))]
+    old = run("", variables, [step(("w", 0, g)) for g in grads])
+    assert compare_runs(old, old, TOL).divergence is None
+    k = data.draw(st.integers(0, len(grads) - 1))
+    i = data.draw(st.integers(0, 2))
+    changed = [list(g) for g in grads]
+    scale = max(abs(np.float32(x)) for x in grads[k])
+    changed[k][i] = float(np.float32(grads[k][i])) + 2 * (TOL.atol + TOL.rtol * scale) + 1e-3
+    d = compare_runs(old, run("", variables, [step(("w", 0, g)) for g in changed]), TOL).divergence
+    assert (d.observable, d.step, d.variable) == ("gradient", k + 1, "w")
