@@ -65,6 +65,8 @@ class Comparison:
     steps_compared: int
     max_abs_diff: float = 0.0
     max_rel_diff: float = 0.0
+    variables_compared: int = 0
+    printed_numbers_compared: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -87,11 +89,13 @@ class Tolerance:
 
 
 class _Stats:
-    """Largest absolute and relative differences seen among values that matched."""
+    """Largest absolute and relative differences seen among values that matched, and counts."""
 
     def __init__(self) -> None:
         self.max_abs = 0.0
         self.max_rel = 0.0
+        self.printed_numbers = 0
+        self.variables = 0
 
     def add(self, new: np.ndarray, old: np.ndarray, scale: float | None = None) -> None:
         new, old = np.asarray(new, np.float64), np.asarray(old, np.float64)
@@ -186,6 +190,7 @@ def _tokens_match(old: Token, new: Token, tol: Tolerance, stats: _Stats) -> bool
         return old.value is None and new.value is None and old.text == new.text
     if tol.close(np.float64(new.value), np.float64(old.value), old.scale):
         stats.add(np.float64(new.value), np.float64(old.value), old.scale)
+        stats.printed_numbers += 1
         return True
     return False
 
@@ -523,6 +528,7 @@ def compare_traces(
             notes.append(f"final value of {old_vars[i]['var']} unreadable; not compared")
             continue
         mismatch = compare_records(old_value, new_value, tol, stats)
+        stats.variables += 1
         if mismatch is not None:
             what, a, b = mismatch
             shape_change = old_value["shape"] != new_value["shape"]
@@ -654,7 +660,15 @@ def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
         candidates = [c for c in candidates if not c.ended]
         candidates.append(_Candidate(exit_divergence, None, 4))
     first = _first(candidates)
-    return Comparison(first, steps_compared, stats.max_abs, stats.max_rel, notes)
+    return Comparison(
+        first,
+        steps_compared,
+        stats.max_abs,
+        stats.max_rel,
+        stats.variables,
+        stats.printed_numbers,
+        notes,
+    )
 
 
 def _first(candidates: list[_Candidate]) -> Divergence | None:

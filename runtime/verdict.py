@@ -185,9 +185,11 @@ def _verify(run_old: Any, run_new: Any, options: Options) -> Verdict:
         both_fail = f"; both raise {old_failure}" if old_failure else ""
         return Verdict(
             "equivalent",
-            f"{comparison.steps_compared} optimizer steps compared, "
-            f"max abs diff {comparison.max_abs_diff:.3g}, "
-            f"max rel diff {comparison.max_rel_diff:.3g}{both_fail}",
+            f"{comparison.steps_compared} optimizer steps, "
+            f"{comparison.variables_compared} final variables and "
+            f"{comparison.printed_numbers_compared} printed numbers agree "
+            f"(max abs diff {comparison.max_abs_diff:.3g}, "
+            f"max rel diff {comparison.max_rel_diff:.3g}){both_fail}",
             **common,
         )
     return Verdict("different", _describe(d), **common)
