@@ -101,6 +101,7 @@ def test_tolerance_on_nan_and_inf() -> None:
     assert not tol.close(np.float64("nan"), np.float64(1.0))
     assert tol.close(np.float64("inf"), np.float64("inf"))
     assert not tol.close(np.float64("-inf"), np.float64("inf"))
+    assert not tol.close(np.float64(1.0), np.float64("inf"))
 
 
 def test_numbers_in_a_printed_array_share_the_arrays_scale() -> None:
