@@ -653,9 +653,8 @@ def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
             notes.append(f"both stopped after {len(old.trace['steps'])} optimizer steps")
     else:
         step_offsets = []
-        missing = "the original" if old.trace is None else "the rewrite"
-        if old.trace is not None or new.trace is not None:
-            notes.append(f"no trace from {missing}: updates and final state not compared")
+        missing = [side for side, run in (("original", old), ("rewrite", new)) if run.trace is None]
+        notes.append(f"no trace from the {' or the '.join(missing)}: only output and exit compared")
     prints = tuple(run.trace.get("prints", []) if run.trace else [] for run in (old, new))
     stdout = compare_stdout(old.stdout, new.stdout, tol, stats, step_offsets, prints)
     if stdout is not None:
