@@ -196,7 +196,11 @@ def child_environment(
     """The environment of a run: the caller's, plus what makes runs comparable."""
     env = dict(os.environ)
     env.pop(trace.MAX_STEPS_ENV, None)
-    pythonpath = [str(PROJECT_ROOT)] + [p for p in [env.get("PYTHONPATH")] if p]
+    # From a source checkout, the child must find ``runtime``; an installed package
+    # is found anyway, and its site-packages must not go ahead of the stdlib.
+    source_checkout = (PROJECT_ROOT / "pyproject.toml").is_file()
+    pythonpath = [str(PROJECT_ROOT)] if source_checkout else []
+    pythonpath += [p for p in [env.get("PYTHONPATH")] if p]
     env.update(
         {
             "PYTHONPATH": os.pathsep.join(pythonpath),
