@@ -1,6 +1,12 @@
 """Compare what two runs let the world see, and find the first divergence.
 
-Observables, each compared with ``|new - old| <= atol + rtol * |old|``:
+Observables, compared with ``|new - old| <= atol + rtol * |old|``, where for an
+element of a tensor (a gradient, a variable, an array printed in brackets)
+``|old|`` is the tensor's largest magnitude: elements that pass near zero have
+no meaningful relative error. Measured on the engine (4-16-1 tanh MLP, Adam,
+300 steps), a correct Keras Adam rewrite reaches 1.6e-3 relative on one
+gradient element by step 56 while the whole tensor agrees to 2e-5 of its scale;
+the reference report measures optimizer drift the same way (max diff / max|param|).
 
 - printed output, as a token stream: numbers compared with the tolerance, words
   exactly (whitespace is not a token: numpy pads arrays differently when a
@@ -24,7 +30,6 @@ each step ran, so a printed difference and an update difference can be ordered.
 from __future__ import annotations
 
 import bisect
-import difflib
 import math
 import re
 from collections.abc import Sequence
@@ -34,9 +39,6 @@ from typing import Any
 import numpy as np
 
 from runtime.sandbox import RunResult
-
-# Largest token streams we align to tell a text-only difference from a numeric one.
-ALIGN_LIMIT = 20000
 
 
 @dataclass
@@ -59,6 +61,8 @@ class Comparison:
     steps_compared: int
     max_abs_diff: float = 0.0
     max_rel_diff: float = 0.0
+    variables_compared: int = 0
+    printed_numbers_compared: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -67,27 +71,38 @@ class Tolerance:
     rtol: float = 1e-4
     atol: float = 1e-6
 
-    def close(self, new: np.ndarray, old: np.ndarray) -> np.ndarray:
-        """Elementwise ``|new - old| <= atol + rtol*|old|``; NaN equals NaN, inf equals inf."""
+    def close(self, new: Any, old: Any, scale: Any = None) -> np.ndarray:
+        """``|new - old| <= atol + rtol*|old|``, or ``rtol*scale`` for a tensor's elements.
+
+        ``scale`` is one number or one per element. NaN equals NaN, inf equals inf
+        of the same sign.
+        """
+        new, old = np.asarray(new, np.float64), np.asarray(old, np.float64)
+        base = np.abs(old) if scale is None else np.asarray(scale, np.float64)
         with np.errstate(invalid="ignore", over="ignore"):
-            return np.isclose(new, old, rtol=self.rtol, atol=self.atol, equal_nan=True)
+            within = np.abs(new - old) <= self.atol + self.rtol * base
+        within &= np.isfinite(new) & np.isfinite(old)
+        return within | (new == old) | (np.isnan(new) & np.isnan(old))
 
 
 class _Stats:
-    """Largest absolute and relative differences seen among values that matched."""
+    """Largest absolute and relative differences seen among values that matched, and counts."""
 
     def __init__(self) -> None:
         self.max_abs = 0.0
         self.max_rel = 0.0
+        self.printed_numbers = 0
+        self.variables = 0
 
-    def add(self, new: np.ndarray, old: np.ndarray) -> None:
+    def add(self, new: Any, old: Any, scale: Any = None) -> None:
         new, old = np.asarray(new, np.float64), np.asarray(old, np.float64)
         finite = np.isfinite(new) & np.isfinite(old)
         if not finite.any():
             return
         diff = np.abs(new[finite] - old[finite])
         self.max_abs = max(self.max_abs, float(diff.max()))
-        base = np.abs(old[finite])
+        base = np.abs(old) if scale is None else np.asarray(scale, np.float64)
+        base = np.broadcast_to(base, old.shape)[finite]
         nonzero = base > 0
         if nonzero.any():
             self.max_rel = max(self.max_rel, float((diff[nonzero] / base[nonzero]).max()))
@@ -96,33 +111,54 @@ class _Stats:
 # ---------------------------------------------------------------------------- printed output
 
 
-@dataclass
+@dataclass(slots=True)
 class Token:
     text: str
     value: float | None  # None for a word
     start: int  # character offset in the output
+    scale: float | None = None  # for a number inside [...]: the largest magnitude there
 
 
 _TOKEN = re.compile(
     # nan/inf not inside a word ("information" is a word)
-    r"(?P<special>(?<![\w.])[-+]?(?:nan|inf(?:inity)?)(?!\w))"
+    r"(?P<special>(?<![\w.])[-+]?(?i:nan|inf(?:inity)?)(?!\w))"
     # identifiers, dotted (np.float32) and with a tensor output index (Mul_1:0)
     r"|(?P<word>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?::\d+(?![\d.]))?)"
     # a sign belongs to the number unless it follows a value ("2-1" is 2, -, 1)
-    r"|(?P<number>(?:(?<![\w)\]])[-+])?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?)"
-    r"|(?P<other>\S)",
-    re.IGNORECASE,
+    r"|(?P<number>(?:(?<![\w)\]])[-+])?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)"
+    r"|(?P<other>\S)"
 )
 
 
 def tokenize(text: str) -> list[Token]:
-    """Split printed output into numbers and words; whitespace separates, it is not a token."""
+    """Split printed output into numbers and words; whitespace separates, it is not a token.
+
+    A printed array (numbers inside top-level brackets) is a tensor: its numbers
+    get the array's largest magnitude as their scale, as tensors in the trace do.
+    """
     tokens = []
     for match in _TOKEN.finditer(text):
         kind, value = match.lastgroup, match.group()
         number = float(value) if kind in ("special", "number") else None
         tokens.append(Token(value, number, match.start()))
+    depth, group = 0, []
+    for token in tokens:
+        if token.text == "[":
+            depth += 1
+        elif token.text == "]" and depth:
+            depth -= 1
+            if depth == 0:
+                _set_scale(group)
+                group = []
+        elif depth and token.value is not None:
+            group.append(token)
     return tokens
+
+
+def _set_scale(numbers: list[Token]) -> None:
+    finite = [abs(t.value) for t in numbers if t.value is not None and math.isfinite(t.value)]
+    for t in numbers:
+        t.scale = max(finite, default=0.0)
 
 
 def _line_of(text: str, offset: int) -> tuple[int, str]:
@@ -146,31 +182,53 @@ class _Candidate:
     ended: bool = False  # one side stopped producing this observable (may be its crash)
 
 
-def _tokens_match(old: Token, new: Token, tol: Tolerance, stats: _Stats) -> bool:
-    if old.value is None or new.value is None:
-        return old.value is None and new.value is None and old.text == new.text
-    if tol.close(np.float64(new.value), np.float64(old.value)):
-        stats.add(np.float64(new.value), np.float64(old.value))
-        return True
-    return False
+def _numbers(tokens: list[Token]) -> tuple[np.ndarray, np.ndarray]:
+    """Values of number tokens, and the base their tolerance is relative to."""
+    values = np.array([t.value for t in tokens], np.float64)
+    bases = np.array([abs(t.value) if t.scale is None else t.scale for t in tokens], np.float64)
+    return values, bases
 
 
-def _text_only(old: list[Token], new: list[Token], tol: Tolerance) -> bool | None:
-    """Do the outputs differ in words only? None when too long to align."""
-    if max(len(old), len(new)) > ALIGN_LIMIT:
-        return None
-    keys_old = ["\0" if t.value is not None else t.text for t in old]
-    keys_new = ["\0" if t.value is not None else t.text for t in new]
-    matcher = difflib.SequenceMatcher(None, keys_old, keys_new, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            if "\0" in keys_old[i1:i2] or "\0" in keys_new[j1:j2]:
-                return False
-            continue
-        for a, b in zip(old[i1:i2], new[j1:j2]):
-            if a.value is not None and not tol.close(np.float64(b.value), np.float64(a.value)):
-                return False
+def _same_kind(a: Token, b: Token) -> bool:
+    """Both numbers, or the same word."""
+    if a.value is None or b.value is None:
+        return a.value is None and b.value is None and a.text == b.text
     return True
+
+
+def _text_only(old: list[Token], new: list[Token], tol: Tolerance) -> bool:
+    """Do the outputs differ in words only: the same numbers, in order, within tolerance?"""
+    old_numbers = [t for t in old if t.value is not None]
+    new_numbers = [t for t in new if t.value is not None]
+    if len(old_numbers) != len(new_numbers):
+        return False
+    old_values, bases = _numbers(old_numbers)
+    new_values, _ = _numbers(new_numbers)
+    return bool(tol.close(new_values, old_values, bases).all())
+
+
+def _first_difference(
+    old: list[Token], new: list[Token], tol: Tolerance, stats: _Stats
+) -> int | None:
+    """Index of the first token that differs (or where one output ends); None if none does.
+
+    Numbers are compared in one vectorised pass: outputs run to 10^5 tokens.
+    """
+    shorter = min(len(old), len(new))
+    words_differ = next((i for i in range(shorter) if not _same_kind(old[i], new[i])), shorter)
+    positions = [i for i in range(words_differ) if old[i].value is not None]
+    old_values, bases = _numbers([old[i] for i in positions])
+    new_values, _ = _numbers([new[i] for i in positions])
+    close = tol.close(new_values, old_values, bases)
+    failing = np.flatnonzero(~close)
+    matched = int(failing[0]) if failing.size else len(positions)
+    stats.add(new_values[:matched], old_values[:matched], bases[:matched])
+    stats.printed_numbers += matched
+    if failing.size:
+        return positions[matched]
+    if words_differ == len(old) == len(new):
+        return None
+    return words_differ
 
 
 def _print_line(prints: Sequence[Sequence[int]], byte: int) -> int | None:
@@ -188,42 +246,41 @@ def compare_stdout(
     prints: tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]] = ((), ()),
 ) -> _Candidate | None:
     """The first token that differs, with the output lines and ``print`` lines around it."""
+    if old_text == new_text:  # the common case: nothing to find, only numbers to count
+        stats.printed_numbers += sum(1 for t in tokenize(old_text) if t.value is not None)
+        return None
     old, new = tokenize(old_text), tokenize(new_text)
-    for index in range(max(len(old), len(new))):
-        a = old[index] if index < len(old) else None
-        b = new[index] if index < len(new) else None
-        if a is not None and b is not None and _tokens_match(a, b, tol, stats):
-            continue
-        old_pos = a.start if a is not None else len(old_text)
-        new_pos = b.start if b is not None else len(new_text)
-        old_no, old_line = _line_of(old_text, old_pos)
-        new_no, new_line = _line_of(new_text, new_pos)
-        byte = _byte_offset(old_text, old_pos)
-        steps_before = sum(1 for o in step_offsets if o is not None and o <= byte)
-        if a is None or b is None:
-            kind = (
-                "the original's output ends here" if a is None else "the rewrite's output ends here"
-            )
-            ended = True
-        else:
-            ended = False
-            kind = "text-only difference" if _text_only(old, new, tol) else "output differs"
-        detail = (
-            f"{kind}: output line {old_no} {old_line.strip()!r} "
-            f"vs line {new_no} {new_line.strip()!r}"
-        )
-        divergence = Divergence(
-            "stdout",
-            steps_before,
-            None,
-            a.text if a else None,
-            b.text if b else None,
-            _print_line(prints[0], byte) if a else None,
-            _print_line(prints[1], _byte_offset(new_text, new_pos)) if b else None,
-            detail,
-        )
-        return _Candidate(divergence, byte, 2, ended)
-    return None
+    index = _first_difference(old, new, tol, stats)
+    if index is None:
+        return None
+    a = old[index] if index < len(old) else None
+    b = new[index] if index < len(new) else None
+    old_pos = a.start if a is not None else len(old_text)
+    new_pos = b.start if b is not None else len(new_text)
+    old_no, old_line = _line_of(old_text, old_pos)
+    new_no, new_line = _line_of(new_text, new_pos)
+    byte = _byte_offset(old_text, old_pos)
+    steps_before = sum(1 for o in step_offsets if o is not None and o <= byte)
+    if a is None or b is None:
+        kind = "the original's output ends here" if a is None else "the rewrite's output ends here"
+        ended = True
+    else:
+        ended = False
+        kind = "text-only difference" if _text_only(old, new, tol) else "output differs"
+    detail = (
+        f"{kind}: output line {old_no} {old_line.strip()!r} vs line {new_no} {new_line.strip()!r}"
+    )
+    divergence = Divergence(
+        "stdout",
+        steps_before,
+        None,
+        a.text if a else None,
+        b.text if b else None,
+        _print_line(prints[0], byte) if a else None,
+        _print_line(prints[1], _byte_offset(new_text, new_pos)) if b else None,
+        detail,
+    )
+    return _Candidate(divergence, byte, 2, ended)
 
 
 # ------------------------------------------------------------------------- trace variables
@@ -291,22 +348,31 @@ def compare_records(
         return None
     a = np.asarray(old_values, np.float64)
     b = np.asarray(new_values, np.float64)
-    close = tol.close(b, a)
+    scale = _tensor_scale(old, a)
+    close = tol.close(b, a, scale)
     if not close.all():
         i = int(np.argmin(close))
         flat = old["positions"][i] if "positions" in old else i
         where = tuple(int(x) for x in np.unravel_index(flat, old["shape"])) if old["shape"] else ()
         stats_local = _Stats()
-        stats_local.add(b, a)
+        stats_local.add(b, a, scale)
         detail = (
             f"element {where} of shape {tuple(old['shape'])}; max |diff| {stats_local.max_abs:.3g}"
         )
         return (detail, float(a[i]), float(b[i]))
-    stats.add(b, a)
+    stats.add(b, a, scale)
     for norm in ("l1", "l2", "max_abs"):
         if norm in old and not tol.close(np.float64(new[norm]), np.float64(old[norm])):
             return (f"{norm} norm differs (shape {tuple(old['shape'])})", old[norm], new[norm])
     return None
+
+
+def _tensor_scale(record: dict[str, Any], values: np.ndarray) -> float:
+    """The largest finite magnitude in a tensor (its digest knows it for large ones)."""
+    if "max_abs" in record and math.isfinite(record["max_abs"]):
+        return float(record["max_abs"])
+    finite = np.abs(values[np.isfinite(values)])
+    return float(finite.max()) if finite.size else 0.0
 
 
 def _brief(record: dict[str, Any] | None) -> Any:
@@ -477,6 +543,7 @@ def compare_traces(
             notes.append(f"final value of {old_vars[i]['var']} unreadable; not compared")
             continue
         mismatch = compare_records(old_value, new_value, tol, stats)
+        stats.variables += 1
         if mismatch is not None:
             what, a, b = mismatch
             shape_change = old_value["shape"] != new_value["shape"]
@@ -586,9 +653,8 @@ def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
             notes.append(f"both stopped after {len(old.trace['steps'])} optimizer steps")
     else:
         step_offsets = []
-        missing = "the original" if old.trace is None else "the rewrite"
-        if old.trace is not None or new.trace is not None:
-            notes.append(f"no trace from {missing}: updates and final state not compared")
+        missing = [side for side, run in (("original", old), ("rewrite", new)) if run.trace is None]
+        notes.append(f"no trace from the {' or the '.join(missing)}: only output and exit compared")
     prints = tuple(run.trace.get("prints", []) if run.trace else [] for run in (old, new))
     stdout = compare_stdout(old.stdout, new.stdout, tol, stats, step_offsets, prints)
     if stdout is not None:
@@ -608,7 +674,15 @@ def compare_runs(old: RunResult, new: RunResult, tol: Tolerance) -> Comparison:
         candidates = [c for c in candidates if not c.ended]
         candidates.append(_Candidate(exit_divergence, None, 4))
     first = _first(candidates)
-    return Comparison(first, steps_compared, stats.max_abs, stats.max_rel, notes)
+    return Comparison(
+        first,
+        steps_compared,
+        stats.max_abs,
+        stats.max_rel,
+        stats.variables,
+        stats.printed_numbers,
+        notes,
+    )
 
 
 def _first(candidates: list[_Candidate]) -> Divergence | None:

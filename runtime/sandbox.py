@@ -27,6 +27,7 @@ both, a program ended by ``trace.StopProgram`` (step budget spent) exits with 0.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import random
@@ -106,7 +107,6 @@ class RunResult:
     timed_out: bool
     exception_message: str | None = None
     exception_line: int | None = None  # innermost line of the program in the traceback
-    stdout_bytes: bytes = b""
 
     @property
     def out_of_memory(self) -> bool:
@@ -196,7 +196,11 @@ def child_environment(
     """The environment of a run: the caller's, plus what makes runs comparable."""
     env = dict(os.environ)
     env.pop(trace.MAX_STEPS_ENV, None)
-    pythonpath = [str(PROJECT_ROOT)] + [p for p in [env.get("PYTHONPATH")] if p]
+    # From a source checkout, the child must find ``runtime``; an installed package
+    # is found anyway, and its site-packages must not go ahead of the stdlib.
+    source_checkout = (PROJECT_ROOT / "pyproject.toml").is_file()
+    pythonpath = [str(PROJECT_ROOT)] if source_checkout else []
+    pythonpath += [p for p in [env.get("PYTHONPATH")] if p]
     env.update(
         {
             "PYTHONPATH": os.pathsep.join(pythonpath),
@@ -237,6 +241,8 @@ def run_program(
     in-memory rewrite is run without writing it into the user's tree.
     """
     program = Path(program).resolve()
+    if not program.is_file() and source is None:
+        raise SandboxError(f"{program} does not exist")
     workdir = Path(workdir).resolve() if workdir is not None else program.parent
     try:
         relative = program.relative_to(workdir)
@@ -272,9 +278,11 @@ def run_program(
                 process.wait()
             else:
                 _end_leftovers(process.pid)
-        stdout_bytes = out_path.read_bytes()
         stderr = err_path.read_bytes().decode("utf-8", "replace")
         trace_data = _read_trace(trace_path)
+        stdout_bytes = out_path.read_bytes()
+        for temporary in dict.fromkeys([str(root), os.path.realpath(root)]):
+            stdout_bytes = _replace_path(stdout_bytes, temporary, str(workdir), trace_data)
     exception, message = parse_exception(stderr) if process.returncode != 0 else (None, None)
     line = traceback_line(stderr, copy) if exception else None
     exit_code = process.returncode
@@ -291,8 +299,30 @@ def run_program(
         timed_out=timed_out,
         exception_message=message,
         exception_line=line,
-        stdout_bytes=stdout_bytes,
     )
+
+
+def _replace_path(
+    stdout: bytes, temporary: str, original: str, trace_data: dict[str, Any] | None
+) -> bytes:
+    """Show the user's directory where a program printed its copy's path.
+
+    Both runs then print the same path. The trace's stdout offsets move with the text.
+    """
+    old, new = temporary.encode(), original.encode()
+    ends = [m.end() for m in re.finditer(re.escape(old), stdout)]
+    if not ends:
+        return stdout
+    delta = len(new) - len(old)
+
+    def moved(offset: int | None) -> int | None:
+        return None if offset is None else offset + delta * bisect.bisect_right(ends, offset)
+
+    if trace_data is not None:
+        for entry in trace_data["steps"] + trace_data["variables"]:
+            entry["stdout_offset"] = moved(entry.get("stdout_offset"))
+        trace_data["prints"] = [[moved(offset), line] for offset, line in trace_data["prints"]]
+    return stdout.replace(old, new)
 
 
 def _end_leftovers(pgid: int) -> None:

@@ -10,12 +10,19 @@ budget is set (``TFMIGRATE_MAX_STEPS``), so plain ``tfmigrate run`` pays nothing
 Engine side of the contract:
 
 - call ``variable_created(var)`` once per variable (user, layer and optimizer
-  variables alike; ``var`` needs ``.name`` or ``.path``, ``.numpy()`` and, if it
-  has one, ``.trainable``);
+  variables alike); ``var`` needs ``.name`` or ``.path`` and a ``.numpy()`` that
+  still reads the value at a step and at exit; ``.trainable`` if it has one;
 - call ``optimizer_step([(grad, var), ...])`` *before* applying an update, so that
   ``StopProgram`` leaves the variables exactly as after the last recorded step;
-- run the user program inside ``run_main`` so that a spent budget exits with 0.
+  ``var`` is the object reported at creation or the variable behind it (then
+  matched by name);
+- a spent budget raises ``StopProgram``; the sandbox's bootstrap runs the runner
+  inside ``run_main``, which turns it into exit status 0.
 
+Recorded per run: every variable's creation line in the user program
+(``TFMIGRATE_PROGRAM``), value before its first update and value at exit; every
+step's gradients; which program line printed which stdout bytes; and how much
+stdout had been written at each event, so events and printed text can be ordered.
 The trace file is JSON (``FORMAT`` below); ``runtime.compare`` reads it.
 """
 
@@ -28,7 +35,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -41,12 +48,6 @@ FORMAT = 1
 # full gradients of an MNIST-sized model at every step would not fit in memory.
 FULL_VALUES_LIMIT = 4096
 SAMPLE_SIZE = 64
-
-
-class TracedVariable(Protocol):
-    """The part of an engine variable the trace needs."""
-
-    def numpy(self) -> np.ndarray: ...
 
 
 class StopProgram(BaseException):

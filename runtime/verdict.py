@@ -5,10 +5,13 @@ own usage error):
 
 - 0 **equivalent**: every printed number, every gradient at every optimizer
   step and every final variable value agree within ``|new - old| <= atol +
-  rtol*|old|`` (default rtol=1e-4, atol=1e-6: a correct Adam rewrite drifts ~1e-5
-  relative, the weakest real mistake measured differs by ~7e-3), words and
-  exit status agree exactly; also when both programs fail with the same
-  exception type;
+  rtol*|old|`` (``|old|`` of a tensor element: the tensor's largest magnitude;
+  see ``runtime.compare``), words and exit status agree exactly; also when both
+  programs fail with the same exception type. With the defaults (rtol=1e-4,
+  atol=1e-6), measured on the engine over 300 Adam steps of a small MLP: a
+  correct Keras Adam rewrite stays within 1.8e-5, an RMSprop rewrite whose
+  accumulator starts at zeros differs at step 2; Keras Adam's default epsilon
+  instead of TF1's 1e-8 stays within 3.8e-5 and is *not* caught;
 - 1 **different**: the first divergence in the original's order;
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (and the rewrite does not fail the same way), a run timed out or hit
@@ -55,7 +58,7 @@ class Verdict:
     reason: str  # one line, for humans
     steps_compared: int = 0
     max_abs_diff: float = 0.0
-    max_rel_diff: float = 0.0
+    max_rel_diff: float = 0.0  # for tensor elements: relative to the tensor's largest magnitude
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -182,9 +185,11 @@ def _verify(run_old: Any, run_new: Any, options: Options) -> Verdict:
         both_fail = f"; both raise {old_failure}" if old_failure else ""
         return Verdict(
             "equivalent",
-            f"{comparison.steps_compared} optimizer steps compared, "
-            f"max abs diff {comparison.max_abs_diff:.3g}, "
-            f"max rel diff {comparison.max_rel_diff:.3g}{both_fail}",
+            f"{comparison.steps_compared} optimizer steps, "
+            f"{comparison.variables_compared} final variables and "
+            f"{comparison.printed_numbers_compared} printed numbers agree "
+            f"(max abs diff {comparison.max_abs_diff:.3g}, "
+            f"max rel diff {comparison.max_rel_diff:.3g}){both_fail}",
             **common,
         )
     return Verdict("different", _describe(d), **common)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables
 from runtime.sandbox import RunResult
@@ -125,6 +128,26 @@ def test_a_changed_initial_value_is_named_before_the_gradient_it_changes() -> No
     assert (d.observable, d.step, d.variable, d.old, d.new) == ("variable", 1, "w", 1.0, 1.25)
     assert (d.old_line, d.new_line) == (3, 8)
     assert d.detail.startswith("value before its first update")
+
+
+def test_tensor_elements_near_zero_are_judged_against_the_tensors_scale() -> None:
+    # a correct Adam rewrite: a small gradient element drifts by 2e-4 of itself
+    old = two_var_run([[1.0, 0.016]], [0.1, 0.2])
+    new = two_var_run([[1.0, 0.016003]], [0.1, 0.2])
+    result = compare_runs(old, new, TOL)
+    assert result.divergence is None
+    assert result.max_rel_diff == pytest.approx(3e-6, rel=1e-2)
+    # the same drift in a tensor that is all small is a difference
+    d = compare_runs(
+        two_var_run([[0.01, 0.016]], [0.1, 0.2]), two_var_run([[0.01, 0.016003]], [0.1, 0.2]), TOL
+    ).divergence
+    assert (d.observable, d.step) == ("gradient", 1)
+
+
+def test_printed_arrays_are_compared_like_tensors() -> None:
+    assert compare_runs(run("[1.0 0.016]\n"), run("[1.0 0.016003]\n"), TOL).divergence is None
+    d = compare_runs(run("1.0 0.016\n"), run("1.0 0.016003\n"), TOL).divergence
+    assert d is not None and (d.old, d.new) == ("0.016", "0.016003")
 
 
 def test_final_state_difference_is_reported_with_creation_lines() -> None:
@@ -380,3 +403,24 @@ def test_missing_trace_compares_stdout_and_says_so() -> None:
     result = compare_runs(run("1\n"), run("1\n", traced=False), TOL)
     assert result.divergence is None
     assert any("no trace" in note for note in result.notes)
+
+
+finite = st.floats(-1e3, 1e3, allow_nan=False, width=32)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    grads=st.lists(st.lists(finite, min_size=3, max_size=3), min_size=1, max_size=6),
+    data=st.data(),
+)
+def test_any_single_gradient_change_beyond_tolerance_is_found_at_its_step(grads, data) -> None:
+    variables = [var("w", 0, np.zeros(3))]
+    old = run("", variables, [step(("w", 0, g)) for g in grads])
+    assert compare_runs(old, old, TOL).divergence is None
+    k = data.draw(st.integers(0, len(grads) - 1))
+    i = data.draw(st.integers(0, 2))
+    changed = [list(g) for g in grads]
+    scale = max(abs(np.float32(x)) for x in grads[k])
+    changed[k][i] = float(np.float32(grads[k][i])) + 2 * (TOL.atol + TOL.rtol * scale) + 1e-3
+    d = compare_runs(old, run("", variables, [step(("w", 0, g)) for g in changed]), TOL).divergence
+    assert (d.observable, d.step, d.variable) == ("gradient", k + 1, "w")

@@ -54,3 +54,20 @@ def test_guides_hand_migration_is_not_equivalent_and_names_both_lines() -> None:
     assert (d.observable, d.variable) == ("variable", "dense2/weight")
     assert d.old_line == line_of(old, 'name="weight"')
     assert d.new_line == line_of(new, 'name="weight"')
+
+
+def test_correct_adam_rewrite_is_equivalent_despite_keras_drift() -> None:
+    old, new = PROGRAMS / "mlp_adam_tf1.py", PROGRAMS / "mlp_adam_tf2.py"
+    verdict = verify_files(old, new, Options())
+    assert verdict.status == "equivalent", verdict.reason
+    assert verdict.steps_compared == 300 and 0 < verdict.max_rel_diff < 1e-4
+
+
+def test_rmsprop_without_tf1_accumulator_start_is_different_early() -> None:
+    old, new = PROGRAMS / "mlp_adam_tf1.py", PROGRAMS / "mlp_adam_tf2.py"
+    tf1 = old.read_text().replace("AdamOptimizer(1e-3)", "RMSPropOptimizer(1e-3)")
+    tf2 = new.read_text().replace("Adam(1e-3, epsilon=1e-8)", "RMSprop(1e-3, epsilon=1e-10)")
+    verdict = verify_sources(tf1, tf2, PROGRAMS, Options(), filename="mlp_adam_tf1.py")
+    d = verdict.divergence
+    assert verdict.status == "different", verdict.reason
+    assert (d.observable, d.step) == ("gradient", 2)

@@ -151,7 +151,7 @@ def test_trace_records_steps_lines_and_final_values(write_program) -> None:
     assert trace["variables"][0]["value"]["values"] == expected.tolist()
     # stdout offsets let the comparison order prints against steps
     offsets = [s["stdout_offset"] for s in trace["steps"]]
-    lines = result.stdout_bytes.split(b"\n")
+    lines = result.stdout.encode().split(b"\n")
     assert offsets == [
         len(lines[0]) + 1,
         len(lines[0]) + len(lines[1]) + 2,
@@ -250,3 +250,19 @@ def test_traceback_line_is_the_innermost_program_frame(tmp_path: Path) -> None:
     )
     assert traceback_line(stderr, program) == 4
     assert traceback_line("no traceback\n", program) is None
+
+
+def test_printed_paths_of_the_copy_show_the_users_directory(tmp_path: Path, write_program) -> None:
+    program = write_program("""
+        import os
+        from fake_engine import Var, sgd
+        w = Var("w:0", 1.0)
+        print(os.getcwd(), __file__)
+        sgd([(1.0, w)], 0.5)
+        print("saved to", os.path.abspath("model.ckpt"))
+    """)
+    result = run(program)
+    first_line = f"{tmp_path} {program}\n"
+    assert result.stdout == first_line + f"saved to {tmp_path / 'model.ckpt'}\n"
+    assert result.trace["steps"][0]["stdout_offset"] == len(first_line.encode())
+    assert [offset for offset, _ in result.trace["prints"]] == [0, len(first_line.encode())]

@@ -101,3 +101,21 @@ def test_tolerance_on_nan_and_inf() -> None:
     assert not tol.close(np.float64("nan"), np.float64(1.0))
     assert tol.close(np.float64("inf"), np.float64("inf"))
     assert not tol.close(np.float64("-inf"), np.float64("inf"))
+    assert not tol.close(np.float64(1.0), np.float64("inf"))
+
+
+def test_numbers_in_a_printed_array_share_the_arrays_scale() -> None:
+    tokens = [
+        t for t in tokenize("loss 0.5 [[1.5 -0.002]\n [0.25 nan]] [3]") if t.value is not None
+    ]
+    assert [t.scale for t in tokens] == [None, 1.5, 1.5, 1.5, 1.5, 3.0]
+
+
+def test_scaled_tolerance_for_tensor_elements() -> None:
+    tol = Tolerance(rtol=1e-4, atol=1e-6)
+    # 3e-6 off an element of 0.016 is 2e-4 of it, but 3e-6 of a tensor whose scale is 1
+    assert not tol.close(np.float64(0.016003), np.float64(0.016))
+    assert tol.close(np.float64(0.016003), np.float64(0.016), scale=1.0)
+    assert not tol.close(np.float64(0.0163), np.float64(0.016), scale=1.0)
+    assert tol.close(np.float64("inf"), np.float64("inf"), scale=1.0)
+    assert not tol.close(np.float64(1.0), np.float64("nan"), scale=1.0)

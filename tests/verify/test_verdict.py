@@ -41,7 +41,7 @@ def test_identical_programs_are_equivalent(write_program) -> None:
     verdict = verify(old, new)
     assert verdict.status == "equivalent", verdict.reason
     assert verdict.exit_code == 0 and verdict.steps_compared == 12
-    assert "12 optimizer steps" in verdict.reason
+    assert "12 optimizer steps, 2 final variables and 9 printed numbers agree" in verdict.reason
 
 
 def test_drift_below_tolerance_is_equivalent(write_program) -> None:
@@ -215,3 +215,10 @@ def test_a_directory_too_large_to_copy_is_unverified(
     monkeypatch.setattr("runtime.sandbox.COPY_LIMIT_BYTES", 2048)
     verdict = verify(old, old)
     assert verdict.status == "unverified" and "smaller directory" in verdict.reason
+
+
+def test_a_missing_program_is_unverified(tmp_path: Path) -> None:
+    present = tmp_path / "old.py"
+    present.write_text("print(1)\n")
+    verdict = verify(present, tmp_path / "missing.py")
+    assert verdict.status == "unverified" and "missing.py does not exist" in verdict.reason
