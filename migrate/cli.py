@@ -7,13 +7,13 @@ This is the one module that joins the rewriter (``migrate``) and the engine
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import click
+
+from migrate import __version__
 
 EXIT_CODES = """\b
 Exit codes:
@@ -29,17 +29,8 @@ EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_MANUAL, EXIT_ERROR = 0, 1, 2, 3, 123
 PARALLEL_THRESHOLD = 8
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("tfmigrate")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES)
-@click.version_option(_version(), prog_name="tfmigrate")
+@click.version_option(__version__, prog_name="tfmigrate")
 def main() -> None:
     """Rewrite TensorFlow 1 graph code into idiomatic TensorFlow 2, and verify it computes the same."""
 
@@ -101,6 +92,8 @@ def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
         return out
 
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             chunk = max(1, len(files) // (jobs * 8))
             return run(pool.map(process_file, files, [job] * len(files), chunksize=chunk))
@@ -114,7 +107,7 @@ def _stderr_console():
 
 
 def _cache_salt(config) -> str:
-    return f"{_version()}|{sorted(config.select or [])}|{sorted(config.ignore)}"
+    return f"{__version__}|{sorted(config.select or [])}|{sorted(config.ignore)}"
 
 
 def _color(color: bool | None) -> bool:
@@ -364,9 +357,14 @@ def rule(rule_id: str) -> None:
 @click.argument("program", type=click.Path(exists=True, dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def run(face: str, program: str, args: tuple[str, ...]) -> None:
-    """Run PROGRAM on the bundled NumPy engine (no TensorFlow needed); ARGS go to the program."""
-    command = [sys.executable, "-m", "runtime.run", "--face", face, program, *args]
-    sys.exit(subprocess.call(command))
+    """Run PROGRAM on the bundled NumPy engine (no TensorFlow needed); ARGS go to the program.
+
+    The program runs in this process, which from here on is the engine's: ``import
+    tensorflow`` resolves to the engine only now, never in the other commands.
+    """
+    from runtime.run import main as run_program
+
+    run_program(["--face", face, program, *args])
 
 
 @main.command(epilog="""\b
@@ -386,9 +384,8 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:
     tfmigrate verify OLD.py NEW.py   compare two programs
     tfmigrate verify PATHS...        rewrite each TF1 file in memory, then compare
     """
-    from runtime.verdict import verify_files
-
     from migrate.process import rewrite_bytes
+    from runtime.verdict import verify_files
 
     settings = _settings(paths, None)
     overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}

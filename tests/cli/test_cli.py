@@ -241,3 +241,17 @@ def test_cached_rewrite_writes_what_a_fresh_rewrite_writes(tree: Path) -> None:
     cli("rewrite", "--no-cache", "old.py")
     assert (tree / "old.py").read_bytes() == from_cache != TF1
     assert (tree / ".tfmigrate_cache" / ".gitignore").read_text().endswith("*\n")
+
+
+def test_run_executes_on_the_engine_with_args_and_exit_status(tmp_path: Path) -> None:
+    program = tmp_path / "prog.py"
+    program.write_text(
+        "import sys\nimport tensorflow as tf\n"
+        "print(sys.argv[1:], tf.Session().run(tf.constant(2) * 3))\n"
+        "sys.exit(int(sys.argv[1]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "migrate", "run", str(program), "4", "--flag"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.stdout == "['4', '--flag'] 6\n" and done.returncode == 4
