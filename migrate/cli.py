@@ -146,10 +146,11 @@ def _with_options(options):
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: cores).")
 @click.option("--no-cache", is_flag=True, help="Ignore the cache of unchanged files.")
 @click.option("--fail-on-manual", is_flag=True, help="Exit 3 when TF1 code is left for manual work.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when files change (errors still exit 123).")
 @click.option("--color/--no-color", default=None, help="Colour the diff (default: only on a terminal).")
 @_with_options(common_rewrite_options)
 def rewrite(
-    paths, check, diff, verify_, jobs, no_cache, fail_on_manual, color, select, ignore, exclude,
+    paths, check, diff, verify_, jobs, no_cache, fail_on_manual, exit_zero, color, select, ignore, exclude,
     extend_exclude, force_exclude, stdin_filename, fmt, report, quiet,
 ) -> None:
     """Rewrite TF1 code in PATHS (files, folders, or - for stdin) into TF2, in place."""
@@ -175,7 +176,8 @@ def rewrite(
                    for r in results]
     _report(results, fmt=fmt, write=write, check=check, diff=diff, color=color, quiet=quiet,
             report=report)
-    sys.exit(_exit_status(results, fail_on_manual=fail_on_manual))
+    status = _exit_status(results, fail_on_manual=fail_on_manual)
+    sys.exit(EXIT_OK if exit_zero and status == EXIT_CHANGED else status)
 
 
 def _exit_status(results, *, fail_on_manual: bool) -> int:
@@ -329,12 +331,18 @@ def check(paths, exclude, extend_exclude, force_exclude, fail_on_manual, fmt, qu
 
 
 @main.command()
-def rules() -> None:
+@click.option("--markdown", is_flag=True, help="As a Markdown table (the one in README).")
+def rules(markdown: bool) -> None:
     """List every rule with its id."""
     from migrate.api import all_rules
 
+    if markdown:
+        click.echo("| id | kind | name | what it does |\n|---|---|---|---|")
     for rule in all_rules():
-        click.echo(f"{rule.id}  {rule.kind:<6}  {rule.name}: {rule.summary}")
+        if markdown:
+            click.echo(f"| {rule.id} | {rule.kind} | {rule.name} | {rule.summary} |")
+        else:
+            click.echo(f"{rule.id}  {rule.kind:<6}  {rule.name}: {rule.summary}")
 
 
 @main.command()

@@ -255,3 +255,24 @@ def test_run_executes_on_the_engine_with_args_and_exit_status(tmp_path: Path) ->
         capture_output=True, text=True, check=False,
     )
     assert done.stdout == "['4', '--flag'] 6\n" and done.returncode == 4
+
+
+def test_readme_lists_every_rule() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = cli("rules", "--markdown").stdout
+    assert table.count("\n") > 3 and table in readme
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0].strip() for b in readme.split("```bash\n")[1:]]
+    install_and_run, test_command = blocks[0], blocks[1]
+    assert install_and_run.startswith("pip install . && tfmigrate rewrite")
+    assert test_command in (root / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_exit_zero_only_forgives_changes(tree: Path) -> None:
+    assert cli("rewrite", "--check", "--exit-zero", "old.py").exit_code == 0
+    (tree / "broken.py").write_bytes(b"import tensorflow\nif\n")
+    assert cli("rewrite", "--check", "--exit-zero", "old.py", "broken.py").exit_code == 123
