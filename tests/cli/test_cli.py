@@ -276,3 +276,65 @@ def test_exit_zero_only_forgives_changes(tree: Path) -> None:
     assert cli("rewrite", "--check", "--exit-zero", "old.py").exit_code == 0
     (tree / "broken.py").write_bytes(b"import tensorflow\nif\n")
     assert cli("rewrite", "--check", "--exit-zero", "old.py", "broken.py").exit_code == 123
+
+
+MODERN = b'''import tensorflow.compat.v1 as tf
+tf.disable_eager_execution()
+
+
+def describe(value):
+    match value:
+        case {"kind": kind, **rest}:
+            return f"{kind=} {rest!r}"
+        case [first, *_] if (n := len(value)) > 1:
+            return f"{first} of {n}"
+        case _:
+            return "?"
+
+
+try:
+    with (open(__file__) as a, open(__file__) as b):
+        pass
+except* OSError as group:
+    print(group)
+
+c = tf.constant(1) + tf.constant(2)
+sess = tf.Session()
+print(describe([sess.run(c), 2]))
+'''
+
+
+def test_modern_syntax_is_rewritten_and_kept(tree: Path) -> None:
+    (tree / "modern.py").write_bytes(MODERN)
+    assert cli("rewrite", "modern.py").exit_code == 1
+    out = (tree / "modern.py").read_bytes()
+    assert b"Session" not in out
+    for kept in (b"match value:", b'f"{kind=} {rest!r}"', b"(n := len(value))",
+                 b"with (open(__file__) as a, open(__file__) as b):", b"except* OSError as group:"):
+        assert kept in out
+
+
+def test_workers_give_the_same_results_as_one_process(tree: Path) -> None:
+    for i in range(12):
+        (tree / f"m{i}.py").write_bytes(TF1.replace(b"# one", f"# file {i}".encode()))
+    one = cli("rewrite", "--check", "--no-cache", "-j", "1", "--format", "json", ".")
+    two = cli("rewrite", "--check", "--no-cache", "-j", "2", "--format", "json", ".")
+    assert one.exit_code == two.exit_code == 1
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert len(json.loads(two.stdout)["files"]) == 15
+
+
+@pytest.mark.slow
+def test_a_20000_line_file_is_rewritten(tree: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import random
+
+    from tf1_corpus import make_file
+
+    big = make_file(0, 20_000, random.Random(0)).encode()
+    assert big.count(b"\n") >= 20_000
+    (tree / "big.py").write_bytes(big)
+    result = cli("rewrite", "--no-cache", "big.py")
+    assert result.exit_code in (1, 3), result.stderr[-2000:]
+    assert (tree / "big.py").read_bytes() != big
+    assert cli("rewrite", "--no-cache", "big.py").exit_code == 0
