@@ -304,8 +304,8 @@ def _concat_slice_make(attrs: dict) -> Any:
     def kernel(g: np.ndarray, *xs: np.ndarray) -> np.ndarray:
         ax = axis % g.ndim
         start = sum(x.shape[ax] for x in xs[:index])
-        sl = [slice(None)] * g.ndim
-        sl[ax] = slice(start, start + xs[index].shape[ax])
+        sl = [builtins.slice(None)] * g.ndim
+        sl[ax] = builtins.slice(start, start + xs[index].shape[ax])
         return g[tuple(sl)]
 
     return kernel
@@ -453,7 +453,7 @@ register("Pad", _pad_make)
 
 
 def _pad_grad_kernel(g: np.ndarray, p: np.ndarray) -> np.ndarray:
-    sl = tuple(slice(int(a), g.shape[i] - int(b)) for i, (a, b) in enumerate(p))
+    sl = tuple(builtins.slice(int(a), g.shape[i] - int(b)) for i, (a, b) in enumerate(p))
     return g[sl]
 
 
@@ -513,7 +513,7 @@ def _build_index(spec: tuple, dyn: tuple) -> tuple:
             out.append(int(dyn[item[1]]))
         elif isinstance(item, tuple) and item and item[0] == "S":
             parts = [int(dyn[p[1]]) if isinstance(p, tuple) else p for p in item[1:]]
-            out.append(slice(*parts))
+            out.append(builtins.slice(*parts))
         else:
             out.append(item)
     return tuple(out)
@@ -577,12 +577,12 @@ def getitem(x: Any, key: Any) -> Tensor:
     for k in key:
         if k is None or k is Ellipsis:
             spec.append(k)
-        elif isinstance(k, slice):
+        elif isinstance(k, builtins.slice):
             parts = [_index_part(p, dyn) for p in (k.start, k.stop, k.step)]
             if any(isinstance(p, tuple) for p in parts):
                 spec.append(("S", *parts))
             else:
-                spec.append(slice(*parts))
+                spec.append(builtins.slice(*parts))
         elif isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor) and k.shape.rank not in (0, None)):
             raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                             "scalar tf.int32/tf.int64 tensors are valid indices, got " + repr(k))

@@ -919,7 +919,8 @@ OPS.update({
     "floordiv": floordiv, "floormod": floormod, "pow": pow, "matmul": matmul,
     "negative": negative, "abs": abs, "logical_not": logical_not, "logical_and": logical_and,
     "logical_or": logical_or, "less": less, "less_equal": less_equal, "greater": greater,
-    "greater_equal": greater_equal, "equal": equal, "not_equal": not_equal,
+    "greater_equal": greater_equal, "equal": equal, "not_equal": not_equal, "identity": identity,
+    "cast": cast, "sum_to_shape": sum_to_shape,
 })
 
 __all__ = ["EagerTensor", "TensorShape"]
