@@ -145,7 +145,7 @@ class TensorRef:
 def numpy_text(value: np.ndarray, is_repr: bool = False) -> str:
     """TF's text for a tensor value: scalars as ``str``, arrays as ``repr``/``str``."""
     if value.ndim == 0:
-        text = str(value[()])
+        text = repr(value.item()) if is_repr and value.dtype.kind in "fiub" else str(value[()])
     else:
         text = repr(value) if is_repr else str(value)
     if "\n" in text:
@@ -213,7 +213,8 @@ class EagerTensor(Tensor):
         return int(self._value)
 
     def __format__(self, spec: str) -> str:
-        return format(self.numpy(), spec)
+        v = self._value
+        return format(v.item() if v.ndim == 0 else v, spec)
 
     def __hash__(self) -> int:
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")

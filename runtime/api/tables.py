@@ -23,6 +23,7 @@ from runtime.keras import activations as KA
 from runtime.keras import layers as KL
 from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
+from runtime.module import Module
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
@@ -65,6 +66,7 @@ MATH = {k: v for k, v in MATH.items() if v is not None}
 
 CORE = MATH | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
+    "Module": Module,
     "TensorShape": TensorShape, "TensorSpec": TensorSpec, "function": function, "GradientTape": GradientTape,
     "print": tf_print, "matmul": M.matmul, "cast": M.cast, "identity": M.identity,
     "stop_gradient": M.stop_gradient, "clip_by_value": M.clip_by_value, "clip_by_norm": M.clip_by_norm,

@@ -22,12 +22,17 @@ DIRS = [HERE / "conformance", HERE / "seeds"]
 
 
 def exception_type(stderr: str) -> str:
-    """The class name of the exception that ended a program, from its traceback."""
-    lines = [x for x in stderr.strip().splitlines() if x and not x.startswith(" ")]
-    if not lines or "Traceback" not in stderr:
+    """The class name of the exception that ended a program: the first unindented line after
+    the last ``Traceback`` header (later lines may be a long multi-line message)."""
+    lines = stderr.splitlines()
+    starts = [i for i, x in enumerate(lines) if x.startswith("Traceback (most recent call last)")]
+    if not starts:
         return ""
-    m = re.match(r"([\w.]+)(:|$)", lines[-1])
-    return m.group(1).rsplit(".", 1)[-1] if m else ""
+    for line in lines[starts[-1] + 1:]:
+        if line and not line.startswith(" "):
+            m = re.match(r"([\w.]+)(:|$)", line)
+            return m.group(1).rsplit(".", 1)[-1] if m else ""
+    return ""
 
 
 def tf1_source(source: str) -> str:
