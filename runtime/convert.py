@@ -82,9 +82,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
         hint = dtypes.as_dtype(hint)
         inferred = dtypes.infer_dtype(value)
         if inferred == hint or (hint.is_floating and (inferred.is_integer or inferred.is_floating)
-                                and not isinstance(value, (np.ndarray, np.generic))):
-            dt = hint
-        elif hint.is_integer and inferred.is_integer and not isinstance(value, (np.ndarray, np.generic)):
+                                and not isinstance(value, (np.ndarray, np.generic))) or hint.is_integer and inferred.is_integer and not isinstance(value, (np.ndarray, np.generic)):
             dt = hint
     return constant(value, dt, name=name)
 

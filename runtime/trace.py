@@ -13,7 +13,8 @@ from __future__ import annotations
 import atexit
 import json
 import os
-from typing import Any, Iterable, Protocol
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -37,7 +38,7 @@ class StopProgram(BaseException):
 def variable_key(var: Any) -> str:
     """Key a variable by the name users know: ``dense1/weight`` (no ``:0``)."""
     name = getattr(var, "path", None) or getattr(var, "name", None) or ""
-    return name[:-2] if name.endswith(":0") else name
+    return name.removesuffix(":0")
 
 
 class Recorder:

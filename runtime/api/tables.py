@@ -225,7 +225,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     mods: dict[str, types.ModuleType] = {}
     if face == "tf1":
         top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1, v1_subs)
-        for name, mod in top.items():
+        for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
     else:
@@ -237,8 +237,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     mods.update(v2_alias)
     _link(mods)
     for ns in ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"):
-        setattr(mods[ns], "keras", keras["tensorflow.keras"])
-        setattr(mods[ns], "compat", mods["tensorflow.compat"])
+        mods[ns].keras = keras["tensorflow.keras"]
+        mods[ns].compat = mods["tensorflow.compat"]
     mods["tensorflow"].__dict__["__version__"] = "2.21.0" if face != "tf1" else "1.15.5"
     mods["tensorflow"].__dict__["VERSION"] = mods["tensorflow"].__version__
     return mods

@@ -16,8 +16,8 @@ import pytest
 
 from runtime import context
 from runtime.keras import optimizers as K
-from runtime.optimizers import tf1 as O1
 from runtime.ops import math as M
+from runtime.optimizers import tf1 as O1
 from runtime.tape import GradientTape
 from runtime.tensor import EagerTensor
 from runtime.variables import Variable
@@ -43,7 +43,7 @@ def test_tf1_side_matches_tensorflow(tmp_path: Path) -> None:
     got = {}
     for line in proc.stdout.splitlines():
         family, _, rest = line.partition(" linreg a,b @10000 = ")
-        got[family] = eval(rest)  # noqa: S307 - a printed Python list of floats
+        got[family] = eval(rest)
     assert got["gd"] == TF1_LINREG_10000["gd"]
     for family, expected in TF1_LINREG_10000.items():
         np.testing.assert_allclose(got[family], expected, rtol=2e-6, err_msg=family)

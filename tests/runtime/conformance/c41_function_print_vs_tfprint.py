@@ -1,5 +1,9 @@
+# ruff: noqa
 import sys
+
 import tensorflow as tf
+
+
 @tf.function
 def f(x):
     print('python print')

@@ -1,4 +1,7 @@
+# ruff: noqa
 import tensorflow as tf
+
+
 @tf.function
 def f(x):
     try:

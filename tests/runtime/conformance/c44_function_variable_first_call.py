@@ -1,4 +1,7 @@
+# ruff: noqa
 import tensorflow as tf
+
+
 class M:
     def __init__(self):
         self.v = None

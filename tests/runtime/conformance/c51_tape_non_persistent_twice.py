@@ -1,4 +1,6 @@
+# ruff: noqa
 import tensorflow as tf
+
 x = tf.Variable(3.0)
 with tf.GradientTape() as tape:
     y = x * x

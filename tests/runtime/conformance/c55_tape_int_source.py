@@ -1,4 +1,6 @@
+# ruff: noqa
 import tensorflow as tf
+
 x = tf.constant(3)
 with tf.GradientTape() as tape:
     tape.watch(x)

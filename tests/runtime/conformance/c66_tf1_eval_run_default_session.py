@@ -1,4 +1,6 @@
+# ruff: noqa
 import tensorflow.compat.v1 as tf
+
 tf.disable_eager_execution()
 a = tf.constant([1, 2])
 v = tf.Variable(3)

@@ -1,4 +1,6 @@
+# ruff: noqa
 import tensorflow as tf
+
 a = tf.keras.layers.Dense(1)
 b = tf.keras.layers.Dense(1)
 print(a.name, b.name)

@@ -1,4 +1,6 @@
+# ruff: noqa
 import tensorflow as tf
+
 try:
     tf.keras.optimizers.legacy.SGD
 except ImportError as e:

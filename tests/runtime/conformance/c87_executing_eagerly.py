@@ -1,4 +1,6 @@
+# ruff: noqa
 import tensorflow as tf
+
 print(tf.executing_eagerly())
 @tf.function
 def f():

@@ -1,5 +1,7 @@
+# ruff: noqa
 # seed 000, block "TensorFlow 1+1" rewritten with tf.function
 import tensorflow as tf
+
 
 @tf.function
 def graph():

@@ -1,5 +1,7 @@
+# ruff: noqa
 # seed 000, block "function arguments as placeholders" (reads a and b from stdin)
 import tensorflow as tf
+
 
 @tf.function
 def graph(a, b):

@@ -1,6 +1,8 @@
+# ruff: noqa
 # seed 000, block "Keras Layer/Model rewrite" (add_variable without initializer: TypeError in Keras 3)
-import tensorflow as tf
 import numpy as np
+import tensorflow as tf
+
 
 class Dense(tf.keras.layers.Layer):
     def __init__(self, num_units, **kwargs):

@@ -1,3 +1,4 @@
+# ruff: noqa
 # seed 000, block "GradientTape inside tf.function"
 import tensorflow as tf
 

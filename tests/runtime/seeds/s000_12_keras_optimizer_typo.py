@@ -1,3 +1,4 @@
+# ruff: noqa
 # seed 000, block "optimizers in TF2" (the guide writes tf.keras.optimizer: AttributeError)
 import tensorflow as tf
 

@@ -1,3 +1,4 @@
+# ruff: noqa
 # seed 003, block "second derivative" (definitions from the previous block)
 import tensorflow as tf
 

@@ -1,6 +1,9 @@
+# ruff: noqa
 # seed 003, block "tape in AutoGraph" with the typo fixed
 import sys
+
 import tensorflow as tf
+
 
 @tf.function
 def f(x):

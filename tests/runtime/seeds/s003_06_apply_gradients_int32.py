@@ -1,3 +1,4 @@
+# ruff: noqa
 # seed 003, block "optimizer.apply_gradients" (an int32 Variable from 0.0: TypeError in TF)
 import tensorflow as tf
 

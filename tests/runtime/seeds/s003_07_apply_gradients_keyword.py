@@ -1,3 +1,4 @@
+# ruff: noqa
 # seed 003, block "optimizer.apply_gradients" with float32 x: the keyword typo grad_and_vars
 import tensorflow as tf
 

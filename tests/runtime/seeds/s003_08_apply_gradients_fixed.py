@@ -1,3 +1,4 @@
+# ruff: noqa
 # seed 003, block "optimizer.apply_gradients" with float32 x, keyword fixed
 import tensorflow as tf
 
@@ -15,5 +16,6 @@ for _ in range(100):
     optimizer.apply_gradients(grads_and_vars = [(dy_dx, x)])
 
 import sys
+
 tf.print(f"y = {y}; x = {x}", output_stream=sys.stdout)
 print(f"y = {y}; x = {x}")

@@ -1,3 +1,4 @@
+# ruff: noqa
 # seed 003, block "optimizer.minimize" (Keras 3 optimizers have no minimize)
 import tensorflow as tf
 
