@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from runtime import context
 
@@ -42,5 +43,5 @@ class NameScopeV2:
         self._cm = name_scope(self.name)
         return self._cm.__enter__()
 
-    def __exit__(self, *exc: Any) -> Any:
+    def __exit__(self, *exc: object) -> Any:
         return self._cm.__exit__(*exc)

@@ -15,7 +15,7 @@ def _python_to_array(value: Any, dtype: dtypes.DType | None) -> np.ndarray:
     inferred = dtypes.infer_dtype(value)
     if dtype is None:
         dtype = inferred
-    if dtype.is_integer and inferred.is_floating and not isinstance(value, (np.ndarray, np.generic)):
+    if dtype.is_integer and inferred.is_floating:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
     if dtype.is_bool and not inferred.is_bool:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
@@ -82,9 +82,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
         hint = dtypes.as_dtype(hint)
         inferred = dtypes.infer_dtype(value)
         if inferred == hint or (hint.is_floating and (inferred.is_integer or inferred.is_floating)
-                                and not isinstance(value, (np.ndarray, np.generic))):
-            dt = hint
-        elif hint.is_integer and inferred.is_integer and not isinstance(value, (np.ndarray, np.generic)):
+                                and not isinstance(value, (np.ndarray, np.generic))) or hint.is_integer and inferred.is_integer and not isinstance(value, (np.ndarray, np.generic)):
             dt = hint
     return constant(value, dt, name=name)
 
@@ -121,7 +119,7 @@ def _convert_operand(op_type: str, v: Any, dtype: dtypes.DType, arg: str) -> Ten
     if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
         return convert_to_tensor(v)
     try:
-        return convert_to_tensor(v, dtype_hint=dtype) if not isinstance(v, np.ndarray) else convert_to_tensor(v)
+        return convert_to_tensor(v, dtype=dtype)
     except TypeError:
         if context.executing_eagerly():
             raise

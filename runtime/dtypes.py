@@ -21,7 +21,7 @@ class DType:
         return self.np.type
 
     @property
-    def base_dtype(self) -> "DType":
+    def base_dtype(self) -> DType:
         return self
 
     @property
@@ -136,7 +136,7 @@ def as_dtype(value: Any) -> DType:
 
 def infer_dtype(value: Any) -> DType:
     """The dtype TF gives a Python/NumPy value: float → float32, int → int32."""
-    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+    if isinstance(value, (np.ndarray, np.generic)):
         return as_dtype(value.dtype)
     if isinstance(value, bool):
         return bool_

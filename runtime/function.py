@@ -24,7 +24,7 @@ class TensorSpec:
         self.name = name
 
     @classmethod
-    def from_tensor(cls, t: Any, name: str | None = None) -> "TensorSpec":
+    def from_tensor(cls, t: Any, name: str | None = None) -> TensorSpec:
         return cls(t.shape, t.dtype, name)
 
     def is_compatible_with(self, t: Any) -> bool:
@@ -232,9 +232,7 @@ class Function:
                 new_flat = []
                 for i, x in enumerate(flat):
                     if _is_fed(x):
-                        if isinstance(x, TensorSpec):
-                            shape, dt = x.shape, x.dtype
-                        elif isinstance(x, EagerTensor):
+                        if isinstance(x, (TensorSpec, EagerTensor)):
                             shape, dt = x.shape, x.dtype
                         else:
                             shape, dt = TensorShape(x.shape), dtypes.as_dtype(x.dtype)
@@ -268,7 +266,7 @@ def _arg_names(fn: Any, n: int) -> list[str]:
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):
         params = []
-    return params + ["args_%d" % i for i in range(len(params), max(n, len(params)) + 64)]
+    return params + [f"args_{i}" for i in range(len(params), max(n, len(params)) + 64)]
 
 
 def _output_tensor(graph: Graph, o: Any) -> Any:

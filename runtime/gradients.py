@@ -7,7 +7,8 @@ mode (EagerOp records, eager result) and GradientTape inside ``tf.function`` (sy
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from runtime import context
 from runtime.ops.registry import NO_GRADIENT

@@ -10,7 +10,8 @@ and are constant-folded (``tensor._const``).
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -41,8 +42,8 @@ class GraphKeys:
 class Operation:
     """A node: a kernel closure plus its input tensors and attributes."""
 
-    def __init__(self, graph: "Graph", opdef: Any, inputs: list[SymbolicTensor], attrs: dict,
-                 name: str, control_inputs: list["Operation"]) -> None:
+    def __init__(self, graph: Graph, opdef: Any, inputs: list[SymbolicTensor], attrs: dict,
+                 name: str, control_inputs: list[Operation]) -> None:
         self.graph = graph
         self.opdef = opdef
         self.type = opdef.name
@@ -109,11 +110,11 @@ class Graph:
         if i > 0:
             base = key
             while key in self._names_in_use:
-                key = "%s_%d" % (base, i)
+                key = f"{base}_{i}"
                 i += 1
             if mark_as_used:
                 self._names_in_use[key] = 1
-            name = "%s_%d" % (name, i - 1)
+            name = f"{name}_{i - 1}"
         return name
 
     def get_name_scope(self) -> str:
@@ -136,7 +137,7 @@ class Graph:
 
     # context ----------------------------------------------------------------
     @contextlib.contextmanager
-    def as_default(self) -> Iterator["Graph"]:
+    def as_default(self) -> Iterator[Graph]:
         context.STATE.graph_stack.append(self)
         try:
             yield self

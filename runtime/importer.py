@@ -21,7 +21,7 @@ TF1_ONLY_NAMES = frozenset({
     "assign_sub", "random_normal", "random_uniform", "truncated_normal", "set_random_seed", "log",
     "global_variables", "trainable_variables", "get_collection", "add_to_collection", "GraphKeys",
     "layers", "contrib", "to_float", "to_int32", "variables_initializer", "AUTO_REUSE", "get_variable_scope",
-    "Print", "arg_max", "div", "gradients", "train", "zeros_initializer", "constant_initializer",
+    "Print", "arg_max", "div", "zeros_initializer", "constant_initializer",
     "random_normal_initializer", "truncated_normal_initializer", "glorot_uniform_initializer",
 })
 TF1_TRAIN_NAMES = frozenset({"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
@@ -44,9 +44,9 @@ def detect_face(source: str) -> str:
     if not aliases:
         return "tf2"
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
-            if node.attr in TF1_ONLY_NAMES and node.attr != "train" and node.attr != "gradients":
-                return "tf1"
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and node.attr in TF1_ONLY_NAMES):
+            return "tf1"
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
                 and isinstance(node.value.value, ast.Name) and node.value.value.id in aliases
                 and node.value.attr == "train" and node.attr in TF1_TRAIN_NAMES):
@@ -101,7 +101,7 @@ class EngineFinder(importlib.abc.MetaPathFinder):
         mods = self.modules()
         mod = mods.get(fullname)
         if mod is None:
-            if fullname.startswith("tensorflow.python") or fullname.startswith("tensorflow.contrib"):
+            if fullname.startswith(("tensorflow.python", "tensorflow.contrib")):
                 mod = UnsupportedModule(fullname)
             else:
                 return None

@@ -15,7 +15,7 @@ _WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "Py
 class Plan:
     """Compiled steps plus where feeds go and where fetches come from."""
 
-    __slots__ = ("steps", "n", "feed_slots", "fetch_slots")
+    __slots__ = ("feed_slots", "fetch_slots", "n", "steps")
 
     def __init__(self, steps: list, n: int, feed_slots: list[int], fetch_slots: list[Any]) -> None:
         self.steps = steps

@@ -11,14 +11,14 @@ from runtime.graph import Operation
 from runtime.plan import session_plan
 from runtime.tensor import SymbolicTensor, Tensor
 
-_DEFAULT_SESSIONS: list["Session"] = []
+_DEFAULT_SESSIONS: list[Session] = []
 
 
-def get_default_session() -> "Session | None":
+def get_default_session() -> Session | None:
     return _DEFAULT_SESSIONS[-1] if _DEFAULT_SESSIONS else None
 
 
-def default_session_for(graph: Any, session: Any = None) -> "Session":
+def default_session_for(graph: Any, session: Any = None) -> Session:
     if session is not None:
         return session
     s = get_default_session()
@@ -29,17 +29,17 @@ def default_session_for(graph: Any, session: Any = None) -> "Session":
 
 
 class _DefaultContext:
-    def __init__(self, sess: "Session") -> None:
+    def __init__(self, sess: Session) -> None:
         self.sess = sess
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         _DEFAULT_SESSIONS.append(self.sess)
         self._graph_cm = self.sess.graph.as_default() if self.sess.graph is not context.get_default_graph() else None
         if self._graph_cm:
             self._graph_cm.__enter__()
         return self.sess
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._graph_cm:
             self._graph_cm.__exit__(*exc)
         _DEFAULT_SESSIONS.remove(self.sess)
@@ -61,11 +61,11 @@ class Session:
     def as_default(self) -> _DefaultContext:
         return _DefaultContext(self)
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:  # noqa: PYI034 - returns the default-session context value
         self._ctx = _DefaultContext(self)
         return self._ctx.__enter__()
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._ctx is not None:
             self._ctx.__exit__(*exc)
             self._ctx = None

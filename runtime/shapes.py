@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 
 class Dimension:
@@ -63,7 +64,7 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
-    def merge_with(self, other: Any) -> "TensorShape":
+    def merge_with(self, other: Any) -> TensorShape:
         other = as_shape(other)
         if self._dims is None:
             return other
@@ -73,13 +74,13 @@ class TensorShape:
             raise ValueError(f"Shapes {self} and {other} are not compatible")
         return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
 
-    def concatenate(self, other: Any) -> "TensorShape":
+    def concatenate(self, other: Any) -> TensorShape:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
-    def with_rank(self, rank: int) -> "TensorShape":
+    def with_rank(self, rank: int) -> TensorShape:
         if self._dims is None:
             return TensorShape([None] * rank)
         if len(self._dims) != rank:
@@ -133,7 +134,7 @@ class TensorShape:
         inner = ", ".join("None" if d is None else str(d) for d in self._dims)
         return f"({inner},)" if len(self._dims) == 1 else f"({inner})"
 
-    def __add__(self, other: Any) -> "TensorShape":
+    def __add__(self, other: Any) -> TensorShape:
         return self.concatenate(other)
 
 

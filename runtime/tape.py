@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from runtime import context, nest
 from runtime.gradients import backprop, engine_variable
@@ -22,12 +23,12 @@ class GradientTape:
         self._recording = False
         self._used = False
 
-    def __enter__(self) -> "GradientTape":
+    def __enter__(self) -> GradientTape:  # noqa: PYI034 - TF returns the tape itself
         context.STATE.tapes.append(self)
         self._recording = True
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self in context.STATE.tapes:
             context.STATE.tapes.remove(self)
         self._recording = False

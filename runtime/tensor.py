@@ -38,7 +38,7 @@ class Tensor:
     def ndim(self) -> int | None:
         return self.shape.rank  # type: ignore[attr-defined]
 
-    def ref(self) -> "TensorRef":
+    def ref(self) -> TensorRef:
         return TensorRef(self)
 
     experimental_ref = ref
@@ -145,7 +145,7 @@ class TensorRef:
 def numpy_text(value: np.ndarray, is_repr: bool = False) -> str:
     """TF's text for a tensor value: scalars as ``str``, arrays as ``repr``/``str``."""
     if value.ndim == 0:
-        text = str(value[()])
+        text = repr(value.item()) if is_repr and value.dtype.kind in "fiub" else str(value[()])
     else:
         text = repr(value) if is_repr else str(value)
     if "\n" in text:
@@ -156,7 +156,7 @@ def numpy_text(value: np.ndarray, is_repr: bool = False) -> str:
 class EagerTensor(Tensor):
     """A concrete value (``tf.Tensor`` in eager mode)."""
 
-    __slots__ = ("_value", "_dtype")
+    __slots__ = ("_dtype", "_value")
 
     def __init__(self, value: np.ndarray, dtype: dtypes.DType | None = None) -> None:
         self._value = value
@@ -213,24 +213,23 @@ class EagerTensor(Tensor):
         return int(self._value)
 
     def __format__(self, spec: str) -> str:
-        return format(self.numpy(), spec)
+        v = self._value
+        return format(v.item() if v.ndim == 0 else v, spec)
 
     def __hash__(self) -> int:
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
-    def __eq__(self, o: Any) -> Any:  # type: ignore[override]
+    def __eq__(self, o: object) -> Any:  # type: ignore[override]
         return _op("equal")(self, o)
 
-    def __ne__(self, o: Any) -> Any:  # type: ignore[override]
+    def __ne__(self, o: object) -> Any:  # type: ignore[override]
         return _op("not_equal")(self, o)
 
     def __str__(self) -> str:
-        return "tf.Tensor(%s, shape=%s, dtype=%s)" % (
-            numpy_text(self._value), self.shape, self._dtype.name)
+        return f"tf.Tensor({numpy_text(self._value)}, shape={self.shape}, dtype={self._dtype.name})"
 
     def __repr__(self) -> str:
-        return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (
-            self.shape, self._dtype.name, numpy_text(self._value, is_repr=True))
+        return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, numpy={numpy_text(self._value, is_repr=True)}>"
 
     def __reduce__(self) -> tuple:
         return (EagerTensor, (self._value,))
@@ -289,12 +288,12 @@ class SymbolicTensor(Tensor):
             raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
         return id(self)
 
-    def __eq__(self, o: Any) -> Any:  # type: ignore[override]
+    def __eq__(self, o: object) -> Any:  # type: ignore[override]
         if self._in_tf2_function():
             return _op("equal")(self, o)
         return self is o
 
-    def __ne__(self, o: Any) -> Any:  # type: ignore[override]
+    def __ne__(self, o: object) -> Any:  # type: ignore[override]
         if self._in_tf2_function():
             return _op("not_equal")(self, o)
         return self is not o
@@ -327,10 +326,10 @@ class SymbolicTensor(Tensor):
         return iterate_symbolic(self)
 
     def __str__(self) -> str:
-        return 'Tensor("%s", shape=%s, dtype=%s)' % (self.name, self._shape, self._dtype.name)
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
 
     def __repr__(self) -> str:
-        return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
 
 EagerTensor.__module__ = SymbolicTensor.__module__ = "tensorflow.python.framework.ops"

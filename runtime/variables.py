@@ -19,7 +19,7 @@ SINGLETON_ERROR = ("tf.function only supports singleton tf.Variables created on 
 class TracedValue:
     """What the trace recorder sees of a variable: its key and current value."""
 
-    def __init__(self, var: "Variable", path: str | None = None) -> None:
+    def __init__(self, var: Variable, path: str | None = None) -> None:
         self.var = var
         self.name = var.name
         if path is not None:
@@ -225,11 +225,11 @@ class Variable:
             value, "_as_tensor") else convert_to_tensor(value)
         if v.dtype != self._dtype:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {self._dtype.name}")
-        if v.shape.rank is not None and self._shape.rank is not None and not v.shape.is_compatible_with(self._shape):
-            if kind == "AssignVariableOp":
-                raise ValueError(f"Cannot assign value to variable ' {self._name} ': Shape mismatch."
-                                 f"The variable shape {self._shape}, and the assigned value shape "
-                                 f"{v.shape} are incompatible.")
+        if (kind == "AssignVariableOp" and v.shape.rank is not None and self._shape.rank is not None
+                and not v.shape.is_compatible_with(self._shape)):
+            raise ValueError(f"Cannot assign value to variable ' {self._name} ': Shape mismatch."
+                             f"The variable shape {self._shape}, and the assigned value shape "
+                             f"{v.shape} are incompatible.")
         out = apply(kind, [v], {"var": self}, name=name)
         if isinstance(out, EagerTensor):
             return self if read_value else None
@@ -250,23 +250,22 @@ class Variable:
     # --- Python protocol ------------------------------------------------------------------------
     def __repr__(self) -> str:
         if self._graph is None and self._value is not None:
-            return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
-                self._name, self._shape, self._dtype.name, numpy_text(self._value, is_repr=True))
-        return "<tf.Variable '%s' shape=%s dtype=%s>" % (self._name, self._shape, self._dtype.name)
+            return f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}, numpy={numpy_text(self._value, is_repr=True)}>"
+        return f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}>"
 
     __str__ = __repr__
 
     def __hash__(self) -> int:
         return id(self)
 
-    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+    def __eq__(self, other: object) -> Any:  # type: ignore[override]
         if context.STATE.eager_enabled:
             from runtime.ops.math import equal
 
             return equal(self._as_tensor(), other)
         return self is other
 
-    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+    def __ne__(self, other: object) -> Any:  # type: ignore[override]
         if context.STATE.eager_enabled:
             from runtime.ops.math import not_equal
 

@@ -37,7 +37,13 @@ class ApiModule(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        info = real_api().get(self._real_path)
+        api = real_api()
+        sub_path = f"{self._real_path}.{name}"
+        if sub_path in api:
+            sub = ApiModule(f"{self.__name__}.{name}", f"{self._api_path}.{name}", sub_path)
+            setattr(self, name, sub)
+            return sub
+        info = api.get(self._real_path)
         if info is not None and name in info["names"]:
             raise Unsupported(f"{self._api_path}.{name}")
         shown = info["module"] if info is not None else self.__name__

@@ -23,6 +23,7 @@ from runtime.keras import activations as KA
 from runtime.keras import layers as KL
 from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
+from runtime.module import Module
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
@@ -65,6 +66,7 @@ MATH = {k: v for k, v in MATH.items() if v is not None}
 
 CORE = MATH | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
+    "Module": Module,
     "TensorShape": TensorShape, "TensorSpec": TensorSpec, "function": function, "GradientTape": GradientTape,
     "print": tf_print, "matmul": M.matmul, "cast": M.cast, "identity": M.identity,
     "stop_gradient": M.stop_gradient, "clip_by_value": M.clip_by_value, "clip_by_norm": M.clip_by_norm,
@@ -223,7 +225,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     mods: dict[str, types.ModuleType] = {}
     if face == "tf1":
         top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1, v1_subs)
-        for name, mod in top.items():
+        for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
     else:
@@ -235,8 +237,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     mods.update(v2_alias)
     _link(mods)
     for ns in ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"):
-        setattr(mods[ns], "keras", keras["tensorflow.keras"])
-        setattr(mods[ns], "compat", mods["tensorflow.compat"])
+        mods[ns].keras = keras["tensorflow.keras"]
+        mods[ns].compat = mods["tensorflow.compat"]
     mods["tensorflow"].__dict__["__version__"] = "2.21.0" if face != "tf1" else "1.15.5"
     mods["tensorflow"].__dict__["VERSION"] = mods["tensorflow"].__version__
     return mods

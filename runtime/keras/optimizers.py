@@ -56,7 +56,7 @@ class Optimizer:
         elif isinstance(learning_rate, float):
             lr_value = learning_rate
         else:
-            raise ValueError(
+            raise ValueError(  # noqa: TRY004 - Keras raises ValueError here
                 "Argument `learning_rate` should be float, or an instance of LearningRateSchedule, "
                 f"or a callable (that takes in the current iteration value and returns the "
                 f"corresponding learning rate value). Received instead: learning_rate={learning_rate}")
@@ -326,4 +326,4 @@ def get(identifier: Any) -> Optimizer:
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
 
-__all__ = ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "dtypes"]
+__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "RMSprop", "dtypes"]

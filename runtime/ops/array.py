@@ -10,7 +10,13 @@ import numpy as np
 from runtime import context, dtypes
 from runtime.convert import constant, convert_to_tensor
 from runtime.errors import Unsupported, invalid_argument
-from runtime.ops.registry import apply, not_differentiable, register, register_gradient, register_simple
+from runtime.ops.registry import (
+    apply,
+    not_differentiable,
+    register,
+    register_gradient,
+    register_simple,
+)
 from runtime.shapes import TensorShape
 from runtime.tensor import OPS, EagerTensor, SymbolicTensor, Tensor
 
@@ -61,7 +67,7 @@ register_simple("PlaceholderWithDefault", lambda x: x)
 register_gradient("PlaceholderWithDefault")(lambda op, g: [g])
 
 
-def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002
+def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:
     t = apply("PlaceholderWithDefault", [convert_to_tensor(input)], name=name)
     if isinstance(t, SymbolicTensor):
         t._shape = TensorShape(shape)
@@ -83,15 +89,15 @@ register_simple("Rank", lambda x: np.asarray(x.ndim, dtype=np.int32), shape_only
 not_differentiable("Shape", "Size", "Rank")
 
 
-def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
     return apply("Shape", [convert_to_tensor(input)], {"out_type": dtypes.as_dtype(out_type)}, name=name)
 
 
-def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
     return apply("Size", [convert_to_tensor(input)], {"out_type": dtypes.as_dtype(out_type)}, name=name)
 
 
-def rank(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
+def rank(input: Any, name: str | None = None) -> Tensor:
     return apply("Rank", [convert_to_tensor(input)], name=name)
 
 
@@ -157,13 +163,13 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Te
     return _filled(shape, 1, dtype, name or "ones")
 
 
-def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:  # noqa: A002
+def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
     x = convert_to_tensor(input)
     out = apply("ZerosLike", [x], name=name)
     return out if dtype is None else OPS["cast"](out, dtype)
 
 
-def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:  # noqa: A002
+def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
     x = convert_to_tensor(input)
     out = apply("OnesLike", [x], name=name)
     return out if dtype is None else OPS["cast"](out, dtype)
@@ -180,7 +186,7 @@ register_simple("Range", _range_kernel)
 not_differentiable("Range")
 
 
-def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:  # noqa: A001
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
     if limit is None:
         start, limit = 0, start
     vals = [start, limit, delta]
@@ -262,7 +268,7 @@ def _expand_grad(op: Any, grad: Tensor) -> list:
     return [reshape(grad, shape(op.inputs[0]))]
 
 
-def expand_dims(input: Any, axis: Any, name: str | None = None, dim: Any = None) -> Tensor:  # noqa: A002
+def expand_dims(input: Any, axis: Any, name: str | None = None, dim: Any = None) -> Tensor:
     ax = axis if axis is not None else dim
     return apply("ExpandDims", [convert_to_tensor(input)], {"axis": int(_concrete(ax))}, name=name)
 
@@ -276,7 +282,7 @@ register("Squeeze", _squeeze_make)
 register_gradient("Squeeze")(lambda op, g: [reshape(g, shape(op.inputs[0]))])
 
 
-def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims: Any = None) -> Tensor:  # noqa: A002
+def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims: Any = None) -> Tensor:
     ax = axis if axis is not None else squeeze_dims
     if isinstance(ax, int):
         ax = [ax]
@@ -304,8 +310,8 @@ def _concat_slice_make(attrs: dict) -> Any:
     def kernel(g: np.ndarray, *xs: np.ndarray) -> np.ndarray:
         ax = axis % g.ndim
         start = sum(x.shape[ax] for x in xs[:index])
-        sl = [slice(None)] * g.ndim
-        sl[ax] = slice(start, start + xs[index].shape[ax])
+        sl = [builtins.slice(None)] * g.ndim
+        sl[ax] = builtins.slice(start, start + xs[index].shape[ax])
         return g[tuple(sl)]
 
     return kernel
@@ -432,7 +438,7 @@ def _tile_grad_grad(op: Any, grad: Tensor) -> list:
     return [None, apply("Tile", [grad, OPS["cast"](OPS["floordiv"](shape(g), shape(x)), dtypes.int32)])]
 
 
-def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002
+def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
     return apply("Tile", [convert_to_tensor(input), _shape_arg(multiples)], name=name)
 
 
@@ -453,7 +459,7 @@ register("Pad", _pad_make)
 
 
 def _pad_grad_kernel(g: np.ndarray, p: np.ndarray) -> np.ndarray:
-    sl = tuple(slice(int(a), g.shape[i] - int(b)) for i, (a, b) in enumerate(p))
+    sl = tuple(builtins.slice(int(a), g.shape[i] - int(b)) for i, (a, b) in enumerate(p))
     return g[sl]
 
 
@@ -485,7 +491,7 @@ def _broadcast_to_grad(op: Any, grad: Tensor) -> list:
     return [OPS["sum_to_shape"](grad, op.inputs[0]), None]
 
 
-def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002
+def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
     return apply("BroadcastTo", [convert_to_tensor(input), _shape_arg(shape)], name=name)
 
 
@@ -513,7 +519,7 @@ def _build_index(spec: tuple, dyn: tuple) -> tuple:
             out.append(int(dyn[item[1]]))
         elif isinstance(item, tuple) and item and item[0] == "S":
             parts = [int(dyn[p[1]]) if isinstance(p, tuple) else p for p in item[1:]]
-            out.append(slice(*parts))
+            out.append(builtins.slice(*parts))
         else:
             out.append(item)
     return tuple(out)
@@ -577,12 +583,12 @@ def getitem(x: Any, key: Any) -> Tensor:
     for k in key:
         if k is None or k is Ellipsis:
             spec.append(k)
-        elif isinstance(k, slice):
+        elif isinstance(k, builtins.slice):
             parts = [_index_part(p, dyn) for p in (k.start, k.stop, k.step)]
             if any(isinstance(p, tuple) for p in parts):
                 spec.append(("S", *parts))
             else:
-                spec.append(slice(*parts))
+                spec.append(builtins.slice(*parts))
         elif isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor) and k.shape.rank not in (0, None)):
             raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                             "scalar tf.int32/tf.int64 tensors are valid indices, got " + repr(k))
@@ -591,7 +597,7 @@ def getitem(x: Any, key: Any) -> Tensor:
     return apply("StridedSlice", [x, *dyn], {"spec": tuple(spec)}, name="strided_slice")
 
 
-def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:  # noqa: A001
+def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     b = [int(v) for v in np.asarray(_concrete(begin)).ravel()]
     s = [int(v) for v in np.asarray(_concrete(size)).ravel()]
     key = tuple(builtins.slice(bi, None if si == -1 else bi + si) for bi, si in zip(b, s))

@@ -8,7 +8,13 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.convert import binary_operands, convert_to_tensor
-from runtime.ops.registry import apply, not_differentiable, register, register_gradient, register_simple
+from runtime.ops.registry import (
+    apply,
+    not_differentiable,
+    register,
+    register_gradient,
+    register_simple,
+)
 from runtime.shapes import TensorShape
 from runtime.tensor import OPS, EagerTensor, Tensor
 
@@ -137,7 +143,7 @@ def floormod(x: Any, y: Any, name: str | None = None) -> Tensor:
     return _binary("FloorMod", x, y, name)
 
 
-def pow(x: Any, y: Any, name: str | None = None) -> Tensor:  # noqa: A001 - TF's name
+def pow(x: Any, y: Any, name: str | None = None) -> Tensor:
     return _binary("Pow", x, y, name)
 
 
@@ -305,7 +311,7 @@ def negative(x: Any, name: str | None = None) -> Tensor:
     return _unary("Neg", x, name)
 
 
-def abs(x: Any, name: str | None = None) -> Tensor:  # noqa: A001 - TF's name
+def abs(x: Any, name: str | None = None) -> Tensor:
     return _unary("Abs", x, name)
 
 
@@ -373,7 +379,7 @@ def ceil(x: Any, name: str | None = None) -> Tensor:
     return _unary("Ceil", x, name)
 
 
-def round(x: Any, name: str | None = None) -> Tensor:  # noqa: A001 - TF's name
+def round(x: Any, name: str | None = None) -> Tensor:
     return _unary("Rint", x, name)
 
 
@@ -771,14 +777,14 @@ register("ArgMin", _arg_make(np.argmin))
 not_differentiable("ArgMax", "ArgMin")
 
 
-def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,  # noqa: A002
+def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
            output_type: Any = dtypes.int64) -> Tensor:
     ax = axis if axis is not None else (dimension if dimension is not None else 0)
     return apply("ArgMax", [convert_to_tensor(input)],
                  {"axis": int(_resolve_axis(ax)), "out_dtype": dtypes.as_dtype(output_type)}, name=name)
 
 
-def argmin(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,  # noqa: A002
+def argmin(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
            output_type: Any = dtypes.int64) -> Tensor:
     ax = axis if axis is not None else (dimension if dimension is not None else 0)
     return apply("ArgMin", [convert_to_tensor(input)],
@@ -919,7 +925,8 @@ OPS.update({
     "floordiv": floordiv, "floormod": floormod, "pow": pow, "matmul": matmul,
     "negative": negative, "abs": abs, "logical_not": logical_not, "logical_and": logical_and,
     "logical_or": logical_or, "less": less, "less_equal": less_equal, "greater": greater,
-    "greater_equal": greater_equal, "equal": equal, "not_equal": not_equal,
+    "greater_equal": greater_equal, "equal": equal, "not_equal": not_equal, "identity": identity,
+    "cast": cast, "sum_to_shape": sum_to_shape,
 })
 
 __all__ = ["EagerTensor", "TensorShape"]

@@ -267,19 +267,19 @@ def _conv_grad(op: Any, grad: Tensor) -> list:
 
 @register_gradient("Conv2DBackpropInput")
 def _conv_input_grad_grad(op: Any, grad: Tensor) -> list:
-    x, w, g = op.inputs
+    _, w, g = op.inputs
     return [None, apply("Conv2DBackpropFilter", [grad, w, g], op.attrs), apply("Conv2D", [grad, w], op.attrs)]
 
 
 @register_gradient("Conv2DBackpropFilter")
 def _conv_filter_grad_grad(op: Any, grad: Tensor) -> list:
-    x, w, g = op.inputs
+    x, _, g = op.inputs
     return [apply("Conv2DBackpropInput", [x, grad, g], op.attrs), None, apply("Conv2D", [x, grad], op.attrs)]
 
 
-def conv2d(input: Any, filters: Any = None, strides: Any = 1, padding: str = "VALID",  # noqa: A002
+def conv2d(input: Any, filters: Any = None, strides: Any = 1, padding: str = "VALID",
            data_format: str = "NHWC", dilations: Any = None, name: str | None = None,
-           filter: Any = None, use_cudnn_on_gpu: Any = None) -> Tensor:  # noqa: A002
+           filter: Any = None, use_cudnn_on_gpu: Any = None) -> Tensor:
     if data_format not in ("NHWC", None):
         from runtime.errors import Unsupported
 
@@ -378,12 +378,12 @@ def _pool(op_type: str, value: Any, ksize: Any, strides: Any, padding: str, name
 
 
 def max_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding: str = "VALID",
-             data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Tensor:  # noqa: A002
+             data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Tensor:
     return _pool("MaxPool", value if value is not None else input, ksize, strides, padding, name)
 
 
 def avg_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding: str = "VALID",
-             data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Tensor:  # noqa: A002
+             data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Tensor:
     return _pool("AvgPool", value if value is not None else input, ksize, strides, padding, name)
 
 

@@ -6,7 +6,8 @@ the same code builds symbolic gradient graphs and runs eagerly under a GradientT
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from runtime.tensor import EagerTensor, SymbolicTensor
 class OpDef:
     """How to run, shape and differentiate one op type."""
 
-    __slots__ = ("name", "make", "grad", "shape_fn", "stateful", "n_out", "shape_only")
+    __slots__ = ("grad", "make", "n_out", "name", "shape_fn", "shape_only", "stateful")
 
     def __init__(self, name: str, make: Callable[[dict], Callable], *, grad: Any = None,
                  shape_fn: Any = None, stateful: bool = False, n_out: Any = 1,
@@ -62,7 +63,7 @@ def not_differentiable(*names: str) -> None:
 class EagerOp:
     """What a tape records for an eagerly executed op; looks like an Operation to gradients."""
 
-    __slots__ = ("opdef", "type", "inputs", "outputs", "attrs", "name")
+    __slots__ = ("attrs", "inputs", "name", "opdef", "outputs", "type")
 
     def __init__(self, opdef: OpDef, inputs: list, outputs: list, attrs: dict) -> None:
         self.opdef = opdef

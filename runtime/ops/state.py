@@ -79,10 +79,10 @@ def py_call(fn: Any, inputs: list, specs: list, name: str | None = None) -> Any:
 def format_float(v: Any) -> str:
     """TF's C++ float formatting: shortest of %.6g/%.9g (float32) or %.15g/%.17g that round-trips."""
     if isinstance(v, np.float32) or (isinstance(v, np.generic) and v.dtype == np.float16):
-        s = "%.6g" % v
-        return s if np.float32(float(s)) == v else "%.9g" % v
-    s = "%.15g" % v
-    return s if float(s) == float(v) else "%.17g" % v
+        s = f"{v:.6g}"
+        return s if np.float32(float(s)) == v else f"{v:.9g}"
+    s = f"{v:.15g}"
+    return s if float(s) == float(v) else f"{v:.17g}"
 
 
 def _format_scalar(v: Any) -> str:
@@ -157,7 +157,6 @@ def _print_make(attrs: dict) -> Any:
         out = stream if stream not in (None, "stderr", "stdout") else (
             sys.stdout if stream == "stdout" else sys.stderr)
         out.write(text)
-        return None
 
     return kernel
 

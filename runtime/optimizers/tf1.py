@@ -76,8 +76,7 @@ class Optimizer:
                                     colocate_gradients_with_ops, grad_loss)
         if not [v for g, v in gv if g is not None]:
             raise ValueError("No gradients provided for any variable, check your graph for ops that do "
-                             "not support gradients, between variables %s and loss %s."
-                             % ([str(v) for _, v in gv], loss))
+                             f"not support gradients, between variables {[str(v) for _, v in gv]} and loss {loss}.")
         return self.apply_gradients(gv, global_step=global_step, name=name)
 
     # --- slots --------------------------------------------------------------------------------------
@@ -127,7 +126,7 @@ class Optimizer:
             raise ValueError("No variables provided.")
         live = [(g, v) for g, v in gv if g is not None]
         if not live:
-            raise ValueError("No gradients provided for any variable: %s." % ([str(v) for _, v in gv],))
+            raise ValueError(f"No gradients provided for any variable: {[str(v) for _, v in gv]}.")
         from runtime.gradients import engine_variable
 
         pairs = [(g, engine_variable(v) or v) for g, v in live]
@@ -231,7 +230,7 @@ class AdagradOptimizer(Optimizer):
     def __init__(self, learning_rate: Any, initial_accumulator_value: float = 0.1, use_locking: bool = False,
                  name: str = "Adagrad") -> None:
         if initial_accumulator_value <= 0.0:
-            raise ValueError("initial_accumulator_value must be positive: %s" % initial_accumulator_value)
+            raise ValueError(f"initial_accumulator_value must be positive: {initial_accumulator_value}")
         super().__init__(use_locking, name)
         self._lr, self._init = learning_rate, initial_accumulator_value
 

@@ -16,7 +16,7 @@ NUMBER = re.compile(r"(?<![A-Za-z_])[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
 def run_engine(program: Path, face: str = "auto", stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "runtime.run", "--face", face, str(program)],
-                          input=stdin, capture_output=True, text=True, timeout=timeout, env=env,
+                          input=stdin, capture_output=True, text=True, timeout=timeout, env=env, check=False,
                           cwd=str(program.parent))
 
 

@@ -1,0 +1,118 @@
+"""Unit checks of engine pieces whose expected behaviour is fixed by TF's documentation or math."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from runtime import context, dtypes
+from runtime.errors import Unsupported
+from runtime.importer import detect_face
+from runtime.shapes import TensorShape
+from tests.runtime.helpers import ROOT, run_engine
+
+
+def test_detect_face() -> None:
+    assert detect_face("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n") == "tf1"
+    assert detect_face("import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n") == "tf1"
+    assert detect_face("import tensorflow as tf\nv = tf.Variable(1.0)\n") == "tf2"
+    assert detect_face("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == "tf2"
+
+
+def test_import_runtime_does_not_install_hook() -> None:
+    code = "import runtime, runtime.api, runtime.ops\nimport importlib.util\nprint(importlib.util.find_spec('tensorflow'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(ROOT), check=False)
+    assert out.stdout.strip() == "None"
+
+
+def test_unsupported_and_missing_names(tmp_path: Path) -> None:
+    prog = tmp_path / "p.py"
+    prog.write_text(
+        "import tensorflow as tf\n"
+        "from runtime.errors import Unsupported\n"
+        "try:\n    tf.data.Dataset\nexcept Unsupported as e:\n    print(isinstance(e, NotImplementedError), e)\n"
+        "try:\n    tf.placeholder\nexcept AttributeError as e:\n    print(e)\n")
+    proc = run_engine(prog, face="tf2")
+    assert proc.stdout.splitlines() == [
+        "True tf.data.Dataset is not supported by the tfmigrate engine",
+        "module 'tensorflow' has no attribute 'placeholder'",
+    ]
+
+
+def test_run_passes_argv_stdin_and_exit_status(tmp_path: Path) -> None:
+    prog = tmp_path / "p.py"
+    prog.write_text("import sys\nprint(sys.argv[1:], input())\nraise SystemExit(3)\n")
+    proc = subprocess.run([sys.executable, "-m", "runtime.run", str(prog), "a", "--b"], input="hi\n",
+                          capture_output=True, text=True, cwd=str(ROOT), check=False)
+    assert proc.stdout == "['a', '--b'] hi\n"
+    assert proc.returncode == 3
+
+
+def test_uncaught_exception_exit_status(tmp_path: Path) -> None:
+    prog = tmp_path / "p.py"
+    prog.write_text("raise KeyError('x')\n")
+    proc = run_engine(prog)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[-1] == "KeyError: 'x'"
+
+
+def test_dtypes_and_shapes() -> None:
+    assert str(dtypes.float32) == "<dtype: 'float32'>" and repr(dtypes.int64) == "tf.int64"
+    assert dtypes.infer_dtype(1.0) == dtypes.float32 and dtypes.infer_dtype(2) == dtypes.int32
+    assert dtypes.as_dtype(np.float64) == dtypes.float64
+    s = TensorShape([None, 10])
+    assert str(s) == "(None, 10)" and s[1] == 10 and s[0] is None and s.as_list() == [None, 10]
+    assert str(TensorShape([3])) == "(3,)" and repr(TensorShape([2, 10])) == "TensorShape([2, 10])"
+    with pytest.raises(ValueError, match="unknown rank"):
+        len(TensorShape(None))
+
+
+def test_session_plan_is_compiled_once() -> None:
+    import runtime.ops  # noqa: F401
+    from runtime.graph import Graph
+    from runtime.ops import array as A
+    from runtime.ops import math as M
+    from runtime.session import Session
+
+    g = Graph()
+    with g.as_default(), context.eager_mode():
+        context.STATE.eager_enabled = False
+        try:
+            x = A.placeholder(dtypes.float32, [2])
+            y = M.multiply(x, 2.0)
+            sess = Session(graph=g)
+            for i in range(3):
+                np.testing.assert_array_equal(sess.run(y, {x: [i, 1]}), [2 * i, 2])
+            assert len(g.plan_cache) == 1
+            sess.run([y, x], {x: [0, 0]})
+            assert len(g.plan_cache) == 2
+        finally:
+            context.STATE.eager_enabled = True
+
+
+def test_unsupported_is_not_implemented() -> None:
+    assert issubclass(Unsupported, NotImplementedError)
+    assert str(Unsupported("tf.foo.bar")) == "tf.foo.bar is not supported by the tfmigrate engine"
+
+
+def test_variable_initial_values_depend_only_on_name(tmp_path: Path) -> None:
+    """TF1 get_variable under a scope and a Keras weight at the same path start equal."""
+    tf1 = tmp_path / "a.py"
+    tf1.write_text("import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
+                   "with tf.variable_scope('dense1'):\n    w = tf.get_variable('weight', [3, 2])\n"
+                   "with tf.Session() as s:\n    s.run(tf.global_variables_initializer())\n    print(s.run(w).tolist())\n")
+    tf2 = tmp_path / "b.py"
+    tf2.write_text("import tensorflow as tf\nclass D(tf.keras.layers.Layer):\n"
+                   "    def build(self, s):\n        self.weight = self.add_weight(name='weight', shape=(3, 2))\n"
+                   "    def call(self, x):\n        return x\nd = D(name='dense1')\nd(tf.ones([1, 3]))\n"
+                   "print(d.weight.numpy().tolist())\n")
+    a, b = run_engine(tf1), run_engine(tf2)
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    assert a.stdout == b.stdout
+    vals = np.array(eval(a.stdout))  # noqa: S307
+    limit = np.sqrt(6 / 5)
+    assert np.all(np.abs(vals) <= limit) and len(set(vals.ravel().tolist())) == 6
