@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .api_table import LAYERS, OPTIMIZERS
+from .api_table import LAYERS, OPTIMIZERS, SCHEDULES
 from .graph import INSIDE, Node, Scope, backward_slice, call_args, names_read, refers_to_tf
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -91,7 +91,8 @@ class ProgramMove:
     optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
     lr_placeholders: set[int] = field(default_factory=set)
     models: ModelBuilder | None = None
-    sliced: set[int] = field(default_factory=set)  # ids of inside nodes placed in a function
+    sliced: set[int] = field(default_factory=set)
+    variable_factories: set[str] = field(default_factory=set)  # functions returning tf.Variable
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -226,9 +227,12 @@ class ProgramMove:
             return [replacement], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
+            self.scope.functions[stmt.name.value] = [n.value for n in names_read(stmt.body)]
             converted = self.models.convert_function(stmt, self.scope)
             if converted is not None:
                 return converted, []
+            if any(self.aliases.resolve(c.func) == "Variable" for c in _calls(stmt)):
+                self.variable_factories.add(stmt.name.value)
             return [stmt], []
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
@@ -256,7 +260,10 @@ class ProgramMove:
         if self._contains_run_site(value):
             return None
         deps = self.scope.deps_of(value)
-        is_graph = bool(deps) or refers_to_tf(value, self.aliases)
+        is_graph = bool(deps) or refers_to_tf(value, self.aliases) or (
+            isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+            and value.func.value in self.variable_factories
+        )
         if not is_graph:
             return None
         names = self._target_names(assign.targets[0].target)
@@ -278,6 +285,9 @@ class ProgramMove:
             for e in value.elements
         ):
             return "varlist", {}
+        container = self._variable_container(value)
+        if container is not None:
+            return "variable", {"container": container}
         if not isinstance(value, cst.Call):
             return "tensor", {}
         path = self.aliases.resolve(value.func)
@@ -291,10 +301,15 @@ class ProgramMove:
             return "variable", {"trainable": _trainable(value) and path == "Variable"}
         if path in OPTIMIZERS:
             return "optimizer", {"path": path, "call": value}
+        if isinstance(value.func, cst.Name) and value.func.value in self.variable_factories:
+            return "variable", {"trainable": True}
         if path in INIT_CALLS:
             return "init", {}
         if path == "gradients":
             return "gradients", {"args": call_args(value, GRADIENTS_PARAMS)}
+        if path in SCHEDULES:
+            step_param = "x" if "x" in SCHEDULES[path][1] else "global_step"
+            return "schedule", {"path": path, "step": call_args(value, SCHEDULES[path][1]).get(step_param)}
         if path == "trainable_variables":
             return "varlist", {"all": True}
         if path in LAYERS:
@@ -306,6 +321,21 @@ class ProgramMove:
         if isinstance(func, cst.Name) and self.models.is_model(func.value):
             return "tensor", {}
         return "tensor", {}
+
+    def _variable_container(self, value: cst.BaseExpression) -> str | None:
+        """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, else None."""
+        if isinstance(value, cst.Dict):
+            elements = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
+            kind = "dict"
+        elif isinstance(value, cst.List):
+            elements = [e.value for e in value.elements]
+            kind = "list"
+        else:
+            return None
+        ok = bool(elements) and all(
+            isinstance(e, cst.Call) and self.aliases.resolve(e.func) == "Variable" for e in elements
+        )
+        return kind if ok else None
 
     def _train_kind(self, call: cst.Call, func: cst.Attribute, item: Item) -> tuple[str, dict]:
         receiver = func.value
@@ -348,6 +378,8 @@ class ProgramMove:
             return [stmt]
         if node.kind == "optimizer":
             return [self._replace_value(stmt, self._optimizer_source(node))]
+        if node.kind == "schedule":
+            return [self._replace_value(stmt, self._schedule_source(node))]
         if node.kind == "varlist":
             if node.info.get("all"):
                 names = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable]
@@ -370,13 +402,25 @@ class ProgramMove:
         assert isinstance(assign, cst.Assign)
         return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
 
+    def _schedule_source(self, node: Node) -> str:
+        path: str = node.info["path"]  # type: ignore[assignment]
+        cls, positional, keywords = SCHEDULES[path]
+        bound = call_args(node.value, positional)  # type: ignore[arg-type]
+        args = ", ".join(f"{keywords[k]}={code(v)}" for k, v in bound.items() if k in keywords)
+        self._fixed(OPTIMIZER_RULE.id, node.stmt, f"tf.{path} → Keras {cls} schedule")
+        return f"tf.keras.optimizers.schedules.{cls}({args})"
+
     def _optimizer_source(self, node: Node) -> str:
         path: str = node.info["path"]  # type: ignore[assignment]
         call: cst.Call = node.info["call"]  # type: ignore[assignment]
         lr = call_args(call, OPTIMIZERS[path].positional).get("learning_rate")
         lr_override = None
-        if lr is not None and self.scope.deps_of(lr):
-            lr_nodes = self.scope.deps_of(lr)
+        lr_nodes = [n for n in self.scope.deps_of(lr) if n.kind != "schedule"] if lr is not None else []
+        if lr is not None and any(n.kind == "schedule" for n in self.scope.deps_of(lr)):
+            if not isinstance(lr, cst.Name):
+                raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from a decay")
+            node.info["schedule"] = self.scope.deps_of(lr)[0]
+        if lr is not None and lr_nodes:
             if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
                 raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from graph tensors")
             self.lr_placeholders.add(id(lr_nodes[0]))
@@ -529,6 +573,8 @@ class ProgramMove:
         new_functions: list[cst.FunctionDef], discarded: bool,
     ) -> cst.BaseExpression:
         roots = self.scope.deps_of(fetch)
+        if any(r.kind == "schedule" for r in roots):
+            raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate")
         feeds: dict[str, cst.BaseExpression] = {}
         if feed is not None:
             if not isinstance(feed, cst.Dict):
@@ -542,7 +588,8 @@ class ProgramMove:
                 feeds[element.key.value] = element.value
         leaves = _leaves(fetch)
         if leaves is not None and leaves and all(
-            (n := self.scope.lookup(leaf)) is not None and n.kind == "variable" for leaf in leaves
+            (n := self.scope.lookup(leaf)) is not None and n.kind == "variable"
+            and "container" not in n.info for leaf in leaves
         ):
             self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
             return cst.parse_expression(_numpy_structure(fetch))
@@ -678,7 +725,10 @@ class ProgramMove:
                 return code(given)
             return f"list({code(given)})"
         _, _, outside = backward_slice(self.scope.deps_of(loss))
-        plain = [n.name for n in outside if n.kind == "variable" and n.trainable]
+        plain = [
+            {"dict": f"*{n.name}.values()", "list": f"*{n.name}"}.get(str(n.info.get("container")), n.name)
+            for n in outside if n.kind == "variable" and n.trainable
+        ]
         parts = ["[" + ", ".join(plain) + "]"] if plain else []
         inside, _, _ = backward_slice(self.scope.deps_of(loss))
         for n in inside:
@@ -742,6 +792,15 @@ class ProgramMove:
                 if lr is not None:
                     lines.append(f"{instance}.learning_rate.assign({lr.name})")  # type: ignore[union-attr]
                 lines.append(f"{instance}.apply_gradients({code(gv)})")
+            schedule = opt.info.get("schedule")
+            if schedule is not None:
+                step = schedule.info["step"]  # type: ignore[union-attr]
+                given = args.get("global_step")
+                if given is None or step is None or code(given) != code(step):  # type: ignore[arg-type]
+                    raise Unsupported(
+                        OPTIMIZER_RULE.id, self._line(node.stmt),
+                        "decayed learning rate not driven by this train op's global_step",
+                    )
             if "global_step" in args:
                 lines.append(f"{code(args['global_step'])}.assign_add(1)")
             self._fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
@@ -808,6 +867,17 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
             seen.append(n)
             stack.extend(n.deps)
     return seen
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(Finder())
+    return found
 
 
 def _list_valued(node: Node) -> bool:

@@ -104,7 +104,7 @@ class ModelBuilder:
             def visit_Call(self, node: cst.Call) -> None:
                 nonlocal hit
                 path = aliases.resolve(node.func) or ""
-                if path in ("get_variable", "Variable") or path in LAYERS:
+                if path == "get_variable" or path in LAYERS:
                     hit = True
                 if isinstance(node.func, cst.Name) and node.func.value in layers:
                     hit = True
