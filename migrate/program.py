@@ -43,10 +43,10 @@ def code(node: cst.CSTNode) -> str:
 
 
 def _squeeze(lines: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """Merged leading lines: at most one blank line in a row."""
+    """Merged leading lines: at most two blank lines in a row."""
     out: list[cst.EmptyLine] = []
     for line in lines:
-        if line.comment is None and out and out[-1].comment is None:
+        if line.comment is None and len(out) >= 2 and out[-1].comment is None and out[-2].comment is None:
             continue
         out.append(line)
     return out
@@ -92,7 +92,8 @@ class ProgramMove:
     lr_placeholders: set[int] = field(default_factory=set)
     models: ModelBuilder | None = None
     sliced: set[int] = field(default_factory=set)
-    variable_factories: set[str] = field(default_factory=set)  # functions returning tf.Variable
+    variable_factories: set[str] = field(default_factory=set)
+    scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`  # functions returning tf.Variable
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -207,6 +208,8 @@ class ProgramMove:
                     self.scope.sessions.add(with_item.asname.name.value)
                 continue
             if path == "variable_scope" and call.args:
+                if with_item.asname is not None and isinstance(with_item.asname.name, cst.Name):
+                    self.scope_handles.add(with_item.asname.name.value)
                 name = call.args[0].value
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
                     raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
@@ -507,6 +510,11 @@ class ProgramMove:
         if not isinstance(func, cst.Attribute):
             return False
         receiver = func.value
+        if func.attr.value == "reuse_variables":
+            # Reuse is implicit once layers are objects: the same instance is called again.
+            if isinstance(receiver, cst.Name):
+                return receiver.value in self.scope_handles
+            return isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) == "get_variable_scope"
         if func.attr.value == "close" and isinstance(receiver, cst.Name):
             return receiver.value in self.scope.sessions
         if func.attr.value == "run":
