@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .api_table import LAYERS, OPTIMIZERS, SCHEDULES
+from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
 from .graph import INSIDE, Node, Scope, backward_slice, call_args, names_read, refers_to_tf
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -42,13 +42,23 @@ def code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def _squeeze(lines: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """Merged leading lines: at most two blank lines in a row."""
-    out: list[cst.EmptyLine] = []
+def _blank_run(lines: list[cst.EmptyLine]) -> int:
+    longest = run = 0
     for line in lines:
-        if line.comment is None and len(out) >= 2 and out[-1].comment is None and out[-2].comment is None:
-            continue
-        out.append(line)
+        run = run + 1 if line.comment is None else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _merge_leading(dropped: list[cst.EmptyLine], own: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """Leading lines of dropped statements joined to the next one, no wider gaps than before."""
+    limit = max(_blank_run(dropped), _blank_run(own))
+    out: list[cst.EmptyLine] = []
+    run = 0
+    for line in dropped + own:
+        run = run + 1 if line.comment is None else 0
+        if run <= limit:
+            out.append(line)
     return out
 
 
@@ -115,7 +125,7 @@ class ProgramMove:
                     pending.extend(item.stmt.leading_lines)
                 continue
             first, *rest = emitted
-            lead = _squeeze(pending + list(first.leading_lines))
+            lead = _merge_leading(pending, list(first.leading_lines))
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
@@ -314,7 +324,16 @@ class ProgramMove:
             step_param = "x" if "x" in SCHEDULES[path][1] else "global_step"
             return "schedule", {"path": path, "step": call_args(value, SCHEDULES[path][1]).get(step_param)}
         if path == "trainable_variables":
-            return "varlist", {"all": True}
+            return "collection", {"scope": None}
+        if path == "get_collection" and value.args and self.aliases.resolve(value.args[0].value) in (
+            "GraphKeys.TRAINABLE_VARIABLES", "GraphKeys.GLOBAL_VARIABLES",
+        ):
+            scope_arg = call_args(value, ("key", "scope")).get("scope")
+            if scope_arg is not None and not isinstance(scope_arg, cst.SimpleString):
+                raise Unsupported(SCOPE_RULE.id, item.line, "collection scope is not a literal")
+            return "collection", {"scope": scope_arg.evaluated_value if scope_arg is not None else None}
+        if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
+            return "object", {}
         if path in LAYERS:
             return "tensor", {"layer": path}
         func = value.func
@@ -383,11 +402,11 @@ class ProgramMove:
             return [self._replace_value(stmt, self._optimizer_source(node))]
         if node.kind == "schedule":
             return [self._replace_value(stmt, self._schedule_source(node))]
-        if node.kind == "varlist":
-            if node.info.get("all"):
-                names = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable]
-                return [self._replace_value(stmt, "[" + ", ".join(names) + "]")]
+        if node.kind in ("varlist", "object"):
             return [stmt]
+        if node.kind == "collection":
+            self._fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
+            return []
         # Inside nodes leave the top level; some bring an object that is created once.
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
@@ -475,14 +494,30 @@ class ProgramMove:
                 if site is None or move._is_noop_session_call(original):
                     return updated
                 fetch, feed = site
-                return move._call_for(fetch, feed, original, new_functions, discarded=original in discarded)
+                return move._call_for(
+                    fetch, feed, original, new_functions, discarded=original in discarded,
+                    keep=unpacked.get(original, (None, None))[0],
+                )
+
+            def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+                for call, (_, target) in unpacked.items():
+                    if original.value is call:
+                        return updated.with_changes(targets=[cst.AssignTarget(target)])
+                return updated
 
         discarded: set[cst.Call] = set()
+        # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
+        unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
         class Discards(cst.CSTVisitor):
             def visit_Expr(self, node: cst.Expr) -> None:
                 if isinstance(node.value, cst.Call):
                     discarded.add(node.value)
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                found = move._unpacked_ops(node)
+                if found is not None:
+                    unpacked[node.value] = found  # type: ignore[index]
 
         stmt.visit(Discards())
         self._check_driver_refs(stmt)
@@ -492,6 +527,33 @@ class ProgramMove:
         if isinstance(new, cst.FlattenSentinel):
             return list(new.nodes), new_functions
         return [new], new_functions  # type: ignore[list-item]
+
+    def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
+        """(kept positions, new target) when a run's op results are unpacked into `_`."""
+        if len(assign.targets) != 1 or not isinstance(assign.value, cst.Call):
+            return None
+        target = assign.targets[0].target
+        site = self._run_site(assign.value)
+        if site is None or not isinstance(target, (cst.Tuple, cst.List)):
+            return None
+        fetch = site[0]
+        if not isinstance(fetch, (cst.List, cst.Tuple)) or len(fetch.elements) != len(target.elements):
+            return None
+        keep: list[int] = []
+        for i, (f, t) in enumerate(zip(fetch.elements, target.elements)):
+            node = self.scope.lookup(f.value.value) if isinstance(f.value, cst.Name) else None
+            if node is not None and node.kind == "train":
+                if not (isinstance(t.value, cst.Name) and t.value.value == "_"):
+                    return None
+            else:
+                keep.append(i)
+        if not keep or len(keep) == len(fetch.elements):
+            return None
+        kept = [target.elements[i].value for i in keep]
+        new_target = kept[0] if len(kept) == 1 else target.with_changes(
+            elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in (target.elements[i] for i in keep)]
+        )
+        return keep, new_target  # type: ignore[return-value]
 
     def _contains_run_site(self, expr: cst.CSTNode) -> bool:
         found = False
@@ -543,7 +605,7 @@ class ProgramMove:
         if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
             if func.attr.value != "run" or not positional:
                 return None
-            feed = kwargs.get("feed_dict", positional[2] if len(positional) > 2 else None)
+            feed = kwargs.get("feed_dict", positional[1] if len(positional) > 1 else None)
             return positional[0], feed
         if isinstance(receiver, cst.Name):
             node = self.scope.lookup(receiver.value)
@@ -568,7 +630,7 @@ class ProgramMove:
             if id(name) in allowed:
                 continue
             node = self.scope.lookup(name.value)
-            if node is not None and (node.kind in INSIDE or node.kind == "placeholder"):
+            if node is not None and (node.kind in INSIDE or node.kind in ("placeholder", "collection")):
                 raise Unsupported(
                     SESSION_RULE.id, self._line(stmt),
                     f"graph tensor {name.value} used outside a session run",
@@ -578,7 +640,7 @@ class ProgramMove:
 
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
-        new_functions: list[cst.FunctionDef], discarded: bool,
+        new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
     ) -> cst.BaseExpression:
         roots = self.scope.deps_of(fetch)
         if any(r.kind == "schedule" for r in roots):
@@ -601,10 +663,14 @@ class ProgramMove:
         ):
             self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
             return cst.parse_expression(_numpy_structure(fetch))
-        key = code(fetch)
+        returned = fetch
+        if keep is not None and isinstance(fetch, (cst.List, cst.Tuple)):
+            kept = [fetch.elements[i].value for i in keep]
+            returned = kept[0] if len(kept) == 1 else cst.List([cst.Element(e) for e in kept])
+        key = f"{code(fetch)} -> {code(returned)}"
         fn = self.functions.get(key)
         if fn is None:
-            fn = self._make_function(fetch, roots, site)
+            fn = self._make_function(fetch, roots, site, returned)
             self.functions[key] = fn
             new_functions.append(fn.definition)
         args = []
@@ -619,7 +685,10 @@ class ProgramMove:
         return cst.parse_expression(_convert_result(call, fn.returns_structure))
 
     # ------------------------------------------------------- step functions
-    def _make_function(self, fetch: cst.BaseExpression, roots: list[Node], site: cst.Call) -> StepFunction:
+    def _make_function(
+        self, fetch: cst.BaseExpression, roots: list[Node], site: cst.CSTNode,
+        returned: cst.BaseExpression | None = None,
+    ) -> StepFunction:
         inside, placeholders, outside = backward_slice(roots)
         self.sliced.update(id(n) for n in inside)
         for node in inside:
@@ -646,7 +715,7 @@ class ProgramMove:
             body.append(f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:")
             body.extend(f"    tape.watch({w})" for w in watch)
         later_sources = [self._after_tape_source(n, counter) for n in later]
-        returns, structure = self._return_source(fetch)
+        returns, structure = self._return_source(fetch if returned is None else returned)
         # Assemble text for the signature; statements are attached as nodes to keep comments.
         params = ", ".join(p.name for p in placeholders)
         specs = [self._spec(p) for p in placeholders]
@@ -681,7 +750,9 @@ class ProgramMove:
         return StepFunction(name, placeholders, definition, structure)
 
     def _function_name(self, fetch: cst.BaseExpression) -> str:
-        leaves = _leaves(fetch)
+        leaves = list(dict.fromkeys(
+            n.value for n in names_read(fetch) if self.scope.lookup(n.value) is not None
+        ))
         if leaves and len(leaves) <= 3:
             base = "_and_".join(leaves)
         else:
@@ -726,9 +797,30 @@ class ProgramMove:
             )
         return node.stmt
 
+    def _collection_source(self, node: Node) -> str:
+        """Trainable variables of a TF1 collection, read from their owners inside the step."""
+        assert self.models is not None
+        scope = node.info["scope"]
+        if scope is not None:
+            instance = self.models.scoped_instances.get(str(scope))
+            if instance is None:
+                raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), f"no model owns scope {scope!r}")
+            return f"{instance}.trainable_variables"
+        plain = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable and "container" not in n.info]
+        parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
+            f"{name}.trainable_variables"
+            for name in [*self.models.model_instances.values(),
+                         *(str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance"))]
+        ]
+        if any("container" in n.info for n in self.scope.nodes):
+            raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), "trainable_variables() over variable containers")
+        return " + ".join(parts) or "[]"
+
     def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None) -> str:
         if given is not None:
             given_nodes = self.scope.deps_of(given)
+            if isinstance(given, cst.Name) and given_nodes and given_nodes[0].kind == "collection":
+                return self._collection_source(given_nodes[0])
             if given_nodes and given_nodes[0].kind == "varlist" or isinstance(given, (cst.List, cst.Tuple)):
                 return code(given)
             return f"list({code(given)})"

@@ -73,6 +73,7 @@ class ModelBuilder:
     findings: list[Finding]
     layer_classes: dict[str, str] = field(default_factory=dict)  # function -> Layer class
     model_instances: dict[str, str] = field(default_factory=dict)  # function -> instance name
+    scoped_instances: dict[str, str] = field(default_factory=dict)  # variable_scope -> instance
 
     def is_model(self, name: str) -> bool:
         return name in self.model_instances
@@ -215,6 +216,8 @@ class ModelBuilder:
         members[-1] = call_def.with_changes(body=_indented(new_body))
         self.model_instances[name] = name
         model_args = f"name={outer_name!r}" if outer_name else ""
+        if outer_name:
+            self.scoped_instances[outer_name] = name
         instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
         self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
         return [

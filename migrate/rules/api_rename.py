@@ -6,13 +6,14 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ..api_table import CALL_TRANSFORMS, KEYWORD_RENAMES, RENAMES, is_tf1_only
+from ..api_table import CALL_TRANSFORMS, INITIALIZERS, KEYWORD_RENAMES, RENAMES, is_tf1_only
 from ..imports import Aliases
 from ..report import Finding
 from . import Rule
 from .assign import ASSIGN_CALLS
 from .assign import RULE as ASSIGN_RULE
 from .compat_fallback import RULE as COMPAT_RULE
+from .get_variable import initializer_args
 
 RULE = Rule(
     id="TF108",
@@ -128,8 +129,8 @@ class RenameTransformer(cst.CSTTransformer):
         path = self.aliases.resolve(original_node)
         if path is None:
             return updated_node
-        if path in ASSIGN_CALLS:
-            return updated_node  # rewritten as a method call by leave_Call
+        if path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)):
+            return updated_node  # rewritten by leave_Call
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
@@ -159,6 +160,13 @@ class RenameTransformer(cst.CSTTransformer):
             return cst.Call(func=method, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in rest[:1]])
         if not self.enabled(RULE.id):
             return updated_node
+        if path in INITIALIZERS and is_tf1_only(path):
+            spec = INITIALIZERS[path]
+            obj = spec.keras.format(args=initializer_args(original_node, spec.defaults))
+            if obj.startswith("'"):
+                obj = f"tf.keras.initializers.get({obj})"
+            self._report(RULE.id, original_node, f"tf.{path} → {obj} (TF1 defaults explicit)", "fixed")
+            return cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
         if path in CALL_TRANSFORMS:
             updated_node = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
