@@ -14,7 +14,7 @@ from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupport
 from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
-from .rules.imports import MODE_CALLS, v2_import
+from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 
@@ -84,7 +84,7 @@ def rewrite_source(
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
     if not _runs_sessions(module, aliases):
-        body = [v2_import(stmt) or stmt for stmt in module.body]
+        body = with_v2_imports(module.body)
     elif config.enabled(SESSION_RULE.id) and not _skip_lines(module):
         try:
             body = ProgramMove(module, aliases, lines, findings).run()
@@ -96,8 +96,7 @@ def rewrite_source(
         body = _compat_body(module, aliases)
         level = "partial"
     new_module = module.with_changes(body=body)
-    out_alias = aliases.main_alias if aliases.main_alias in aliases.modules else "tf"
-    renamer = RenameTransformer(aliases, out_alias or "tf", lines, findings, config.enabled)
+    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
     new_module = new_module.visit(renamer)
     if renamer.compat_left:
         level = "partial"
@@ -125,26 +124,23 @@ def _skip_lines(module: cst.Module) -> bool:
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
-    """Fallback: TF2 import plus `tf.compat.v1.disable_eager_execution()`, graph mode kept."""
-    body: list[cst.BaseStatement] = []
-    alias = aliases.main_alias or "tf"
-    inserted = False
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-            small = stmt.body[0]
-            if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-                    and aliases.resolve(small.value.func) in MODE_CALLS):
-                if not inserted:
-                    body.append(stmt.with_changes(body=[cst.parse_statement(
-                        f"{alias}.compat.v1.disable_eager_execution()\n").body[0]]))
-                    inserted = True
-                continue
-        new = v2_import(stmt)
-        body.append(new if new is not None else stmt)
-        if new is not None and not inserted:
-            body.append(cst.parse_statement(f"{alias}.compat.v1.disable_eager_execution()\n"))
-            inserted = True
+    """Fallback: TF2 import and graph mode kept on (`tf.compat.v1.disable_eager_execution()`)."""
+    body = with_v2_imports(module.body)
+    if not any(_is_mode_call(stmt, aliases) for stmt in body):
+        at = next((i + 1 for i, stmt in enumerate(body) if v2_import(stmt) is not None), None)
+        if at is None:
+            body.insert(0, cst.parse_statement(TF2_IMPORT))
+            at = 1
+        body.insert(at, cst.parse_statement(f"{OUT_ALIAS}.compat.v1.disable_eager_execution()\n"))
     return body
+
+
+def _is_mode_call(stmt: cst.BaseStatement, aliases) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call)
+        and aliases.resolve(stmt.body[0].value.func) in MODE_CALLS
+    )
 
 
 def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[Finding]:

@@ -24,7 +24,7 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
-from .rules.optimizers import RMSPROP_RULE, keras_optimizer
+from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
@@ -103,6 +103,7 @@ class ProgramMove:
     models: ModelBuilder | None = None
     sliced: set[int] = field(default_factory=set)
     variable_factories: set[str] = field(default_factory=set)
+    tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`  # functions returning tf.Variable
 
     # ------------------------------------------------------------------ driver
@@ -237,6 +238,9 @@ class ProgramMove:
         if replacement is not None:
             if replacement is not stmt:
                 self._fixed(IMPORT_RULE.id, stmt, "TF2 import")
+            if self.tf_imported:
+                return [], []
+            self.tf_imported = True
             return [replacement], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
@@ -449,6 +453,9 @@ class ProgramMove:
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
         source, note = keras_optimizer(path, call, lr_override)
+        varying_lr = "lr_placeholder" in node.info or "schedule" in node.info
+        if varying_lr and path == "train.MomentumOptimizer":
+            self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
         if note:
             self._fixed(RMSPROP_RULE.id, call, note, "manual")

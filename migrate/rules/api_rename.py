@@ -129,6 +129,9 @@ class RenameTransformer(cst.CSTTransformer):
         path = self.aliases.resolve(original_node)
         if path is None:
             return updated_node
+        head = updated_node.value
+        if isinstance(head, cst.Name) and head.value != self.alias and self.aliases.modules.get(head.value) == "":
+            updated_node = updated_node.with_changes(value=cst.Name(self.alias))
         if path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)):
             return updated_node  # rewritten by leave_Call
         if path in RENAMES and self.enabled(RULE.id):
