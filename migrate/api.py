@@ -84,26 +84,39 @@ def rewrite_source(
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
     if not _runs_sessions(module, aliases):
-        body = with_v2_imports(module.body)
-    elif config.enabled(SESSION_RULE.id) and not _skip_lines(module):
-        try:
-            body = ProgramMove(module, aliases, lines, findings).run()
-        except Unsupported as exc:
-            findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
-                                "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+        # A library: names are renamed; graph mode switches go only if no TF1 name is left.
+        body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
+        if compat_left:
+            findings.clear()
+            new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config)
             level = "partial"
-    if body is None:
-        body = _compat_body(module, aliases)
-        level = "partial"
-    new_module = module.with_changes(body=body)
-    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
-    new_module = new_module.visit(renamer)
-    if renamer.compat_left:
-        level = "partial"
+    else:
+        if config.enabled(SESSION_RULE.id) and not _skip_lines(module):
+            try:
+                body = ProgramMove(module, aliases, lines, findings).run()
+            except Unsupported as exc:
+                findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
+                                    "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+        if body is None:
+            body = _compat_body(module, aliases)
+            level = "partial"
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
+        if compat_left:
+            level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     _parse(code_out, filename)  # the output must parse
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched", findings)
+
+
+def _rename(
+    module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
+    findings: list[Finding], config: RewriteConfig,
+) -> tuple[cst.Module, bool]:
+    """The module with `body`, TF names respelled; and whether TF1-only names were left."""
+    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
+    return module.with_changes(body=body).visit(renamer), renamer.compat_left
 
 
 def _runs_sessions(module: cst.Module, aliases) -> bool:

@@ -715,6 +715,7 @@ class ProgramMove:
         later = [n for n in inside if n in after_tape]
         body: list[str] = []
         forward_stmts = [self._inside_statement(n) for n in forward]
+        forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
         counter = iter(range(1, 100))
         if grad_nodes:
@@ -862,6 +863,21 @@ class ProgramMove:
             self.optimizer_instances[key] = opt.name
         return self.optimizer_instances[key]
 
+    def _recorded_targets(self, grad_nodes: list[Node]) -> list[cst.BaseStatement]:
+        """A loss written inline (`minimize(a * a)`) is computed under the tape, named."""
+        stmts: list[cst.BaseStatement] = []
+        for node in grad_nodes:
+            args: dict[str, cst.BaseExpression] = node.info.get("args", {})  # type: ignore[assignment]
+            key = "ys" if node.kind == "gradients" else "loss"
+            target = args.get(key)
+            if target is None or isinstance(target, cst.Name):
+                continue
+            name = self._fresh("loss")
+            stmts.append(cst.parse_statement(f"{name} = {code(target)}\n"))
+            node.info["args"] = {**args, key: cst.Name(name)}
+            node.info["loss_expr"] = target
+        return stmts
+
     def _after_tape_source(self, node: Node, counter) -> list[cst.BaseStatement]:
         args: dict[str, cst.BaseExpression] = node.info.get("args", {})  # type: ignore[assignment]
         lines: list[str] = []
@@ -874,14 +890,14 @@ class ProgramMove:
             stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
             return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
         if node.kind == "compute_gradients":
-            var_list = self._var_list(args["loss"], args.get("var_list"))
+            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
-                var_list = self._var_list(args["loss"], args.get("var_list"))
+                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
                 instance = self._optimizer_for(node, var_list)
                 n = next(counter)
                 grads = "grads" if n == 1 else f"grads_{n}"
