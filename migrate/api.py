@@ -7,7 +7,7 @@ import ast
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .api_table import RENAMES, is_tf1_only
+from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only
 from .imports import canonical, collect_aliases
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
@@ -62,6 +62,15 @@ def _has_tf1(module: cst.Module, aliases) -> bool:
             if path is not None and (path in RENAMES or is_tf1_only(path)):
                 hit = True
             return not hit
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal hit
+            path = aliases.resolve(node.func)
+            tf1_keywords = set(KEYWORD_RENAMES.get(path or "", ())) | {"keep_prob"}
+            if path is not None and any(
+                a.keyword is not None and a.keyword.value in tf1_keywords for a in node.args
+            ):
+                hit = True
 
     module.visit(Finder())
     return hit

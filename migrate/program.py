@@ -696,7 +696,7 @@ class ProgramMove:
         self, fetch: cst.BaseExpression, roots: list[Node], site: cst.CSTNode,
         returned: cst.BaseExpression | None = None,
     ) -> StepFunction:
-        inside, placeholders, outside = backward_slice(roots)
+        inside, placeholders, _ = backward_slice(roots)
         self.sliced.update(id(n) for n in inside)
         for node in inside:
             if node.kind == "train":
@@ -765,9 +765,10 @@ class ProgramMove:
             base = "_and_".join(leaves)
         else:
             base = "step"
-        if base in self.used_names and (node := self.scope.lookup(base)) is not None and node.kind in INSIDE:
-            if base not in {f.name for f in self.functions.values()}:
-                return base
+        node = self.scope.lookup(base)
+        taken = {f.name for f in self.functions.values()}
+        if base in self.used_names and node is not None and node.kind in INSIDE and base not in taken:
+            return base
         return self._fresh(base)
 
     def _spec(self, placeholder: Node) -> str:

@@ -41,9 +41,9 @@ def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, 
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
         return None
     target, value = small.targets[0].target, small.value
-    if isinstance(target, cst.Name) and isinstance(value, cst.Call):
-        if aliases.resolve(value.func) == "get_variable":
-            return target.value, value
+    if (isinstance(target, cst.Name) and isinstance(value, cst.Call)
+            and aliases.resolve(value.func) == "get_variable"):
+        return target.value, value
     return None
 
 

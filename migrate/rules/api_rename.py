@@ -112,6 +112,11 @@ class RenameTransformer(cst.CSTTransformer):
         self.findings = findings
         self.enabled = enabled
         self.compat_left = False
+        self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Attribute):
+            self.inner.add(id(node.value))
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
@@ -146,7 +151,7 @@ class RenameTransformer(cst.CSTTransformer):
             if self._spelled_compat(original_node):
                 return updated_node
             return _attr_chain(self.alias, f"compat.v1.{path}")
-        if self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
+        if id(original_node) not in self.inner and self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
             text = _code(updated_node)
             if ".compat.v1." in text or ".compat.v2." in text:
                 return _attr_chain(self.alias, path)

@@ -6,7 +6,11 @@ import pytest
 from helpers import check_noop
 
 from migrate.api import (
-    ParseError, RewriteConfig, all_rules, find_tf1_usages, rewrite_source,
+    ParseError,
+    RewriteConfig,
+    all_rules,
+    find_tf1_usages,
+    rewrite_source,
 )
 
 TF1 = (
