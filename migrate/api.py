@@ -17,14 +17,13 @@ from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
+from .suppress import SKIP_FILE
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
     "find_tf1_usages", "rewrite_source",
 ]
 
-SKIP_FILE = "# tfmigrate: skip-file"
-SKIP_LINE = "# tfmigrate: skip"
 
 
 def all_rules() -> list[Rule]:
@@ -101,7 +100,7 @@ def rewrite_source(
             new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config)
             level = "partial"
     else:
-        if config.enabled(SESSION_RULE.id) and not _skip_lines(module):
+        if config.enabled(SESSION_RULE.id):
             try:
                 body = ProgramMove(module, aliases, lines, findings).run()
             except Unsupported as exc:
@@ -139,10 +138,6 @@ def _runs_sessions(module: cst.Module, aliases) -> bool:
 
     module.visit(Finder())
     return found
-
-
-def _skip_lines(module: cst.Module) -> bool:
-    return SKIP_LINE in module.code
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:

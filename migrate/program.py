@@ -30,6 +30,7 @@ from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
+from .suppress import is_skipped
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
@@ -234,6 +235,8 @@ class ProgramMove:
     # -------------------------------------------------------------------- emit
     def _emit(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         stmt = item.stmt
+        if is_skipped(stmt):
+            return [stmt], []
         replacement = v2_import(stmt)
         if replacement is not None:
             if replacement is not stmt:

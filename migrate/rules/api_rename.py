@@ -9,6 +9,7 @@ import libcst as cst
 from ..api_table import CALL_TRANSFORMS, INITIALIZERS, KEYWORD_RENAMES, RENAMES, is_tf1_only
 from ..imports import Aliases
 from ..report import Finding
+from ..suppress import is_skipped
 from . import Rule
 from .assign import ASSIGN_CALLS
 from .assign import RULE as ASSIGN_RULE
@@ -113,6 +114,9 @@ class RenameTransformer(cst.CSTTransformer):
         self.enabled = enabled
         self.compat_left = False
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return not is_skipped(node) and super().on_visit(node)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Attribute):
