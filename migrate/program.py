@@ -116,12 +116,21 @@ class ProgramMove:
         out: list[cst.BaseStatement] = []
         functions: list[cst.FunctionDef] = []
         insert_at: int | None = None
+        graph_end = 0  # just after the last graph-building statement
+        deferred: list[tuple[int, cst.FunctionDef]] = []  # defs whose bodies run sessions
         pending: list[cst.EmptyLine] = []  # comments of dropped statements
         for item in items:
+            if isinstance(item.stmt, cst.FunctionDef) and self._has_run_calls(item.stmt):
+                deferred.append((len(out), item.stmt))
+                out.append(item.stmt)
+                pending = []
+                continue
             emitted, new_functions = self._emit(item)
             if new_functions and insert_at is None:
                 insert_at = len(out)
             functions.extend(new_functions)
+            if self._defines_graph(item):
+                graph_end = len(out) + len(emitted)
             if not emitted:
                 if not self._moved(item):
                     pending.extend(item.stmt.leading_lines)
@@ -131,17 +140,45 @@ class ProgramMove:
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
-        functions.extend(self._unrun_functions())
-        if functions and insert_at is None:
-            insert_at = len(out)
-        if insert_at is None:
-            return out
-        following = out[insert_at:]
+        # Function bodies run when called, after the graph is built: convert them last.
+        late: list[cst.FunctionDef] = []
+        for index, func in deferred:
+            emitted, new_functions = self._emit_driver(func)
+            out[index] = emitted[0] if emitted else func
+            late.extend(new_functions)
+        late.extend(self._unrun_functions())
+        late_at = max(graph_end, insert_at or 0)
+        if insert_at is None or insert_at == late_at:
+            return self._place(out, late_at, functions + late) if functions + late else out
+        if late:
+            out = self._place(out, late_at, late)
+        return self._place(out, insert_at, functions) if functions else out
+
+    def _place(self, out: list[cst.BaseStatement], at: int, functions: list[cst.FunctionDef]) -> list[cst.BaseStatement]:
+        """Insert step functions before `out[at]`, blank lines as PEP 8 has them."""
+        following = out[at:]
         if following:
             lead = _comments(following[0].leading_lines)
             following[0] = following[0].with_changes(leading_lines=_blank(2) + lead)
-        placed = [fn.with_changes(leading_lines=_blank(2 if insert_at else 0)) for fn in functions]
-        return out[:insert_at] + placed + following
+        placed = [fn.with_changes(leading_lines=_blank(2 if at else 0)) for fn in functions]
+        return out[:at] + placed + following
+
+    def _has_run_calls(self, func: cst.FunctionDef) -> bool:
+        """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
+        return any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval")
+            for c in _calls(func)
+        )
+
+    def _defines_graph(self, item: Item) -> bool:
+        return any(n.stmt is item.stmt for n in self.scope.nodes) or self._is_converted(item)
+
+    def _is_converted(self, item: Item) -> bool:
+        assert self.models is not None
+        name = getattr(item.stmt, "name", None)
+        return name is not None and (
+            name.value in self.models.model_instances or name.value in self.models.layer_classes
+        )
 
     def _unrun_functions(self) -> list[cst.FunctionDef]:
         """Tensors built but never run keep their code as functions of their own (not called)."""
@@ -253,6 +290,8 @@ class ProgramMove:
                 return converted, []
             if any(self.aliases.resolve(c.func) == "Variable" for c in _calls(stmt)):
                 self.variable_factories.add(stmt.name.value)
+            if self._contains_run_site(stmt) or self._reads_session(stmt):
+                return self._emit_driver(stmt)
             return [stmt], []
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
@@ -565,6 +604,9 @@ class ProgramMove:
         )
         return keep, new_target  # type: ignore[return-value]
 
+    def _reads_session(self, node: cst.CSTNode) -> bool:
+        return any(n.value in self.scope.sessions for n in names_read(node))
+
     def _contains_run_site(self, expr: cst.CSTNode) -> bool:
         found = False
         move = self
@@ -653,6 +695,8 @@ class ProgramMove:
         new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
     ) -> cst.BaseExpression:
         roots = self.scope.deps_of(fetch)
+        if not roots:
+            raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
         if any(r.kind == "schedule" for r in roots):
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate")
         feeds: dict[str, cst.BaseExpression] = {}
