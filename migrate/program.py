@@ -332,7 +332,9 @@ class ProgramMove:
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
-        if kind in ("variable", "optimizer") and any(d.kind in INSIDE for d in deps):
+        if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
+            raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        if kind == "optimizer" and any(d.kind in INSIDE for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self.scope.add(node)
         return node

@@ -2,6 +2,8 @@
 
 from helpers import check_transformed
 
+from migrate.api import rewrite_source
+
 
 def test_placeholder_becomes_argument_with_signature() -> None:
     check_transformed(
@@ -115,3 +117,47 @@ def test_unfed_placeholder_falls_back_to_compat() -> None:
         level="partial",
     )
     assert any(f.rule == "TF190" and f.kind == "manual" and "not fed" in f.message for f in result.findings)
+
+
+def test_variable_initialised_from_a_placeholder_is_not_moved() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\nv = tf.Variable(x)\n"
+        "sess = tf.Session()\nsess.run(tf.global_variables_initializer(), {x: [1.0, 2.0]})\n"
+        "print(sess.run(v))\n"
+    )
+    assert result.level == "partial"
+    assert "created from a computed tensor" in result.findings[0].message
+
+
+def test_run_site_inside_a_function_defined_before_the_graph() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        def evaluate(value):
+            return sess.run(y, feed_dict={x: value})
+
+
+        x = tf.placeholder(tf.float32, [])
+        y = x + 1.0
+        sess = tf.Session()
+        print(evaluate(2.0))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        def evaluate(value):
+            return y(value).numpy()
+
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def y(x):
+            y = x + 1.0
+            return y
+
+
+        print(evaluate(2.0))
+        """,
+    )
