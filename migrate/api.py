@@ -7,24 +7,23 @@ import ast
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .api_table import RENAMES, is_tf1_only
+from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only
 from .imports import canonical, collect_aliases
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
-from .rules.imports import MODE_CALLS, v2_import
+from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
+from .suppress import SKIP_FILE
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
     "find_tf1_usages", "rewrite_source",
 ]
 
-SKIP_FILE = "# tfmigrate: skip-file"
-SKIP_LINE = "# tfmigrate: skip"
 
 
 def all_rules() -> list[Rule]:
@@ -65,6 +64,15 @@ def _has_tf1(module: cst.Module, aliases) -> bool:
                 hit = True
             return not hit
 
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal hit
+            path = aliases.resolve(node.func)
+            tf1_keywords = set(KEYWORD_RENAMES.get(path or "", ())) | {"keep_prob"}
+            if path is not None and any(
+                a.keyword is not None and a.keyword.value in tf1_keywords for a in node.args
+            ):
+                hit = True
+
     module.visit(Finder())
     return hit
 
@@ -86,27 +94,39 @@ def rewrite_source(
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
     if not _runs_sessions(module, aliases):
-        body = [v2_import(stmt) or stmt for stmt in module.body]
-    elif config.enabled(SESSION_RULE.id) and not _skip_lines(module):
-        try:
-            body = ProgramMove(module, aliases, lines, findings).run()
-        except Unsupported as exc:
-            findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
-                                "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+        # A library: names are renamed; graph mode switches go only if no TF1 name is left.
+        body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
+        if compat_left:
+            findings.clear()
+            new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config)
             level = "partial"
-    if body is None:
-        body = _compat_body(module, aliases)
-        level = "partial"
-    new_module = module.with_changes(body=body)
-    out_alias = aliases.main_alias if aliases.main_alias in aliases.modules else "tf"
-    renamer = RenameTransformer(aliases, out_alias or "tf", lines, findings, config.enabled)
-    new_module = new_module.visit(renamer)
-    if renamer.compat_left:
-        level = "partial"
+    else:
+        if config.enabled(SESSION_RULE.id):
+            try:
+                body = ProgramMove(module, aliases, lines, findings).run()
+            except Unsupported as exc:
+                findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
+                                    "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+        if body is None:
+            body = _compat_body(module, aliases)
+            level = "partial"
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
+        if compat_left:
+            level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     _parse(code_out, filename)  # the output must parse
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched", findings)
+
+
+def _rename(
+    module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
+    findings: list[Finding], config: RewriteConfig,
+) -> tuple[cst.Module, bool]:
+    """The module with `body`, TF names respelled; and whether TF1-only names were left."""
+    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
+    return module.with_changes(body=body).visit(renamer), renamer.compat_left
 
 
 def _runs_sessions(module: cst.Module, aliases) -> bool:
@@ -122,31 +142,24 @@ def _runs_sessions(module: cst.Module, aliases) -> bool:
     return found
 
 
-def _skip_lines(module: cst.Module) -> bool:
-    return SKIP_LINE in module.code
-
-
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
-    """Fallback: TF2 import plus `tf.compat.v1.disable_eager_execution()`, graph mode kept."""
-    body: list[cst.BaseStatement] = []
-    alias = aliases.main_alias or "tf"
-    inserted = False
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-            small = stmt.body[0]
-            if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-                    and aliases.resolve(small.value.func) in MODE_CALLS):
-                if not inserted:
-                    body.append(stmt.with_changes(body=[cst.parse_statement(
-                        f"{alias}.compat.v1.disable_eager_execution()\n").body[0]]))
-                    inserted = True
-                continue
-        new = v2_import(stmt)
-        body.append(new if new is not None else stmt)
-        if new is not None and not inserted:
-            body.append(cst.parse_statement(f"{alias}.compat.v1.disable_eager_execution()\n"))
-            inserted = True
+    """Fallback: TF2 import and graph mode kept on (`tf.compat.v1.disable_eager_execution()`)."""
+    body = with_v2_imports(module.body)
+    if not any(_is_mode_call(stmt, aliases) for stmt in body):
+        at = next((i + 1 for i, stmt in enumerate(body) if v2_import(stmt) is not None), None)
+        if at is None:
+            body.insert(0, cst.parse_statement(TF2_IMPORT))
+            at = 1
+        body.insert(at, cst.parse_statement(f"{OUT_ALIAS}.compat.v1.disable_eager_execution()\n"))
     return body
+
+
+def _is_mode_call(stmt: cst.BaseStatement, aliases) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call)
+        and aliases.resolve(stmt.body[0].value.func) in MODE_CALLS
+    )
 
 
 def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[Finding]:

@@ -226,3 +226,25 @@ LAYERS: dict[str, str] = {
     "layers.dropout": "Dropout",
     "layers.batch_normalization": "BatchNormalization",
 }
+
+# Learning-rate decays computed from global_step -> Keras schedules (exact when the step that
+# drives them is the one the optimizer increments): TF1 name -> (Keras class, TF1 positional
+# parameters, TF1 keyword -> Keras keyword).
+SCHEDULES: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
+    "train.exponential_decay": (
+        "ExponentialDecay",
+        ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"),
+        {"learning_rate": "initial_learning_rate", "decay_steps": "decay_steps",
+         "decay_rate": "decay_rate", "staircase": "staircase"},
+    ),
+    "train.inverse_time_decay": (
+        "InverseTimeDecay",
+        ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"),
+        {"learning_rate": "initial_learning_rate", "decay_steps": "decay_steps",
+         "decay_rate": "decay_rate", "staircase": "staircase"},
+    ),
+    "train.piecewise_constant": (
+        "PiecewiseConstantDecay", ("x", "boundaries", "values", "name"),
+        {"boundaries": "boundaries", "values": "values"},
+    ),
+}

@@ -15,9 +15,9 @@ from .imports import Aliases
 
 # Kinds that live outside the generated functions (created once) and kinds that are computed
 # inside them (re-run on every call).
-OUTSIDE = frozenset({"variable", "optimizer", "varlist", "layer", "model", "schedule"})
+OUTSIDE = frozenset({"variable", "optimizer", "varlist", "layer", "model", "schedule", "object"})
 INSIDE = frozenset({"tensor", "train", "gradients", "compute_gradients"})
-DROPPED = frozenset({"placeholder", "session", "init"})
+DROPPED = frozenset({"placeholder", "session", "init", "collection"})
 
 
 @dataclass(eq=False)
@@ -104,6 +104,8 @@ class Scope:
     nodes: list[Node] = field(default_factory=list)
     current: dict[str, Node] = field(default_factory=dict)
     sessions: set[str] = field(default_factory=set)
+    # module-level functions -> the names they read (their graph inputs through globals)
+    functions: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, node: Node) -> None:
         self.nodes.append(node)
@@ -114,11 +116,19 @@ class Scope:
         return self.current.get(name)
 
     def deps_of(self, expr: cst.CSTNode) -> list[Node]:
+        """Nodes an expression reads, including through the globals of functions it calls."""
         seen: list[Node] = []
-        for name in names_read(expr):
-            node = self.current.get(name.value)
+        names = [n.value for n in names_read(expr)]
+        visited: set[str] = set()
+        while names:
+            name = names.pop()
+            if name in visited:
+                continue
+            visited.add(name)
+            node = self.current.get(name)
             if node is not None and node not in seen:
                 seen.append(node)
+            names.extend(self.functions.get(name, ()))
         return seen
 
 

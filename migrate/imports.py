@@ -56,7 +56,6 @@ class Aliases:
     modules: dict[str, str] = field(default_factory=dict)  # local name -> canonical module path
     symbols: dict[str, str] = field(default_factory=dict)  # local name -> canonical symbol path
     uses_v1_import: bool = False
-    main_alias: str | None = None  # the alias a rewrite emits TF2 calls through
 
     def __bool__(self) -> bool:
         return bool(self.modules or self.symbols)
@@ -92,10 +91,8 @@ def _record_import(stmt: cst.CSTNode, aliases: Aliases) -> bool:
             if alias.asname is not None:
                 local = alias.asname.name.value  # type: ignore[union-attr]
                 aliases.modules[local] = canonical(base) if base else ""
-                aliases.main_alias = aliases.main_alias or local
             else:
                 aliases.modules["tensorflow"] = ""
-                aliases.main_alias = aliases.main_alias or "tensorflow"
             if path.startswith("tensorflow.compat.v1"):
                 aliases.uses_v1_import = True
     elif isinstance(stmt, cst.ImportFrom) and stmt.module is not None and stmt.relative == ():

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .api_table import LAYERS, OPTIMIZERS
+from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
 from .graph import INSIDE, Node, Scope, backward_slice, call_args, names_read, refers_to_tf
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -24,12 +24,13 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
-from .rules.optimizers import RMSPROP_RULE, keras_optimizer
+from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
+from .suppress import is_skipped
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
@@ -42,13 +43,23 @@ def code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def _squeeze(lines: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """Merged leading lines: at most one blank line in a row."""
-    out: list[cst.EmptyLine] = []
+def _blank_run(lines: list[cst.EmptyLine]) -> int:
+    longest = run = 0
     for line in lines:
-        if line.comment is None and out and out[-1].comment is None:
-            continue
-        out.append(line)
+        run = run + 1 if line.comment is None else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _merge_leading(dropped: list[cst.EmptyLine], own: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """Leading lines of dropped statements joined to the next one, no wider gaps than before."""
+    limit = max(_blank_run(dropped), _blank_run(own))
+    out: list[cst.EmptyLine] = []
+    run = 0
+    for line in dropped + own:
+        run = run + 1 if line.comment is None else 0
+        if run <= limit:
+            out.append(line)
     return out
 
 
@@ -91,7 +102,10 @@ class ProgramMove:
     optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
     lr_placeholders: set[int] = field(default_factory=set)
     models: ModelBuilder | None = None
-    sliced: set[int] = field(default_factory=set)  # ids of inside nodes placed in a function
+    sliced: set[int] = field(default_factory=set)
+    variable_factories: set[str] = field(default_factory=set)
+    tf_imported: bool = False
+    scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`  # functions returning tf.Variable
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -102,32 +116,69 @@ class ProgramMove:
         out: list[cst.BaseStatement] = []
         functions: list[cst.FunctionDef] = []
         insert_at: int | None = None
+        graph_end = 0  # just after the last graph-building statement
+        deferred: list[tuple[int, cst.FunctionDef]] = []  # defs whose bodies run sessions
         pending: list[cst.EmptyLine] = []  # comments of dropped statements
         for item in items:
+            if isinstance(item.stmt, cst.FunctionDef) and self._has_run_calls(item.stmt):
+                deferred.append((len(out), item.stmt))
+                out.append(item.stmt)
+                pending = []
+                continue
             emitted, new_functions = self._emit(item)
             if new_functions and insert_at is None:
                 insert_at = len(out)
             functions.extend(new_functions)
+            if self._defines_graph(item):
+                graph_end = len(out) + len(emitted)
             if not emitted:
                 if not self._moved(item):
                     pending.extend(item.stmt.leading_lines)
                 continue
             first, *rest = emitted
-            lead = _squeeze(pending + list(first.leading_lines))
+            lead = _merge_leading(pending, list(first.leading_lines))
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
-        functions.extend(self._unrun_functions())
-        if functions and insert_at is None:
-            insert_at = len(out)
-        if insert_at is None:
-            return out
-        following = out[insert_at:]
+        # Function bodies run when called, after the graph is built: convert them last.
+        late: list[cst.FunctionDef] = []
+        for index, func in deferred:
+            emitted, new_functions = self._emit_driver(func)
+            out[index] = emitted[0] if emitted else func
+            late.extend(new_functions)
+        late.extend(self._unrun_functions())
+        late_at = max(graph_end, insert_at or 0)
+        if insert_at is None or insert_at == late_at:
+            return self._place(out, late_at, functions + late) if functions + late else out
+        if late:
+            out = self._place(out, late_at, late)
+        return self._place(out, insert_at, functions) if functions else out
+
+    def _place(self, out: list[cst.BaseStatement], at: int, functions: list[cst.FunctionDef]) -> list[cst.BaseStatement]:
+        """Insert step functions before `out[at]`, blank lines as PEP 8 has them."""
+        following = out[at:]
         if following:
             lead = _comments(following[0].leading_lines)
             following[0] = following[0].with_changes(leading_lines=_blank(2) + lead)
-        placed = [fn.with_changes(leading_lines=_blank(2 if insert_at else 0)) for fn in functions]
-        return out[:insert_at] + placed + following
+        placed = [fn.with_changes(leading_lines=_blank(2 if at else 0)) for fn in functions]
+        return out[:at] + placed + following
+
+    def _has_run_calls(self, func: cst.FunctionDef) -> bool:
+        """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
+        return any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval")
+            for c in _calls(func)
+        )
+
+    def _defines_graph(self, item: Item) -> bool:
+        return any(n.stmt is item.stmt for n in self.scope.nodes) or self._is_converted(item)
+
+    def _is_converted(self, item: Item) -> bool:
+        assert self.models is not None
+        name = getattr(item.stmt, "name", None)
+        return name is not None and (
+            name.value in self.models.model_instances or name.value in self.models.layer_classes
+        )
 
     def _unrun_functions(self) -> list[cst.FunctionDef]:
         """Tensors built but never run keep their code as functions of their own (not called)."""
@@ -206,6 +257,8 @@ class ProgramMove:
                     self.scope.sessions.add(with_item.asname.name.value)
                 continue
             if path == "variable_scope" and call.args:
+                if with_item.asname is not None and isinstance(with_item.asname.name, cst.Name):
+                    self.scope_handles.add(with_item.asname.name.value)
                 name = call.args[0].value
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
                     raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
@@ -219,16 +272,26 @@ class ProgramMove:
     # -------------------------------------------------------------------- emit
     def _emit(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         stmt = item.stmt
+        if is_skipped(stmt):
+            return [stmt], []
         replacement = v2_import(stmt)
         if replacement is not None:
             if replacement is not stmt:
                 self._fixed(IMPORT_RULE.id, stmt, "TF2 import")
+            if self.tf_imported:
+                return [], []
+            self.tf_imported = True
             return [replacement], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
+            self.scope.functions[stmt.name.value] = [n.value for n in names_read(stmt.body)]
             converted = self.models.convert_function(stmt, self.scope)
             if converted is not None:
                 return converted, []
+            if any(self.aliases.resolve(c.func) == "Variable" for c in _calls(stmt)):
+                self.variable_factories.add(stmt.name.value)
+            if self._contains_run_site(stmt) or self._reads_session(stmt):
+                return self._emit_driver(stmt)
             return [stmt], []
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
@@ -256,7 +319,10 @@ class ProgramMove:
         if self._contains_run_site(value):
             return None
         deps = self.scope.deps_of(value)
-        is_graph = bool(deps) or refers_to_tf(value, self.aliases)
+        is_graph = bool(deps) or refers_to_tf(value, self.aliases) or (
+            isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+            and value.func.value in self.variable_factories
+        )
         if not is_graph:
             return None
         names = self._target_names(assign.targets[0].target)
@@ -266,7 +332,9 @@ class ProgramMove:
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
-        if kind in ("variable", "optimizer") and any(d.kind in INSIDE for d in deps):
+        if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
+            raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        if kind == "optimizer" and any(d.kind in INSIDE for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self.scope.add(node)
         return node
@@ -278,6 +346,9 @@ class ProgramMove:
             for e in value.elements
         ):
             return "varlist", {}
+        container = self._variable_container(value)
+        if container is not None:
+            return "variable", {"container": container}
         if not isinstance(value, cst.Call):
             return "tensor", {}
         path = self.aliases.resolve(value.func)
@@ -291,12 +362,26 @@ class ProgramMove:
             return "variable", {"trainable": _trainable(value) and path == "Variable"}
         if path in OPTIMIZERS:
             return "optimizer", {"path": path, "call": value}
+        if isinstance(value.func, cst.Name) and value.func.value in self.variable_factories:
+            return "variable", {"trainable": True}
         if path in INIT_CALLS:
             return "init", {}
         if path == "gradients":
             return "gradients", {"args": call_args(value, GRADIENTS_PARAMS)}
+        if path in SCHEDULES:
+            step_param = "x" if "x" in SCHEDULES[path][1] else "global_step"
+            return "schedule", {"path": path, "step": call_args(value, SCHEDULES[path][1]).get(step_param)}
         if path == "trainable_variables":
-            return "varlist", {"all": True}
+            return "collection", {"scope": None}
+        if path == "get_collection" and value.args and self.aliases.resolve(value.args[0].value) in (
+            "GraphKeys.TRAINABLE_VARIABLES", "GraphKeys.GLOBAL_VARIABLES",
+        ):
+            scope_arg = call_args(value, ("key", "scope")).get("scope")
+            if scope_arg is not None and not isinstance(scope_arg, cst.SimpleString):
+                raise Unsupported(SCOPE_RULE.id, item.line, "collection scope is not a literal")
+            return "collection", {"scope": scope_arg.evaluated_value if scope_arg is not None else None}
+        if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
+            return "object", {}
         if path in LAYERS:
             return "tensor", {"layer": path}
         func = value.func
@@ -306,6 +391,21 @@ class ProgramMove:
         if isinstance(func, cst.Name) and self.models.is_model(func.value):
             return "tensor", {}
         return "tensor", {}
+
+    def _variable_container(self, value: cst.BaseExpression) -> str | None:
+        """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, else None."""
+        if isinstance(value, cst.Dict):
+            elements = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
+            kind = "dict"
+        elif isinstance(value, cst.List):
+            elements = [e.value for e in value.elements]
+            kind = "list"
+        else:
+            return None
+        ok = bool(elements) and all(
+            isinstance(e, cst.Call) and self.aliases.resolve(e.func) == "Variable" for e in elements
+        )
+        return kind if ok else None
 
     def _train_kind(self, call: cst.Call, func: cst.Attribute, item: Item) -> tuple[str, dict]:
         receiver = func.value
@@ -348,11 +448,13 @@ class ProgramMove:
             return [stmt]
         if node.kind == "optimizer":
             return [self._replace_value(stmt, self._optimizer_source(node))]
-        if node.kind == "varlist":
-            if node.info.get("all"):
-                names = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable]
-                return [self._replace_value(stmt, "[" + ", ".join(names) + "]")]
+        if node.kind == "schedule":
+            return [self._replace_value(stmt, self._schedule_source(node))]
+        if node.kind in ("varlist", "object"):
             return [stmt]
+        if node.kind == "collection":
+            self._fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
+            return []
         # Inside nodes leave the top level; some bring an object that is created once.
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
@@ -370,19 +472,34 @@ class ProgramMove:
         assert isinstance(assign, cst.Assign)
         return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
 
+    def _schedule_source(self, node: Node) -> str:
+        path: str = node.info["path"]  # type: ignore[assignment]
+        cls, positional, keywords = SCHEDULES[path]
+        bound = call_args(node.value, positional)  # type: ignore[arg-type]
+        args = ", ".join(f"{keywords[k]}={code(v)}" for k, v in bound.items() if k in keywords)
+        self._fixed(OPTIMIZER_RULE.id, node.stmt, f"tf.{path} → Keras {cls} schedule")
+        return f"tf.keras.optimizers.schedules.{cls}({args})"
+
     def _optimizer_source(self, node: Node) -> str:
         path: str = node.info["path"]  # type: ignore[assignment]
         call: cst.Call = node.info["call"]  # type: ignore[assignment]
         lr = call_args(call, OPTIMIZERS[path].positional).get("learning_rate")
         lr_override = None
-        if lr is not None and self.scope.deps_of(lr):
-            lr_nodes = self.scope.deps_of(lr)
+        lr_nodes = [n for n in self.scope.deps_of(lr) if n.kind != "schedule"] if lr is not None else []
+        if lr is not None and any(n.kind == "schedule" for n in self.scope.deps_of(lr)):
+            if not isinstance(lr, cst.Name):
+                raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from a decay")
+            node.info["schedule"] = self.scope.deps_of(lr)[0]
+        if lr is not None and lr_nodes:
             if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
                 raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from graph tensors")
             self.lr_placeholders.add(id(lr_nodes[0]))
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
         source, note = keras_optimizer(path, call, lr_override)
+        varying_lr = "lr_placeholder" in node.info or "schedule" in node.info
+        if varying_lr and path == "train.MomentumOptimizer":
+            self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
         if note:
             self._fixed(RMSPROP_RULE.id, call, note, "manual")
@@ -428,14 +545,30 @@ class ProgramMove:
                 if site is None or move._is_noop_session_call(original):
                     return updated
                 fetch, feed = site
-                return move._call_for(fetch, feed, original, new_functions, discarded=original in discarded)
+                return move._call_for(
+                    fetch, feed, original, new_functions, discarded=original in discarded,
+                    keep=unpacked.get(original, (None, None))[0],
+                )
+
+            def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+                for call, (_, target) in unpacked.items():
+                    if original.value is call:
+                        return updated.with_changes(targets=[cst.AssignTarget(target)])
+                return updated
 
         discarded: set[cst.Call] = set()
+        # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
+        unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
         class Discards(cst.CSTVisitor):
             def visit_Expr(self, node: cst.Expr) -> None:
                 if isinstance(node.value, cst.Call):
                     discarded.add(node.value)
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                found = move._unpacked_ops(node)
+                if found is not None:
+                    unpacked[node.value] = found  # type: ignore[index]
 
         stmt.visit(Discards())
         self._check_driver_refs(stmt)
@@ -445,6 +578,36 @@ class ProgramMove:
         if isinstance(new, cst.FlattenSentinel):
             return list(new.nodes), new_functions
         return [new], new_functions  # type: ignore[list-item]
+
+    def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
+        """(kept positions, new target) when a run's op results are unpacked into `_`."""
+        if len(assign.targets) != 1 or not isinstance(assign.value, cst.Call):
+            return None
+        target = assign.targets[0].target
+        site = self._run_site(assign.value)
+        if site is None or not isinstance(target, (cst.Tuple, cst.List)):
+            return None
+        fetch = site[0]
+        if not isinstance(fetch, (cst.List, cst.Tuple)) or len(fetch.elements) != len(target.elements):
+            return None
+        keep: list[int] = []
+        for i, (f, t) in enumerate(zip(fetch.elements, target.elements)):
+            node = self.scope.lookup(f.value.value) if isinstance(f.value, cst.Name) else None
+            if node is not None and node.kind == "train":
+                if not (isinstance(t.value, cst.Name) and t.value.value == "_"):
+                    return None
+            else:
+                keep.append(i)
+        if not keep or len(keep) == len(fetch.elements):
+            return None
+        kept = [target.elements[i].value for i in keep]
+        new_target = kept[0] if len(kept) == 1 else target.with_changes(
+            elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in (target.elements[i] for i in keep)]
+        )
+        return keep, new_target  # type: ignore[return-value]
+
+    def _reads_session(self, node: cst.CSTNode) -> bool:
+        return any(n.value in self.scope.sessions for n in names_read(node))
 
     def _contains_run_site(self, expr: cst.CSTNode) -> bool:
         found = False
@@ -463,6 +626,11 @@ class ProgramMove:
         if not isinstance(func, cst.Attribute):
             return False
         receiver = func.value
+        if func.attr.value == "reuse_variables":
+            # Reuse is implicit once layers are objects: the same instance is called again.
+            if isinstance(receiver, cst.Name):
+                return receiver.value in self.scope_handles
+            return isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) == "get_variable_scope"
         if func.attr.value == "close" and isinstance(receiver, cst.Name):
             return receiver.value in self.scope.sessions
         if func.attr.value == "run":
@@ -491,7 +659,7 @@ class ProgramMove:
         if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
             if func.attr.value != "run" or not positional:
                 return None
-            feed = kwargs.get("feed_dict", positional[2] if len(positional) > 2 else None)
+            feed = kwargs.get("feed_dict", positional[1] if len(positional) > 1 else None)
             return positional[0], feed
         if isinstance(receiver, cst.Name):
             node = self.scope.lookup(receiver.value)
@@ -516,7 +684,7 @@ class ProgramMove:
             if id(name) in allowed:
                 continue
             node = self.scope.lookup(name.value)
-            if node is not None and (node.kind in INSIDE or node.kind == "placeholder"):
+            if node is not None and (node.kind in INSIDE or node.kind in ("placeholder", "collection")):
                 raise Unsupported(
                     SESSION_RULE.id, self._line(stmt),
                     f"graph tensor {name.value} used outside a session run",
@@ -526,9 +694,13 @@ class ProgramMove:
 
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
-        new_functions: list[cst.FunctionDef], discarded: bool,
+        new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
     ) -> cst.BaseExpression:
         roots = self.scope.deps_of(fetch)
+        if not roots:
+            raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
+        if any(r.kind == "schedule" for r in roots):
+            raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate")
         feeds: dict[str, cst.BaseExpression] = {}
         if feed is not None:
             if not isinstance(feed, cst.Dict):
@@ -542,14 +714,19 @@ class ProgramMove:
                 feeds[element.key.value] = element.value
         leaves = _leaves(fetch)
         if leaves is not None and leaves and all(
-            (n := self.scope.lookup(leaf)) is not None and n.kind == "variable" for leaf in leaves
+            (n := self.scope.lookup(leaf)) is not None and n.kind == "variable"
+            and "container" not in n.info for leaf in leaves
         ):
             self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
             return cst.parse_expression(_numpy_structure(fetch))
-        key = code(fetch)
+        returned = fetch
+        if keep is not None and isinstance(fetch, (cst.List, cst.Tuple)):
+            kept = [fetch.elements[i].value for i in keep]
+            returned = kept[0] if len(kept) == 1 else cst.List([cst.Element(e) for e in kept])
+        key = f"{code(fetch)} -> {code(returned)}"
         fn = self.functions.get(key)
         if fn is None:
-            fn = self._make_function(fetch, roots, site)
+            fn = self._make_function(fetch, roots, site, returned)
             self.functions[key] = fn
             new_functions.append(fn.definition)
         args = []
@@ -564,8 +741,11 @@ class ProgramMove:
         return cst.parse_expression(_convert_result(call, fn.returns_structure))
 
     # ------------------------------------------------------- step functions
-    def _make_function(self, fetch: cst.BaseExpression, roots: list[Node], site: cst.Call) -> StepFunction:
-        inside, placeholders, outside = backward_slice(roots)
+    def _make_function(
+        self, fetch: cst.BaseExpression, roots: list[Node], site: cst.CSTNode,
+        returned: cst.BaseExpression | None = None,
+    ) -> StepFunction:
+        inside, placeholders, _ = backward_slice(roots)
         self.sliced.update(id(n) for n in inside)
         for node in inside:
             if node.kind == "train":
@@ -584,6 +764,7 @@ class ProgramMove:
         later = [n for n in inside if n in after_tape]
         body: list[str] = []
         forward_stmts = [self._inside_statement(n) for n in forward]
+        forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
         counter = iter(range(1, 100))
         if grad_nodes:
@@ -591,7 +772,7 @@ class ProgramMove:
             body.append(f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:")
             body.extend(f"    tape.watch({w})" for w in watch)
         later_sources = [self._after_tape_source(n, counter) for n in later]
-        returns, structure = self._return_source(fetch)
+        returns, structure = self._return_source(fetch if returned is None else returned)
         # Assemble text for the signature; statements are attached as nodes to keep comments.
         params = ", ".join(p.name for p in placeholders)
         specs = [self._spec(p) for p in placeholders]
@@ -626,14 +807,17 @@ class ProgramMove:
         return StepFunction(name, placeholders, definition, structure)
 
     def _function_name(self, fetch: cst.BaseExpression) -> str:
-        leaves = _leaves(fetch)
+        leaves = list(dict.fromkeys(
+            n.value for n in names_read(fetch) if self.scope.lookup(n.value) is not None
+        ))
         if leaves and len(leaves) <= 3:
             base = "_and_".join(leaves)
         else:
             base = "step"
-        if base in self.used_names and (node := self.scope.lookup(base)) is not None and node.kind in INSIDE:
-            if base not in {f.name for f in self.functions.values()}:
-                return base
+        node = self.scope.lookup(base)
+        taken = {f.name for f in self.functions.values()}
+        if base in self.used_names and node is not None and node.kind in INSIDE and base not in taken:
+            return base
         return self._fresh(base)
 
     def _spec(self, placeholder: Node) -> str:
@@ -671,14 +855,38 @@ class ProgramMove:
             )
         return node.stmt
 
+    def _collection_source(self, node: Node) -> str:
+        """Trainable variables of a TF1 collection, read from their owners inside the step."""
+        assert self.models is not None
+        scope = node.info["scope"]
+        if scope is not None:
+            instance = self.models.scoped_instances.get(str(scope))
+            if instance is None:
+                raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), f"no model owns scope {scope!r}")
+            return f"{instance}.trainable_variables"
+        plain = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable and "container" not in n.info]
+        parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
+            f"{name}.trainable_variables"
+            for name in [*self.models.model_instances.values(),
+                         *(str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance"))]
+        ]
+        if any("container" in n.info for n in self.scope.nodes):
+            raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), "trainable_variables() over variable containers")
+        return " + ".join(parts) or "[]"
+
     def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None) -> str:
         if given is not None:
             given_nodes = self.scope.deps_of(given)
+            if isinstance(given, cst.Name) and given_nodes and given_nodes[0].kind == "collection":
+                return self._collection_source(given_nodes[0])
             if given_nodes and given_nodes[0].kind == "varlist" or isinstance(given, (cst.List, cst.Tuple)):
                 return code(given)
             return f"list({code(given)})"
         _, _, outside = backward_slice(self.scope.deps_of(loss))
-        plain = [n.name for n in outside if n.kind == "variable" and n.trainable]
+        plain = [
+            {"dict": f"*{n.name}.values()", "list": f"*{n.name}"}.get(str(n.info.get("container")), n.name)
+            for n in outside if n.kind == "variable" and n.trainable
+        ]
         parts = ["[" + ", ".join(plain) + "]"] if plain else []
         inside, _, _ = backward_slice(self.scope.deps_of(loss))
         for n in inside:
@@ -705,6 +913,21 @@ class ProgramMove:
             self.optimizer_instances[key] = opt.name
         return self.optimizer_instances[key]
 
+    def _recorded_targets(self, grad_nodes: list[Node]) -> list[cst.BaseStatement]:
+        """A loss written inline (`minimize(a * a)`) is computed under the tape, named."""
+        stmts: list[cst.BaseStatement] = []
+        for node in grad_nodes:
+            args: dict[str, cst.BaseExpression] = node.info.get("args", {})  # type: ignore[assignment]
+            key = "ys" if node.kind == "gradients" else "loss"
+            target = args.get(key)
+            if target is None or isinstance(target, cst.Name):
+                continue
+            name = self._fresh("loss")
+            stmts.append(cst.parse_statement(f"{name} = {code(target)}\n"))
+            node.info["args"] = {**args, key: cst.Name(name)}
+            node.info["loss_expr"] = target
+        return stmts
+
     def _after_tape_source(self, node: Node, counter) -> list[cst.BaseStatement]:
         args: dict[str, cst.BaseExpression] = node.info.get("args", {})  # type: ignore[assignment]
         lines: list[str] = []
@@ -717,14 +940,14 @@ class ProgramMove:
             stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
             return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
         if node.kind == "compute_gradients":
-            var_list = self._var_list(args["loss"], args.get("var_list"))
+            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
-                var_list = self._var_list(args["loss"], args.get("var_list"))
+                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
                 instance = self._optimizer_for(node, var_list)
                 n = next(counter)
                 grads = "grads" if n == 1 else f"grads_{n}"
@@ -742,6 +965,15 @@ class ProgramMove:
                 if lr is not None:
                     lines.append(f"{instance}.learning_rate.assign({lr.name})")  # type: ignore[union-attr]
                 lines.append(f"{instance}.apply_gradients({code(gv)})")
+            schedule = opt.info.get("schedule")
+            if schedule is not None:
+                step = schedule.info["step"]  # type: ignore[union-attr]
+                given = args.get("global_step")
+                if given is None or step is None or code(given) != code(step):  # type: ignore[arg-type]
+                    raise Unsupported(
+                        OPTIMIZER_RULE.id, self._line(node.stmt),
+                        "decayed learning rate not driven by this train op's global_step",
+                    )
             if "global_step" in args:
                 lines.append(f"{code(args['global_step'])}.assign_add(1)")
             self._fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
@@ -808,6 +1040,17 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
             seen.append(n)
             stack.extend(n.deps)
     return seen
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(Finder())
+    return found
 
 
 def _list_valued(node: Node) -> bool:

@@ -41,9 +41,9 @@ def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, 
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
         return None
     target, value = small.targets[0].target, small.value
-    if isinstance(target, cst.Name) and isinstance(value, cst.Call):
-        if aliases.resolve(value.func) == "get_variable":
-            return target.value, value
+    if (isinstance(target, cst.Name) and isinstance(value, cst.Call)
+            and aliases.resolve(value.func) == "get_variable"):
+        return target.value, value
     return None
 
 
@@ -73,6 +73,7 @@ class ModelBuilder:
     findings: list[Finding]
     layer_classes: dict[str, str] = field(default_factory=dict)  # function -> Layer class
     model_instances: dict[str, str] = field(default_factory=dict)  # function -> instance name
+    scoped_instances: dict[str, str] = field(default_factory=dict)  # variable_scope -> instance
 
     def is_model(self, name: str) -> bool:
         return name in self.model_instances
@@ -104,7 +105,7 @@ class ModelBuilder:
             def visit_Call(self, node: cst.Call) -> None:
                 nonlocal hit
                 path = aliases.resolve(node.func) or ""
-                if path in ("get_variable", "Variable") or path in LAYERS:
+                if path == "get_variable" or path in LAYERS:
                     hit = True
                 if isinstance(node.func, cst.Name) and node.func.value in layers:
                     hit = True
@@ -215,6 +216,8 @@ class ModelBuilder:
         members[-1] = call_def.with_changes(body=_indented(new_body))
         self.model_instances[name] = name
         model_args = f"name={outer_name!r}" if outer_name else ""
+        if outer_name:
+            self.scoped_instances[outer_name] = name
         instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
         self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
         return [

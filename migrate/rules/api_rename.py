@@ -6,13 +6,15 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ..api_table import CALL_TRANSFORMS, KEYWORD_RENAMES, RENAMES, is_tf1_only
+from ..api_table import CALL_TRANSFORMS, INITIALIZERS, KEYWORD_RENAMES, RENAMES, is_tf1_only
 from ..imports import Aliases
 from ..report import Finding
+from ..suppress import is_skipped
 from . import Rule
 from .assign import ASSIGN_CALLS
 from .assign import RULE as ASSIGN_RULE
 from .compat_fallback import RULE as COMPAT_RULE
+from .get_variable import initializer_args
 
 RULE = Rule(
     id="TF108",
@@ -111,6 +113,14 @@ class RenameTransformer(cst.CSTTransformer):
         self.findings = findings
         self.enabled = enabled
         self.compat_left = False
+        self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return not is_skipped(node) and super().on_visit(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Attribute):
+            self.inner.add(id(node.value))
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
@@ -128,8 +138,11 @@ class RenameTransformer(cst.CSTTransformer):
         path = self.aliases.resolve(original_node)
         if path is None:
             return updated_node
-        if path in ASSIGN_CALLS:
-            return updated_node  # rewritten as a method call by leave_Call
+        head = updated_node.value
+        if isinstance(head, cst.Name) and head.value != self.alias and self.aliases.modules.get(head.value) == "":
+            updated_node = updated_node.with_changes(value=cst.Name(self.alias))
+        if path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)):
+            return updated_node  # rewritten by leave_Call
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
@@ -142,7 +155,7 @@ class RenameTransformer(cst.CSTTransformer):
             if self._spelled_compat(original_node):
                 return updated_node
             return _attr_chain(self.alias, f"compat.v1.{path}")
-        if self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
+        if id(original_node) not in self.inner and self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
             text = _code(updated_node)
             if ".compat.v1." in text or ".compat.v2." in text:
                 return _attr_chain(self.alias, path)
@@ -159,6 +172,13 @@ class RenameTransformer(cst.CSTTransformer):
             return cst.Call(func=method, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in rest[:1]])
         if not self.enabled(RULE.id):
             return updated_node
+        if path in INITIALIZERS and is_tf1_only(path):
+            spec = INITIALIZERS[path]
+            obj = spec.keras.format(args=initializer_args(original_node, spec.defaults))
+            if obj.startswith("'"):
+                obj = f"tf.keras.initializers.get({obj})"
+            self._report(RULE.id, original_node, f"tf.{path} → {obj} (TF1 defaults explicit)", "fixed")
+            return cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
         if path in CALL_TRANSFORMS:
             updated_node = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")

@@ -12,8 +12,9 @@ RULE = Rule(
     name="import-tensorflow-v2",
     summary="Import TensorFlow 2 and drop the calls that switch TF1 behaviour on.",
     doc=(
-        "`import tensorflow.compat.v1 as tf`, `from tensorflow.compat import v1 as tf` and "
-        "try/except import shims become `import tensorflow as tf` (the alias is kept). "
+        "`import tensorflow.compat.v1 as tf`, `from tensorflow.compat import v1 as tf`, any "
+        "other alias and try/except import shims become one `import tensorflow as tf`; names "
+        "used through another alias are respelled `tf.`. "
         "`disable_eager_execution()`, `disable_v2_behavior()` and `reset_default_graph()` are "
         "removed: the rewritten program runs eagerly and builds graphs with `tf.function`."
     ),
@@ -54,19 +55,20 @@ def _imports_tf(stmt: cst.CSTNode) -> str | None:
     return None
 
 
+# Every rewritten file reaches TensorFlow through this one name.
+OUT_ALIAS = "tf"
+TF2_IMPORT = f"import tensorflow as {OUT_ALIAS}\n"
+
+
 def v2_import(stmt: cst.BaseStatement) -> cst.BaseStatement | None:
-    """The TF2 import replacing a TF1 import statement or import shim; None if not one."""
+    """`import tensorflow as tf` replacing a TF import statement or import shim; None if not one."""
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
         alias = _imports_tf(stmt.body[0])
         if alias is None:
             return None
-        if isinstance(stmt.body[0], cst.Import) and ".".join(
-            dotted(stmt.body[0].names[0].name) or []
-        ) == "tensorflow":
+        if cst.Module([]).code_for_node(stmt.with_changes(leading_lines=())) == TF2_IMPORT:
             return stmt
-        new = cst.parse_statement(
-            "import tensorflow\n" if alias == "tensorflow" else f"import tensorflow as {alias}\n"
-        )
+        new = cst.parse_statement(TF2_IMPORT)
         return new.with_changes(leading_lines=stmt.leading_lines)  # type: ignore[union-attr]
     if isinstance(stmt, cst.Try) and stmt.handlers and not stmt.orelse and not stmt.finalbody:
         blocks = [stmt.body.body] + [h.body.body for h in stmt.handlers]
@@ -82,7 +84,20 @@ def v2_import(stmt: cst.BaseStatement) -> cst.BaseStatement | None:
                     elif not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
                         return None
         if len(aliases) == 1:
-            (alias,) = aliases
-            new = cst.parse_statement(f"import tensorflow as {alias}\n")
+            new = cst.parse_statement(TF2_IMPORT)
             return new.with_changes(leading_lines=stmt.leading_lines)  # type: ignore[union-attr]
     return None
+
+
+def with_v2_imports(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> list[cst.BaseStatement]:
+    """A module body with its TF imports replaced by one `import tensorflow as tf`."""
+    out: list[cst.BaseStatement] = []
+    seen = False
+    for stmt in body:
+        new = v2_import(stmt)
+        if new is None:
+            out.append(stmt)
+        elif not seen:
+            out.append(new)
+            seen = True
+    return out

@@ -76,3 +76,17 @@ def keras_optimizer(
     ordered = ["learning_rate"] + [k for k in kwargs if k != "learning_rate"]
     text = ", ".join(f"{k}={kwargs[k]}" for k in ordered if k in kwargs)
     return f"tf.keras.optimizers.{spec.keras}({text})", spec.note
+
+MOMENTUM_RULE = Rule(
+    id="TF112",
+    name="momentum-changing-learning-rate",
+    summary="Momentum with a changing learning rate has no exact Keras form.",
+    doc=(
+        "TF1 MomentumOptimizer accumulates raw gradients and multiplies the whole accumulator "
+        "by the current learning rate; Keras SGD(momentum) accumulates lr-scaled steps. The two "
+        "agree while the learning rate is constant and drift apart when it is fed through a "
+        "placeholder or decayed. The rewrite reports it; keep the rate constant or accept the "
+        "difference."
+    ),
+    kind="manual",
+)

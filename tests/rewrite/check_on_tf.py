@@ -16,13 +16,29 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "programs"
 # TF1-era programs say `import tensorflow as tf`; this prelude gives them the TF1 face.
-TF1_PRELUDE = (
-    "import sys, runpy, tensorflow.compat.v1 as v1\n"
+# TF 2.21 with Keras 3 has no tf.compat.v1.layers.dense; originals get TF1's own definition
+# (variables 'dense/kernel' and 'dense/bias' from get_variable: glorot kernel, zeros bias).
+LAYERS_SHIM = """
+import types, tensorflow.compat.v1 as v1
+def _dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
+           bias_initializer=None, name=None, reuse=None):
+    with v1.variable_scope(name, default_name='dense', reuse=reuse):
+        out = v1.matmul(inputs, v1.get_variable(
+            'kernel', [inputs.shape[-1], units], initializer=kernel_initializer))
+        if use_bias:
+            out = out + v1.get_variable(
+                'bias', [units], initializer=bias_initializer or v1.zeros_initializer())
+        return activation(out) if activation is not None else out
+v1.layers = types.SimpleNamespace(dense=_dense)
+"""
+TF1_PRELUDE = LAYERS_SHIM + (
+    "import sys, runpy\n"
     "v1.disable_eager_execution()\n"
     "sys.modules['tensorflow'] = v1\n"
     "runpy.run_path(sys.argv[1], run_name='__main__')\n"
 )
 PLAIN = "import sys, runpy\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
+COMPAT_PRELUDE = LAYERS_SHIM + PLAIN
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
 
 
@@ -35,7 +51,7 @@ def run(python: str, program: Path, prelude: str, stdin: str) -> tuple[int, str,
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONHASHSEED="0")
     proc = subprocess.run(
         [python, "-c", prelude, str(program)], input=stdin, capture_output=True, text=True,
-        env=env, cwd=program.parent, timeout=600,
+        env=env, cwd=program.parent, timeout=600, check=False,
     )
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -50,7 +66,7 @@ def check(python: str, fixture: Path) -> tuple[bool, str]:
     rtol, atol = config.get("rtol", 1e-4), config.get("atol", 1e-6)
     stdin = (fixture / "stdin.txt").read_text() if (fixture / "stdin.txt").exists() else ""
     before = fixture / "before.py"
-    prelude = PLAIN if "compat.v1" in before.read_text() else TF1_PRELUDE
+    prelude = COMPAT_PRELUDE if "compat.v1" in before.read_text() else TF1_PRELUDE
     rc1, out1, err1 = run(python, before, prelude, stdin)
     if rc1 != 0:
         return False, f"before.py failed: {err1.strip().splitlines()[-1:]}"

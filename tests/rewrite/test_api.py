@@ -89,3 +89,17 @@ def test_rules_are_documented_with_stable_ids() -> None:
     assert {"TF101", "TF102", "TF103", "TF104", "TF105", "TF106"} <= set(ids)
     for rule in rules:
         assert rule.summary and len(rule.doc) > 40 and rule.kind in ("auto", "manual")
+
+
+def test_skip_comment_leaves_that_statement_alone() -> None:
+    source = (
+        "import tensorflow as tf\n"
+        "a = tf.log(2.0)  # tfmigrate: skip\n"
+        "b = tf.log(3.0)\n"
+    )
+    result = rewrite_source(source)
+    assert result.code == (
+        "import tensorflow as tf\n"
+        "a = tf.log(2.0)  # tfmigrate: skip\n"
+        "b = tf.math.log(3.0)\n"
+    )

@@ -1,0 +1,47 @@
+"""TF108: names and arguments from the API table."""
+
+import pytest
+from helpers import check_noop, check_transformed
+
+from migrate.api_table import RENAMES, is_tf1_only
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("tf.log(x)", "tf.math.log(x)"),
+    ("tf.random_normal([2], stddev=0.1)", "tf.random.normal([2], stddev=0.1)"),
+    ("tf.reduce_sum(x, reduction_indices=[1], keep_dims=True)", "tf.reduce_sum(x, axis=[1], keepdims=True)"),
+    ("tf.nn.dropout(x, keep_prob)", "tf.nn.dropout(x, rate=1 - keep_prob)"),
+    ("tf.nn.dropout(x, keep_prob=0.5 * k)", "tf.nn.dropout(x, rate=1 - (0.5 * k))"),
+    ("tf.to_float(x)", "tf.cast(x, tf.float32)"),
+    (
+        "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)",
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)",
+    ),
+    ("tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)",
+     "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)"),
+    ("tf.truncated_normal_initializer(stddev=0.1)",
+     "tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=0.1)"),
+])
+def test_expression_renames(before: str, after: str) -> None:
+    # tf.set_random_seed marks the file as TF1 code: positional dropout and the unsuffixed
+    # softmax_cross_entropy_with_logits mean different things in TF2 files.
+    check_transformed(
+        f"import tensorflow as tf\ntf.set_random_seed(0)\ny = {before}\n",
+        f"import tensorflow as tf\ntf.random.set_seed(0)\ny = {after}\n",
+    )
+
+
+def test_tf1_keywords_alone_mark_a_file_as_tf1() -> None:
+    check_transformed(
+        "import tensorflow as tf\ny = tf.reduce_mean(x, keep_dims=True)\n",
+        "import tensorflow as tf\ny = tf.reduce_mean(x, keepdims=True)\n",
+    )
+
+
+def test_tf2_names_are_not_renamed() -> None:
+    check_noop("import tensorflow as tf\ny = tf.math.log(tf.nn.dropout(x, rate=0.5))\n")
+
+
+def test_table_targets_are_not_tf1_names() -> None:
+    for old, new in RENAMES.items():
+        assert not is_tf1_only(new), (old, new)

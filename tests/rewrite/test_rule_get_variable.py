@@ -1,0 +1,47 @@
+"""TF103: get_variable → tf.Variable with the TF1 initializer explicit and the TF1 name kept."""
+
+from helpers import check_transformed
+
+PROGRAM = """\
+import tensorflow as tf
+with tf.variable_scope('layer'):
+    {line}
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(v))
+"""
+
+
+def _case(line: str, expected: str) -> None:
+    check_transformed(
+        PROGRAM.format(line=line),
+        f"import tensorflow as tf\n{expected}\nprint(v.numpy())\n",
+    )
+
+
+def test_default_float_initializer_is_glorot_uniform_even_for_biases() -> None:
+    _case(
+        "v = tf.get_variable('bias', [3])",
+        "v = tf.Variable(tf.keras.initializers.GlorotUniform()([3], tf.float32), name='layer/bias')",
+    )
+
+
+def test_default_int_initializer_is_zeros() -> None:
+    _case(
+        "v = tf.get_variable('n', shape=[], dtype=tf.int64)",
+        "v = tf.Variable(tf.zeros([], tf.int64), name='layer/n')",
+    )
+
+
+def test_random_normal_initializer_keeps_tf1_stddev() -> None:
+    _case(
+        "v = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())",
+        "v = tf.Variable(tf.random.normal([2], mean=0.0, stddev=1.0, dtype=tf.float32), name='layer/w')",
+    )
+
+
+def test_array_initial_value_and_trainable_flag() -> None:
+    _case(
+        "v = tf.get_variable('c', initializer=[1.0, 2.0], trainable=False)",
+        "v = tf.Variable([1.0, 2.0], name='layer/c', trainable=False)",
+    )

@@ -1,0 +1,82 @@
+"""TF106/TF111/TF112: tf.train optimizers → Keras optimizers with TF1 numerics kept."""
+
+import pytest
+from helpers import check_transformed
+
+from migrate.api import rewrite_source
+
+TEMPLATE = """\
+import tensorflow as tf
+w = tf.Variable(1.0)
+step = tf.train.{ctor}.minimize(w * w)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(step)
+"""
+
+
+@pytest.mark.parametrize(("ctor", "keras"), [
+    ("GradientDescentOptimizer(1)", "SGD(learning_rate=1.0)"),
+    ("MomentumOptimizer(0.1, 0.9)", "SGD(learning_rate=0.1, momentum=0.9)"),
+    ("AdamOptimizer(0.01)", "Adam(learning_rate=0.01, epsilon=1e-08)"),
+    ("AdagradOptimizer(0.5)", "Adagrad(learning_rate=0.5, initial_accumulator_value=0.1, epsilon=0.0)"),
+    ("RMSPropOptimizer(0.1)", "RMSprop(learning_rate=0.1, rho=0.9, epsilon=1e-10)"),
+])
+def test_optimizer_arguments_keep_tf1_numerics(ctor: str, keras: str) -> None:
+    result = rewrite_source(TEMPLATE.format(ctor=ctor))
+    assert f"optimizer = tf.keras.optimizers.{keras}\n" in result.code
+    rms = [f for f in result.findings if f.rule == "TF111"]
+    assert bool(rms) == ctor.startswith("RMSProp")
+
+
+def test_learning_rate_placeholder_is_assigned_in_the_step() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        lr = tf.placeholder(tf.float32)
+        w = tf.Variable(1.0)
+        opt = tf.train.GradientDescentOptimizer(lr)
+        step = opt.minimize(w * w)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(step, {lr: 0.1})
+        """,
+        """\
+        import tensorflow as tf
+        w = tf.Variable(1.0)
+        opt = tf.keras.optimizers.SGD(learning_rate=0.01)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def step(lr):
+            with tf.GradientTape() as tape:
+                loss = w * w
+            opt.learning_rate.assign(lr)
+            grads = tape.gradient(loss, [w])
+            opt.apply_gradients(zip(grads, [w]))
+
+
+        step(0.1)
+        """,
+    )
+
+
+def test_one_optimizer_on_two_variable_lists_is_refused() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "a = tf.Variable(1.0)\nb = tf.Variable(2.0)\n"
+        "opt = tf.train.AdamOptimizer()\n"
+        "ta = opt.minimize(a * a, var_list=[a])\ntb = opt.minimize(b * b, var_list=[b])\n"
+        "sess = tf.Session()\nsess.run(ta)\nsess.run(tb)\n"
+    )
+    assert result.level == "partial"
+    assert "second variable list" in result.findings[0].message
+
+
+def test_momentum_with_fed_learning_rate_is_reported() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nlr = tf.placeholder(tf.float32)\nw = tf.Variable(1.0)\n"
+        "t = tf.train.MomentumOptimizer(lr, 0.9).minimize(w * w)\n"
+        "sess = tf.Session()\nsess.run(t, {lr: 0.1})\n"
+    )
+    assert any(f.rule == "TF112" and f.kind == "manual" for f in result.findings)

@@ -1,0 +1,163 @@
+"""TF102: run sites → tf.function steps with placeholder arguments."""
+
+from helpers import check_transformed
+
+from migrate.api import rewrite_source
+
+
+def test_placeholder_becomes_argument_with_signature() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])  # inputs
+        y = tf.reduce_sum(x * 2.0)
+        with tf.Session() as sess:
+            print(sess.run(y, feed_dict={x: [[1.0, 2.0]]}))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def y(x):
+            y = tf.reduce_sum(x * 2.0)
+            return y
+
+
+        print(y([[1.0, 2.0]]).numpy())
+        """,
+    )
+
+
+def test_distinct_fetches_become_distinct_functions_and_variables_read_with_numpy() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        v = tf.Variable(1.0)
+        inc = tf.assign_add(v, 1.0)
+        dec = tf.assign_sub(v, 0.5)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        sess.run(inc)
+        sess.run(dec)
+        print(sess.run(v), sess.run([v]))
+        sess.close()
+        """,
+        """\
+        import tensorflow as tf
+        v = tf.Variable(1.0)
+
+
+        @tf.function
+        def inc():
+            inc = v.assign_add(1.0)
+            return inc
+
+
+        @tf.function
+        def dec():
+            dec = v.assign_sub(0.5)
+            return dec
+
+
+        inc()
+        dec()
+        print(v.numpy(), [v.numpy()])
+        """,
+    )
+
+
+def test_train_op_and_loss_unpacked_returns_loss_only() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [3])
+        w = tf.Variable(0.5)
+        loss = tf.reduce_sum(tf.square(w * x - 1.0))
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            _, l = sess.run([train, loss], feed_dict={x: [1.0, 2.0, 3.0]})
+        """,
+        """\
+        import tensorflow as tf
+        w = tf.Variable(0.5)
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def train_and_loss(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.square(w * x - 1.0))
+            grads = tape.gradient(loss, [w])
+            optimizer.apply_gradients(zip(grads, [w]))
+            return loss
+
+
+        l = train_and_loss([1.0, 2.0, 3.0]).numpy()
+        """,
+    )
+
+
+def test_unfed_placeholder_falls_back_to_compat() -> None:
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32)
+        with tf.Session() as sess:
+            print(sess.run(x * 2, feed_dict={}))
+        """,
+        """\
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        x = tf.compat.v1.placeholder(tf.float32)
+        with tf.compat.v1.Session() as sess:
+            print(sess.run(x * 2, feed_dict={}))
+        """,
+        level="partial",
+    )
+    assert any(f.rule == "TF190" and f.kind == "manual" and "not fed" in f.message for f in result.findings)
+
+
+def test_variable_initialised_from_a_placeholder_is_not_moved() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32, [2])\nv = tf.Variable(x)\n"
+        "sess = tf.Session()\nsess.run(tf.global_variables_initializer(), {x: [1.0, 2.0]})\n"
+        "print(sess.run(v))\n"
+    )
+    assert result.level == "partial"
+    assert "created from a computed tensor" in result.findings[0].message
+
+
+def test_run_site_inside_a_function_defined_before_the_graph() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        def evaluate(value):
+            return sess.run(y, feed_dict={x: value})
+
+
+        x = tf.placeholder(tf.float32, [])
+        y = x + 1.0
+        sess = tf.Session()
+        print(evaluate(2.0))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        def evaluate(value):
+            return y(value).numpy()
+
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def y(x):
+            y = x + 1.0
+            return y
+
+
+        print(evaluate(2.0))
+        """,
+    )

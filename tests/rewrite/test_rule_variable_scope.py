@@ -1,0 +1,69 @@
+"""TF104: variable-creating functions → Keras Layer; scoped callers → Keras Model."""
+
+from helpers import check_transformed
+
+
+def test_scoped_layers_become_model_with_shared_instance() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        def dense(x, units):
+            w = tf.get_variable('w', [x.shape[1], units], initializer=tf.zeros_initializer())
+            return tf.matmul(x, w)
+
+
+        def net(x):
+            with tf.variable_scope('a'):
+                h = dense(x, 4)
+            with tf.variable_scope('a', reuse=True):
+                h = dense(h, 4)
+            return h
+
+
+        inp = tf.placeholder(tf.float32, [1, 4])
+        out = net(inp)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(out, {inp: [[1.0, 2.0, 3.0, 4.0]]}))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Dense(tf.keras.layers.Layer):
+            def __init__(self, units, **kwargs):
+                super().__init__(**kwargs)
+                self.units = units
+
+            def build(self, input_shape):
+                self.w = self.add_weight(name='w', shape=[input_shape[1], self.units], initializer='zeros')
+
+            def call(self, x):
+                return tf.matmul(x, self.w)
+
+
+        class Net(tf.keras.Model):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.a = Dense(4, name='a')
+
+            def call(self, x):
+                h = self.a(x)
+                h = self.a(h)
+                return h
+
+
+        net = Net()
+
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32)])
+        def out(inp):
+            out = net(inp)
+            return out
+
+
+        print(out([[1.0, 2.0, 3.0, 4.0]]).numpy())
+        """,
+    )
