@@ -338,3 +338,14 @@ def test_a_20000_line_file_is_rewritten(tree: Path) -> None:
     assert result.exit_code in (1, 3), result.stderr[-2000:]
     assert (tree / "big.py").read_bytes() != big
     assert cli("rewrite", "--no-cache", "big.py").exit_code == 0
+
+
+def test_readme_first_command_shows_the_seed_rewrites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's first set-up command: a diff of the seeds, exit 0, nothing written."""
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)
+    before = {p: p.read_bytes() for p in (root / "fixtures" / "seeds").glob("*.py")}
+    result = cli("rewrite", "--diff", "--exit-zero", "--no-cache", "fixtures/seeds")
+    assert result.exit_code == 0, result.stderr[-2000:]
+    assert result.stdout.count("+++ b/fixtures/seeds/") >= 10
+    assert {p: p.read_bytes() for p in before} == before
