@@ -154,7 +154,7 @@ def rewrite(
     extend_exclude, force_exclude, stdin_filename, fmt, report, quiet,
 ) -> None:
     """Rewrite TF1 code in PATHS (files, folders, or - for stdin) into TF2, in place."""
-    from migrate.process import FAILED, UNCHANGED, Job
+    from migrate.process import WOULD_REWRITE, Job
 
     if not paths:
         raise click.UsageError("give at least one path (or - for stdin)")
@@ -165,15 +165,15 @@ def rewrite(
     if "-" in paths:
         raise click.UsageError("`-` (stdin) cannot be combined with other paths")
     files = _files(paths, settings, exclude, extend_exclude, force_exclude)
-    cache_dir = None if no_cache or verify_ else Path(settings.cache_dir).resolve()
+    cache_dir = None if no_cache else Path(settings.cache_dir).resolve()
     write = not (check or diff or verify_)
-    job = Job(write=write, diff=diff or verify_, config=config, cache_dir=cache_dir,
+    job = Job(write=write, diff=diff, config=config, cache_dir=cache_dir,
               cache_salt=_cache_salt(config))
     results = _run_jobs(files, job, jobs or settings.jobs or os.cpu_count() or 1,
                         _show_progress(len(files), quiet))
     if verify_:
-        results = [_verify_and_write(r, settings) if r.status not in (FAILED, UNCHANGED) else r
-                   for r in results]
+        results = [_verify_and_write(r, settings, write=not (check or diff))
+                   if r.status == WOULD_REWRITE else r for r in results]
     _report(results, fmt=fmt, write=write, check=check, diff=diff, color=color, quiet=quiet,
             report=report)
     status = _exit_status(results, fail_on_manual=fail_on_manual)
@@ -245,22 +245,22 @@ def _rewrite_stdin(config, filename, check, diff, color, fmt, quiet) -> int:
     return EXIT_CHANGED if result.changed else EXIT_OK
 
 
-def _verify_and_write(result, settings):
+def _verify_and_write(result, settings, *, write: bool):
     """For ``rewrite --verify``: write a rewrite only once the engine shows it equivalent."""
     from migrate.files import FileProblem, read_bytes, write_atomic
-    from migrate.process import FAILED, REWRITTEN, rewrite_bytes
+    from migrate.process import FAILED, REWRITTEN
 
     path = Path(result.path)
     try:
         source = read_bytes(path)
-        new = rewrite_bytes(source, result.path, _rule_config(settings, (), ()))
-        code = new.code if isinstance(new.code, bytes) else new.code.encode("utf-8")
         verdict = _verify_sources(path, source.decode("utf-8", "replace"),
-                                  code.decode("utf-8", "replace"), settings)
+                                  result.code.decode("utf-8", "replace"), settings)
         if verdict.status != "equivalent":
             result.status, result.error = FAILED, f"not written: verify says {verdict.status}: {verdict.reason}"
             return result
-        write_atomic(path, code, expected=source)
+        if not write:
+            return result
+        write_atomic(path, result.code, expected=source)
     except FileProblem as problem:
         result.status, result.error = FAILED, str(problem)
         return result

@@ -42,6 +42,8 @@ class FileResult:
     diff: str | None = None
     error: str | None = None
     cached: bool = False
+    #: The rewrite, kept when it was not written (``rewrite --verify`` writes it after verifying).
+    code: bytes | None = field(default=None, repr=False)
 
     @property
     def manual(self) -> bool:
@@ -116,7 +118,8 @@ def process_file(path: Path, job: Job) -> FileResult:
         return FileResult(name, status, entry.level, entry.findings, cached=cached)
     diff = unified_diff(name, source, entry.code) if job.diff else None
     if not job.write:
-        return FileResult(name, WOULD_REWRITE, entry.level, entry.findings, diff, cached=cached)
+        return FileResult(name, WOULD_REWRITE, entry.level, entry.findings, diff, cached=cached,
+                          code=entry.code)
     try:
         write_atomic(path, entry.code, expected=source)
     except FileProblem as problem:

@@ -1,0 +1,69 @@
+"""`tfmigrate verify` and `rewrite --verify` from the command line: verdicts and exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from migrate.cli import main
+
+SEEDS = Path(__file__).resolve().parents[2] / "fixtures" / "seeds"
+
+
+def cli(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name in ("g18_linreg_minimize_tf1.py", "g08_variable_scope_tf1.py", "g09b_keras_layers_add_weight_tf2.py"):
+        shutil.copy(SEEDS / name, tmp_path / name)
+    return tmp_path
+
+
+def test_in_memory_rewrite_verifies_equivalent(work: Path) -> None:
+    result = cli("verify", "--max-steps", "50", "--format", "json", "g18_linreg_minimize_tf1.py")
+    verdicts = json.loads(result.stdout)
+    assert result.exit_code == 0, result.stdout
+    assert verdicts[0]["status"] == "equivalent" and verdicts[0]["steps_compared"] == 50
+    assert (work / "g18_linreg_minimize_tf1.py").read_bytes() == (SEEDS / "g18_linreg_minimize_tf1.py").read_bytes()
+
+
+def test_the_guides_hand_migration_is_different(work: Path) -> None:
+    result = cli("verify", "g08_variable_scope_tf1.py", "g09b_keras_layers_add_weight_tf2.py")
+    assert result.exit_code == 1, result.stdout
+    assert "different" in result.stdout
+
+
+def test_an_original_that_fails_is_unverified(work: Path) -> None:
+    (work / "broken.py").write_text("import tensorflow as tf\nraise RuntimeError('no data')\n")
+    (work / "fixed.py").write_text("import tensorflow as tf\nprint(1)\n")
+    result = cli("verify", "broken.py", "fixed.py")
+    assert result.exit_code == 3 and "unverified" in result.stdout
+
+
+def test_rewrite_verify_writes_only_equivalent_rewrites(work: Path) -> None:
+    (work / "pyproject.toml").write_text("[tool.tfmigrate]\nmax-steps = 20\n")
+    result = cli("rewrite", "--verify", "g18_linreg_minimize_tf1.py")
+    assert result.exit_code == 1, result.stderr
+    assert b"tf.Session" not in (work / "g18_linreg_minimize_tf1.py").read_bytes()
+
+
+def test_rewrite_verify_refuses_a_wrong_rewrite(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from migrate import process
+    from migrate.api import RewriteResult
+
+    original = b"import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\nprint(tf.Session().run(tf.constant(2)))\n"
+    (work / "two.py").write_bytes(original)
+    wrong = b"import tensorflow as tf\nprint(tf.constant(3).numpy())\n"
+    monkeypatch.setattr(process, "rewrite_bytes",
+                        lambda source, filename, config: RewriteResult(wrong, True, "idiomatic", []))
+    result = cli("rewrite", "--verify", "two.py")
+    assert result.exit_code == 123
+    assert "not written: verify says different" in result.stderr
+    assert (work / "two.py").read_bytes() == original
