@@ -68,6 +68,15 @@ class LegacyOptimizers(types.ModuleType):
             "TensorFlow to use `tf_keras` when accessing `tf.keras`.")
 
 
+class ContribModule(types.ModuleType):
+    """``tf.contrib`` (TF 1.x face only): every member is Unsupported, by name."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise Unsupported(f"tf.contrib.{name}")
+
+
 def build(face: str) -> dict[str, types.ModuleType]:
     """All modules of one face, keyed by import name (``tensorflow``, ``tensorflow.compat.v1``...)."""
     from runtime.api import tables
