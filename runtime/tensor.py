@@ -271,10 +271,6 @@ class SymbolicTensor(Tensor):
     def consumers(self) -> list:
         return [op for op in self.op.graph.get_operations() if self in op.inputs]
 
-    def numpy(self) -> Any:
-        raise NotImplementedError(
-            "numpy() is only available when eager execution is enabled.")
-
     def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
         from runtime.session import default_session_for
 
