@@ -256,6 +256,9 @@ class Variable:
     __str__ = __repr__
 
     def __hash__(self) -> int:
+        if context.STATE.eager_enabled:
+            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                            f"(Variable: {self!r})")
         return id(self)
 
     def __eq__(self, other: object) -> Any:  # type: ignore[override]

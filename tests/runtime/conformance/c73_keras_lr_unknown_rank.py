@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 opt = tf.keras.optimizers.SGD(0.1)
 @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
 def set_lr(lr):

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 print(hasattr(tf, 'placeholder'), hasattr(tf, 'Session'), hasattr(tf.compat.v1, 'placeholder'))
 try:
     tf.placeholder
