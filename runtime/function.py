@@ -233,9 +233,13 @@ class Function:
         try:
             with graph.as_default():
                 new_flat = []
+                specs = iter(self.input_signature or [])
                 for i, x in enumerate(flat):
                     if _is_fed(x):
-                        if isinstance(x, (TensorSpec, EagerTensor)):
+                        spec = next(specs, None)
+                        if isinstance(spec, TensorSpec):
+                            shape, dt = spec.shape, spec.dtype
+                        elif isinstance(x, (TensorSpec, EagerTensor)):
                             shape, dt = x.shape, x.dtype
                         else:
                             shape, dt = TensorShape(x.shape), dtypes.as_dtype(x.dtype)

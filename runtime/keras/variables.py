@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
+from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 from runtime.variables import Variable
 
@@ -35,8 +36,8 @@ class KerasVariable:
         return self._engine_variable
 
     @property
-    def shape(self) -> tuple:
-        return tuple(self._engine_variable.shape.as_list())
+    def shape(self) -> TensorShape:
+        return self._engine_variable.shape
 
     @property
     def dtype(self) -> str:
@@ -44,7 +45,7 @@ class KerasVariable:
 
     @property
     def ndim(self) -> int:
-        return len(self.shape)
+        return self.shape.rank
 
     def numpy(self) -> Any:
         return self._engine_variable.numpy()
@@ -57,10 +58,10 @@ class KerasVariable:
             value, dtype=self._engine_variable.dtype) if not hasattr(value, "_as_tensor") else value._as_tensor()
         if t.shape.rank is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")
-        if tuple(t.shape.as_list()) != self.shape and None not in t.shape.as_list():
+        if t.shape.as_list() != self.shape.as_list() and None not in t.shape.as_list():
             raise ValueError(
                 "The shape of the target variable and the shape of the target value in "
-                f"`variable.assign(value)` must match. variable.shape={self.shape}, Received: "
+                f"`variable.assign(value)` must match. variable.shape={tuple(self.shape.as_list())}, Received: "
                 f"value.shape={tuple(t.shape.as_list())}. Target variable: {self!r}")
         if t.dtype != self._engine_variable.dtype:
             from runtime.ops.math import cast
@@ -79,8 +80,9 @@ class KerasVariable:
 
     def __repr__(self) -> str:
         v = self._engine_variable._value
-        value = "..." if v is None else (str(v[()]) if v.ndim == 0 else str(v))
-        return f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype}, value={value}>"
+        value = "..." if v is None else (str(v.item()) if v.ndim == 0 else str(v))
+        return (f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, dtype={self.dtype}, "
+                f"value={value}>")
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self._engine_variable._read(), dtype=dtype)
