@@ -13,7 +13,7 @@ from runtime import losses_v1 as LV1
 from runtime import nest
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
-from runtime.api import ApiModule, ContribModule, LegacyOptimizers
+from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
 from runtime.api_scopes import NameScopeV2
 from runtime.context import init_scope
 from runtime.convert import constant, convert_to_tensor
@@ -238,6 +238,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     else:
         mods.update(v2)
     mods.update(v1)
+    if face != "tf1":
+        mods["tensorflow.compat.v1.layers"] = Keras3V1Layers("tensorflow.compat.v1.layers")
     mods.update(keras)
     mods["tensorflow.compat"] = _module("tensorflow.compat", "tf.compat", {}, "tf.compat")
     v2_alias = {f"tensorflow.compat.v2{k[len('tensorflow'):]}": m for k, m in v2.items()}

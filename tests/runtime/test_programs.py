@@ -23,7 +23,7 @@ def test_program_matches_tensorflow(program: Path) -> None:
     source = program.read_text()
     stdin_file = program.with_suffix(".stdin")
     stdin = stdin_file.read_text() if stdin_file.exists() else ""
-    face = "tf1" if "# face: tf1" in source else "auto"
+    face = "tf1" if "# face: tf1" in source else ("tf2" if "# face: tf2" in source else "auto")
     proc = run_engine(program, face=face, stdin=stdin)
     expected = program.with_suffix(".stdout").read_text()
     rc_text, _, exc = program.with_suffix(".result").read_text().strip().partition(" ")
