@@ -23,10 +23,10 @@ class KerasVariable:
     """The variable type Keras layers and optimizers create."""
 
     def __init__(self, value: np.ndarray, name: str, path: str, trainable: bool = True,
-                 dtype: Any = None) -> None:
+                 dtype: Any = None, report: bool = True) -> None:
         tf_name = f"{_NAME_STACK[0]}/{name}" if _NAME_STACK else name
         self._engine_variable = Variable(value, trainable=trainable, name=tf_name, dtype=dtype,
-                                         _absolute_name=True, _trace_path=path)
+                                         _absolute_name=True, _trace_path=path, _report=report)
         self.name = name
         self.path = path
         self.trainable = trainable
@@ -119,7 +119,8 @@ for _m in ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", 
 
 
 def make_variable(initial: np.ndarray, name: str, path: str | None = None, trainable: bool = True,
-                  dtype: Any = None) -> KerasVariable:
+                  dtype: Any = None, report: bool = True) -> KerasVariable:
+    """A Keras variable; ``report=False`` keeps optimizer state out of the trace's model state."""
     with context.init_scope():
         return KerasVariable(initial, name, path or current_path(name), trainable,
-                             None if dtype is None else dtypes.as_dtype(dtype))
+                             None if dtype is None else dtypes.as_dtype(dtype), report)
