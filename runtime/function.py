@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from typing import Any
 
 import numpy as np
 
 from runtime import context, dtypes, nest
 from runtime.graph import Graph, constant_value
+from runtime.ops.registry import apply, not_differentiable, register
 from runtime.plan import compile_plan
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -48,6 +50,7 @@ class FuncGraph(Graph):
     def __init__(self, name: str) -> None:
         super().__init__()
         self.name = name
+        self.loops: list = []
 
 
 class _TraceContext:
@@ -65,7 +68,7 @@ class ConcreteFunction:
         self.structured_outputs = outputs
         self._flat = flat_outputs
         fetch = [t if isinstance(t, SymbolicTensor) else None for t in flat_outputs]
-        self._plan = compile_plan(graph.get_operations(), inputs, fetch)
+        self._plan = compile_plan(graph.get_operations(), inputs, fetch, graph.loops)
         seen: dict[int, Any] = {}
         for op in graph.get_operations():
             var = op.attrs.get("var") if op.type.endswith("VariableOp") else None
@@ -230,9 +233,13 @@ class Function:
         try:
             with graph.as_default():
                 new_flat = []
+                specs = iter(self.input_signature or [])
                 for i, x in enumerate(flat):
                     if _is_fed(x):
-                        if isinstance(x, (TensorSpec, EagerTensor)):
+                        spec = next(specs, None)
+                        if isinstance(spec, TensorSpec):
+                            shape, dt = spec.shape, spec.dtype
+                        elif isinstance(x, (TensorSpec, EagerTensor)):
                             shape, dt = x.shape, x.dtype
                         else:
                             shape, dt = TensorShape(x.shape), dtypes.as_dtype(x.dtype)
@@ -301,10 +308,53 @@ def iterate_symbolic(t: SymbolicTensor) -> Any:
                         "over this tensor use tf.map_fn.")
     value = constant_value(t)
     if value is None:
-        from runtime.errors import Unsupported
+        if t.op.type != "Range":
+            from runtime.errors import Unsupported
 
-        raise Unsupported("a Python loop over a tensor whose value is unknown when tracing (tf.while_loop)")
+            raise Unsupported("a Python loop over a symbolic tensor other than tf.range (tf.while_loop)")
+        return _RangeLoop(t)
     from runtime.ops.array import constant_in_graph
 
     dt = t.dtype
     return iter([constant_in_graph(t.graph, np.asarray(v, dt.np), dt, "Const") for v in value])
+
+
+def _loop_index_make(attrs: dict) -> Any:
+    cell = attrs["cell"]
+    return lambda: np.asarray(cell[0])
+
+
+register("LoopIndex", _loop_index_make, stateful=True,
+         shape_fn=lambda inputs, attrs: [(TensorShape([]), attrs["dtype"])])
+not_differentiable("LoopIndex")
+
+
+class _RangeLoop:
+    """``for i in tf.range(n)`` with ``n`` known only at run time: the body is traced once and
+    becomes a loop region of the plan. Python locals rebound to a new tensor by the body are
+    carried from one iteration to the next, as AutoGraph's loop variables are."""
+
+    def __init__(self, rng: SymbolicTensor) -> None:
+        self.rng = rng
+        self.graph = rng.graph
+        self.state = 0
+        self.cell: list = [None]
+
+    def __iter__(self) -> _RangeLoop:
+        return self
+
+    def __next__(self) -> Any:
+        frame = sys._getframe(1)
+        if self.state == 0:
+            self.state = 1
+            self.before = {k: v for k, v in frame.f_locals.items() if isinstance(v, SymbolicTensor)}
+            self.start = len(self.graph._ops)
+            return apply("LoopIndex", [], {"cell": self.cell, "dtype": self.rng.dtype})
+        if self.state == 1:
+            self.state = 2
+            after = frame.f_locals
+            carried = [(v, after[k]) for k, v in self.before.items()
+                       if isinstance(after.get(k), SymbolicTensor) and after[k] is not v
+                       and after[k].graph is self.graph]
+            self.graph.loops.append((self.start, len(self.graph._ops), self.rng, self.cell, carried))
+        raise StopIteration

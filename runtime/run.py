@@ -1,4 +1,9 @@
-"""``python -m runtime.run [--face auto|tf1|tf2] PROG.py [ARGS...]``: run a program on the engine."""
+"""``python -m runtime.run [--face auto|tf1|tf2] PROG.py [ARGS...]``: run a program on the engine.
+
+The program runs as ``__main__`` with its own argv, stdin and ``sys.path[0]``; an uncaught
+exception prints a traceback that starts at the program's frame and exits with status 1, as
+plain Python does. A spent ``--max-steps`` budget (``trace.StopProgram``) ends it with status 0.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,10 @@ import argparse
 import os
 import runpy
 import sys
+import traceback
 
 from runtime.importer import detect_face, install
+from runtime.trace import StopProgram
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -16,13 +23,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("program")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     ns = parser.parse_args(argv)
-    with open(ns.program, encoding="utf-8") as fh:
+    path = os.path.abspath(ns.program)
+    with open(path, encoding="utf-8") as fh:
         source = fh.read()
     face = detect_face(source) if ns.face == "auto" else ns.face
     install(face)
-    sys.argv = [ns.program] + ns.args
-    sys.path[0] = os.path.dirname(os.path.abspath(ns.program))
-    runpy.run_path(ns.program, run_name="__main__")
+    sys.argv = [ns.program, *ns.args]
+    sys.path[0] = os.path.dirname(path)
+    try:
+        runpy.run_path(path, run_name="__main__")
+    except StopProgram:
+        sys.exit(0)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - report like the interpreter, then exit 1
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != path:
+            tb = tb.tb_next
+        traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -45,52 +45,52 @@ class Tensor:
 
     # arithmetic -------------------------------------------------------------
     def __add__(self, o: Any) -> Any:
-        return _op("add")(self, o)
+        return _op("add")(self, o, name="add")
 
     def __radd__(self, o: Any) -> Any:
-        return _op("add")(o, self)
+        return _op("add")(o, self, name="add")
 
     def __sub__(self, o: Any) -> Any:
-        return _op("subtract")(self, o)
+        return _op("subtract")(self, o, name="sub")
 
     def __rsub__(self, o: Any) -> Any:
-        return _op("subtract")(o, self)
+        return _op("subtract")(o, self, name="sub")
 
     def __mul__(self, o: Any) -> Any:
-        return _op("multiply")(self, o)
+        return _op("multiply")(self, o, name="mul")
 
     def __rmul__(self, o: Any) -> Any:
-        return _op("multiply")(o, self)
+        return _op("multiply")(o, self, name="mul")
 
     def __truediv__(self, o: Any) -> Any:
-        return _op("truediv")(self, o)
+        return _op("truediv")(self, o, name="truediv")
 
     def __rtruediv__(self, o: Any) -> Any:
-        return _op("truediv")(o, self)
+        return _op("truediv")(o, self, name="truediv")
 
     def __floordiv__(self, o: Any) -> Any:
-        return _op("floordiv")(self, o)
+        return _op("floordiv")(self, o, name="floordiv")
 
     def __rfloordiv__(self, o: Any) -> Any:
-        return _op("floordiv")(o, self)
+        return _op("floordiv")(o, self, name="floordiv")
 
     def __mod__(self, o: Any) -> Any:
-        return _op("floormod")(self, o)
+        return _op("floormod")(self, o, name="mod")
 
     def __rmod__(self, o: Any) -> Any:
-        return _op("floormod")(o, self)
+        return _op("floormod")(o, self, name="mod")
 
     def __pow__(self, o: Any) -> Any:
-        return _op("pow")(self, o)
+        return _op("pow")(self, o, name="pow")
 
     def __rpow__(self, o: Any) -> Any:
-        return _op("pow")(o, self)
+        return _op("pow")(o, self, name="pow")
 
     def __matmul__(self, o: Any) -> Any:
-        return _op("matmul")(self, o)
+        return _op("matmul")(self, o, name="matmul")
 
     def __rmatmul__(self, o: Any) -> Any:
-        return _op("matmul")(o, self)
+        return _op("matmul")(o, self, name="matmul")
 
     def __neg__(self) -> Any:
         return _op("negative")(self)
@@ -105,10 +105,10 @@ class Tensor:
         return _op("logical_not")(self)
 
     def __and__(self, o: Any) -> Any:
-        return _op("logical_and")(self, o)
+        return _op("logical_and")(self, o, name="and")
 
     def __or__(self, o: Any) -> Any:
-        return _op("logical_or")(self, o)
+        return _op("logical_or")(self, o, name="or")
 
     def __lt__(self, o: Any) -> Any:
         return _op("less")(self, o)
@@ -270,10 +270,6 @@ class SymbolicTensor(Tensor):
     @property
     def consumers(self) -> list:
         return [op for op in self.op.graph.get_operations() if self in op.inputs]
-
-    def numpy(self) -> Any:
-        raise NotImplementedError(
-            "numpy() is only available when eager execution is enabled.")
 
     def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
         from runtime.session import default_session_for

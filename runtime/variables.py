@@ -51,11 +51,9 @@ def _initial_array(initial_value: Any, dtype: dtypes.DType | None) -> tuple[Any,
         return arr, None
     if hasattr(initial_value, "_as_tensor"):
         return _initial_array(initial_value._as_tensor(), dtype)
-    with context.init_scope():
+    with context.eager_mode():
         t = convert_to_tensor(initial_value, dtype=dtype)
-    if isinstance(t, EagerTensor):
-        return t._value, None
-    return None, t
+    return t._value, None
 
 
 class Variable:
@@ -112,7 +110,11 @@ class Variable:
                 from runtime.convert import convert_to_tensor
                 from runtime.ops.registry import apply
 
-                init = sym if sym is not None else convert_to_tensor(arr, dtype=self._dtype)
+                if sym is not None:
+                    init = sym
+                else:
+                    with graph.name_scope("Initializer"):  # type: ignore[union-attr]
+                        init = convert_to_tensor(arr, dtype=self._dtype, name="initial_value")
                 self._initial_tensor = init
                 with graph.control_dependencies(None):  # type: ignore[union-attr]
                     self.initializer = apply("AssignVariableOp", [init], {"var": self}, name="Assign").op
@@ -256,6 +258,9 @@ class Variable:
     __str__ = __repr__
 
     def __hash__(self) -> int:
+        if context.STATE.eager_enabled:
+            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                            f"(Variable: {self!r})")
         return id(self)
 
     def __eq__(self, other: object) -> Any:  # type: ignore[override]

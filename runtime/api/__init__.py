@@ -56,16 +56,42 @@ class ApiModule(types.ModuleType):
 
 
 class LegacyOptimizers(types.ModuleType):
-    """``tf.keras.optimizers.legacy`` does not exist in Keras 3."""
+    """``tf.keras.optimizers.legacy`` does not exist in Keras 3: constructing one fails."""
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        raise ImportError(
+        return _legacy_optimizer
+
+    @staticmethod
+    def _unavailable() -> ImportError:
+        return ImportError(
             "`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue "
             "using a `tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package "
             "(Keras 2) and set the environment variable `TF_USE_LEGACY_KERAS=True` to configure "
             "TensorFlow to use `tf_keras` when accessing `tf.keras`.")
+
+
+def _legacy_optimizer(*args: Any, **kwargs: Any) -> Any:
+    raise LegacyOptimizers._unavailable()
+
+
+class Keras3V1Layers(types.ModuleType):
+    """``tf.compat.v1.layers`` in TF 2.21: every layer function is gone with Keras 3."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"`{name}` is not available with Keras 3.")
+
+
+class ContribModule(types.ModuleType):
+    """``tf.contrib`` (TF 1.x face only): every member is Unsupported, by name."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise Unsupported(f"tf.contrib.{name}")
 
 
 def build(face: str) -> dict[str, types.ModuleType]:

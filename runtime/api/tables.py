@@ -9,10 +9,11 @@ from runtime import control_flow as CF
 from runtime import dtypes as D
 from runtime import errors as E
 from runtime import initializers as I
+from runtime import losses_v1 as LV1
 from runtime import nest
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
-from runtime.api import ApiModule, LegacyOptimizers
+from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
 from runtime.api_scopes import NameScopeV2
 from runtime.context import init_scope
 from runtime.convert import constant, convert_to_tensor
@@ -95,6 +96,7 @@ NN_V2 = {
     "conv2d": N.conv2d, "max_pool": N.max_pool, "max_pool2d": N.max_pool, "avg_pool": N.avg_pool,
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
+    "embedding_lookup": LV1.embedding_lookup,
 }
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
@@ -162,6 +164,10 @@ KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": K
 KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
 NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map_structure": nest.map_structure,
         "is_nested": nest.is_nested}
+LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference": LV1.absolute_difference,
+             "softmax_cross_entropy": LV1.softmax_cross_entropy,
+             "sparse_softmax_cross_entropy": LV1.sparse_softmax_cross_entropy,
+             "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses}
 LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
 
 
@@ -219,7 +225,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
-               "initializers": (INIT_V1, "initializers")}
+               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
@@ -228,9 +234,12 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
+        mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
     else:
         mods.update(v2)
     mods.update(v1)
+    if face != "tf1":
+        mods["tensorflow.compat.v1.layers"] = Keras3V1Layers("tensorflow.compat.v1.layers")
     mods.update(keras)
     mods["tensorflow.compat"] = _module("tensorflow.compat", "tf.compat", {}, "tf.compat")
     v2_alias = {f"tensorflow.compat.v2{k[len('tensorflow'):]}": m for k, m in v2.items()}

@@ -48,7 +48,8 @@ class Optimizer:
             from runtime.errors import Unsupported
 
             raise Unsupported("Keras optimizer clipnorm/clipvalue/global_clipnorm/weight_decay")
-        self._iterations = make_variable(np.int64(0), "iteration", f"{self.name}/iteration", False)
+        self._iterations = make_variable(np.int64(0), "iteration", f"{self.name}/iteration", False,
+                                         report=False)
         self._schedule = None
         if isinstance(learning_rate, LearningRateSchedule) or (callable(learning_rate) and not isinstance(learning_rate, (float, int))):
             self._schedule = learning_rate
@@ -61,7 +62,7 @@ class Optimizer:
                 f"or a callable (that takes in the current iteration value and returns the "
                 f"corresponding learning rate value). Received instead: learning_rate={learning_rate}")
         self._learning_rate = make_variable(np.float32(lr_value), "learning_rate",
-                                            f"{self.name}/learning_rate", False)
+                                            f"{self.name}/learning_rate", False, report=False)
         self._built = False
         self._var_index: dict[int, int] = {}
         self._slot_vars: list[KerasVariable] = []
@@ -94,7 +95,7 @@ class Optimizer:
         if initializer == "ones":
             value = np.ones_like(value)
         slot_name = self._slot_name(reference_variable, name)
-        v = make_variable(value, slot_name, f"{self.name}/{slot_name}", False)
+        v = make_variable(value, slot_name, f"{self.name}/{slot_name}", False, report=False)
         self._slot_vars.append(v)
         return v
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
+from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 from runtime.variables import Variable
 
@@ -22,10 +23,10 @@ class KerasVariable:
     """The variable type Keras layers and optimizers create."""
 
     def __init__(self, value: np.ndarray, name: str, path: str, trainable: bool = True,
-                 dtype: Any = None) -> None:
+                 dtype: Any = None, report: bool = True) -> None:
         tf_name = f"{_NAME_STACK[0]}/{name}" if _NAME_STACK else name
         self._engine_variable = Variable(value, trainable=trainable, name=tf_name, dtype=dtype,
-                                         _absolute_name=True, _trace_path=path)
+                                         _absolute_name=True, _trace_path=path, _report=report)
         self.name = name
         self.path = path
         self.trainable = trainable
@@ -35,8 +36,8 @@ class KerasVariable:
         return self._engine_variable
 
     @property
-    def shape(self) -> tuple:
-        return tuple(self._engine_variable.shape.as_list())
+    def shape(self) -> TensorShape:
+        return self._engine_variable.shape
 
     @property
     def dtype(self) -> str:
@@ -44,7 +45,7 @@ class KerasVariable:
 
     @property
     def ndim(self) -> int:
-        return len(self.shape)
+        return self.shape.rank
 
     def numpy(self) -> Any:
         return self._engine_variable.numpy()
@@ -57,10 +58,10 @@ class KerasVariable:
             value, dtype=self._engine_variable.dtype) if not hasattr(value, "_as_tensor") else value._as_tensor()
         if t.shape.rank is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")
-        if tuple(t.shape.as_list()) != self.shape and None not in t.shape.as_list():
+        if t.shape.as_list() != self.shape.as_list() and None not in t.shape.as_list():
             raise ValueError(
                 "The shape of the target variable and the shape of the target value in "
-                f"`variable.assign(value)` must match. variable.shape={self.shape}, Received: "
+                f"`variable.assign(value)` must match. variable.shape={tuple(self.shape.as_list())}, Received: "
                 f"value.shape={tuple(t.shape.as_list())}. Target variable: {self!r}")
         if t.dtype != self._engine_variable.dtype:
             from runtime.ops.math import cast
@@ -79,8 +80,9 @@ class KerasVariable:
 
     def __repr__(self) -> str:
         v = self._engine_variable._value
-        value = "..." if v is None else (str(v[()]) if v.ndim == 0 else str(v))
-        return f"<Variable path={self.path}, shape={self.shape}, dtype={self.dtype}, value={value}>"
+        value = "..." if v is None else (str(v.item()) if v.ndim == 0 else str(v))
+        return (f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, dtype={self.dtype}, "
+                f"value={value}>")
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self._engine_variable._read(), dtype=dtype)
@@ -117,7 +119,8 @@ for _m in ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", 
 
 
 def make_variable(initial: np.ndarray, name: str, path: str | None = None, trainable: bool = True,
-                  dtype: Any = None) -> KerasVariable:
+                  dtype: Any = None, report: bool = True) -> KerasVariable:
+    """A Keras variable; ``report=False`` keeps optimizer state out of the trace's model state."""
     with context.init_scope():
         return KerasVariable(initial, name, path or current_path(name), trainable,
-                             None if dtype is None else dtypes.as_dtype(dtype))
+                             None if dtype is None else dtypes.as_dtype(dtype), report)

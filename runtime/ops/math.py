@@ -102,7 +102,7 @@ for _n, _f in [("Equal", np.equal), ("NotEqual", np.not_equal), ("Less", np.less
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary("AddV2", x, y, name)
+    return _binary("AddV2", x, y, name or "Add")
 
 
 def subtract(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -118,7 +118,7 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
     if x.dtype.is_integer:
         target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
         x, y = cast(x, target), cast(y, target)
-    return apply("RealDiv", [x, y], name=name)
+    return apply("RealDiv", [x, y], name=name or "truediv")
 
 
 def divide(x: Any, y: Any, name: str | None = None) -> Tensor:

@@ -31,3 +31,27 @@ def recorded_stdout(out_file: Path) -> tuple[str, int]:
     rc = int(re.search(r"rc=(\d+)", lines[0]).group(1))  # type: ignore[union-attr]
     end = lines.index("--- stderr (filtered) ---")
     return "\n".join(lines[1:end]) + ("\n" if end > 1 else ""), rc
+
+
+def _tokens(text: str) -> tuple[list[str], list[float]]:
+    words, numbers, last = [], [], 0
+    for m in NUMBER.finditer(text):
+        words.append(re.sub(r"\s+", "", text[last:m.start()]))
+        numbers.append(float(m.group(0)))
+        last = m.end()
+    words.append(re.sub(r"\s+", "", text[last:]))
+    return words, numbers
+
+
+def same_output(got: str, expected: str, rtol: float = 1e-5, atol: float = 1e-7) -> bool:
+    """Equal words (whitespace ignored) and numbers equal to float32 rounding.
+
+    TF computes exp/log/tanh with Eigen's vectorised approximations; NumPy's are correctly
+    rounded, so printed float32 values may differ in the last digit (and numpy's column padding
+    with them).
+    """
+    gw, gn = _tokens(got)
+    ew, en = _tokens(expected)
+    if gw != ew or len(gn) != len(en):
+        return False
+    return all(abs(a - b) <= atol + rtol * abs(b) for a, b in zip(gn, en))

@@ -113,6 +113,6 @@ def test_variable_initial_values_depend_only_on_name(tmp_path: Path) -> None:
     a, b = run_engine(tf1), run_engine(tf2)
     assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
     assert a.stdout == b.stdout
-    vals = np.array(eval(a.stdout))  # noqa: S307
+    vals = np.array(eval(a.stdout))
     limit = np.sqrt(6 / 5)
     assert np.all(np.abs(vals) <= limit) and len(set(vals.ravel().tolist())) == 6

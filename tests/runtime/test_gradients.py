@@ -71,7 +71,7 @@ def values(shape: tuple, lo: float = -2.0, hi: float = 2.0, seed: int = 1) -> np
 
 def away_from_zero(shape: tuple, seed: int = 2) -> np.ndarray:
     x = np.asarray(values(shape, 0.3, 2.0, seed))
-    return x * np.where(np.random.default_rng(seed).random(shape) < 0.5, -1, 1)
+    return np.asarray(x * np.where(np.random.default_rng(seed).random(shape) < 0.5, -1, 1))
 
 
 BINARY = {
@@ -112,7 +112,7 @@ def test_unary(name: str, shape: tuple) -> None:
     elif name in UNARY_NONZERO:
         fn, x = UNARY_NONZERO[name], away_from_zero(shape)
         if name == "relu6":
-            x = x * 2
+            x = np.asarray(x * 4)
     else:
         fn, x = UNARY_ANY[name], values(shape)
     check(fn, x)
@@ -192,7 +192,8 @@ def test_shape_ops(shape: tuple, data: Any) -> None:
     check(lambda t: A.tile(t, reps), x)
     pads = [[data.draw(st.integers(0, 1)), data.draw(st.integers(0, 1))] for _ in shape]
     check(lambda t: A.pad(t, pads), x)
-    check(lambda t: M.cumsum(t, axis=1, exclusive=data.draw(st.booleans()), reverse=data.draw(st.booleans())), x)
+    exclusive, reverse = data.draw(st.booleans()), data.draw(st.booleans())
+    check(lambda t: M.cumsum(t, axis=1, exclusive=exclusive, reverse=reverse), x)
     check(lambda t: A.broadcast_to(t[:1], shape), x)
     check(lambda t: A.reverse(t, [0]), x)
 
@@ -228,8 +229,8 @@ def test_where_clip_cast() -> None:
     t = EagerTensor(x)
     with GradientTape() as tape:
         tape.watch(t)
-        y = M.reduce_sum(M.multiply(M.cast(M.cast(t, "float32"), "float64"), 3.0))
-    np.testing.assert_array_equal(np.asarray(tape.gradient(y, t)), np.full(x.shape, 3.0))
+        total = M.reduce_sum(M.multiply(M.cast(M.cast(t, "float32"), "float64"), 3.0))
+    np.testing.assert_array_equal(np.asarray(tape.gradient(total, t)), np.full(x.shape, 3.0))
     check(lambda a, b: M.clip_by_global_norm([a, b], 1.0)[0][0], x, y)
 
 

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 t = tf.constant([[1., 2.], [3., 4.]])
 print(t)
 print(repr(t))

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 try:
     tf.constant(1.0) + tf.constant(1)
 except Exception as e:

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 try:
     tf.constant(2) * 0.5
 except Exception as e:

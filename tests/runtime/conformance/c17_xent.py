@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 logits = tf.constant([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]])
 labels = tf.constant([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 print(tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits))

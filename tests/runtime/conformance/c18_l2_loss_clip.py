@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 x = tf.constant([3.0, -4.0])
 print(tf.nn.l2_loss(x))
 print(tf.clip_by_value(x, -1.0, 2.0))

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 a = tf.constant([[1, 2]])
 b = tf.constant([[3, 4]])
 print(tf.concat([a, b], 0))

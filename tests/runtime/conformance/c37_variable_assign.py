@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 v = tf.Variable(1.0)
 v.assign(5.0)
 print(v.numpy())

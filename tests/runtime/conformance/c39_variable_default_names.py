@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 a = tf.Variable(1.0)
 b = tf.Variable(2.0)
 print(a.name, b.name)

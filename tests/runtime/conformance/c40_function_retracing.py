@@ -1,7 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
-
 @tf.function
 def f(x):
     print('tracing', x)

@@ -1,9 +1,6 @@
 # ruff: noqa
 import sys
-
 import tensorflow as tf
-
-
 @tf.function
 def f(x):
     print('python print')

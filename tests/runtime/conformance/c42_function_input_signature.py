@@ -1,7 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
-
 @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
 def f(x):
     return x + 1

@@ -1,7 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
-
 class M:
     def __init__(self):
         self.v = None

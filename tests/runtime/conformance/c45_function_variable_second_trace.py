@@ -1,7 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
-
 @tf.function
 def f(x):
     v = tf.Variable(1.0)
@@ -9,4 +7,4 @@ def f(x):
 try:
     f(tf.constant(1.0))
 except ValueError as e:
-    print('ValueError', str(e).splitlines()[-1][:60])
+    print('ValueError', 'tf.function only supports singleton tf.Variables created on the first call' in str(e))

@@ -1,7 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
-
 class C(tf.Module):
     def __init__(self):
         self.w = tf.Variable(3.0)

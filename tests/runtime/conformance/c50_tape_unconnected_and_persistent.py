@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 x = tf.Variable(3.0)
 z = tf.Variable(1.0)
 with tf.GradientTape(persistent=True) as tape:

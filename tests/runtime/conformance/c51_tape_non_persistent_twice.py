@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 x = tf.Variable(3.0)
 with tf.GradientTape() as tape:
     y = x * x

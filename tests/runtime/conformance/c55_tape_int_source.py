@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 x = tf.constant(3)
 with tf.GradientTape() as tape:
     tape.watch(x)

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 x = tf.placeholder(tf.float32, [None, 3], name='x')
 print(x)

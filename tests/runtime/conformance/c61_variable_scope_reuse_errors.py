@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 with tf.variable_scope('s'):
     v = tf.get_variable('v', [2])

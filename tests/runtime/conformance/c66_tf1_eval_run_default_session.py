@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 a = tf.constant([1, 2])
 v = tf.Variable(3)

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 x = tf.get_variable('x', [], initializer=tf.constant_initializer(1.0))
 opt = tf.train.MomentumOptimizer(0.1, 0.9)

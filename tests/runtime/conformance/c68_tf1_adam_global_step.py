@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 x = tf.get_variable('x', [2], initializer=tf.constant_initializer([1.0, -1.0]))
 gs = tf.train.get_or_create_global_step()

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 x = tf.get_variable('x', [], initializer=tf.constant_initializer(2.0))
 y = tf.get_variable('y', [], initializer=tf.constant_initializer(2.0))

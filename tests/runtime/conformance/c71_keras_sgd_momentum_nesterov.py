@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 for nest in [False, True]:
     v = tf.Variable(1.0)
     opt = tf.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=nest)

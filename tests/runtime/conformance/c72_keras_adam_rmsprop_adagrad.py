@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 for opt in [tf.keras.optimizers.Adam(0.1), tf.keras.optimizers.RMSprop(0.1), tf.keras.optimizers.Adagrad(0.1), tf.keras.optimizers.Adadelta(1.0)]:
     v = tf.Variable([1.0, -2.0])
     for _ in range(3):

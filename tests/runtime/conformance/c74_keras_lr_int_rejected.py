@@ -1,9 +1,8 @@
 # ruff: noqa
 import tensorflow as tf
-
 try:
     tf.keras.optimizers.SGD(learning_rate=1)
-except ValueError:
+except ValueError as e:
     print('ValueError')
 opt = tf.keras.optimizers.Adam()
 print(opt.learning_rate)

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 a = tf.Variable(1.0, name='a')
 b = tf.Variable(2.0, name='b')
 opt = tf.keras.optimizers.SGD(0.5)

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 a = tf.keras.layers.Dense(1)
 b = tf.keras.layers.Dense(1)
 print(a.name, b.name)

@@ -1,7 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
-
 class M(tf.keras.Model):
     def __init__(self):
         super().__init__()

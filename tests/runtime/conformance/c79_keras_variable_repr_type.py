@@ -1,7 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
-
 class L(tf.keras.layers.Layer):
     def build(self, s):
         self.w = self.add_weight(name='w', shape=(2,), initializer='ones')

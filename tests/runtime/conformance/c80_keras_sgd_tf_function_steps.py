@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 w = tf.Variable([1.0, 2.0])
 opt = tf.keras.optimizers.SGD(0.1)
 @tf.function

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 x = tf.constant(2.0)
 g = tf.gradients([x * x, 3 * x], x)

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 x = tf.ones([1000])
 y = tf.nn.dropout(x, rate=0.5)
 print(sorted(set(y.numpy().tolist())))

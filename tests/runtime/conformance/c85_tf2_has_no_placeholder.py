@@ -1,6 +1,6 @@
 # ruff: noqa
+# face: tf2
 import tensorflow as tf
-
 print(hasattr(tf, 'placeholder'), hasattr(tf, 'Session'), hasattr(tf.compat.v1, 'placeholder'))
 try:
     tf.placeholder

@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 try:
     tf.keras.optimizers.legacy.SGD
 except ImportError as e:

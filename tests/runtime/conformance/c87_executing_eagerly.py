@@ -1,6 +1,5 @@
 # ruff: noqa
 import tensorflow as tf
-
 print(tf.executing_eagerly())
 @tf.function
 def f():

@@ -1,7 +1,6 @@
 # ruff: noqa
 # seed 000, block "TensorFlow 1+1" (TF1 graph mode)
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 
 a = tf.constant(1)

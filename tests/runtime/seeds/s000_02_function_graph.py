@@ -2,7 +2,6 @@
 # seed 000, block "TensorFlow 1+1" rewritten with tf.function
 import tensorflow as tf
 
-
 @tf.function
 def graph():
     a = tf.constant(1)

@@ -1,7 +1,6 @@
 # ruff: noqa
 # seed 000, block "placeholder + feed_dict" (reads a and b from stdin)
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 
 a = tf.placeholder(dtype=tf.int32)

@@ -2,7 +2,6 @@
 # seed 000, block "function arguments as placeholders" (reads a and b from stdin)
 import tensorflow as tf
 
-
 @tf.function
 def graph(a, b):
     c = a + b

@@ -1,7 +1,6 @@
 # ruff: noqa
 # seed 000, block "variables: zeros_initializer + global_variables_initializer"
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 
 a = tf.get_variable(name='a', shape=[],

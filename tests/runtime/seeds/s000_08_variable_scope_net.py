@@ -1,9 +1,8 @@
 # ruff: noqa
 # seed 000, block "variable_scope + reuse" (outputs_ are random: compared with numbers masked)
 # compare: masked
-import numpy as np
 import tensorflow.compat.v1 as tf
-
+import numpy as np
 tf.disable_eager_execution()
 
 def dense(inputs, num_units):

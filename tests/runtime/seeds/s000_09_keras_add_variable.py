@@ -1,8 +1,7 @@
 # ruff: noqa
 # seed 000, block "Keras Layer/Model rewrite" (add_variable without initializer: TypeError in Keras 3)
-import numpy as np
 import tensorflow as tf
-
+import numpy as np
 
 class Dense(tf.keras.layers.Layer):
     def __init__(self, num_units, **kwargs):

@@ -1,7 +1,6 @@
 # ruff: noqa
 # seed 000, blocks "tf.gradients" and "GradientTape in tf.function" (printed here to check values)
 import tensorflow.compat.v1 as tf
-
 tf.disable_eager_execution()
 
 x = tf.get_variable('x', dtype=tf.float32, shape=[], initializer=tf.constant_initializer(3.))

@@ -2,7 +2,6 @@
 # seed 000, block "linear regression, manual gradients" (TF 1.x face; data from chapter 1)
 # face: tf1
 import numpy as np
-
 X_raw = np.array([2013, 2014, 2015, 2016, 2017], dtype=np.float32)
 y_raw = np.array([12000, 14000, 15000, 16500, 17500], dtype=np.float32)
 X = (X_raw - X_raw.min()) / (X_raw.max() - X_raw.min())

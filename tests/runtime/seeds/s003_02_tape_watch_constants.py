@@ -1,6 +1,7 @@
 # ruff: noqa
 # seed 003, block "constant tensor derivative needs watch"
 import tensorflow as tf
+import numpy as np
 
 x = tf.Variable(0.0, name = "x", dtype = tf.float32)
 a = tf.constant(1.0)

@@ -1,9 +1,7 @@
 # ruff: noqa
 # seed 003, block "tape in AutoGraph" (the guide writes tap.watch: NameError while tracing)
 import sys
-
 import tensorflow as tf
-
 
 @tf.function
 def f(x):

@@ -1,9 +1,7 @@
 # ruff: noqa
 # seed 003, block "tape in AutoGraph" with the typo fixed
 import sys
-
 import tensorflow as tf
-
 
 @tf.function
 def f(x):

@@ -16,6 +16,5 @@ for _ in range(100):
     optimizer.apply_gradients(grads_and_vars = [(dy_dx, x)])
 
 import sys
-
 tf.print(f"y = {y}; x = {x}", output_stream=sys.stdout)
 print(f"y = {y}; x = {x}")

@@ -1,7 +1,6 @@
 # ruff: noqa
 # seed 003, block "minimum in AutoGraph with apply_gradients" (tf.range loop inside tf.function)
 import sys
-
 import tensorflow as tf
 
 x = tf.Variable(0.0, name = "x", dtype = tf.float32)

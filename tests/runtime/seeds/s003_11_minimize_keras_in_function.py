@@ -1,7 +1,6 @@
 # ruff: noqa
 # seed 003, block "minimum in AutoGraph with minimize" (no Keras 3 minimize: AttributeError while tracing)
 import sys
-
 import tensorflow as tf
 
 x = tf.Variable(0.0, name = "x", dtype = tf.float32)

@@ -1,0 +1,77 @@
+"""The engine reports variable creation and every optimizer step to ``runtime.trace``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.runtime.helpers import ROOT
+
+TF1 = """import numpy as np
+import tensorflow as tf
+X_ = tf.placeholder(tf.float32, [5])
+y_ = tf.placeholder(tf.float32, [5])
+a = tf.get_variable('a', dtype=tf.float32, shape=[], initializer=tf.zeros_initializer)
+b = tf.get_variable('b', dtype=tf.float32, shape=[], initializer=tf.zeros_initializer)
+loss = tf.constant(0.5) * tf.reduce_sum(tf.square(a * X_ + b - y_))
+train_op = tf.train.GradientDescentOptimizer(learning_rate=0.01).minimize(loss)
+X = np.arange(5, dtype=np.float32) / 4
+with tf.Session() as sess:
+    tf.global_variables_initializer().run()
+    for e in range(100):
+        sess.run(train_op, feed_dict={X_: X, y_: 2 * X + 1})
+    print(sess.run([a, b]))
+"""
+
+TF2 = """import numpy as np
+import tensorflow as tf
+a = tf.Variable(tf.zeros([], tf.float32), name='a')
+b = tf.Variable(tf.zeros([], tf.float32), name='b')
+optimizer = tf.keras.optimizers.SGD(0.01)
+X = tf.constant(np.arange(5, dtype=np.float32) / 4)
+
+@tf.function
+def train_op(X_, y_):
+    with tf.GradientTape() as tape:
+        loss = 0.5 * tf.reduce_sum(tf.square(a * X_ + b - y_))
+    grads = tape.gradient(loss, [a, b])
+    optimizer.apply_gradients(zip(grads, [a, b]))
+
+for e in range(100):
+    train_op(X, 2 * X + 1)
+print([a.numpy(), b.numpy()])
+"""
+
+
+def _trace(tmp_path: Path, source: str, max_steps: int | None = None) -> tuple[dict, subprocess.CompletedProcess]:
+    prog = tmp_path / "prog.py"
+    prog.write_text(source)
+    out = tmp_path / "trace.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TFMIGRATE_TRACE=str(out))
+    if max_steps is not None:
+        env["TFMIGRATE_MAX_STEPS"] = str(max_steps)
+    proc = subprocess.run([sys.executable, "-m", "runtime.run", str(prog)], capture_output=True, text=True,
+                          env=env, cwd=str(tmp_path), check=False)
+    return json.loads(out.read_text()), proc
+
+
+def test_tf1_and_tf2_traces_agree(tmp_path: Path) -> None:
+    t1, p1 = _trace(tmp_path, TF1)
+    t2, p2 = _trace(tmp_path, TF2)
+    assert p1.returncode == 0 and p2.returncode == 0, p1.stderr + p2.stderr
+    assert p1.stdout == p2.stdout
+    assert len(t1["steps"]) == len(t2["steps"]) == 100
+    assert t1["steps"][0] == t2["steps"][0]
+    assert [s["var"] for s in t1["steps"][0]] == ["a", "b"]
+    assert [v["var"] for v in t1["variables"]] == [v["var"] for v in t2["variables"]] == ["a", "b"]
+    assert [v["value"] for v in t1["variables"]] == [v["value"] for v in t2["variables"]]
+
+
+def test_max_steps_stops_cleanly(tmp_path: Path) -> None:
+    t, proc = _trace(tmp_path, TF2, max_steps=5)
+    assert proc.returncode == 0, proc.stderr
+    assert len(t["steps"]) == 5
+    assert proc.stdout == ""
