@@ -106,11 +106,18 @@ def rewrite_source(
             except Unsupported as exc:
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+        if body is not None:
+            new_module, left = _rename(module, body, aliases, lines, findings, config)
+            if left & GRAPH_MODE_NAMES:
+                # Session code the move did not reach: the whole file keeps graph mode.
+                findings = [Finding(COMPAT_RULE.id, 0, 0, "TF1 session code outside the program model "
+                                    f"({', '.join(sorted(left & GRAPH_MODE_NAMES))}); the file keeps "
+                                    "TF1 graph semantics under tf.compat.v1", "manual")]
+                body = None
+            elif left:
+                level = "partial"
         if body is None:
-            body = _compat_body(module, aliases)
-            level = "partial"
-        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
-        if compat_left:
+            new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config)
             level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     _parse(code_out, filename)  # the output must parse
@@ -122,9 +129,13 @@ def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
     findings: list[Finding], config: RewriteConfig,
 ) -> tuple[cst.Module, bool]:
-    """The module with `body`, TF names respelled; and whether TF1-only names were left."""
+    """The module with `body`, TF names respelled; and the TF1-only names left in it."""
     renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
-    return module.with_changes(body=body).visit(renamer), renamer.compat_left
+    return module.with_changes(body=body).visit(renamer), renamer.compat_paths
+
+
+# TF1 names that only work in graph mode: if any is left, the file needs graph mode on.
+GRAPH_MODE_NAMES = frozenset({"Session", "InteractiveSession", "placeholder", "placeholder_with_default"})
 
 
 def _runs_sessions(module: cst.Module, aliases) -> bool:

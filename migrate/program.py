@@ -64,7 +64,7 @@ def _merge_leading(dropped: list[cst.EmptyLine], own: list[cst.EmptyLine]) -> li
 
 
 def _blank(n: int) -> list[cst.EmptyLine]:
-    return [cst.EmptyLine() for _ in range(n)]
+    return [cst.EmptyLine(indent=False) for _ in range(n)]
 
 
 def _comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst.EmptyLine]:
@@ -105,14 +105,19 @@ class ProgramMove:
     sliced: set[int] = field(default_factory=set)
     variable_factories: set[str] = field(default_factory=set)
     tf_imported: bool = False
-    scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`  # functions returning tf.Variable
+    scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
+    gap: int = 2  # blank lines around generated functions (1 inside a function body)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings)
-        items = self._flatten(self.module.body, "", [])
+        return self._process(list(self.module.body), top=True)
+
+    def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
+        """One block of the scope: statements converted, step functions placed before use."""
+        items = self._flatten(body, "", [])
         out: list[cst.BaseStatement] = []
         functions: list[cst.FunctionDef] = []
         insert_at: int | None = None
@@ -120,6 +125,10 @@ class ProgramMove:
         deferred: list[tuple[int, cst.FunctionDef]] = []  # defs whose bodies run sessions
         pending: list[cst.EmptyLine] = []  # comments of dropped statements
         for item in items:
+            block = self._emit_block(item)
+            if block is not None:
+                out.extend(block[0])
+                continue
             if isinstance(item.stmt, cst.FunctionDef) and self._has_run_calls(item.stmt):
                 deferred.append((len(out), item.stmt))
                 out.append(item.stmt)
@@ -146,7 +155,8 @@ class ProgramMove:
             emitted, new_functions = self._emit_driver(func)
             out[index] = emitted[0] if emitted else func
             late.extend(new_functions)
-        late.extend(self._unrun_functions())
+        if top:
+            late.extend(self._unrun_functions())
         late_at = max(graph_end, insert_at or 0)
         if insert_at is None or insert_at == late_at:
             return self._place(out, late_at, functions + late) if functions + late else out
@@ -159,9 +169,31 @@ class ProgramMove:
         following = out[at:]
         if following:
             lead = _comments(following[0].leading_lines)
-            following[0] = following[0].with_changes(leading_lines=_blank(2) + lead)
-        placed = [fn.with_changes(leading_lines=_blank(2 if at else 0)) for fn in functions]
+            following[0] = following[0].with_changes(leading_lines=_blank(self.gap) + lead)
+        placed = [
+            fn.with_changes(leading_lines=_blank(self.gap if at or i else 0))
+            for i, fn in enumerate(functions)
+        ]
         return out[:at] + placed + following
+
+    def _emit_block(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]] | None:
+        """`if __name__ == '__main__':` shares the module scope; a function that opens a
+        Session is a scope of its own (its steps become nested functions)."""
+        stmt = item.stmt
+        if isinstance(stmt, cst.If) and _is_main_guard(stmt) and self._creates_session(stmt):
+            inner = self._process(list(stmt.body.body), top=False)
+            return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
+        if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
+            sub = ProgramMove(
+                self.module, self.aliases, self.lines, self.findings,
+                used_names=self.used_names, models=self.models, gap=1,
+            )
+            inner = sub._process(list(stmt.body.body), top=True)
+            return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
+        return None
+
+    def _creates_session(self, node: cst.CSTNode) -> bool:
+        return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in _calls(node))
 
     def _has_run_calls(self, func: cst.FunctionDef) -> bool:
         """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
@@ -1040,6 +1072,16 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
             seen.append(n)
             stack.extend(n.deps)
     return seen
+
+
+def _is_main_guard(stmt: cst.If) -> bool:
+    test = stmt.test
+    return (
+        isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
+        and test.left.value == "__name__" and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].comparator, cst.SimpleString)
+        and test.comparisons[0].comparator.evaluated_value == "__main__"
+    )
 
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:
