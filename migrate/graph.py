@@ -15,7 +15,7 @@ from .imports import Aliases
 
 # Kinds that live outside the generated functions (created once) and kinds that are computed
 # inside them (re-run on every call).
-OUTSIDE = frozenset({"variable", "optimizer", "varlist", "layer", "model", "schedule", "object"})
+OUTSIDE = frozenset({"variable", "optimizer", "varlist", "layer", "model", "schedule", "object", "saver"})
 INSIDE = frozenset({"tensor", "train", "gradients", "compute_gradients"})
 DROPPED = frozenset({"placeholder", "session", "init", "collection"})
 

@@ -27,6 +27,7 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
+from .rules.saver import RULE as SAVER_RULE
 from .rules.session import RULE as SESSION_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
@@ -414,6 +415,10 @@ class ProgramMove:
             return "collection", {"scope": scope_arg.evaluated_value if scope_arg is not None else None}
         if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
             return "object", {}
+        if path == "train.Saver":
+            if value.args:
+                raise Unsupported(SAVER_RULE.id, item.line, "Saver with an explicit variable list")
+            return "saver", {}
         if path in LAYERS:
             return "tensor", {"layer": path}
         func = value.func
@@ -482,6 +487,9 @@ class ProgramMove:
             return [self._replace_value(stmt, self._optimizer_source(node))]
         if node.kind == "schedule":
             return [self._replace_value(stmt, self._schedule_source(node))]
+        if node.kind == "saver":
+            self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
+            return [self._replace_value(stmt, self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
         if node.kind == "collection":
@@ -503,6 +511,31 @@ class ProgramMove:
         assign = stmt.body[0]
         assert isinstance(assign, cst.Assign)
         return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
+
+    def _checkpoint_source(self) -> str:
+        """A Checkpoint tracking every variable and model the program created so far."""
+        assert self.models is not None
+        owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
+        owners += list(self.models.model_instances.values())
+        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance")]
+        return "tf.train.Checkpoint(" + ", ".join(f"{o}={o}" for o in owners) + ")"
+
+    def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
+        """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return None
+        node = self.scope.lookup(func.value.value)
+        if node is None or node.kind != "saver" or func.attr.value not in ("save", "restore"):
+            return None
+        args = call_args(call, ("sess", "save_path", "global_step"))
+        if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
+            raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
+        path = code(args["save_path"])
+        if "global_step" in args:
+            path = f"'%s-%d' % ({path}, {code(args['global_step'])})"
+        method = "write" if func.attr.value == "save" else "read"
+        return cst.parse_expression(f"{func.value.value}.{method}({path})")
 
     def _schedule_source(self, node: Node) -> str:
         path: str = node.info["path"]  # type: ignore[assignment]
@@ -573,6 +606,9 @@ class ProgramMove:
                 return True
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                saver = move._saver_call(original)
+                if saver is not None:
+                    return saver
                 site = move._run_site(original)
                 if site is None or move._is_noop_session_call(original):
                     return updated
@@ -649,6 +685,7 @@ class ProgramMove:
             def visit_Call(self, node: cst.Call) -> None:
                 nonlocal found
                 found = found or move._run_site(node) is not None or move._is_noop_session_call(node)
+                found = found or move._saver_call(node) is not None
 
         expr.visit(Finder())
         return found
@@ -707,7 +744,7 @@ class ProgramMove:
         class Sites(cst.CSTVisitor):
             def visit_Call(self, node: cst.Call) -> None:
                 site = move._run_site(node)
-                if site is not None or move._is_noop_session_call(node):
+                if site is not None or move._is_noop_session_call(node) or move._saver_call(node):
                     for name in names_read(node):
                         allowed.add(id(name))
 
