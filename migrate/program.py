@@ -26,8 +26,8 @@ from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
-from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.saver import RULE as SAVER_RULE
+from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
