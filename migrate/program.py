@@ -15,6 +15,8 @@ import libcst as cst
 
 from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
 from .graph import INSIDE, Node, Scope, backward_slice, call_args, names_read, refers_to_tf
+from .graph_classes import PREFIX as SELF_PREFIX
+from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
 from .report import Finding, Unsupported
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
@@ -108,6 +110,9 @@ class ProgramMove:
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
+    class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
+    graph_classes: dict[str, GraphClass] = field(default_factory=dict)
+    graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -184,6 +189,11 @@ class ProgramMove:
         if isinstance(stmt, cst.If) and _is_main_guard(stmt) and self._creates_session(stmt):
             inner = self._process(list(stmt.body.body), top=False)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
+        if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
+            converted, info = convert_class(stmt, self._class_move, self._line(stmt))
+            self.graph_classes[info.name] = info
+            self._fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
+            return [converted], []
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
@@ -192,6 +202,16 @@ class ProgramMove:
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         return None
+
+    def _class_move(self) -> ProgramMove:
+        return ProgramMove(
+            self.module, self.aliases, self.lines, self.findings,
+            used_names=self.used_names, models=self.models, gap=1, class_mode=True,
+        )
+
+    def _builds_graph(self, node: cst.CSTNode) -> bool:
+        graph_calls = SESSION_CALLS | {"placeholder", "get_variable"}
+        return any(self.aliases.resolve(c.func) in graph_calls for c in _calls(node))
 
     def _creates_session(self, node: cst.CSTNode) -> bool:
         return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in _calls(node))
@@ -452,7 +472,8 @@ class ProgramMove:
         elif isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) in OPTIMIZERS:
             path = self.aliases.resolve(receiver.func)
             opt = Node(
-                (self._fresh("optimizer"),), "optimizer", item.stmt, receiver,  # type: ignore[arg-type]
+                (self._fresh(("self__" if self.class_mode else "") + "optimizer"),), "optimizer",
+                item.stmt, receiver,  # type: ignore[arg-type]
                 len(self.scope.nodes), self.scope.deps_of(receiver),
                 info={"path": path, "call": receiver, "inline": True},
             )
@@ -590,6 +611,7 @@ class ProgramMove:
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         new_functions: list[cst.FunctionDef] = []
         move = self
+        self._record_instances(stmt)
 
         class Driver(cst.CSTTransformer):
             def leave_SimpleStatementLine(
@@ -609,6 +631,15 @@ class ProgramMove:
                 saver = move._saver_call(original)
                 if saver is not None:
                     return saver
+                sessions = [a for a in updated.args
+                            if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions]
+                if move._graph_method_call(original) and sessions:
+                    move._fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
+                    return updated.with_changes(args=[
+                        a.with_changes(value=cst.Name("None"))
+                        if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions else a
+                        for a in updated.args
+                    ])
                 site = move._run_site(original)
                 if site is None or move._is_noop_session_call(original):
                     return updated
@@ -725,7 +756,12 @@ class ProgramMove:
         receiver = func.value
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         positional = [a.value for a in call.args if a.keyword is None]
-        if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+        is_session = isinstance(receiver, cst.Name) and (
+            receiver.value in self.scope.sessions
+            or (self.class_mode and self.scope.lookup(receiver.value) is None and bool(positional)
+                and bool(self.scope.deps_of(positional[0])))
+        )
+        if is_session:
             if func.attr.value != "run" or not positional:
                 return None
             feed = kwargs.get("feed_dict", positional[1] if len(positional) > 1 else None)
@@ -735,6 +771,29 @@ class ProgramMove:
             if node is not None and node.kind in INSIDE | {"variable"}:
                 return receiver, kwargs.get("feed_dict", positional[0] if positional else None)
         return None
+
+    def _record_instances(self, stmt: cst.BaseStatement) -> None:
+        """`model = GraphClass(...)` at this level: its session arguments and variables."""
+        if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):
+            return
+        assign = stmt.body[0]
+        value, targets = assign.value, assign.targets
+        if (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                and value.func.value in self.graph_classes and len(targets) == 1
+                and isinstance(targets[0].target, cst.Name)):
+            self.graph_instances[targets[0].target.value] = self.graph_classes[value.func.value]
+
+    def _graph_method_call(self, call: cst.Call) -> bool:
+        """A method call on a converted class instance (its session argument becomes None)."""
+        func = call.func
+        return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                and func.value.value in self.graph_instances)
+
+    def _instance_variable(self, expr: cst.BaseExpression) -> bool:
+        """`model.w` where `w` is a variable attribute of a converted class."""
+        return (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
+                and expr.value.value in self.graph_instances
+                and expr.attr.value in self.graph_instances[expr.value.value].variables)
 
     def _check_driver_refs(self, stmt: cst.BaseStatement) -> None:
         """Tensors may be read outside a run only through run sites; anything else is unmodelled."""
@@ -747,6 +806,10 @@ class ProgramMove:
                 if site is not None or move._is_noop_session_call(node) or move._saver_call(node):
                     for name in names_read(node):
                         allowed.add(id(name))
+                if move._graph_method_call(node):
+                    for arg in node.args:
+                        if isinstance(arg.value, cst.Name) and arg.value.value in move.scope.sessions:
+                            allowed.add(id(arg.value))
 
         stmt.visit(Sites())
         for name in names_read(stmt):
@@ -765,6 +828,13 @@ class ProgramMove:
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
         new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
     ) -> cst.BaseExpression:
+        elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) else [fetch]
+        if all(self._instance_variable(e) for e in elements):
+            self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
+            numpy = ", ".join(f"{code(e)}.numpy()" for e in elements)
+            if isinstance(fetch, cst.List):
+                return cst.parse_expression(f"[{numpy}]")
+            return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
         roots = self.scope.deps_of(fetch)
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
@@ -880,7 +950,8 @@ class ProgramMove:
             n.value for n in names_read(fetch) if self.scope.lookup(n.value) is not None
         ))
         if leaves and len(leaves) <= 3:
-            base = "_and_".join(leaves)
+            base = "_and_".join(leaf.removeprefix(SELF_PREFIX) for leaf in leaves)
+            base = SELF_PREFIX + base if self.class_mode else base
         else:
             base = "step"
         node = self.scope.lookup(base)

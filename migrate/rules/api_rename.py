@@ -150,10 +150,11 @@ class RenameTransformer(cst.CSTTransformer):
         if is_tf1_only(path):
             self.compat_left = True
             self.compat_paths.add(path)
-            self._report(
-                COMPAT_RULE.id, original_node,
-                f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",
-            )
+            if id(original_node) in self.lines:  # not for statements the rewrite inserted
+                self._report(
+                    COMPAT_RULE.id, original_node,
+                    f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",
+                )
             if self._spelled_compat(original_node):
                 return updated_node
             return _attr_chain(self.alias, f"compat.v1.{path}")
