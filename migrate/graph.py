@@ -38,8 +38,29 @@ class Node:
         return self.names[0]
 
 
+# CST nodes are immutable, so walks over the same node are memoised (per rewritten file).
+_WALKS: dict[tuple[str, int], tuple[cst.CSTNode, list]] = {}
+
+
+def clear_walk_cache() -> None:
+    _WALKS.clear()
+
+
+def memoised_walk(kind: str, node: cst.CSTNode, walk) -> list:
+    key = (kind, id(node))
+    hit = _WALKS.get(key)
+    if hit is None or hit[0] is not node:
+        hit = (node, walk(node))
+        _WALKS[key] = hit
+    return hit[1]
+
+
 def names_read(node: cst.CSTNode) -> list[cst.Name]:
     """Every `Name` read in an expression: not attribute members, keywords or lambda params."""
+    return memoised_walk("names", node, _names_read)
+
+
+def _names_read(node: cst.CSTNode) -> list[cst.Name]:
     found: list[cst.Name] = []
 
     class Collector(cst.CSTVisitor):

@@ -71,7 +71,9 @@ def _method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
     return None
 
 
-def convert_class(cls: cst.ClassDef, make_move, line: int) -> tuple[cst.ClassDef, GraphClass]:
+def convert_class(
+    cls: cst.ClassDef, make_move, lines: dict[int, int]
+) -> tuple[cst.ClassDef, GraphClass]:
     """The class with its graph moved into step functions built in `__init__`."""
     init = _method(cls, "__init__")
     assert init is not None
@@ -79,10 +81,14 @@ def convert_class(cls: cst.ClassDef, make_move, line: int) -> tuple[cst.ClassDef
     methods = [m for m in members if isinstance(m, cst.FunctionDef) and m is not init]
     others = [m for m in members if not isinstance(m, cst.FunctionDef)]
     if any(not _is_docstring(o) for o in others):
-        raise Unsupported(SESSION_RULE.id, line, f"class {cls.name.value} has class-level statements")
+        raise Unsupported(SESSION_RULE.id, lines.get(id(cls), 0), f"class {cls.name.value} has class-level statements")
     renamed_init = init.visit(_SelfToNames())
     assert isinstance(renamed_init, cst.FunctionDef)
     renamed_methods = [m.visit(_SelfToNames()) for m in methods]
+    # Findings on the renamed statements point at the original lines.
+    for old, new in [*zip(init.body.body, renamed_init.body.body), *zip(methods, renamed_methods)]:  # type: ignore[union-attr]
+        if id(old) in lines:
+            lines[id(new)] = lines[id(old)]
     move = make_move()
     body = list(renamed_init.body.body) + renamed_methods  # type: ignore[union-attr,operator]
     out = move._process(body, top=True)

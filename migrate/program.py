@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
-from .graph import INSIDE, Node, Scope, backward_slice, call_args, names_read, refers_to_tf
+from .graph import (
+    INSIDE,
+    Node,
+    Scope,
+    backward_slice,
+    call_args,
+    memoised_walk,
+    names_read,
+    refers_to_tf,
+)
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
@@ -135,7 +144,7 @@ class ProgramMove:
             if block is not None:
                 out.extend(block[0])
                 continue
-            if isinstance(item.stmt, cst.FunctionDef) and self._has_run_calls(item.stmt):
+            if isinstance(item.stmt, cst.FunctionDef) and (self.class_mode or self._has_run_calls(item.stmt)):
                 deferred.append((len(out), item.stmt))
                 out.append(item.stmt)
                 pending = []
@@ -190,7 +199,7 @@ class ProgramMove:
             inner = self._process(list(stmt.body.body), top=False)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
-            converted, info = convert_class(stmt, self._class_move, self._line(stmt))
+            converted, info = convert_class(stmt, self._class_move, self.lines)
             self.graph_classes[info.name] = info
             self._fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
             return [converted], []
@@ -819,7 +828,7 @@ class ProgramMove:
             if node is not None and (node.kind in INSIDE or node.kind in ("placeholder", "collection")):
                 raise Unsupported(
                     SESSION_RULE.id, self._line(stmt),
-                    f"graph tensor {name.value} used outside a session run",
+                    f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')} used outside a session run",
                 )
             if name.value in self.scope.sessions:
                 raise Unsupported(SESSION_RULE.id, self._line(stmt), f"session {name.value} used outside run()")
@@ -1193,6 +1202,10 @@ def _is_main_guard(stmt: cst.If) -> bool:
 
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    return memoised_walk("calls", node, _all_calls)
+
+
+def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
     found: list[cst.Call] = []
 
     class Finder(cst.CSTVisitor):
