@@ -13,11 +13,10 @@ import libcst as cst
 
 from .imports import Aliases
 
-# Kinds that live outside the generated functions (created once) and kinds that are computed
-# inside them (re-run on every call).
-OUTSIDE = frozenset({"variable", "optimizer", "varlist", "layer", "model", "schedule", "object", "saver"})
+# Kinds computed inside the generated step functions (re-run on every call). The others are
+# created once outside them (variable, optimizer, varlist, schedule, object, saver) or dropped
+# (placeholder, session, init, collection).
 INSIDE = frozenset({"tensor", "train", "gradients", "compute_gradients"})
-DROPPED = frozenset({"placeholder", "session", "init", "collection"})
 
 
 @dataclass(eq=False)

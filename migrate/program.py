@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from . import codegen as cg
 from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
+from .codegen import code
 from .graph import (
     INSIDE,
     Node,
@@ -48,39 +50,6 @@ TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
-LAYER_PARAMS = ("inputs",)
-
-
-def code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
-def _blank_run(lines: list[cst.EmptyLine]) -> int:
-    longest = run = 0
-    for line in lines:
-        run = run + 1 if line.comment is None else 0
-        longest = max(longest, run)
-    return longest
-
-
-def _merge_leading(dropped: list[cst.EmptyLine], own: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """Leading lines of dropped statements joined to the next one, no wider gaps than before."""
-    limit = max(_blank_run(dropped), _blank_run(own))
-    out: list[cst.EmptyLine] = []
-    run = 0
-    for line in dropped + own:
-        run = run + 1 if line.comment is None else 0
-        if run <= limit:
-            out.append(line)
-    return out
-
-
-def _blank(n: int) -> list[cst.EmptyLine]:
-    return [cst.EmptyLine(indent=False) for _ in range(n)]
-
-
-def _comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    return [line for line in lines if line.comment is not None]
 
 
 @dataclass
@@ -160,7 +129,7 @@ class ProgramMove:
                     pending.extend(item.stmt.leading_lines)
                 continue
             first, *rest = emitted
-            lead = _merge_leading(pending, list(first.leading_lines))
+            lead = cg.merge_leading(pending, list(first.leading_lines))
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
@@ -183,10 +152,10 @@ class ProgramMove:
         """Insert step functions before `out[at]`, blank lines as PEP 8 has them."""
         following = out[at:]
         if following:
-            lead = _comments(following[0].leading_lines)
-            following[0] = following[0].with_changes(leading_lines=_blank(self.gap) + lead)
+            lead = cg.comments(following[0].leading_lines)
+            following[0] = following[0].with_changes(leading_lines=cg.blank(self.gap) + lead)
         placed = [
-            fn.with_changes(leading_lines=_blank(self.gap if at or i else 0))
+            fn.with_changes(leading_lines=cg.blank(self.gap if at or i else 0))
             for i, fn in enumerate(functions)
         ]
         return out[:at] + placed + following
@@ -453,9 +422,6 @@ class ProgramMove:
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
-        assert self.models is not None
-        if isinstance(func, cst.Name) and self.models.is_model(func.value):
-            return "tensor", {}
         return "tensor", {}
 
     def _variable_container(self, value: cst.BaseExpression) -> str | None:
@@ -860,13 +826,13 @@ class ProgramMove:
                 if key_node is None or key_node.kind != "placeholder":
                     raise Unsupported(SESSION_RULE.id, self._line(site), f"feeding {element.key.value}, which is not a placeholder")
                 feeds[element.key.value] = element.value
-        leaves = _leaves(fetch)
+        leaves = cg.leaves(fetch)
         if leaves is not None and leaves and all(
             (n := self.scope.lookup(leaf)) is not None and n.kind == "variable"
             and "container" not in n.info for leaf in leaves
         ):
             self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
-            return cst.parse_expression(_numpy_structure(fetch))
+            return cst.parse_expression(cg.numpy_structure(fetch))
         returned = fetch
         if keep is not None and isinstance(fetch, (cst.List, cst.Tuple)):
             kept = [fetch.elements[i].value for i in keep]
@@ -886,7 +852,7 @@ class ProgramMove:
         self._fixed(SESSION_RULE.id, site, f"run site → {fn.name}()")
         if discarded or fn.returns_structure == "none":
             return cst.parse_expression(call)
-        return cst.parse_expression(_convert_result(call, fn.returns_structure))
+        return cst.parse_expression(cg.convert_result(call, fn.returns_structure))
 
     # ------------------------------------------------------- step functions
     def _make_function(
@@ -936,13 +902,13 @@ class ProgramMove:
         if grad_nodes:
             with_stmt = cst.parse_statement("\n".join(body) + ("\n    pass\n" if len(body) == 1 else "\n"))
             assert isinstance(with_stmt, cst.With)
-            inner = [s for s in with_stmt.body.body if not _is_pass(s)] + forward_stmts  # type: ignore[union-attr]
-            inner = _strip_leading_blank(inner)
+            inner = [s for s in with_stmt.body.body if not cg.is_pass(s)] + forward_stmts  # type: ignore[union-attr]
+            inner = cg.strip_leading_blank(inner)
             if not inner:
                 inner = [cst.parse_statement("pass\n")]
             statements.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=inner)))
         else:
-            statements.extend(_strip_leading_blank(forward_stmts))
+            statements.extend(cg.strip_leading_blank(forward_stmts))
         for source_or_stmt in later_sources:
             statements.extend(source_or_stmt)
         if returns is not None:
@@ -1129,7 +1095,7 @@ class ProgramMove:
         else:
             return [node.stmt]
         stmts = [cst.parse_statement(line + "\n") for line in lines]
-        stmts[0] = stmts[0].with_changes(leading_lines=_comments(node.stmt.leading_lines))
+        stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines))
         return stmts
 
     def _return_source(self, fetch: cst.BaseExpression) -> tuple[str | None, str]:
@@ -1152,7 +1118,7 @@ class ProgramMove:
 
         returned = fetch.visit(NoneForOps())
         has_none = code(returned) != code(fetch)
-        leaves = _leaves(fetch)
+        leaves = cg.leaves(fetch)
         flat = leaves is not None and not any(
             (n := self.scope.lookup(leaf)) is not None and _list_valued(n) for leaf in leaves
         )
@@ -1167,17 +1133,6 @@ class ProgramMove:
         else:
             structure = "single"
         return code(returned), structure  # type: ignore[arg-type]
-
-
-def _strip_leading_blank(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-    """A block's first statement starts right after the block header."""
-    if not stmts:
-        return stmts
-    first = stmts[0]
-    lines = list(first.leading_lines)
-    while lines and lines[0].comment is None:
-        lines.pop(0)
-    return [first.with_changes(leading_lines=lines), *stmts[1:]]
 
 
 def _ancestors(nodes: list[Node]) -> list[Node]:
@@ -1228,35 +1183,3 @@ def _trainable(call: cst.Call) -> bool:
         if arg.keyword is not None and arg.keyword.value == "trainable":
             return not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
     return True
-
-
-def _is_pass(stmt: cst.BaseStatement) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Pass)
-
-
-def _leaves(fetch: cst.BaseExpression) -> list[str] | None:
-    """Names of a fetch that is a name or a flat list/tuple of names; None otherwise."""
-    if isinstance(fetch, cst.Name):
-        return [fetch.value]
-    if isinstance(fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in fetch.elements):
-        return [e.value.value for e in fetch.elements]  # type: ignore[attr-defined]
-    return None
-
-
-def _numpy_structure(fetch: cst.BaseExpression) -> str:
-    leaves = _leaves(fetch) or []
-    if isinstance(fetch, cst.Name):
-        return f"{fetch.value}.numpy()"
-    inner = ", ".join(f"{leaf}.numpy()" for leaf in leaves)
-    return f"[{inner}]" if isinstance(fetch, cst.List) else f"({inner}{',' if len(leaves) == 1 else ''})"
-
-
-def _convert_result(call: str, structure: str) -> str:
-    """Source that turns a step function's tensors into what sess.run returned."""
-    return {
-        "single": f"{call}.numpy()",
-        "list": f"[t.numpy() for t in {call}]",
-        "dict": f"{{k: t.numpy() for k, t in {call}.items()}}",
-        "nested": f"tf.nest.map_structure(lambda t: None if t is None else t.numpy(), {call})",
-    }[structure]
-
