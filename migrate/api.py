@@ -150,7 +150,10 @@ def _rename(
 
 
 # TF1 names that only work in graph mode: if any is left, the file needs graph mode on.
-GRAPH_MODE_NAMES = frozenset({"Session", "InteractiveSession", "placeholder", "placeholder_with_default"})
+GRAPH_MODE_NAMES = frozenset({
+    "Session", "InteractiveSession", "placeholder", "placeholder_with_default",
+    "summary.FileWriter", "summary.merge_all", "summary.merge", "train.Saver",
+})
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
