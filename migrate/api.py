@@ -10,7 +10,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only
 from .graph import clear_walk_cache
-from .imports import Aliases, canonical, collect_aliases
+from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
@@ -67,9 +67,17 @@ def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]
             yield node, canonical(".".join(([base] if base else []) + parts[::-1]))
 
 
-def _scan(source: bytes | str, aliases: Aliases) -> tuple[bool, bool]:
+def _parse_ast(source: bytes | str, filename: str) -> ast.Module:
+    try:
+        return ast.parse(source, filename)
+    except SyntaxError as exc:
+        raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
+
+
+def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
     """(uses TF1 APIs, creates a Session) in one pass over the stdlib tree."""
-    tree = ast.parse(source)
+    if not aliases:
+        return False, False
     paths = {id(n): p for n, p in _ast_paths(tree, aliases)}
     tf1 = aliases.uses_v1_import or any(p in RENAMES or is_tf1_only(p) for p in paths.values())
     sessions = False
@@ -91,13 +99,12 @@ def rewrite_source(
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
-    module = _parse(source, filename)
-    aliases = collect_aliases(module)
-    if not aliases:
-        return _untouched(source)
-    uses_tf1, runs_sessions = _scan(source, aliases)
+    tree = _parse_ast(source, filename)
+    uses_tf1, runs_sessions = _scan(tree, collect_aliases_ast(tree))
     if not uses_tf1:
         return _untouched(source)
+    module = _parse(source, filename)
+    aliases = collect_aliases(module)
     clear_walk_cache()
     lines = _positions(module)
     findings: list[Finding] = []
@@ -181,35 +188,19 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "tensorflow" not in text:
         return []
-    try:
-        tree = ast.parse(source, filename)
-    except SyntaxError as exc:
-        raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
-    modules: dict[str, str] = {}
-    findings: list[Finding] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "tensorflow" or alias.name.startswith("tensorflow."):
-                    local = alias.asname or alias.name.split(".")[0]
-                    base = alias.name[len("tensorflow"):].lstrip(".") if alias.asname else ""
-                    modules[local] = canonical(base + ".") if base else ""
-                    if alias.name.startswith("tensorflow.compat.v1"):
-                        findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
-                                                "imports tensorflow.compat.v1", "manual"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            parts = []
-            cur: ast.expr = node
-            while isinstance(cur, ast.Attribute):
-                parts.append(cur.attr)
-                cur = cur.value
-            if isinstance(cur, ast.Name) and cur.id in modules:
-                base = modules[cur.id].rstrip(".")
-                path = canonical(".".join(([base] if base else []) + parts[::-1]))
-                if path in RENAMES or is_tf1_only(path):
-                    findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
-                                            f"TF1 API tf.{path}", "manual"))
+    tree = _parse_ast(source, filename)
+    aliases = collect_aliases_ast(tree)
+    findings = [
+        Finding(COMPAT_RULE.id, node.lineno, node.col_offset, "imports tensorflow.compat.v1", "manual")
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and "compat.v1" in ast.unparse(node)
+        or isinstance(node, ast.ImportFrom) and node.module == "tensorflow.compat"
+        and any(a.name == "v1" for a in node.names)
+    ]
+    for node, path in _ast_paths(tree, aliases):
+        if path in RENAMES or is_tf1_only(path):
+            findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,  # type: ignore[attr-defined]
+                                    f"TF1 API tf.{path}", "manual"))
     return _outermost(findings)
 
 
