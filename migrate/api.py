@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only
-from .imports import canonical, collect_aliases
+from .graph import clear_walk_cache
+from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
@@ -50,31 +52,45 @@ def _positions(module: cst.Module) -> dict[int, int]:
     return {id(node): pos.start.line for node, pos in positions.items()}
 
 
-def _has_tf1(module: cst.Module, aliases) -> bool:
-    """True when the module imports compat.v1 or names a TF1-only symbol."""
-    if aliases.uses_v1_import:
-        return True
-    hit = False
+def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
+    """Canonical TF path of every name chain, from the fast stdlib tree."""
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Attribute, ast.Name)):
+            continue
+        parts: list[str] = []
+        cur: ast.expr = node
+        while isinstance(cur, ast.Attribute):
+            parts.append(cur.attr)
+            cur = cur.value
+        if not isinstance(cur, ast.Name):
+            continue
+        base = aliases.modules.get(cur.id, aliases.symbols.get(cur.id))
+        if base is not None:
+            yield node, canonical(".".join(([base] if base else []) + parts[::-1]))
 
-    class Finder(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            nonlocal hit
-            path = aliases.resolve(node)
-            if path is not None and (path in RENAMES or is_tf1_only(path)):
-                hit = True
-            return not hit
 
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal hit
-            path = aliases.resolve(node.func)
-            tf1_keywords = set(KEYWORD_RENAMES.get(path or "", ())) | {"keep_prob"}
-            if path is not None and any(
-                a.keyword is not None and a.keyword.value in tf1_keywords for a in node.args
-            ):
-                hit = True
+def _parse_ast(source: bytes | str, filename: str) -> ast.Module:
+    try:
+        return ast.parse(source, filename)
+    except SyntaxError as exc:
+        raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
 
-    module.visit(Finder())
-    return hit
+
+def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
+    """(uses TF1 APIs, creates a Session) in one pass over the stdlib tree."""
+    if not aliases:
+        return False, False
+    paths = {id(n): p for n, p in _ast_paths(tree, aliases)}
+    tf1 = aliases.uses_v1_import or any(p in RENAMES or is_tf1_only(p) for p in paths.values())
+    sessions = False
+    for node in ast.walk(tree):
+        path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
+        if path is None:
+            continue
+        sessions = sessions or path in SESSION_CALLS
+        tf1_keywords = set(KEYWORD_RENAMES.get(path, ())) | {"keep_prob"}
+        tf1 = tf1 or any(k.arg in tf1_keywords for k in node.keywords)  # type: ignore[attr-defined]
+    return tf1, sessions
 
 
 def rewrite_source(
@@ -85,15 +101,18 @@ def rewrite_source(
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
+    tree = _parse_ast(source, filename)
+    uses_tf1, runs_sessions = _scan(tree, collect_aliases_ast(tree))
+    if not uses_tf1:
+        return _untouched(source)
     module = _parse(source, filename)
     aliases = collect_aliases(module)
-    if not aliases or not _has_tf1(module, aliases):
-        return _untouched(source)
+    clear_walk_cache()
     lines = _positions(module)
     findings: list[Finding] = []
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
-    if not _runs_sessions(module, aliases):
+    if not runs_sessions:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
         body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
         new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
@@ -108,14 +127,24 @@ def rewrite_source(
             except Unsupported as exc:
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+        if body is not None:
+            new_module, left = _rename(module, body, aliases, lines, findings, config)
+            if left & GRAPH_MODE_NAMES:
+                # Session code the move did not reach: the whole file keeps graph mode.
+                findings = [Finding(COMPAT_RULE.id, 0, 0, "TF1 session code outside the program model "
+                                    f"({', '.join(sorted(left & GRAPH_MODE_NAMES))}); the file keeps "
+                                    "TF1 graph semantics under tf.compat.v1", "manual")]
+                body = None
+            elif left:
+                level = "partial"
         if body is None:
-            body = _compat_body(module, aliases)
-            level = "partial"
-        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
-        if compat_left:
+            new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config)
             level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
-    _parse(code_out, filename)  # the output must parse
+    try:
+        ast.parse(code_out)  # the output must parse
+    except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
+        raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched", findings)
 
@@ -124,22 +153,16 @@ def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
     findings: list[Finding], config: RewriteConfig,
 ) -> tuple[cst.Module, bool]:
-    """The module with `body`, TF names respelled; and whether TF1-only names were left."""
+    """The module with `body`, TF names respelled; and the TF1-only names left in it."""
     renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
-    return module.with_changes(body=body).visit(renamer), renamer.compat_left
+    return module.with_changes(body=body).visit(renamer), renamer.compat_paths
 
 
-def _runs_sessions(module: cst.Module, aliases) -> bool:
-    """True when the module creates a Session: it is a graph program, not a library."""
-    found = False
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            found = found or aliases.resolve(node.func) in SESSION_CALLS
-
-    module.visit(Finder())
-    return found
+# TF1 names that only work in graph mode: if any is left, the file needs graph mode on.
+GRAPH_MODE_NAMES = frozenset({
+    "Session", "InteractiveSession", "placeholder", "placeholder_with_default",
+    "summary.FileWriter", "summary.merge_all", "summary.merge", "train.Saver",
+})
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
@@ -167,35 +190,19 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "tensorflow" not in text:
         return []
-    try:
-        tree = ast.parse(source, filename)
-    except SyntaxError as exc:
-        raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
-    modules: dict[str, str] = {}
-    findings: list[Finding] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "tensorflow" or alias.name.startswith("tensorflow."):
-                    local = alias.asname or alias.name.split(".")[0]
-                    base = alias.name[len("tensorflow"):].lstrip(".") if alias.asname else ""
-                    modules[local] = canonical(base + ".") if base else ""
-                    if alias.name.startswith("tensorflow.compat.v1"):
-                        findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
-                                                "imports tensorflow.compat.v1", "manual"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            parts = []
-            cur: ast.expr = node
-            while isinstance(cur, ast.Attribute):
-                parts.append(cur.attr)
-                cur = cur.value
-            if isinstance(cur, ast.Name) and cur.id in modules:
-                base = modules[cur.id].rstrip(".")
-                path = canonical(".".join(([base] if base else []) + parts[::-1]))
-                if path in RENAMES or is_tf1_only(path):
-                    findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,
-                                            f"TF1 API tf.{path}", "manual"))
+    tree = _parse_ast(source, filename)
+    aliases = collect_aliases_ast(tree)
+    findings = [
+        Finding(COMPAT_RULE.id, node.lineno, node.col_offset, "imports tensorflow.compat.v1", "manual")
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and "compat.v1" in ast.unparse(node)
+        or isinstance(node, ast.ImportFrom) and node.module == "tensorflow.compat"
+        and any(a.name == "v1" for a in node.names)
+    ]
+    for node, path in _ast_paths(tree, aliases):
+        if path in RENAMES or is_tf1_only(path):
+            findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,  # type: ignore[attr-defined]
+                                    f"TF1 API tf.{path}", "manual"))
     return _outermost(findings)
 
 

@@ -13,11 +13,10 @@ import libcst as cst
 
 from .imports import Aliases
 
-# Kinds that live outside the generated functions (created once) and kinds that are computed
-# inside them (re-run on every call).
-OUTSIDE = frozenset({"variable", "optimizer", "varlist", "layer", "model", "schedule", "object"})
+# Kinds computed inside the generated step functions (re-run on every call). The others are
+# created once outside them (variable, optimizer, varlist, schedule, object, saver) or dropped
+# (placeholder, session, init, collection).
 INSIDE = frozenset({"tensor", "train", "gradients", "compute_gradients"})
-DROPPED = frozenset({"placeholder", "session", "init", "collection"})
 
 
 @dataclass(eq=False)
@@ -38,8 +37,29 @@ class Node:
         return self.names[0]
 
 
+# CST nodes are immutable, so walks over the same node are memoised (per rewritten file).
+_WALKS: dict[tuple[str, int], tuple[cst.CSTNode, list]] = {}
+
+
+def clear_walk_cache() -> None:
+    _WALKS.clear()
+
+
+def memoised_walk(kind: str, node: cst.CSTNode, walk) -> list:
+    key = (kind, id(node))
+    hit = _WALKS.get(key)
+    if hit is None or hit[0] is not node:
+        hit = (node, walk(node))
+        _WALKS[key] = hit
+    return hit[1]
+
+
 def names_read(node: cst.CSTNode) -> list[cst.Name]:
     """Every `Name` read in an expression: not attribute members, keywords or lambda params."""
+    return memoised_walk("names", node, _names_read)
+
+
+def _names_read(node: cst.CSTNode) -> list[cst.Name]:
     found: list[cst.Name] = []
 
     class Collector(cst.CSTVisitor):

@@ -7,6 +7,7 @@ Every TensorFlow symbol is reduced to a *canonical path* relative to the TF1 nam
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -130,4 +131,44 @@ def collect_aliases(module: cst.Module) -> Aliases:
                 walk(stmt.body.body)
 
     walk(module.body)
+    return aliases
+
+
+def collect_aliases_ast(tree: ast.Module) -> Aliases:
+    """`collect_aliases` on the stdlib tree: the cheap pre-check before any CST is built."""
+    aliases = Aliases()
+
+    def walk(body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    base = _strip_root(alias.name)
+                    if base is None:
+                        continue
+                    local = alias.asname or "tensorflow"
+                    aliases.modules[local] = canonical(base) if alias.asname and base else ""
+                    if alias.name.startswith("tensorflow.compat.v1"):
+                        aliases.uses_v1_import = True
+            elif isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+                base = _strip_root(stmt.module)
+                if base is None:
+                    continue
+                for alias in stmt.names:
+                    if alias.name == "*":
+                        continue
+                    local = alias.asname or alias.name
+                    full = canonical(f"{base}.{alias.name}" if base else alias.name)
+                    if full in ("compat.v1", "compat.v2", "compat"):
+                        aliases.modules[local] = ""
+                        aliases.uses_v1_import = aliases.uses_v1_import or full == "compat.v1"
+                    else:
+                        aliases.symbols[local] = full
+            elif isinstance(stmt, ast.Try):
+                walk(stmt.body)
+                for handler in stmt.handlers:
+                    walk(handler.body)
+            elif isinstance(stmt, ast.If):
+                walk(stmt.body)
+
+    walk(tree.body)
     return aliases

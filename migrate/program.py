@@ -13,8 +13,21 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from . import codegen as cg
 from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
-from .graph import INSIDE, Node, Scope, backward_slice, call_args, names_read, refers_to_tf
+from .codegen import code
+from .graph import (
+    INSIDE,
+    Node,
+    Scope,
+    backward_slice,
+    call_args,
+    memoised_walk,
+    names_read,
+    refers_to_tf,
+)
+from .graph_classes import PREFIX as SELF_PREFIX
+from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
 from .report import Finding, Unsupported
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
@@ -26,6 +39,7 @@ from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
+from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
@@ -36,39 +50,6 @@ TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
-LAYER_PARAMS = ("inputs",)
-
-
-def code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
-def _blank_run(lines: list[cst.EmptyLine]) -> int:
-    longest = run = 0
-    for line in lines:
-        run = run + 1 if line.comment is None else 0
-        longest = max(longest, run)
-    return longest
-
-
-def _merge_leading(dropped: list[cst.EmptyLine], own: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """Leading lines of dropped statements joined to the next one, no wider gaps than before."""
-    limit = max(_blank_run(dropped), _blank_run(own))
-    out: list[cst.EmptyLine] = []
-    run = 0
-    for line in dropped + own:
-        run = run + 1 if line.comment is None else 0
-        if run <= limit:
-            out.append(line)
-    return out
-
-
-def _blank(n: int) -> list[cst.EmptyLine]:
-    return [cst.EmptyLine() for _ in range(n)]
-
-
-def _comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    return [line for line in lines if line.comment is not None]
 
 
 @dataclass
@@ -105,14 +86,22 @@ class ProgramMove:
     sliced: set[int] = field(default_factory=set)
     variable_factories: set[str] = field(default_factory=set)
     tf_imported: bool = False
-    scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`  # functions returning tf.Variable
+    scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
+    gap: int = 2  # blank lines around generated functions (1 inside a function body)
+    class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
+    graph_classes: dict[str, GraphClass] = field(default_factory=dict)
+    graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings)
-        items = self._flatten(self.module.body, "", [])
+        return self._process(list(self.module.body), top=True)
+
+    def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
+        """One block of the scope: statements converted, step functions placed before use."""
+        items = self._flatten(body, "", [])
         out: list[cst.BaseStatement] = []
         functions: list[cst.FunctionDef] = []
         insert_at: int | None = None
@@ -120,7 +109,11 @@ class ProgramMove:
         deferred: list[tuple[int, cst.FunctionDef]] = []  # defs whose bodies run sessions
         pending: list[cst.EmptyLine] = []  # comments of dropped statements
         for item in items:
-            if isinstance(item.stmt, cst.FunctionDef) and self._has_run_calls(item.stmt):
+            block = self._emit_block(item)
+            if block is not None:
+                out.extend(block[0])
+                continue
+            if isinstance(item.stmt, cst.FunctionDef) and (self.class_mode or self._has_run_calls(item.stmt)):
                 deferred.append((len(out), item.stmt))
                 out.append(item.stmt)
                 pending = []
@@ -136,7 +129,7 @@ class ProgramMove:
                     pending.extend(item.stmt.leading_lines)
                 continue
             first, *rest = emitted
-            lead = _merge_leading(pending, list(first.leading_lines))
+            lead = cg.merge_leading(pending, list(first.leading_lines))
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
@@ -146,7 +139,8 @@ class ProgramMove:
             emitted, new_functions = self._emit_driver(func)
             out[index] = emitted[0] if emitted else func
             late.extend(new_functions)
-        late.extend(self._unrun_functions())
+        if top:
+            late.extend(self._unrun_functions())
         late_at = max(graph_end, insert_at or 0)
         if insert_at is None or insert_at == late_at:
             return self._place(out, late_at, functions + late) if functions + late else out
@@ -158,10 +152,47 @@ class ProgramMove:
         """Insert step functions before `out[at]`, blank lines as PEP 8 has them."""
         following = out[at:]
         if following:
-            lead = _comments(following[0].leading_lines)
-            following[0] = following[0].with_changes(leading_lines=_blank(2) + lead)
-        placed = [fn.with_changes(leading_lines=_blank(2 if at else 0)) for fn in functions]
+            lead = cg.comments(following[0].leading_lines)
+            following[0] = following[0].with_changes(leading_lines=cg.blank(self.gap) + lead)
+        placed = [
+            fn.with_changes(leading_lines=cg.blank(self.gap if at or i else 0))
+            for i, fn in enumerate(functions)
+        ]
         return out[:at] + placed + following
+
+    def _emit_block(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]] | None:
+        """`if __name__ == '__main__':` shares the module scope; a function that opens a
+        Session is a scope of its own (its steps become nested functions)."""
+        stmt = item.stmt
+        if isinstance(stmt, cst.If) and _is_main_guard(stmt) and self._creates_session(stmt):
+            inner = self._process(list(stmt.body.body), top=False)
+            return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
+        if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
+            converted, info = convert_class(stmt, self._class_move, self.lines)
+            self.graph_classes[info.name] = info
+            self._fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
+            return [converted], []
+        if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
+            sub = ProgramMove(
+                self.module, self.aliases, self.lines, self.findings,
+                used_names=self.used_names, models=self.models, gap=1,
+            )
+            inner = sub._process(list(stmt.body.body), top=True)
+            return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
+        return None
+
+    def _class_move(self) -> ProgramMove:
+        return ProgramMove(
+            self.module, self.aliases, self.lines, self.findings,
+            used_names=self.used_names, models=self.models, gap=1, class_mode=True,
+        )
+
+    def _builds_graph(self, node: cst.CSTNode) -> bool:
+        graph_calls = SESSION_CALLS | {"placeholder", "get_variable"}
+        return any(self.aliases.resolve(c.func) in graph_calls for c in _calls(node))
+
+    def _creates_session(self, node: cst.CSTNode) -> bool:
+        return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in _calls(node))
 
     def _has_run_calls(self, func: cst.FunctionDef) -> bool:
         """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
@@ -382,14 +413,15 @@ class ProgramMove:
             return "collection", {"scope": scope_arg.evaluated_value if scope_arg is not None else None}
         if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
             return "object", {}
+        if path == "train.Saver":
+            if value.args:
+                raise Unsupported(SAVER_RULE.id, item.line, "Saver with an explicit variable list")
+            return "saver", {}
         if path in LAYERS:
             return "tensor", {"layer": path}
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
-        assert self.models is not None
-        if isinstance(func, cst.Name) and self.models.is_model(func.value):
-            return "tensor", {}
         return "tensor", {}
 
     def _variable_container(self, value: cst.BaseExpression) -> str | None:
@@ -415,7 +447,8 @@ class ProgramMove:
         elif isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) in OPTIMIZERS:
             path = self.aliases.resolve(receiver.func)
             opt = Node(
-                (self._fresh("optimizer"),), "optimizer", item.stmt, receiver,  # type: ignore[arg-type]
+                (self._fresh(("self__" if self.class_mode else "") + "optimizer"),), "optimizer",
+                item.stmt, receiver,  # type: ignore[arg-type]
                 len(self.scope.nodes), self.scope.deps_of(receiver),
                 info={"path": path, "call": receiver, "inline": True},
             )
@@ -450,6 +483,9 @@ class ProgramMove:
             return [self._replace_value(stmt, self._optimizer_source(node))]
         if node.kind == "schedule":
             return [self._replace_value(stmt, self._schedule_source(node))]
+        if node.kind == "saver":
+            self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
+            return [self._replace_value(stmt, self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
         if node.kind == "collection":
@@ -471,6 +507,31 @@ class ProgramMove:
         assign = stmt.body[0]
         assert isinstance(assign, cst.Assign)
         return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
+
+    def _checkpoint_source(self) -> str:
+        """A Checkpoint tracking every variable and model the program created so far."""
+        assert self.models is not None
+        owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
+        owners += list(self.models.model_instances.values())
+        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance")]
+        return "tf.train.Checkpoint(" + ", ".join(f"{o}={o}" for o in owners) + ")"
+
+    def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
+        """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return None
+        node = self.scope.lookup(func.value.value)
+        if node is None or node.kind != "saver" or func.attr.value not in ("save", "restore"):
+            return None
+        args = call_args(call, ("sess", "save_path", "global_step"))
+        if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
+            raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
+        path = code(args["save_path"])
+        if "global_step" in args:
+            path = f"'%s-%d' % ({path}, {code(args['global_step'])})"
+        method = "write" if func.attr.value == "save" else "read"
+        return cst.parse_expression(f"{func.value.value}.{method}({path})")
 
     def _schedule_source(self, node: Node) -> str:
         path: str = node.info["path"]  # type: ignore[assignment]
@@ -525,6 +586,7 @@ class ProgramMove:
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         new_functions: list[cst.FunctionDef] = []
         move = self
+        self._record_instances(stmt)
 
         class Driver(cst.CSTTransformer):
             def leave_SimpleStatementLine(
@@ -541,6 +603,18 @@ class ProgramMove:
                 return True
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                saver = move._saver_call(original)
+                if saver is not None:
+                    return saver
+                sessions = [a for a in updated.args
+                            if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions]
+                if move._graph_method_call(original) and sessions:
+                    move._fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
+                    return updated.with_changes(args=[
+                        a.with_changes(value=cst.Name("None"))
+                        if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions else a
+                        for a in updated.args
+                    ])
                 site = move._run_site(original)
                 if site is None or move._is_noop_session_call(original):
                     return updated
@@ -617,6 +691,7 @@ class ProgramMove:
             def visit_Call(self, node: cst.Call) -> None:
                 nonlocal found
                 found = found or move._run_site(node) is not None or move._is_noop_session_call(node)
+                found = found or move._saver_call(node) is not None
 
         expr.visit(Finder())
         return found
@@ -656,7 +731,12 @@ class ProgramMove:
         receiver = func.value
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         positional = [a.value for a in call.args if a.keyword is None]
-        if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+        is_session = isinstance(receiver, cst.Name) and (
+            receiver.value in self.scope.sessions
+            or (self.class_mode and self.scope.lookup(receiver.value) is None and bool(positional)
+                and bool(self.scope.deps_of(positional[0])))
+        )
+        if is_session:
             if func.attr.value != "run" or not positional:
                 return None
             feed = kwargs.get("feed_dict", positional[1] if len(positional) > 1 else None)
@@ -667,6 +747,29 @@ class ProgramMove:
                 return receiver, kwargs.get("feed_dict", positional[0] if positional else None)
         return None
 
+    def _record_instances(self, stmt: cst.BaseStatement) -> None:
+        """`model = GraphClass(...)` at this level: its session arguments and variables."""
+        if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):
+            return
+        assign = stmt.body[0]
+        value, targets = assign.value, assign.targets
+        if (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                and value.func.value in self.graph_classes and len(targets) == 1
+                and isinstance(targets[0].target, cst.Name)):
+            self.graph_instances[targets[0].target.value] = self.graph_classes[value.func.value]
+
+    def _graph_method_call(self, call: cst.Call) -> bool:
+        """A method call on a converted class instance (its session argument becomes None)."""
+        func = call.func
+        return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                and func.value.value in self.graph_instances)
+
+    def _instance_variable(self, expr: cst.BaseExpression) -> bool:
+        """`model.w` where `w` is a variable attribute of a converted class."""
+        return (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
+                and expr.value.value in self.graph_instances
+                and expr.attr.value in self.graph_instances[expr.value.value].variables)
+
     def _check_driver_refs(self, stmt: cst.BaseStatement) -> None:
         """Tensors may be read outside a run only through run sites; anything else is unmodelled."""
         allowed: set[int] = set()
@@ -675,9 +778,13 @@ class ProgramMove:
         class Sites(cst.CSTVisitor):
             def visit_Call(self, node: cst.Call) -> None:
                 site = move._run_site(node)
-                if site is not None or move._is_noop_session_call(node):
+                if site is not None or move._is_noop_session_call(node) or move._saver_call(node):
                     for name in names_read(node):
                         allowed.add(id(name))
+                if move._graph_method_call(node):
+                    for arg in node.args:
+                        if isinstance(arg.value, cst.Name) and arg.value.value in move.scope.sessions:
+                            allowed.add(id(arg.value))
 
         stmt.visit(Sites())
         for name in names_read(stmt):
@@ -687,7 +794,7 @@ class ProgramMove:
             if node is not None and (node.kind in INSIDE or node.kind in ("placeholder", "collection")):
                 raise Unsupported(
                     SESSION_RULE.id, self._line(stmt),
-                    f"graph tensor {name.value} used outside a session run",
+                    f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')} used outside a session run",
                 )
             if name.value in self.scope.sessions:
                 raise Unsupported(SESSION_RULE.id, self._line(stmt), f"session {name.value} used outside run()")
@@ -696,6 +803,13 @@ class ProgramMove:
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
         new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
     ) -> cst.BaseExpression:
+        elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) else [fetch]
+        if all(self._instance_variable(e) for e in elements):
+            self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
+            numpy = ", ".join(f"{code(e)}.numpy()" for e in elements)
+            if isinstance(fetch, cst.List):
+                return cst.parse_expression(f"[{numpy}]")
+            return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
         roots = self.scope.deps_of(fetch)
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
@@ -712,13 +826,13 @@ class ProgramMove:
                 if key_node is None or key_node.kind != "placeholder":
                     raise Unsupported(SESSION_RULE.id, self._line(site), f"feeding {element.key.value}, which is not a placeholder")
                 feeds[element.key.value] = element.value
-        leaves = _leaves(fetch)
+        leaves = cg.leaves(fetch)
         if leaves is not None and leaves and all(
             (n := self.scope.lookup(leaf)) is not None and n.kind == "variable"
             and "container" not in n.info for leaf in leaves
         ):
             self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
-            return cst.parse_expression(_numpy_structure(fetch))
+            return cst.parse_expression(cg.numpy_structure(fetch))
         returned = fetch
         if keep is not None and isinstance(fetch, (cst.List, cst.Tuple)):
             kept = [fetch.elements[i].value for i in keep]
@@ -738,7 +852,7 @@ class ProgramMove:
         self._fixed(SESSION_RULE.id, site, f"run site → {fn.name}()")
         if discarded or fn.returns_structure == "none":
             return cst.parse_expression(call)
-        return cst.parse_expression(_convert_result(call, fn.returns_structure))
+        return cst.parse_expression(cg.convert_result(call, fn.returns_structure))
 
     # ------------------------------------------------------- step functions
     def _make_function(
@@ -788,13 +902,13 @@ class ProgramMove:
         if grad_nodes:
             with_stmt = cst.parse_statement("\n".join(body) + ("\n    pass\n" if len(body) == 1 else "\n"))
             assert isinstance(with_stmt, cst.With)
-            inner = [s for s in with_stmt.body.body if not _is_pass(s)] + forward_stmts  # type: ignore[union-attr]
-            inner = _strip_leading_blank(inner)
+            inner = [s for s in with_stmt.body.body if not cg.is_pass(s)] + forward_stmts  # type: ignore[union-attr]
+            inner = cg.strip_leading_blank(inner)
             if not inner:
                 inner = [cst.parse_statement("pass\n")]
             statements.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=inner)))
         else:
-            statements.extend(_strip_leading_blank(forward_stmts))
+            statements.extend(cg.strip_leading_blank(forward_stmts))
         for source_or_stmt in later_sources:
             statements.extend(source_or_stmt)
         if returns is not None:
@@ -811,7 +925,8 @@ class ProgramMove:
             n.value for n in names_read(fetch) if self.scope.lookup(n.value) is not None
         ))
         if leaves and len(leaves) <= 3:
-            base = "_and_".join(leaves)
+            base = "_and_".join(leaf.removeprefix(SELF_PREFIX) for leaf in leaves)
+            base = SELF_PREFIX + base if self.class_mode else base
         else:
             base = "step"
         node = self.scope.lookup(base)
@@ -980,7 +1095,7 @@ class ProgramMove:
         else:
             return [node.stmt]
         stmts = [cst.parse_statement(line + "\n") for line in lines]
-        stmts[0] = stmts[0].with_changes(leading_lines=_comments(node.stmt.leading_lines))
+        stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines))
         return stmts
 
     def _return_source(self, fetch: cst.BaseExpression) -> tuple[str | None, str]:
@@ -1003,7 +1118,7 @@ class ProgramMove:
 
         returned = fetch.visit(NoneForOps())
         has_none = code(returned) != code(fetch)
-        leaves = _leaves(fetch)
+        leaves = cg.leaves(fetch)
         flat = leaves is not None and not any(
             (n := self.scope.lookup(leaf)) is not None and _list_valued(n) for leaf in leaves
         )
@@ -1020,17 +1135,6 @@ class ProgramMove:
         return code(returned), structure  # type: ignore[arg-type]
 
 
-def _strip_leading_blank(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-    """A block's first statement starts right after the block header."""
-    if not stmts:
-        return stmts
-    first = stmts[0]
-    lines = list(first.leading_lines)
-    while lines and lines[0].comment is None:
-        lines.pop(0)
-    return [first.with_changes(leading_lines=lines), *stmts[1:]]
-
-
 def _ancestors(nodes: list[Node]) -> list[Node]:
     seen: list[Node] = []
     stack = list(nodes)
@@ -1042,7 +1146,21 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
     return seen
 
 
+def _is_main_guard(stmt: cst.If) -> bool:
+    test = stmt.test
+    return (
+        isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
+        and test.left.value == "__name__" and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].comparator, cst.SimpleString)
+        and test.comparisons[0].comparator.evaluated_value == "__main__"
+    )
+
+
 def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    return memoised_walk("calls", node, _all_calls)
+
+
+def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
     found: list[cst.Call] = []
 
     class Finder(cst.CSTVisitor):
@@ -1065,35 +1183,3 @@ def _trainable(call: cst.Call) -> bool:
         if arg.keyword is not None and arg.keyword.value == "trainable":
             return not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
     return True
-
-
-def _is_pass(stmt: cst.BaseStatement) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Pass)
-
-
-def _leaves(fetch: cst.BaseExpression) -> list[str] | None:
-    """Names of a fetch that is a name or a flat list/tuple of names; None otherwise."""
-    if isinstance(fetch, cst.Name):
-        return [fetch.value]
-    if isinstance(fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in fetch.elements):
-        return [e.value.value for e in fetch.elements]  # type: ignore[attr-defined]
-    return None
-
-
-def _numpy_structure(fetch: cst.BaseExpression) -> str:
-    leaves = _leaves(fetch) or []
-    if isinstance(fetch, cst.Name):
-        return f"{fetch.value}.numpy()"
-    inner = ", ".join(f"{leaf}.numpy()" for leaf in leaves)
-    return f"[{inner}]" if isinstance(fetch, cst.List) else f"({inner}{',' if len(leaves) == 1 else ''})"
-
-
-def _convert_result(call: str, structure: str) -> str:
-    """Source that turns a step function's tensors into what sess.run returned."""
-    return {
-        "single": f"{call}.numpy()",
-        "list": f"[t.numpy() for t in {call}]",
-        "dict": f"{{k: t.numpy() for k, t in {call}.items()}}",
-        "nested": f"tf.nest.map_structure(lambda t: None if t is None else t.numpy(), {call})",
-    }[structure]
-

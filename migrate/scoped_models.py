@@ -75,9 +75,6 @@ class ModelBuilder:
     model_instances: dict[str, str] = field(default_factory=dict)  # function -> instance name
     scoped_instances: dict[str, str] = field(default_factory=dict)  # variable_scope -> instance
 
-    def is_model(self, name: str) -> bool:
-        return name in self.model_instances
-
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
         found: list[str] = []

@@ -28,13 +28,14 @@ def _load() -> dict[str, Rule]:
         imports,
         layers,
         optimizers,
+        saver,
         session,
         variable_scope,
     )
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, compat_fallback,
+        api_rename, layers, saver, compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

@@ -113,6 +113,7 @@ class RenameTransformer(cst.CSTTransformer):
         self.findings = findings
         self.enabled = enabled
         self.compat_left = False
+        self.compat_paths: set[str] = set()
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -148,10 +149,12 @@ class RenameTransformer(cst.CSTTransformer):
             return _attr_chain(self.alias, RENAMES[path])
         if is_tf1_only(path):
             self.compat_left = True
-            self._report(
-                COMPAT_RULE.id, original_node,
-                f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",
-            )
+            self.compat_paths.add(path)
+            if id(original_node) in self.lines:  # not for statements the rewrite inserted
+                self._report(
+                    COMPAT_RULE.id, original_node,
+                    f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",
+                )
             if self._spelled_compat(original_node):
                 return updated_node
             return _attr_chain(self.alias, f"compat.v1.{path}")

@@ -103,3 +103,10 @@ def test_skip_comment_leaves_that_statement_alone() -> None:
         "a = tf.log(2.0)  # tfmigrate: skip\n"
         "b = tf.math.log(3.0)\n"
     )
+
+
+def test_find_tf1_usages_through_from_import_alias() -> None:
+    found = find_tf1_usages("from tensorflow.compat import v1\nx = v1.placeholder(v1.float32)\n")
+    assert [(f.line, f.message) for f in found] == [
+        (1, "imports tensorflow.compat.v1"), (2, "TF1 API tf.placeholder"),
+    ]

@@ -161,3 +161,25 @@ def test_run_site_inside_a_function_defined_before_the_graph() -> None:
         print(evaluate(2.0))
         """,
     )
+
+
+def test_saver_becomes_checkpoint() -> None:
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        v = tf.Variable(1.0)
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saver.save(sess, '/tmp/m', global_step=3)
+            saver.restore(sess, '/tmp/m-3')
+        """,
+        """\
+        import tensorflow as tf
+        v = tf.Variable(1.0)
+        saver = tf.train.Checkpoint(v=v)
+        saver.write('%s-%d' % ('/tmp/m', 3))
+        saver.read('/tmp/m-3')
+        """,
+    )
+    assert any(f.rule == "TF110" for f in result.findings)

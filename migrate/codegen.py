@@ -1,0 +1,79 @@
+"""Source layout helpers for generated code: blank lines, comments, result conversion."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+
+def code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def blank_run(lines: list[cst.EmptyLine]) -> int:
+    longest = run = 0
+    for line in lines:
+        run = run + 1 if line.comment is None else 0
+        longest = max(longest, run)
+    return longest
+
+
+def merge_leading(dropped: list[cst.EmptyLine], own: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """Leading lines of dropped statements joined to the next one, no wider gaps than before."""
+    limit = max(blank_run(dropped), blank_run(own))
+    out: list[cst.EmptyLine] = []
+    run = 0
+    for line in dropped + own:
+        run = run + 1 if line.comment is None else 0
+        if run <= limit:
+            out.append(line)
+    return out
+
+
+def blank(n: int) -> list[cst.EmptyLine]:
+    return [cst.EmptyLine(indent=False) for _ in range(n)]
+
+
+def comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    return [line for line in lines if line.comment is not None]
+
+
+def strip_leading_blank(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """A block's first statement starts right after the block header."""
+    if not stmts:
+        return stmts
+    first = stmts[0]
+    lines = list(first.leading_lines)
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return [first.with_changes(leading_lines=lines), *stmts[1:]]
+
+
+def is_pass(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Pass)
+
+
+def leaves(fetch: cst.BaseExpression) -> list[str] | None:
+    """Names of a fetch that is a name or a flat list/tuple of names; None otherwise."""
+    if isinstance(fetch, cst.Name):
+        return [fetch.value]
+    if isinstance(fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in fetch.elements):
+        return [e.value.value for e in fetch.elements]  # type: ignore[attr-defined]
+    return None
+
+
+def numpy_structure(fetch: cst.BaseExpression) -> str:
+    names = leaves(fetch) or []
+    if isinstance(fetch, cst.Name):
+        return f"{fetch.value}.numpy()"
+    inner = ", ".join(f"{leaf}.numpy()" for leaf in names)
+    return f"[{inner}]" if isinstance(fetch, cst.List) else f"({inner}{',' if len(names) == 1 else ''})"
+
+
+def convert_result(call: str, structure: str) -> str:
+    """Source that turns a step function's tensors into what sess.run returned."""
+    return {
+        "single": f"{call}.numpy()",
+        "list": f"[t.numpy() for t in {call}]",
+        "dict": f"{{k: t.numpy() for k, t in {call}.items()}}",
+        "nested": f"tf.nest.map_structure(lambda t: None if t is None else t.numpy(), {call})",
+    }[structure]
