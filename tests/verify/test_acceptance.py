@@ -1,0 +1,122 @@
+"""Acceptance: the verifier on the guide's hand migration, a restructured rewrite, a long
+training run under a step budget, and every rewriter golden in ``fixtures/programs``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from runtime.verdict import Options, verify_files
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("runtime.run") is None, reason="the engine runner is not built yet"
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = ROOT / "fixtures" / "seeds"
+VERIFY = ROOT / "fixtures" / "verify"
+PROGRAMS = ROOT / "fixtures" / "programs"
+
+SCOPE_TF1 = SEEDS / "g08_variable_scope_tf1.py"
+HAND_TF2 = SEEDS / "g09b_keras_layers_add_weight_tf2.py"
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_hand_migration_is_different_and_names_lines_on_both_sides() -> None:
+    verdict = verify_files(SCOPE_TF1, HAND_TF2, Options(timeout=120))
+    d = verdict.divergence
+    assert verdict.status == "different", verdict.reason
+    assert d is not None and d.old_line is not None and d.new_line is not None
+    assert f"original line {d.old_line}, rewrite line {d.new_line}" in verdict.reason
+    assert d.old_line in {line_of(SCOPE_TF1, "name='weight'"), line_of(SCOPE_TF1, "name='bias'")}
+    assert d.new_line in {line_of(HAND_TF2, "name='weight'"), line_of(HAND_TF2, "name='bias'")}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the verdict names only where the first diverging variable was created (original "
+    "line 6, rewrite line 13: dense2/weight paired by creation order with a (32, 10) weight); "
+    "it names neither mistake: `self.dense2(inputs)` (rewrite lines 29-30, every layer fed "
+    "`inputs`) nor the dropped tf.nn.relu (original line 8 against rewrite line 17)",
+)
+def test_hand_migration_verdict_names_both_mistakes() -> None:
+    verdict = verify_files(SCOPE_TF1, HAND_TF2, Options(timeout=120))
+    fed_inputs = {line_of(HAND_TF2, "x = self.dense2(inputs)")}
+    relu_lines = (line_of(SCOPE_TF1, "tf.nn.relu"), line_of(HAND_TF2, "y_pred = tf.matmul"))
+    named = f"{verdict.reason} {' '.join(verdict.notes)}"
+    assert any(f"line {n}" in named for n in fed_inputs), verdict.reason
+    assert all(f"line {n}" in named for n in relu_lines), verdict.reason
+
+
+def test_restructured_correct_rewrite_is_equivalent() -> None:
+    verdict = verify_files(
+        VERIFY / "mlp_adam_tf1.py", VERIFY / "mlp_adam_tf2_restructured.py", Options(timeout=120)
+    )
+    assert verdict.status == "equivalent", verdict.reason
+    assert verdict.steps_compared == 200
+    assert "4 final variables" in verdict.reason
+
+
+def test_ten_thousand_step_program_verifies_under_max_steps() -> None:
+    before = PROGRAMS / "seed_linreg_minimize" / "before.py"
+    after = PROGRAMS / "seed_linreg_minimize" / "after.py"
+    assert "num_epoch = 10000" in before.read_text()
+    verdict = verify_files(before, after, Options(max_steps=200, timeout=120))
+    assert verdict.status == "equivalent", verdict.reason
+    assert verdict.steps_compared == 200
+    assert any("stopped after 200" in note for note in verdict.notes), verdict.notes
+
+
+def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
+    before = PROGRAMS / "seed_linreg_minimize" / "before.py"
+    after = PROGRAMS / "seed_linreg_minimize" / "after.py"
+    command = [sys.executable, "-m", "migrate", "verify", "--max-steps", "150", "--format", "json"]
+    done = subprocess.run(
+        [*command, str(before), str(after)],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (result,) = json.loads(done.stdout)
+    assert result["status"] == "equivalent" and result["steps_compared"] == 150
+
+
+# Goldens whose rewrite does not verify today, with what was observed.
+GOLDEN_XFAILS = {
+    "seed_gradients_square": "unverified: unsupported API tf.constant_initializer (rewrite): the "
+    "engine's TF2 namespace lacks tf.constant_initializer, which TF 2.21 has",
+    "seed_variable_scope": "different: variable dense1/weight final value, max |diff| 0.706 "
+    "(original line 6, rewrite line 10): the engine seeds glorot_uniform values by the "
+    "variable's full name, 'dense1/weight' for get_variable and 'model/dense1/weight' for "
+    "the Keras weight, and the verifier compares randomly initialised variables' values",
+}
+
+
+def golden_params() -> list:
+    params = []
+    for directory in sorted(p for p in PROGRAMS.iterdir() if (p / "after.py").is_file()):
+        marks = ()
+        if directory.name in GOLDEN_XFAILS:
+            marks = pytest.mark.xfail(strict=True, reason=GOLDEN_XFAILS[directory.name])
+        params.append(pytest.param(directory, id=directory.name, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("directory", golden_params())
+def test_rewriter_golden_is_equivalent(directory: Path) -> None:
+    stdin = directory / "stdin.txt"
+    options = Options(timeout=300, stdin=stdin.read_bytes() if stdin.is_file() else b"")
+    verdict = verify_files(directory / "before.py", directory / "after.py", options)
+    assert verdict.status == "equivalent", verdict.reason
+    assert "both raise" not in verdict.reason
