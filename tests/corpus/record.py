@@ -81,20 +81,20 @@ def long_loop(tree: ast.Module) -> bool:
     """True when some ``for`` loop runs ``range`` over >= LONG_LOOP iterations (or a default arg)."""
     constants: dict[str, int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
-            if isinstance(node.value.value, int):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        constants[target.id] = node.value.value
-        elif isinstance(node, ast.keyword) and isinstance(node.value, ast.Constant):
-            if isinstance(node.value.value, int) and node.arg:
-                constants[node.arg] = node.value.value
+        value = getattr(node, "value", None)
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, int)):
+            continue
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    constants[target.id] = value.value
+        elif isinstance(node, ast.keyword) and node.arg:
+            constants[node.arg] = value.value
     for node in ast.walk(tree):
-        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call):
-            func = node.iter.func
-            if isinstance(func, ast.Name) and func.id == "range":
-                if _range_bound(node.iter, constants) >= LONG_LOOP:
-                    return True
+        if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+                and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
+                and _range_bound(node.iter, constants) >= LONG_LOOP):
+            return True
     return False
 
 
@@ -135,7 +135,7 @@ def run_program(tf_python: str, face: Path, program: Path, timeout: float = 600)
         start = time.perf_counter()
         try:
             proc = subprocess.run([tf_python, str(face), str(program)], cwd=cwd, env=env,
-                                  capture_output=True, text=True, timeout=timeout)
+                                  capture_output=True, text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             return {"rc": None, "exception": f"timed out after {timeout:g} s", "stdout_head": []}
         return _outcome(proc, time.perf_counter() - start)

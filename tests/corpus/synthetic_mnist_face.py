@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from runtime import datasets  # noqa: E402
+from runtime import datasets
 
 input_data = types.ModuleType("tensorflow.examples.tutorials.mnist.input_data")
 input_data.read_data_sets = datasets.read_data_sets
