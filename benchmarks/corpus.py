@@ -49,7 +49,7 @@ class Outcome:
 
 def reason_group(reason: str) -> str:
     """A coarse bucket for an unverified reason, so the table stays short."""
-    m = re.match(r"unsupported API (\S+) \((original|rewrite)\)", reason)
+    m = re.match(r"unsupported API (.+) \((original|rewrite)\)$", reason)
     if m:
         return f"unsupported API ({m.group(2)})"
     m = re.match(r"the original itself fails: (\w+)", reason)
@@ -104,7 +104,7 @@ def table(outcomes: list[Outcome], options: Options, wall: float) -> str:
     both_fail = sum(o.status == "equivalent" and "; both raise" in o.reason for o in outcomes)
     reasons = collections.Counter(reason_group(o.reason) for o in outcomes
                                   if o.status == "unverified")
-    apis = collections.Counter(re.match(r"unsupported API (\S+)", o.reason).group(1)
+    apis = collections.Counter(re.match(r"unsupported API (.+) \(\w+\)$", o.reason).group(1)
                                for o in outcomes if o.status == "unverified"
                                and o.reason.startswith("unsupported API"))
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
