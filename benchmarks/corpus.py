@@ -104,9 +104,9 @@ def table(outcomes: list[Outcome], options: Options, wall: float) -> str:
     both_fail = sum(o.status == "equivalent" and "; both raise" in o.reason for o in outcomes)
     reasons = collections.Counter(reason_group(o.reason) for o in outcomes
                                   if o.status == "unverified")
-    apis = collections.Counter(re.match(r"unsupported API (.+) \(\w+\)$", o.reason).group(1)
-                               for o in outcomes if o.status == "unverified"
-                               and o.reason.startswith("unsupported API"))
+    api_matches = (re.match(r"unsupported API (.+) \(\w+\)$", o.reason)
+                   for o in outcomes if o.status == "unverified")
+    apis = collections.Counter(m.group(1) for m in api_matches if m)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"## TF1 corpus reach ({stamp})",
