@@ -1,0 +1,34 @@
+"""``tests/tf1_face.py`` with ``tensorflow.examples.tutorials.mnist`` served from synthetic data.
+
+TF 2.21 no longer ships the tutorial MNIST loader; this runner installs the
+project's deterministic stand-in (``runtime/datasets.py``, numpy only) under
+that module name, then runs the program through the TF1 face.
+"""
+
+import runpy
+import sys
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from runtime import datasets
+
+input_data = types.ModuleType("tensorflow.examples.tutorials.mnist.input_data")
+input_data.read_data_sets = datasets.read_data_sets
+mnist = types.ModuleType("tensorflow.examples.tutorials.mnist")
+mnist.input_data = input_data
+tutorials = types.ModuleType("tensorflow.examples.tutorials")
+tutorials.mnist = mnist
+examples = types.ModuleType("tensorflow.examples")
+examples.tutorials = tutorials
+sys.modules.update({
+    "tensorflow.examples": examples,
+    "tensorflow.examples.tutorials": tutorials,
+    "tensorflow.examples.tutorials.mnist": mnist,
+    "tensorflow.examples.tutorials.mnist.input_data": input_data,
+})
+sys.path.pop(0)
+sys.argv = [str(ROOT / "tests" / "tf1_face.py"), *sys.argv[1:]]
+runpy.run_path(sys.argv[0], run_name="__main__")
