@@ -56,13 +56,20 @@ def test_hand_migration_verdict_names_both_mistakes() -> None:
     assert all(f"line {n}" in named for n in relu_lines), verdict.reason
 
 
-def test_restructured_correct_rewrite_is_equivalent() -> None:
-    verdict = verify_files(
-        VERIFY / "mlp_adam_tf1.py", VERIFY / "mlp_adam_tf2_restructured.py", Options(timeout=120)
-    )
+@pytest.mark.parametrize(
+    ("original", "rewrite", "steps", "variables"),
+    [
+        ("mlp_adam_tf1.py", "mlp_adam_tf2_restructured.py", 200, 4),
+        ("linreg_minimize_tf1.py", "linreg_minimize_tf2_reordered.py", 300, 2),
+    ],
+)
+def test_restructured_correct_rewrite_is_equivalent(
+    original: str, rewrite: str, steps: int, variables: int
+) -> None:
+    verdict = verify_files(VERIFY / original, VERIFY / rewrite, Options(max_steps=300, timeout=120))
     assert verdict.status == "equivalent", verdict.reason
-    assert verdict.steps_compared == 200
-    assert "4 final variables" in verdict.reason
+    assert verdict.steps_compared == steps
+    assert f"{steps} optimizer steps, {variables} final variables" in verdict.reason
 
 
 def test_ten_thousand_step_program_verifies_under_max_steps() -> None:
