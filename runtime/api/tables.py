@@ -158,7 +158,9 @@ V1_ONLY = {
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
-                "Dropout": KL.Dropout}
+                "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
+                "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
+                "AvgPool2D": KL.AveragePooling2D}
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
 KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
