@@ -22,6 +22,7 @@ from runtime.gradients import gradients
 from runtime.graph import Graph, GraphKeys, Operation, constant_value
 from runtime.keras import activations as KA
 from runtime.keras import layers as KL
+from runtime.keras import losses as KLS
 from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
@@ -190,6 +191,7 @@ def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
                                           "tf.keras.initializers"),
         prefix + ".activations": _module(prefix + ".activations", api + ".activations",
                                          KA.TABLE | {"get": KA.get}, "tf.keras.activations"),
+        prefix + ".losses": _module(prefix + ".losses", api + ".losses", KLS.TABLE, "tf.keras.losses"),
         prefix + ".models": _module(prefix + ".models", api + ".models",
                                     {"Model": KL.Model, "Sequential": KL.Sequential}, "tf.keras.models"),
     }
