@@ -78,7 +78,9 @@ class Layer:
             path = current_path(wname)
         else:
             path = "/".join(_NAME_STACK + [self.name, wname])
-        value = init.sample(dims, dt, path)  # type: ignore[union-attr]
+        # Seeded by "<layer name>/<weight name>" so a weight starts equal to the TF1
+        # get_variable of the same name under a variable_scope named like the layer.
+        value = init.sample(dims, dt, f"{self.name}/{wname}")  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         self._own_weights.append(v)
         return v
