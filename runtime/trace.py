@@ -13,8 +13,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
-from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any, Iterable, Protocol
 
 import numpy as np
 
@@ -38,7 +37,7 @@ class StopProgram(BaseException):
 def variable_key(var: Any) -> str:
     """Key a variable by the name users know: ``dense1/weight`` (no ``:0``)."""
     name = getattr(var, "path", None) or getattr(var, "name", None) or ""
-    return name.removesuffix(":0")
+    return name[:-2] if name.endswith(":0") else name
 
 
 class Recorder:
