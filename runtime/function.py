@@ -68,7 +68,8 @@ class ConcreteFunction:
         self.structured_outputs = outputs
         self._flat = flat_outputs
         fetch = [t if isinstance(t, SymbolicTensor) else None for t in flat_outputs]
-        self._plan = compile_plan(graph.get_operations(), inputs, fetch, graph.loops)
+        ops = graph.get_operations() if graph.loops else _live_ops(graph.get_operations(), fetch)
+        self._plan = compile_plan(ops, inputs, fetch, graph.loops)
         seen: dict[int, Any] = {}
         for op in graph.get_operations():
             var = op.attrs.get("var") if op.type.endswith("VariableOp") else None
@@ -94,6 +95,21 @@ class ConcreteFunction:
     def __call__(self, *args: Any) -> Any:
         values = [_as_array(a, p.dtype) for a, p in zip(nest.flatten(list(args)), self.inputs)]
         return self._run(values)
+
+
+def _live_ops(ops: list, fetch: list) -> list:
+    """Ops that produce a fetched value or have effects (TF's automatic control dependencies
+    run every stateful op), plus everything they depend on; in creation order."""
+    live: set[int] = set()
+    stack = [t.op for t in fetch if t is not None] + [op for op in ops if op.opdef.stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) in live:
+            continue
+        live.add(id(op))
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return [op for op in ops if id(op) in live]
 
 
 def _as_array(x: Any, dt: dtypes.DType) -> np.ndarray:
@@ -154,22 +170,29 @@ class Function:
     def _canonical(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         if self.input_signature is None:
             return args, kwargs
-        from runtime.convert import convert_to_tensor
+        from runtime.convert import _python_to_array, convert_to_tensor
 
-        try:
-            sig = inspect.signature(self._fn)
-            bound = sig.bind(*args, **kwargs)
-            flat_args = list(bound.args) + list(bound.kwargs.values())
-        except (TypeError, ValueError):
-            flat_args = list(args) + list(kwargs.values())
+        if kwargs:
+            try:
+                bound = inspect.signature(self._fn).bind(*args, **kwargs)
+                flat_args = list(bound.args) + list(bound.kwargs.values())
+            except (TypeError, ValueError):
+                flat_args = list(args) + list(kwargs.values())
+        else:
+            flat_args = list(args)
         if len(flat_args) != len(self.input_signature):
             raise TypeError(f"{getattr(self._fn, '__name__', 'function')}() takes {len(self.input_signature)} "
                             f"positional arguments but {len(flat_args)} were given")
         out = []
         for a, spec in zip(flat_args, self.input_signature):
             if isinstance(spec, TensorSpec) and not isinstance(a, TensorSpec):
-                with context.init_scope():
-                    t = convert_to_tensor(a, dtype=spec.dtype) if not isinstance(a, Tensor) else a
+                if isinstance(a, Tensor):
+                    t = a
+                elif isinstance(a, (np.ndarray, np.generic, float, int)):
+                    t = EagerTensor(_python_to_array(a, spec.dtype), spec.dtype)
+                else:
+                    with context.init_scope():
+                        t = convert_to_tensor(a, dtype=spec.dtype)
                 if t.dtype != spec.dtype:
                     raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast "
                                     f"{TensorSpec.from_tensor(t)!r} to {spec!r}`.")

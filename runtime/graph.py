@@ -278,19 +278,20 @@ def _make_outputs(op: Operation) -> None:
             op.outputs.append(t)
         return
     results: list[Any] = []
+    fn = opdef.probe(op.attrs) if opdef.probe is not None else op.fn
     if all(t._probe is not None for t in inputs):
         try:
             with np.errstate(all="ignore"):
-                ra = op.fn(*[t._probe[0] for t in inputs])  # type: ignore[index]
+                ra = fn(*[t._probe[0] for t in inputs])  # type: ignore[index]
                 same = all(t._probe[0] is t._probe[1] for t in inputs)  # type: ignore[index]
-                rb = ra if same else op.fn(*[t._probe[1] for t in inputs])  # type: ignore[index]
+                rb = ra if same else fn(*[t._probe[1] for t in inputs])  # type: ignore[index]
             if opdef.n_out == 1:
                 ra, rb = (ra,), (rb,)
             results = [(np.asarray(a), np.asarray(b)) for a, b in zip(ra, rb)]
         except Exception:  # noqa: BLE001 - any kernel failure just means "shape unknown"
             results = []
-    exact = all(t._exact for t in inputs) or (
-        opdef.shape_only and all(t._shape.is_fully_defined() for t in inputs))
+    exact = not opdef.stateful and (all(t._exact for t in inputs) or (
+        opdef.shape_only and all(t._shape.is_fully_defined() for t in inputs)))
     if results:
         for i, (a, b) in enumerate(results):
             shape = TensorShape(None) if unknown_rank and not opdef.shape_only else _merge(a.shape, b.shape)

@@ -13,6 +13,8 @@ import runpy
 import sys
 import traceback
 
+import numpy as np
+
 from runtime.importer import detect_face, install
 from runtime.trace import StopProgram
 
@@ -28,6 +30,7 @@ def main(argv: list[str] | None = None) -> None:
         source = fh.read()
     face = detect_face(source) if ns.face == "auto" else ns.face
     install(face)
+    np.seterr(all="ignore")  # TF yields inf/nan silently; NumPy would warn on stderr
     sys.argv = [ns.program, *ns.args]
     sys.path[0] = os.path.dirname(path)
     try:

@@ -261,7 +261,13 @@ class SymbolicTensor(Tensor):
         return self._shape
 
     def set_shape(self, shape: Any) -> None:
+        was_unknown = self._shape.rank is None
         self._shape = self._shape.merge_with(shape)
+        if was_unknown and self._shape.rank is not None:
+            from runtime.graph import probe_value
+
+            self._probe = (probe_value(self._shape, self._dtype, 0), probe_value(self._shape, self._dtype, 1))
+            self._exact = False
 
     @property
     def device(self) -> str:

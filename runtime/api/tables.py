@@ -22,6 +22,7 @@ from runtime.gradients import gradients
 from runtime.graph import Graph, GraphKeys, Operation, constant_value
 from runtime.keras import activations as KA
 from runtime.keras import layers as KL
+from runtime.keras import losses as KLS
 from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
@@ -158,7 +159,9 @@ V1_ONLY = {
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
-                "Dropout": KL.Dropout}
+                "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
+                "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
+                "AvgPool2D": KL.AveragePooling2D}
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
 KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
@@ -188,6 +191,7 @@ def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
                                           "tf.keras.initializers"),
         prefix + ".activations": _module(prefix + ".activations", api + ".activations",
                                          KA.TABLE | {"get": KA.get}, "tf.keras.activations"),
+        prefix + ".losses": _module(prefix + ".losses", api + ".losses", KLS.TABLE, "tf.keras.losses"),
         prefix + ".models": _module(prefix + ".models", api + ".models",
                                     {"Model": KL.Model, "Sequential": KL.Sequential}, "tf.keras.models"),
     }

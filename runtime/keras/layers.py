@@ -22,7 +22,7 @@ _NAME_COUNTS: dict[str, int] = {}
 
 def _snake(name: str) -> str:
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 def _auto_name(cls: type) -> str:
@@ -78,7 +78,9 @@ class Layer:
             path = current_path(wname)
         else:
             path = "/".join(_NAME_STACK + [self.name, wname])
-        value = init.sample(dims, dt, path)  # type: ignore[union-attr]
+        # Seeded by "<layer name>/<weight name>" so a weight starts equal to the TF1
+        # get_variable of the same name under a variable_scope named like the layer.
+        value = init.sample(dims, dt, f"{self.name}/{wname}")  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         self._own_weights.append(v)
         return v
@@ -180,10 +182,70 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs: Any) -> Any:
-        x = M.matmul(inputs, self.kernel)
+        if inputs.shape.rank is not None and inputs.shape.rank > 2:
+            flat = A.reshape(inputs, [-1, inputs.shape[-1]])
+            x = A.reshape(M.matmul(flat, self.kernel),
+                          A.concat([A.shape(inputs)[:-1], [self.units]], 0))
+        else:
+            x = M.matmul(inputs, self.kernel)
         if self.bias is not None:
             x = M.add(x, self.bias)
         return self.activation(x) if self.activation is not None else x
+
+
+def _pair(v: Any) -> tuple[int, int]:
+    return (v, v) if isinstance(v, int) else (int(v[0]), int(v[1]))
+
+
+class Conv2D(Layer):
+    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
+                 data_format: Any = None, dilation_rate: Any = (1, 1), groups: int = 1, activation: Any = None,
+                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
+                 bias_initializer: Any = "zeros", kernel_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, kernel_constraint: Any = None, bias_constraint: Any = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last") or _pair(dilation_rate) != (1, 1) or groups != 1:
+            raise Unsupported("tf.keras.layers.Conv2D with channels_first, dilation or groups")
+        self.filters, self.kernel_size, self.strides = int(filters), _pair(kernel_size), _pair(strides)
+        self.padding = padding.upper()
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
+
+    def build(self, input_shape: Any) -> None:
+        self.kernel = self.add_weight(name="kernel", shape=(*self.kernel_size, input_shape[-1], self.filters),
+                                      initializer=self.kernel_initializer)
+        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer) \
+            if self.use_bias else None
+
+    def call(self, inputs: Any) -> Any:
+        x = N.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding)
+        if self.bias is not None:
+            x = N.bias_add(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
+
+
+class _Pool2D(Layer):
+    op: Any = None
+
+    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid",
+                 data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pool_size = _pair(pool_size)
+        self.strides = _pair(strides) if strides is not None else self.pool_size
+        self.padding = padding.upper()
+
+    def call(self, inputs: Any) -> Any:
+        return type(self).op(inputs, self.pool_size, self.strides, self.padding)
+
+
+class MaxPooling2D(_Pool2D):
+    op = staticmethod(N.max_pool)
+
+
+class AveragePooling2D(_Pool2D):
+    op = staticmethod(N.avg_pool)
 
 
 class Activation(Layer):
@@ -248,7 +310,9 @@ class Sequential(Model):
         return x
 
 
-for _cls, _mod in [(Layer, "layers.layer"), (Dense, "layers.core.dense"), (Activation, "layers.activations.activation"),
+for _cls, _mod in [(Layer, "layers.layer"), (Dense, "layers.core.dense"), (Conv2D, "layers.convolutional.conv2d"),
+                   (MaxPooling2D, "layers.pooling.max_pooling2d"),
+                   (AveragePooling2D, "layers.pooling.average_pooling2d"), (Activation, "layers.activations.activation"),
                    (Flatten, "layers.reshaping.flatten"), (Dropout, "layers.regularization.dropout"),
                    (Model, "models.model"), (Sequential, "models.sequential")]:
     _cls.__module__ = f"keras.src.{_mod}"

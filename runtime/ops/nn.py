@@ -403,7 +403,10 @@ def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, nam
     ret = m.multiply(x, scale)
     shp = shape_op(x) if noise_shape is None else noise_shape
     keep = m.greater_equal(random_uniform(shp, dtype=x.dtype, seed=seed), rate_t)
-    return m.multiply(ret, m.cast(keep, x.dtype), name=name)
+    out = m.multiply(ret, m.cast(keep, x.dtype), name=name)
+    if hasattr(out, "set_shape"):
+        out.set_shape(x.shape)
+    return out
 
 
 def dropout_v1(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: Any = None,

@@ -11,7 +11,6 @@ from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
 from runtime.ops import math as m
 from runtime.ops.registry import apply, not_differentiable, register
-from runtime.shapes import TensorShape
 from runtime.tensor import SymbolicTensor, Tensor
 
 
@@ -45,23 +44,16 @@ def _make(sample: Any) -> Any:
     return make
 
 
-def _static_shape(inputs: list, attrs: dict) -> list:
-    from runtime.graph import constant_value
-
-    v = constant_value(inputs[0])
-    if v is not None:
-        shape = TensorShape([int(d) for d in np.asarray(v).ravel()])
-    elif inputs[0].shape.is_fully_defined():
-        shape = TensorShape([None] * inputs[0].shape[0])
-    else:
-        shape = TensorShape(None)
-    return [(shape, attrs["dtype"])]
+def _stand_in(attrs: dict) -> Any:
+    """Zeros of the drawn shape: static shapes without consuming random numbers."""
+    dt = attrs["dtype"].np
+    return lambda shape, *_: np.zeros(tuple(int(d) for d in shape), dtype=dt)
 
 
 register("RandomStandardNormal", _make(lambda r, s, dt: r.standard_normal(s).astype(dt)),
-         shape_fn=_static_shape, stateful=True)
-register("RandomUniform", _make(lambda r, s, dt: r.random(s).astype(dt)), shape_fn=_static_shape, stateful=True)
-register("TruncatedNormal", _make(_truncated), shape_fn=_static_shape, stateful=True)
+         stateful=True, probe=_stand_in)
+register("RandomUniform", _make(lambda r, s, dt: r.random(s).astype(dt)), stateful=True, probe=_stand_in)
+register("TruncatedNormal", _make(_truncated), stateful=True, probe=_stand_in)
 
 
 def _uniform_int_make(attrs: dict) -> Any:
@@ -70,7 +62,7 @@ def _uniform_int_make(attrs: dict) -> Any:
     return lambda shape, lo, hi: rng.integers(lo, hi, tuple(int(d) for d in shape)).astype(dt)
 
 
-register("RandomUniformInt", _uniform_int_make, shape_fn=_static_shape, stateful=True)
+register("RandomUniformInt", _uniform_int_make, stateful=True, probe=_stand_in)
 not_differentiable("RandomStandardNormal", "RandomUniform", "TruncatedNormal", "RandomUniformInt")
 
 

@@ -18,11 +18,11 @@ from runtime.tensor import EagerTensor, SymbolicTensor
 class OpDef:
     """How to run, shape and differentiate one op type."""
 
-    __slots__ = ("grad", "make", "n_out", "name", "shape_fn", "shape_only", "stateful")
+    __slots__ = ("grad", "make", "n_out", "name", "probe", "shape_fn", "shape_only", "stateful")
 
     def __init__(self, name: str, make: Callable[[dict], Callable], *, grad: Any = None,
                  shape_fn: Any = None, stateful: bool = False, n_out: Any = 1,
-                 shape_only: bool = False) -> None:
+                 shape_only: bool = False, probe: Any = None) -> None:
         self.name = name
         self.make = make
         self.grad = grad
@@ -30,6 +30,9 @@ class OpDef:
         self.stateful = stateful
         self.n_out = n_out
         self.shape_only = shape_only
+        # For stateful ops that may not run at graph-construction time (random draws): a kernel
+        # factory giving stand-in values of the right shape for static-shape inference.
+        self.probe = probe
 
 
 REGISTRY: dict[str, OpDef] = {}

@@ -100,7 +100,8 @@ def test_unsupported_is_not_implemented() -> None:
 
 
 def test_variable_initial_values_depend_only_on_name(tmp_path: Path) -> None:
-    """TF1 get_variable under a scope and a Keras weight at the same path start equal."""
+    """TF1 get_variable under scope ``dense1`` and weight ``weight`` of a Keras layer ``dense1``
+    (inside a model, so its path is ``model/dense1/weight``) start equal."""
     tf1 = tmp_path / "a.py"
     tf1.write_text("import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
                    "with tf.variable_scope('dense1'):\n    w = tf.get_variable('weight', [3, 2])\n"
@@ -108,8 +109,10 @@ def test_variable_initial_values_depend_only_on_name(tmp_path: Path) -> None:
     tf2 = tmp_path / "b.py"
     tf2.write_text("import tensorflow as tf\nclass D(tf.keras.layers.Layer):\n"
                    "    def build(self, s):\n        self.weight = self.add_weight(name='weight', shape=(3, 2))\n"
-                   "    def call(self, x):\n        return x\nd = D(name='dense1')\nd(tf.ones([1, 3]))\n"
-                   "print(d.weight.numpy().tolist())\n")
+                   "    def call(self, x):\n        return x\n"
+                   "class M(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+                   "        self.d = D(name='dense1')\n    def call(self, x):\n        return self.d(x)\n"
+                   "m = M()\nm(tf.ones([1, 3]))\nprint(m.d.weight.numpy().tolist())\n")
     a, b = run_engine(tf1), run_engine(tf2)
     assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
     assert a.stdout == b.stdout
