@@ -152,7 +152,8 @@ def _rename(
     findings: list[Finding], config: RewriteConfig,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
-    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
+    tf2_spelled = not aliases.uses_v1_import and ".compat.v1." in module.code
+    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
     return module.with_changes(body=body).visit(renamer), renamer.compat_paths
 
 

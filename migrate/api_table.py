@@ -77,6 +77,11 @@ CALL_TRANSFORMS: dict[str, str] = {
     "train.get_or_create_global_step": "global_step_variable",
 }
 
+# Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob
+# positionally, v1 softmax cross-entropy does not backpropagate into labels): their transform
+# applies only to files still written against TF1.
+TF1_MEANING_BY_SPELLING = frozenset({"nn.dropout", "nn.softmax_cross_entropy_with_logits"})
+
 # TF1 names with no TF2 spelling; left in a rewrite they are kept as `tf.compat.v1.<name>`.
 TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "Session", "InteractiveSession", "placeholder", "placeholder_with_default",

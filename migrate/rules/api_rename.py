@@ -6,7 +6,14 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ..api_table import CALL_TRANSFORMS, INITIALIZERS, KEYWORD_RENAMES, RENAMES, is_tf1_only
+from ..api_table import (
+    CALL_TRANSFORMS,
+    INITIALIZERS,
+    KEYWORD_RENAMES,
+    RENAMES,
+    TF1_MEANING_BY_SPELLING,
+    is_tf1_only,
+)
 from ..imports import Aliases
 from ..report import Finding
 from ..suppress import is_skipped
@@ -105,8 +112,12 @@ class RenameTransformer(cst.CSTTransformer):
         lines: dict[int, int],
         findings: list[Finding],
         enabled: Callable[[str], bool],
+        tf2_spelled: bool = False,
     ) -> None:
         super().__init__()
+        # A file already spelled `tensorflow` + `tf.compat.v1.*` (a rewrite's output) means
+        # TF2 by every name that is not under compat.v1.
+        self.tf2_spelled = tf2_spelled
         self.aliases = aliases
         self.alias = out_alias
         self.lines = lines
@@ -182,7 +193,10 @@ class RenameTransformer(cst.CSTTransformer):
                 obj = f"tf.keras.initializers.get({obj})"
             self._report(RULE.id, original_node, f"tf.{path} → {obj} (TF1 defaults explicit)", "fixed")
             return cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
-        if path in CALL_TRANSFORMS:
+        ambiguous = path in TF1_MEANING_BY_SPELLING and not (
+            path == "nn.dropout" and any(a.keyword and a.keyword.value == "keep_prob" for a in original_node.args)
+        )
+        if path in CALL_TRANSFORMS and not (ambiguous and self.tf2_spelled):
             updated_node = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
         renames = KEYWORD_RENAMES.get(path)
