@@ -127,14 +127,14 @@ def rewrite_source(
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
             new_module, left = _rename(module, body, aliases, lines, findings, config)
-            if left & GRAPH_MODE_NAMES:
-                # Session code the move did not reach: the whole file keeps graph mode.
-                findings = [Finding(COMPAT_RULE.id, 0, 0, "TF1 session code outside the program model "
-                                    f"({', '.join(sorted(left & GRAPH_MODE_NAMES))}); the file keeps "
+            if left:
+                # TF1 names the move did not reach: rather than mixing them into eager code,
+                # the whole file keeps TF1 graph semantics.
+                line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0)
+                findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
+                                    f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
                                     "TF1 graph semantics under tf.compat.v1", "manual")]
                 body = None
-            elif left:
-                level = "partial"
         if body is None:
             new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config)
             level = "partial"
@@ -155,13 +155,6 @@ def _rename(
     tf2_spelled = not aliases.uses_v1_import and ".compat.v1." in module.code
     renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
     return module.with_changes(body=body).visit(renamer), renamer.compat_paths
-
-
-# TF1 names that only work in graph mode: if any is left, the file needs graph mode on.
-GRAPH_MODE_NAMES = frozenset({
-    "Session", "InteractiveSession", "placeholder", "placeholder_with_default",
-    "summary.FileWriter", "summary.merge_all", "summary.merge", "train.Saver",
-})
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
