@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only
+from .api_table import KEYWORD_RENAMES, RENAMES, is_eager_safe, is_tf1_only
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .program import ProgramMove
@@ -127,7 +127,9 @@ def rewrite_source(
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
             new_module, left = _rename(module, body, aliases, lines, findings, config)
-            if left:
+            graph_only = {p for p in left if not is_eager_safe(p)}
+            if graph_only:
+                left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
                 # the whole file keeps TF1 graph semantics.
                 line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0)
@@ -135,6 +137,8 @@ def rewrite_source(
                                     f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
                                     "TF1 graph semantics under tf.compat.v1", "manual")]
                 body = None
+            elif left:
+                level = "partial"
         if body is None:
             new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config)
             level = "partial"

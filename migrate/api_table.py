@@ -105,6 +105,28 @@ TF1_ONLY_PREFIXES: tuple[str, ...] = (
 )
 
 
+# TF1-only names that still work in eager TF2 under `tf.compat.v1` (process setup, logging,
+# files): left in a rewrite they make it partial without forcing graph mode back on.
+EAGER_SAFE_PREFIXES: tuple[str, ...] = ("app.", "flags.", "logging.", "gfile.")
+
+
+# TF names that are plain values, not graph operations (a statement using only these is Python).
+PLAIN_VALUES = frozenset({
+    "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
+    "uint16", "bool", "string", "complex64", "complex128", "newaxis", "__version__", "VERSION",
+    "DType", "TensorShape", "as_dtype",
+})
+
+
+def is_eager_safe(path: str) -> bool:
+    return path.startswith(EAGER_SAFE_PREFIXES)
+
+
+def builds_graph(path: str) -> bool:
+    """False for dtypes, versions and process setup: using them builds no graph node."""
+    return path not in PLAIN_VALUES and not is_eager_safe(path)
+
+
 def is_tf1_only(path: str) -> bool:
     """True when `path` (canonical) does not exist under that name in TF 2.21."""
     if path in RENAMES:

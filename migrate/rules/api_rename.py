@@ -126,6 +126,7 @@ class RenameTransformer(cst.CSTTransformer):
         self.compat_left = False
         self.compat_paths: set[str] = set()
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
+        self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
@@ -133,6 +134,9 @@ class RenameTransformer(cst.CSTTransformer):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Attribute):
             self.inner.add(id(node.value))
+            path = self.aliases.resolve(node)
+            if path is not None and is_tf1_only(path):
+                self.inside_compat.add(id(node.value))  # the whole chain is respelled once
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
@@ -158,6 +162,8 @@ class RenameTransformer(cst.CSTTransformer):
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
+        if id(original_node) in self.inside_compat:
+            return updated_node
         if is_tf1_only(path):
             self.compat_left = True
             self.compat_paths.add(path)
