@@ -17,7 +17,6 @@ from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
-from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
 
@@ -119,7 +118,7 @@ def rewrite_source(
             new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config)
             level = "partial"
     else:
-        if config.enabled(SESSION_RULE.id):
+        if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
             try:
                 body = ProgramMove(module, aliases, lines, findings).run()
             except Unsupported as exc:
@@ -159,6 +158,10 @@ def _rename(
     tf2_spelled = not aliases.uses_v1_import and ".compat.v1." in module.code
     renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
     return module.with_changes(body=body).visit(renamer), renamer.compat_paths
+
+
+# The program move is one transformation: deselecting any of its rules leaves graph mode on.
+PROGRAM_MOVE_RULES = ("TF102", "TF103", "TF104", "TF105", "TF106", "TF109", "TF110")
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
