@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only
+from .api_table import KEYWORD_RENAMES, RENAMES, is_eager_safe, is_tf1_only
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .program import ProgramMove
@@ -17,7 +17,6 @@ from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
-from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
 
@@ -121,7 +120,7 @@ def rewrite_source(
             new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config)
             level = "partial"
     else:
-        if config.enabled(SESSION_RULE.id):
+        if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
             try:
                 body = ProgramMove(module, aliases, lines, findings).run()
             except Unsupported as exc:
@@ -129,10 +128,14 @@ def rewrite_source(
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
             new_module, left = _rename(module, body, aliases, lines, findings, config)
-            if left & GRAPH_MODE_NAMES:
-                # Session code the move did not reach: the whole file keeps graph mode.
-                findings = [Finding(COMPAT_RULE.id, 0, 0, "TF1 session code outside the program model "
-                                    f"({', '.join(sorted(left & GRAPH_MODE_NAMES))}); the file keeps "
+            graph_only = {p for p in left if not is_eager_safe(p)}
+            if graph_only:
+                left = graph_only
+                # TF1 names the move did not reach: rather than mixing them into eager code,
+                # the whole file keeps TF1 graph semantics.
+                line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0)
+                findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
+                                    f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
                                     "TF1 graph semantics under tf.compat.v1", "manual")]
                 body = None
             elif left:
@@ -154,15 +157,13 @@ def _rename(
     findings: list[Finding], config: RewriteConfig,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
-    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled)
+    tf2_spelled = not aliases.uses_v1_import and ".compat.v1." in module.code
+    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
     return module.with_changes(body=body).visit(renamer), renamer.compat_paths
 
 
-# TF1 names that only work in graph mode: if any is left, the file needs graph mode on.
-GRAPH_MODE_NAMES = frozenset({
-    "Session", "InteractiveSession", "placeholder", "placeholder_with_default",
-    "summary.FileWriter", "summary.merge_all", "summary.merge", "train.Saver",
-})
+# The program move is one transformation: deselecting any of its rules leaves graph mode on.
+PROGRAM_MOVE_RULES = ("TF102", "TF103", "TF104", "TF105", "TF106", "TF109", "TF110")
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:

@@ -77,6 +77,11 @@ CALL_TRANSFORMS: dict[str, str] = {
     "train.get_or_create_global_step": "global_step_variable",
 }
 
+# Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob
+# positionally, v1 softmax cross-entropy does not backpropagate into labels): their transform
+# applies only to files still written against TF1.
+TF1_MEANING_BY_SPELLING = frozenset({"nn.dropout", "nn.softmax_cross_entropy_with_logits"})
+
 # TF1 names with no TF2 spelling; left in a rewrite they are kept as `tf.compat.v1.<name>`.
 TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "Session", "InteractiveSession", "placeholder", "placeholder_with_default",
@@ -98,6 +103,28 @@ TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "nn.rnn_cell.", "nn.static_rnn", "nn.dynamic_rnn", "app.", "flags.", "gfile.",
     "to_float", "to_int32",
 )
+
+
+# TF1-only names that still work in eager TF2 under `tf.compat.v1` (process setup, logging,
+# files): left in a rewrite they make it partial without forcing graph mode back on.
+EAGER_SAFE_PREFIXES: tuple[str, ...] = ("app.", "flags.", "logging.", "gfile.")
+
+
+# TF names that are plain values, not graph operations (a statement using only these is Python).
+PLAIN_VALUES = frozenset({
+    "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
+    "uint16", "bool", "string", "complex64", "complex128", "newaxis", "__version__", "VERSION",
+    "DType", "TensorShape", "as_dtype",
+})
+
+
+def is_eager_safe(path: str) -> bool:
+    return path.startswith(EAGER_SAFE_PREFIXES)
+
+
+def builds_graph(path: str) -> bool:
+    """False for dtypes, versions and process setup: using them builds no graph node."""
+    return path not in PLAIN_VALUES and not is_eager_safe(path)
 
 
 def is_tf1_only(path: str) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from .api_table import builds_graph
 from .imports import Aliases
 
 # Kinds computed inside the generated step functions (re-run on every call). The others are
@@ -97,20 +98,22 @@ def call_args(call: cst.Call, positional: tuple[str, ...]) -> dict[str, cst.Base
 
 
 def refers_to_tf(expr: cst.CSTNode, aliases: Aliases) -> bool:
-    """True if any name chain in `expr` resolves to TensorFlow."""
+    """True if a name chain in `expr` resolves to a TensorFlow API that builds graph nodes."""
     hit = False
 
     class Finder(cst.CSTVisitor):
         def visit_Attribute(self, attr: cst.Attribute) -> bool:
             nonlocal hit
-            if aliases.resolve(attr) is not None:
-                hit = True
+            path = aliases.resolve(attr)
+            if path is not None:
+                hit = hit or builds_graph(path)
                 return False
             return True
 
         def visit_Name(self, name: cst.Name) -> None:
             nonlocal hit
-            if aliases.resolve(name) is not None:
+            path = aliases.resolve(name)
+            if path is not None and path != "" and builds_graph(path):
                 hit = True
 
     expr.visit(Finder())

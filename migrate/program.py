@@ -644,8 +644,14 @@ class ProgramMove:
                 if found is not None:
                     unpacked[node.value] = found  # type: ignore[index]
 
-        stmt.visit(Discards())
         self._check_driver_refs(stmt)
+        if not any(
+            self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
+            or self._graph_method_call(c)
+            for c in _calls(stmt)
+        ):
+            return [stmt], new_functions  # untouched: the original node keeps its positions
+        stmt.visit(Discards())
         new = stmt.visit(Driver())
         if isinstance(new, cst.RemovalSentinel):
             return [], new_functions

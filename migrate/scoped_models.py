@@ -47,6 +47,18 @@ def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, 
     return None
 
 
+def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    for stmt in stmts:
+        stmt.visit(Finder())
+    return found
+
+
 class _Replace(cst.CSTTransformer):
     """Replace reads of some names by expressions (e.g. `weight` → `self.weight`)."""
 
@@ -193,6 +205,8 @@ class ModelBuilder:
             if scope_name is not None:
                 outer_name = scope_name
                 body = list(body[0].body.body)  # type: ignore[union-attr]
+        if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
+            raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
         new_body = self._model_statements(body, attrs, None)
         cls = _camel(name)
         if cls == name:

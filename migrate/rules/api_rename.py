@@ -6,7 +6,14 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ..api_table import CALL_TRANSFORMS, INITIALIZERS, KEYWORD_RENAMES, RENAMES, is_tf1_only
+from ..api_table import (
+    CALL_TRANSFORMS,
+    INITIALIZERS,
+    KEYWORD_RENAMES,
+    RENAMES,
+    TF1_MEANING_BY_SPELLING,
+    is_tf1_only,
+)
 from ..imports import Aliases
 from ..report import Finding
 from ..suppress import is_skipped
@@ -105,8 +112,12 @@ class RenameTransformer(cst.CSTTransformer):
         lines: dict[int, int],
         findings: list[Finding],
         enabled: Callable[[str], bool],
+        tf2_spelled: bool = False,
     ) -> None:
         super().__init__()
+        # A file already spelled `tensorflow` + `tf.compat.v1.*` (a rewrite's output) means
+        # TF2 by every name that is not under compat.v1.
+        self.tf2_spelled = tf2_spelled
         self.aliases = aliases
         self.alias = out_alias
         self.lines = lines
@@ -115,6 +126,7 @@ class RenameTransformer(cst.CSTTransformer):
         self.compat_left = False
         self.compat_paths: set[str] = set()
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
+        self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
@@ -122,6 +134,9 @@ class RenameTransformer(cst.CSTTransformer):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Attribute):
             self.inner.add(id(node.value))
+            path = self.aliases.resolve(node)
+            if path is not None and is_tf1_only(path):
+                self.inside_compat.add(id(node.value))  # the whole chain is respelled once
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
@@ -147,6 +162,8 @@ class RenameTransformer(cst.CSTTransformer):
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
+        if id(original_node) in self.inside_compat:
+            return updated_node
         if is_tf1_only(path):
             self.compat_left = True
             self.compat_paths.add(path)
@@ -182,7 +199,10 @@ class RenameTransformer(cst.CSTTransformer):
                 obj = f"tf.keras.initializers.get({obj})"
             self._report(RULE.id, original_node, f"tf.{path} → {obj} (TF1 defaults explicit)", "fixed")
             return cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
-        if path in CALL_TRANSFORMS:
+        ambiguous = path in TF1_MEANING_BY_SPELLING and not (
+            path == "nn.dropout" and any(a.keyword and a.keyword.value == "keep_prob" for a in original_node.args)
+        )
+        if path in CALL_TRANSFORMS and not (ambiguous and self.tf2_spelled):
             updated_node = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
         renames = KEYWORD_RENAMES.get(path)

@@ -9,11 +9,14 @@ RULE = Rule(
     name="compat-v1-fallback",
     summary="Keep a construct the rewriter does not model under tf.compat.v1 (manual work).",
     doc=(
-        "When a scope uses a pattern the program model does not cover (graph building inside "
-        "loops, feeds built elsewhere, tensors used outside a session run, Saver, summaries, "
-        "model classes holding placeholders), the file keeps TF1 semantics: TF1-only names are "
-        "spelled `tf.compat.v1.<name>` and graph mode stays on, so the program still runs on "
-        "TensorFlow 2. The finding names the construct and line; migrate it by hand."
+        "When a program uses a pattern the program model does not cover (graph building inside "
+        "loops or control_dependencies, feed dicts built elsewhere, tensors read outside a "
+        "session run, summaries, RNN cells, TF1 names with no TF2 form), the whole file keeps "
+        "TF1 semantics: TF1-only names are spelled `tf.compat.v1.<name>` and graph mode stays "
+        "on, so the program still runs on TensorFlow 2 and computes what it did. Process "
+        "setup that works eagerly (`tf.app`, `tf.flags`, `tf.logging`, `tf.gfile`) is spelled "
+        "`tf.compat.v1` without turning graph mode back on. The finding names the construct "
+        "and line; migrate it by hand."
     ),
     kind="manual",
 )

@@ -18,7 +18,12 @@ RULE = Rule(
         "`with tf.Session() as sess:` is unwrapped, `sess = tf.Session()`, initializer runs "
         "and `sess.close()` disappear, and `sess.run(v)` of a variable becomes `v.numpy()`. "
         "Distinct run sites become distinct functions, so a step never runs another step's "
-        "updates."
+        "updates. The same move applies inside `def main():` (steps become nested functions), "
+        "under `if __name__ == '__main__':`, in helper functions that call `sess.run`, and in "
+        "classes that build their graph in `__init__` (`self.x = tf.placeholder(...)`): there "
+        "the steps are tf.functions created in `__init__` and stored as `self.<fetch>`; a "
+        "session argument passed to such a method becomes `None`. Tensors that are built but "
+        "never run keep their code in a function of their own (reported, not called)."
     ),
     kind="auto",
 )

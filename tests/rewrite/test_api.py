@@ -110,3 +110,9 @@ def test_find_tf1_usages_through_from_import_alias() -> None:
     assert [(f.line, f.message) for f in found] == [
         (1, "imports tensorflow.compat.v1"), (2, "TF1 API tf.placeholder"),
     ]
+
+
+def test_deselecting_a_program_move_rule_keeps_graph_mode() -> None:
+    result = rewrite_source(TF1, config=RewriteConfig(ignore=frozenset({"TF105"})))
+    assert result.level == "partial"
+    assert "tf.compat.v1.Session()" in result.code and "tf.math.log(x)" in result.code

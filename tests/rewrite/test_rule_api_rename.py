@@ -45,3 +45,12 @@ def test_tf2_names_are_not_renamed() -> None:
 def test_table_targets_are_not_tf1_names() -> None:
     for old, new in RENAMES.items():
         assert not is_tf1_only(new), (old, new)
+
+
+def test_v1_meanings_are_not_applied_twice_to_a_compat_spelled_file() -> None:
+    check_noop(
+        "import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\n"
+        "x = tf.compat.v1.placeholder(tf.float32)\n"
+        "y = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(x), logits=x)\n"
+        "z = tf.nn.dropout(x, 0.5)\n"
+    )

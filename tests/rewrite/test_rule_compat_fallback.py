@@ -2,6 +2,8 @@
 
 from helpers import check_transformed
 
+from migrate.api import rewrite_source
+
 
 def test_graph_built_in_a_loop_stays_in_graph_mode() -> None:
     result = check_transformed(
@@ -29,3 +31,18 @@ def test_graph_built_in_a_loop_stays_in_graph_mode() -> None:
     manual = [f for f in result.findings if f.kind == "manual"]
     assert manual[0].rule == "TF190" and manual[0].line == 4
     assert "graph tensor y used outside a session run" in manual[0].message
+
+
+def test_tf1_names_the_move_does_not_reach_keep_the_whole_file_in_graph_mode() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "cell = tf.nn.rnn_cell.BasicLSTMCell(4)\n"
+        "x = tf.placeholder(tf.float32, [1, 3, 2])\n"
+        "out, st = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(out, {x: [[[1, 2], [3, 4], [5, 6]]]}).shape)\n"
+    )
+    assert result.level == "partial"
+    assert "tf.compat.v1.disable_eager_execution()" in result.code
+    assert "tf.compat.v1.Session()" in result.code
+    assert result.findings[0].line == 2 and "tf.nn.dynamic_rnn" in result.findings[0].message
