@@ -12,6 +12,7 @@ data never moves numpy's global RNG, which the program's own code may use.
 
 from __future__ import annotations
 
+import types
 from typing import NamedTuple
 
 import numpy as np
@@ -230,3 +231,35 @@ def read_data_sets(
     train = DataSet(train.images[VALIDATION_EXAMPLES:], train.labels[VALIDATION_EXAMPLES:])
     test = _tutorial_set("test", TEST_EXAMPLES, one_hot, reshape)
     return Datasets(train=train, validation=validation, test=test)
+
+
+# ------------------------------------------------------------------ mounting in the facade
+TUTORIAL_MODULES = (
+    "tensorflow.examples",
+    "tensorflow.examples.tutorials",
+    "tensorflow.examples.tutorials.mnist",
+)
+
+
+def mount(modules: dict[str, types.ModuleType]) -> None:
+    """Serve the synthetic data where programs download it from.
+
+    ``tensorflow.examples.tutorials.mnist.input_data`` (gone from TF 2.21, still in
+    every TF1 tutorial) and ``tf.keras.datasets.*.load_data`` both read these sets, so
+    a program that downloads data runs offline and the same on both sides of a verify.
+    """
+    parent: types.ModuleType | None = None
+    for name in (*TUTORIAL_MODULES, f"{TUTORIAL_MODULES[-1]}.input_data"):
+        module = modules.get(name) or types.ModuleType(name)
+        modules[name] = module
+        if parent is not None:
+            setattr(parent, name.rsplit(".", 1)[1], module)
+        parent = module
+    parent.read_data_sets = read_data_sets
+    keras_datasets = modules["tensorflow.keras"].datasets
+    modules["tensorflow.keras.datasets"] = keras_datasets
+    for name, loader in KERAS_LOADERS.items():
+        module = types.ModuleType(f"tensorflow.keras.datasets.{name}")
+        module.load_data = loader
+        setattr(keras_datasets, name, module)
+        modules[module.__name__] = module

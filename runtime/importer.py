@@ -89,6 +89,9 @@ class EngineFinder(importlib.abc.MetaPathFinder):
             from runtime.api import build
 
             self._modules = build(self.face)
+            from runtime.datasets import mount
+
+            mount(self._modules)
             if self.face == "tf1":
                 from runtime import context
 
