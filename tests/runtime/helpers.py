@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = Path("/work/shared/reference/tf221-programs")
+REFERENCE = ROOT.parent / "shared" / "reference" / "tf221-programs"
 NUMBER = re.compile(r"(?<![A-Za-z_])[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
 
 

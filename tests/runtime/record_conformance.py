@@ -40,7 +40,8 @@ def tf1_source(source: str) -> str:
                           "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n", 1)
 
 
-def record(python: str, program: Path) -> None:
+def run_on_tf(python: str, program: Path) -> subprocess.CompletedProcess:
+    """Run one program on real TF, TF 1.x-era programs through ``tf.compat.v1`` graph mode."""
     source = program.read_text()
     stdin_file = program.with_suffix(".stdin")
     stdin = stdin_file.read_text() if stdin_file.exists() else ""
@@ -48,8 +49,12 @@ def record(python: str, program: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / program.name
         target.write_text(tf1_source(source) if "# face: tf1" in source else source)
-        proc = subprocess.run([python, str(target)], input=stdin, capture_output=True, text=True,
+        return subprocess.run([python, str(target)], input=stdin, capture_output=True, text=True,
                               env=env, cwd=tmp, timeout=600, check=False)
+
+
+def record(python: str, program: Path) -> None:
+    proc = run_on_tf(python, program)
     program.with_suffix(".stdout").write_text(proc.stdout)
     program.with_suffix(".result").write_text(f"{proc.returncode} {exception_type(proc.stderr)}\n")
     print(f"{program.name}: rc={proc.returncode} {exception_type(proc.stderr)}")
