@@ -73,11 +73,27 @@ def test_creation_line_is_the_user_programs_line(monkeypatch: pytest.MonkeyPatch
     assert recorder.snapshot()["variables"][0]["line"] == expected
 
 
+def build_layer(recorder: trace.Recorder) -> Var:
+    return make_variable(recorder)
+
+
+def test_creation_records_the_program_lines_that_called_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(trace.PROGRAM_ENV, __file__)
+    recorder = trace.Recorder("unused.json", None)
+    build_layer(recorder)
+    variable = recorder.snapshot()["variables"][0]
+    assert variable["line"] == make_variable.__code__.co_firstlineno + 2
+    assert variable["callers"][0] == build_layer.__code__.co_firstlineno + 1
+
+
 def test_no_line_when_the_program_is_not_on_the_stack(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(trace.PROGRAM_ENV, "/nowhere/prog.py")
     recorder = trace.Recorder("unused.json", None)
     make_variable(recorder)
-    assert recorder.snapshot()["variables"][0]["line"] is None
+    variable = recorder.snapshot()["variables"][0]
+    assert variable["line"] is None and variable["callers"] == []
 
 
 def test_snapshot_keys_grads_by_creation_index_and_registers_unknown_variables() -> None:
