@@ -15,16 +15,20 @@ the reference report measures optimizer drift the same way (max diff / max|param
 - final state: every variable's value at exit;
 - exit status and exception type.
 
-Variables are paired by name; names that do not match (TF1 names against Keras
-paths) fall back to creation order and shape among the *model's* variables:
-those an optimizer updates, or, in a program that never steps, the trainable
-ones. Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...)
+Variables are paired by name, or by name once one side's leading scope is
+dropped (a Keras weight ``model/dense1/weight`` against the TF1 ``dense1/weight``);
+names that still do not match fall back to creation order and shape among the
+*model's* variables: those an optimizer updates, or, in a program that never
+steps, the trainable ones. Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...)
 gets no gradient and has no counterpart on the other side by design, so an
 unpaired variable outside the model is left out and counted in a note.
 
 "First divergence" means first in the original program's order: the trace
 records how much stdout had been written when each variable was created and
 each step ran, so a printed difference and an update difference can be ordered.
+When one run crashes, a divergence before the crash is still the first; what the
+crash cut short (output, steps, final values) is not: the exit is reported, with
+the exception and the line that raised it.
 """
 
 from __future__ import annotations
@@ -179,7 +183,9 @@ class _Candidate:
     divergence: Divergence
     position: int | None
     rank: int  # tie-break and fallback order: structure, gradient, stdout, state, exit
-    ended: bool = False  # one side stopped producing this observable (may be its crash)
+    # One side stopped producing this observable, or its value is cut short there: a crash
+    # on that side explains it, so the crash is reported instead.
+    ended: bool = False
 
 
 def _numbers(tokens: list[Token]) -> tuple[np.ndarray, np.ndarray]:
@@ -614,40 +620,13 @@ def compare_traces(
         if mismatch is None:
             continue
         what, a, b = mismatch
-        if old_value["shape"] != new_value["shape"]:  # decided at creation, by the caller
-            candidates.append(
-                _Candidate(
-                    Divergence(
-                        "variable",
-                        None,
-                        old_vars[i]["var"],
-                        a,
-                        b,
-                        *lines(i, j),
-                        what + called_from(i, j),
-                    ),
-                    old_vars[i].get("stdout_offset"),
-                    0,
-                )
-            )
-        else:
-            # Final values are cut short when one side crashes: the crash explains them.
-            candidates.append(
-                _Candidate(
-                    Divergence(
-                        "variable",
-                        None,
-                        old_vars[i]["var"],
-                        a,
-                        b,
-                        *lines(i, j),
-                        f"final value: {what}",
-                    ),
-                    None,
-                    3,
-                    ended=True,
-                )
-            )
+        shape_change = old_value["shape"] != new_value["shape"]
+        detail = what + called_from(i, j) if shape_change else f"final value: {what}"
+        divergence = Divergence("variable", None, old_vars[i]["var"], a, b, *lines(i, j), detail)
+        if shape_change:  # decided at creation, by the call that built the variable
+            candidates.append(_Candidate(divergence, old_vars[i].get("stdout_offset"), 0))
+        else:  # a crash on one side cuts final values short and explains them
+            candidates.append(_Candidate(divergence, None, 3, ended=True))
     return candidates, steps_compared
 
 
