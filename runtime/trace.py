@@ -14,8 +14,9 @@ Engine side of the contract:
   still reads the value at a step and at exit; ``.trainable`` if it has one;
 - call ``optimizer_step([(grad, var), ...])`` *before* applying an update, so that
   ``StopProgram`` leaves the variables exactly as after the last recorded step;
-  ``var`` is the object reported at creation or the variable behind it (then
-  matched by name);
+  ``var`` is the object reported at creation or the variable behind it: the
+  reported object's ``.var`` if it has one (matched by identity: TF2 names
+  every unnamed variable ``Variable``), else matched by name;
 - a spent budget raises ``StopProgram``; the sandbox's bootstrap runs the runner
   inside ``run_main``, which turns it into exit status 0.
 
@@ -171,6 +172,9 @@ class Recorder:
     def _register(self, var: Any, lines: list[int]) -> int:
         index = len(self.variables)
         self._index[id(var)] = index
+        behind = getattr(var, "var", None)
+        if behind is not None:
+            self._index[id(behind)] = index
         self._by_key[variable_key(var)] = index
         self.variables.append(var)
         self._lines.append(lines)
@@ -180,7 +184,8 @@ class Recorder:
     def _index_of(self, var: Any) -> int:
         """The creation index of a stepped variable: same object, else latest of that name.
 
-        The engine may report a wrapper at creation and the variable itself at a step.
+        The engine may report a wrapper at creation and the variable behind it at a
+        step; ``_register`` indexes both.
         """
         index = self._index.get(id(var))
         if index is None:

@@ -158,6 +158,23 @@ def test_a_step_on_the_variable_behind_a_reported_wrapper_finds_its_creation() -
     assert snap["steps"][0]["grads"][0]["index"] == 0
 
 
+def test_a_step_finds_the_creation_of_its_variable_among_others_of_the_same_name() -> None:
+    class Wrapper:
+        def __init__(self, var: Var) -> None:
+            self.var, self.name = var, var.name
+
+        def numpy(self) -> np.ndarray:
+            return self.var.numpy()
+
+    recorder = trace.Recorder("unused.json", None)
+    first, second = Var("Variable:0", [1.0]), Var("Variable:0", [2.0])  # TF2: unnamed
+    recorder.variable_created(Wrapper(first))
+    recorder.variable_created(Wrapper(second))
+    recorder.optimizer_step([(np.ones(1), first), (np.ones(1), second)])
+    grads = recorder.snapshot()["steps"][0]["grads"]
+    assert [g["index"] for g in grads] == [0, 1]
+
+
 def test_value_before_the_first_update_is_kept() -> None:
     recorder = trace.Recorder("unused.json", None)
     w = Var("w:0", [1.0, 2.0])
