@@ -15,16 +15,20 @@ the reference report measures optimizer drift the same way (max diff / max|param
 - final state: every variable's value at exit;
 - exit status and exception type.
 
-Variables are paired by name; names that do not match (TF1 names against Keras
-paths) fall back to creation order and shape among the *model's* variables:
-those an optimizer updates, or, in a program that never steps, the trainable
-ones. Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...)
+Variables are paired by name, or by name once one side's leading scope is
+dropped (a Keras weight ``model/dense1/weight`` against the TF1 ``dense1/weight``);
+names that still do not match fall back to creation order and shape among the
+*model's* variables: those an optimizer updates, or, in a program that never
+steps, the trainable ones. Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...)
 gets no gradient and has no counterpart on the other side by design, so an
 unpaired variable outside the model is left out and counted in a note.
 
 "First divergence" means first in the original program's order: the trace
 records how much stdout had been written when each variable was created and
 each step ran, so a printed difference and an update difference can be ordered.
+When one run crashes, a divergence before the crash is still the first; what the
+crash cut short (output, steps, final values) is not: the exit is reported, with
+the exception and the line that raised it.
 """
 
 from __future__ import annotations
@@ -179,7 +183,9 @@ class _Candidate:
     divergence: Divergence
     position: int | None
     rank: int  # tie-break and fallback order: structure, gradient, stdout, state, exit
-    ended: bool = False  # one side stopped producing this observable (may be its crash)
+    # One side stopped producing this observable, or its value is cut short there: a crash
+    # on that side explains it, so the crash is reported instead.
+    ended: bool = False
 
 
 def _numbers(tokens: list[Token]) -> tuple[np.ndarray, np.ndarray]:
@@ -305,7 +311,11 @@ def pair_variables(
     old_model: set[int],
     new_model: set[int],
 ) -> dict[int, int]:
-    """Map old creation index -> new creation index: by name, else model order + shape."""
+    """Map old creation index -> new creation index: by name, else model order + shape.
+
+    A name matches the same name, or, failing that, the other side's name under
+    one more leading scope (see ``_pair_by_scope``).
+    """
 
     def keyed(variables: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
         seen: dict[str, int] = {}
@@ -319,6 +329,11 @@ def pair_variables(
     old_keys, new_keys = keyed(old_vars), keyed(new_vars)
     pairs = {old_keys[k]: new_keys[k] for k in old_keys if k in new_keys}
     taken = set(pairs.values())
+    pairs |= _pair_by_scope(
+        [v for v in old_vars if v["index"] not in pairs],
+        [v for v in new_vars if v["index"] not in taken],
+    )
+    taken = set(pairs.values())
     rest_new = [v for v in new_vars if v["index"] not in taken and v["index"] in new_model]
     for v in old_vars:
         if v["index"] in pairs or v["index"] not in old_model:
@@ -329,6 +344,43 @@ def pair_variables(
                 rest_new.remove(candidate)
                 break
     return pairs
+
+
+_Names = dict[str, list[int]]  # variable name -> creation indices
+
+
+def _pair_by_scope(
+    old_vars: list[dict[str, Any]], new_vars: list[dict[str, Any]]
+) -> dict[int, int]:
+    """Pair names equal once one side's leading scope is dropped, where that is unambiguous.
+
+    A Keras weight's path starts with its model's name (``model/dense1/weight``),
+    the TF1 variable it replaces does not (``dense1/weight``); creation order
+    alone pairs them wrongly as soon as a variable is missing or reordered.
+    """
+
+    def index(variables: list[dict[str, Any]]) -> tuple[_Names, _Names]:
+        full: _Names = {}
+        inner: _Names = {}  # by the name without its leading scope
+        for v in variables:
+            full.setdefault(v["var"], []).append(v["index"])
+            if rest := v["var"].partition("/")[2]:
+                inner.setdefault(rest, []).append(v["index"])
+        return full, inner
+
+    def matches(
+        variables: list[dict[str, Any]], other: tuple[_Names, _Names]
+    ) -> dict[int, list[int]]:
+        full, inner = other
+        found = {}
+        for v in variables:
+            rest = v["var"].partition("/")[2]
+            found[v["index"]] = inner.get(v["var"], []) + (full.get(rest, []) if rest else [])
+        return found
+
+    forward = matches(old_vars, index(new_vars))
+    backward = matches(new_vars, index(old_vars))
+    return {i: js[0] for i, js in forward.items() if len(js) == 1 and backward[js[0]] == [i]}
 
 
 def compare_records(
@@ -398,6 +450,18 @@ def compare_traces(
             new_vars[j]["line"] if j is not None else None,
         )
 
+    def called_from(i: int | None, j: int | None) -> str:
+        """Where the creating code was called from: the call that decided a layer's shapes."""
+        callers = [
+            f"{side} line {entry['callers'][0]}"
+            for side, entry in (
+                ("original", old_vars[i] if i is not None else None),
+                ("rewrite", new_vars[j] if j is not None else None),
+            )
+            if entry is not None and entry.get("callers")
+        ]
+        return f"; created by the call at {', '.join(callers)}" if callers else ""
+
     # Structure: model variables without a counterpart, paired variables of other shapes.
     new_in_model = [v for v in new_vars if v["index"] in new_model]
     old_in_model = [v for v in old_vars if v["index"] in old_model]
@@ -409,6 +473,7 @@ def compare_traces(
         if j is not None:
             other = new_vars[j]
             detail += f"; by creation order it would be {other['var']} (shape {_shape(other)})"
+        detail += called_from(v["index"], j)
         candidates.append(
             _Candidate(
                 Divergence(
@@ -423,6 +488,7 @@ def compare_traces(
         if v["index"] not in reverse:
             detail = (
                 f"the rewrite creates {v['var']} (shape {_shape(v)}), which the original has not"
+                + called_from(None, v["index"])
             )
             candidates.append(
                 _Candidate(
@@ -492,9 +558,16 @@ def compare_traces(
             break
     else:
         if len(old_steps) != len(new_steps):
+            # The side with more steps names the line that applied the first one the other lacks.
+            longer, extra = max(
+                ("original", old_steps), ("rewrite", new_steps), key=lambda s: len(s[1])
+            )
+            extra_line = extra[steps_compared].get("line")
             detail = (
                 f"the original makes {len(old_steps)} optimizer steps, the rewrite {len(new_steps)}"
             )
+            if extra_line is not None:
+                detail += f"; step {steps_compared + 1} applied at {longer} line {extra_line}"
             position = (
                 old_steps[steps_compared].get("stdout_offset")
                 if len(old_steps) > steps_compared
@@ -508,8 +581,8 @@ def compare_traces(
                         None,
                         len(old_steps),
                         len(new_steps),
-                        None,
-                        None,
+                        extra_line if longer == "original" else None,
+                        extra_line if longer == "rewrite" else None,
                         detail,
                     ),
                     position,
@@ -544,24 +617,16 @@ def compare_traces(
             continue
         mismatch = compare_records(old_value, new_value, tol, stats)
         stats.variables += 1
-        if mismatch is not None:
-            what, a, b = mismatch
-            shape_change = old_value["shape"] != new_value["shape"]
-            candidates.append(
-                _Candidate(
-                    Divergence(
-                        "variable",
-                        None,
-                        old_vars[i]["var"],
-                        a,
-                        b,
-                        *lines(i, j),
-                        f"{'' if shape_change else 'final value: '}{what}",
-                    ),
-                    old_vars[i].get("stdout_offset") if shape_change else None,
-                    0 if shape_change else 3,
-                )
-            )
+        if mismatch is None:
+            continue
+        what, a, b = mismatch
+        shape_change = old_value["shape"] != new_value["shape"]
+        detail = what + called_from(i, j) if shape_change else f"final value: {what}"
+        divergence = Divergence("variable", None, old_vars[i]["var"], a, b, *lines(i, j), detail)
+        if shape_change:  # decided at creation, by the call that built the variable
+            candidates.append(_Candidate(divergence, old_vars[i].get("stdout_offset"), 0))
+        else:  # a crash on one side cuts final values short and explains them
+            candidates.append(_Candidate(divergence, None, 3, ended=True))
     return candidates, steps_compared
 
 

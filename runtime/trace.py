@@ -14,15 +14,17 @@ Engine side of the contract:
   still reads the value at a step and at exit; ``.trainable`` if it has one;
 - call ``optimizer_step([(grad, var), ...])`` *before* applying an update, so that
   ``StopProgram`` leaves the variables exactly as after the last recorded step;
-  ``var`` is the object reported at creation or the variable behind it (then
-  matched by name);
+  ``var`` is the object reported at creation or the variable behind it: the
+  reported object's ``.var`` if it has one (matched by identity: TF2 names
+  every unnamed variable ``Variable``), else matched by name;
 - a spent budget raises ``StopProgram``; the sandbox's bootstrap runs the runner
   inside ``run_main``, which turns it into exit status 0.
 
 Recorded per run: every variable's creation line in the user program
-(``TFMIGRATE_PROGRAM``), value before its first update and value at exit; every
-step's gradients; which program line printed which stdout bytes; and how much
-stdout had been written at each event, so events and printed text can be ordered.
+(``TFMIGRATE_PROGRAM``) and the program lines that called it, value before its
+first update and value at exit; every step's gradients and the program line that
+applied it; which program line printed which stdout bytes; and how much stdout
+had been written at each event, so events and printed text can be ordered.
 The trace file is JSON (``FORMAT`` below); ``runtime.compare`` reads it.
 """
 
@@ -98,19 +100,33 @@ def _realpath(filename: str) -> str:
     return os.path.realpath(filename)
 
 
-def _program_line() -> int | None:
-    """The line of the user program that is running now (innermost frame in its file)."""
+def _program_lines(innermost_only: bool = False) -> list[int]:
+    """The lines of the user program on the stack now, innermost first.
+
+    The frames below the innermost one are its callers: a weight created in a
+    layer's ``build`` is called from the line that calls the layer, which is
+    what decided the weight's shape.
+    """
     program = os.environ.get(PROGRAM_ENV)
     if not program:
-        return None
+        return []
     target = _realpath(program)
-    frame = sys._getframe(2)
+    lines = []
+    frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if filename == program or _realpath(filename) == target:
-            return frame.f_lineno
+            lines.append(frame.f_lineno)
+            if innermost_only:
+                break
         frame = frame.f_back
-    return None
+    return lines
+
+
+def _program_line() -> int | None:
+    """The line of the user program that is running now (innermost frame in its file)."""
+    lines = _program_lines(innermost_only=True)
+    return lines[0] if lines else None
 
 
 def _stdout_offset() -> int | None:
@@ -137,7 +153,7 @@ class Recorder:
         self.steps: list[dict[str, Any]] = []
         self.prints: list[tuple[int, int]] = []  # (stdout offset before, program line)
         self.stopped_early = False
-        self._lines: list[int | None] = []
+        self._lines: list[list[int]] = []  # per variable: creation line, then its callers
         self._offsets: list[int | None] = []
         self._index: dict[int, int] = {}
         self._by_key: dict[str, int] = {}
@@ -148,29 +164,33 @@ class Recorder:
         return self.path is not None or self.max_steps is not None
 
     def variable_created(self, var: Any, line: int | None = None) -> None:
-        """Remember a variable, and the user's source line that created it."""
+        """Remember a variable, the user's source line that created it, and that line's callers."""
         if not self.active or id(var) in self._index:
             return
-        self._register(var, line if line is not None else _program_line())
+        self._register(var, [line] if line is not None else _program_lines())
 
-    def _register(self, var: Any, line: int | None) -> int:
+    def _register(self, var: Any, lines: list[int]) -> int:
         index = len(self.variables)
         self._index[id(var)] = index
+        behind = getattr(var, "var", None)
+        if behind is not None:
+            self._index[id(behind)] = index
         self._by_key[variable_key(var)] = index
         self.variables.append(var)
-        self._lines.append(line)
+        self._lines.append(lines)
         self._offsets.append(_stdout_offset())
         return index
 
     def _index_of(self, var: Any) -> int:
         """The creation index of a stepped variable: same object, else latest of that name.
 
-        The engine may report a wrapper at creation and the variable itself at a step.
+        The engine may report a wrapper at creation and the variable behind it at a
+        step; ``_register`` indexes both.
         """
         index = self._index.get(id(var))
         if index is None:
             index = self._by_key.get(variable_key(var))
-        return self._register(var, None) if index is None else index
+        return self._register(var, []) if index is None else index
 
     def optimizer_step(self, grads_and_vars: Iterable[tuple[Any, Any]]) -> None:
         """Record one update about to be applied; stop the program once the budget is spent."""
@@ -218,7 +238,8 @@ class Recorder:
                     "var": variable_key(var),
                     "index": index,
                     "trainable": bool(getattr(var, "trainable", True)),
-                    "line": self._lines[index],
+                    "line": self._lines[index][0] if self._lines[index] else None,
+                    "callers": self._lines[index][1:],
                     "stdout_offset": self._offsets[index],
                     "initial": self._initial.get(index),
                     "value": self._read(index),

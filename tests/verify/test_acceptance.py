@@ -40,12 +40,24 @@ def test_hand_migration_is_different_and_names_lines_on_both_sides() -> None:
     assert d.new_line in {line_of(HAND_TF2, "name='weight'"), line_of(HAND_TF2, "name='bias'")}
 
 
+def test_hand_migration_verdict_names_the_call_that_fed_dense2_the_inputs() -> None:
+    verdict = verify_files(SCOPE_TF1, HAND_TF2, Options(timeout=120))
+    d = verdict.divergence
+    assert d is not None and (d.observable, d.variable) == ("variable", "dense2/weight")
+    assert "shape (10, 10) vs (32, 10)" in verdict.reason
+    built_by = (
+        line_of(SCOPE_TF1, "x = dense(x, 10)"),
+        line_of(HAND_TF2, "x = self.dense2(inputs)"),
+    )
+    assert f"original line {built_by[0]}, rewrite line {built_by[1]}" in verdict.reason
+
+
 @pytest.mark.xfail(
     strict=True,
-    reason="the verdict names only where the first diverging variable was created (original "
-    "line 6, rewrite line 13: dense2/weight paired by creation order with a (32, 10) weight); "
-    "it names neither mistake: `self.dense2(inputs)` (rewrite lines 29-30, every layer fed "
-    "`inputs`) nor the dropped tf.nn.relu (original line 8 against rewrite line 17)",
+    reason="the dropped tf.nn.relu shows only in values computed from the weights, where each "
+    "side first reads them (original line 8, rewrite line 17); the engine reports variable "
+    "creations and optimizer steps to the trace but not reads, so the verdict names the "
+    "shape difference of dense2/weight and the call that built it (rewrite line 29) only",
 )
 def test_hand_migration_verdict_names_both_mistakes() -> None:
     verdict = verify_files(SCOPE_TF1, HAND_TF2, Options(timeout=120))
@@ -104,9 +116,10 @@ GOLDEN_XFAILS = {
     "seed_gradients_square": "unverified: unsupported API tf.constant_initializer (rewrite): the "
     "engine's TF2 namespace lacks tf.constant_initializer, which TF 2.21 has",
     "seed_variable_scope": "different: variable dense1/weight final value, max |diff| 0.706 "
-    "(original line 6, rewrite line 10): the engine seeds glorot_uniform values by the "
-    "variable's full name, 'dense1/weight' for get_variable and 'model/dense1/weight' for "
-    "the Keras weight, and the verifier compares randomly initialised variables' values",
+    "(original line 6, rewrite line 10): the variables pair by name (model/dense1/weight with "
+    "dense1/weight) but their initial values differ: the engine seeds glorot_uniform values "
+    "by the variable's full name, 'dense1/weight' for get_variable and 'model/dense1/weight' "
+    "for the Keras weight",
 }
 
 

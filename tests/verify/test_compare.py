@@ -24,20 +24,24 @@ def var(
     trainable: bool = True,
     line: int | None = None,
     offset: int | None = 0,
+    callers: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     return {
         "var": name,
         "index": index,
         "trainable": trainable,
         "line": line,
+        "callers": list(callers),
         "stdout_offset": offset,
         "value": record_array(np.asarray(value, np.float32)),
     }
 
 
-def step(*grads: tuple[str, int, Any], offset: int | None = None) -> dict[str, Any]:
+def step(
+    *grads: tuple[str, int, Any], offset: int | None = None, line: int | None = None
+) -> dict[str, Any]:
     return {
-        "line": None,
+        "line": line,
         "stdout_offset": offset,
         "grads": [
             {
@@ -57,6 +61,7 @@ def run(
     *,
     exit_code: int = 0,
     exception: str | None = None,
+    raised_at: int | None = None,
     stopped: bool = False,
     traced: bool = True,
 ) -> RunResult:
@@ -74,6 +79,8 @@ def run(
         exception=exception,
         trace=trace if traced else None,
         timed_out=False,
+        exception_message="boom" if exception else None,
+        exception_line=raised_at,
     )
 
 
@@ -424,3 +431,75 @@ def test_any_single_gradient_change_beyond_tolerance_is_found_at_its_step(grads,
     changed[k][i] = float(np.float32(grads[k][i])) + 2 * (TOL.atol + TOL.rtol * scale) + 1e-3
     d = compare_runs(old, run("", variables, [step(("w", 0, g)) for g in changed]), TOL).divergence
     assert (d.observable, d.step, d.variable) == ("gradient", k + 1, "w")
+
+
+def test_a_crash_outranks_the_final_values_it_cut_short() -> None:
+    old = run("", [var("w", 0, [0.0], line=3)], [step(("w", 0, [1.0]))] * 2)
+    new = run(
+        "",
+        [var("w", 0, [0.5], line=5)],
+        [step(("w", 0, [1.0]))],
+        exit_code=1,
+        exception="ValueError",
+        raised_at=12,
+    )
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.new_line) == ("exit", 12)
+    assert d.new == "ValueError: boom"
+
+
+def test_a_gradient_difference_before_the_crash_still_wins() -> None:
+    old = run("", [var("w", 0, [0.0], line=3)], [step(("w", 0, [1.0]))] * 2)
+    new = run(
+        "",
+        [var("w", 0, [0.5], line=5)],
+        [step(("w", 0, [2.0]))],
+        exit_code=1,
+        exception="ValueError",
+        raised_at=12,
+    )
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.step, d.old_line, d.new_line) == ("gradient", 1, 3, 5)
+
+
+def test_a_step_count_mismatch_names_the_line_of_the_first_unmatched_step() -> None:
+    variables = [var("w", 0, [1.0])]
+    short = run("", variables, [step(("w", 0, [1.0]), line=7)] * 4)
+    long = run("", variables, [step(("w", 0, [1.0]), line=9)] * 5)
+    d = compare_runs(short, long, TOL).divergence
+    assert (d.observable, d.step, d.old_line, d.new_line) == ("gradient", 5, None, 9)
+    assert "rewrite line 9" in d.detail
+    d = compare_runs(long, short, TOL).divergence
+    assert (d.step, d.old_line, d.new_line) == (5, 9, None)
+
+
+def test_names_are_paired_across_a_leading_model_scope() -> None:
+    old_vars = [var("dense1/weight", 0, np.ones((3, 2))), var("dense2/weight", 1, np.ones((2, 2)))]
+    # created in the other order, so creation order and shape alone would pair them wrongly
+    new_vars = [
+        var("model/dense2/weight", 0, np.ones((3, 2))),
+        var("model/dense1/weight", 1, np.ones((3, 2))),
+    ]
+    assert pair_variables(old_vars, new_vars, {0, 1}, {0, 1}) == {0: 1, 1: 0}
+    # the other way round too: the original may be the side with the scope
+    assert pair_variables(new_vars, old_vars, {0, 1}, {0, 1}) == {0: 1, 1: 0}
+
+
+def test_an_ambiguous_scoped_name_falls_back_to_creation_order() -> None:
+    old_vars = [var("w", 0, [1.0])]
+    new_vars = [var("b/w", 0, [1.0]), var("a/w", 1, [1.0])]
+    assert pair_variables(old_vars, new_vars, {0}, {0, 1}) == {0: 0}
+
+
+def test_shape_change_names_the_calls_that_built_both_variables() -> None:
+    old = run("", [var("dense2/weight", 0, np.zeros((10, 10)), line=6, callers=(14, 20))])
+    new = run("", [var("model/dense2/weight", 0, np.zeros((32, 10)), line=13, callers=(29, 34))])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.variable, d.old_line, d.new_line) == (
+        "variable",
+        "dense2/weight",
+        6,
+        13,
+    )
+    assert "(10, 10) vs (32, 10)" in d.detail
+    assert "created by the call at original line 14, rewrite line 29" in d.detail

@@ -29,17 +29,6 @@ REAL_TF_RAISES = {
     "variable_in_function": "ValueError",  # tf.function only supports singleton tf.Variables ...
 }
 
-ENGINE_NUMPY_ERROR = (
-    "engine: Tensor.numpy() inside a tf.function raises NotImplementedError "
-    "('numpy() is only available when eager execution is enabled'); TF 2.21 raises "
-    "AttributeError ('SymbolicTensor' object has no attribute 'numpy')"
-)
-CRASH_RANKED_BELOW_STATE = (
-    "compare_runs ranks the final-state difference (rank 3) before the exit divergence "
-    "(rank 4) and final state is not marked as ended by the crash, so a rewrite that raises "
-    "is reported as 'variable at w1: final value', naming neither the exception nor its line"
-)
-
 
 def mutant_dir(name: str) -> Path:
     return MUTANTS / name
@@ -67,23 +56,7 @@ def test_mutant_is_different(name: str) -> None:
     assert result.exit_code == 1 and result.divergence is not None
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            n,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="compare: a step-count mismatch ('the original makes 40 optimizer steps, "
-                "the rewrite 41') carries no source line on either side, although the trace "
-                "records where the extra step was applied",
-            ),
-        )
-        if n == "off_by_one_loop"
-        else n
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_mutant_divergence_names_a_source_line(name: str) -> None:
     d = verdict(name).divergence
     assert d is not None, verdict(name).reason
@@ -97,35 +70,14 @@ def test_correct_rewrite_is_equivalent(name: str) -> None:
     assert result.divergence is None
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=ENGINE_NUMPY_ERROR))
-        if n == "numpy_in_function"
-        else n
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_mutant_runs_or_fails_on_the_engine_as_on_real_tf(name: str) -> None:
     run = run_program(mutant_dir(name) / "mutant.py", face="tf2", max_steps=60, timeout=120)
     assert run.exception == REAL_TF_RAISES.get(name), run.exception_message
     assert (run.exit_code == 0) == (name not in REAL_TF_RAISES), run.stderr[-2000:]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            n,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason=CRASH_RANKED_BELOW_STATE
-                + ("; and " + ENGINE_NUMPY_ERROR if n == "numpy_in_function" else ""),
-            ),
-        )
-        for n in sorted(REAL_TF_RAISES)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(REAL_TF_RAISES))
 def test_verdict_reports_the_rewrites_exception(name: str) -> None:
     result = verdict(name)
     assert result.status == "different", result.reason

@@ -73,11 +73,27 @@ def test_creation_line_is_the_user_programs_line(monkeypatch: pytest.MonkeyPatch
     assert recorder.snapshot()["variables"][0]["line"] == expected
 
 
+def build_layer(recorder: trace.Recorder) -> Var:
+    return make_variable(recorder)
+
+
+def test_creation_records_the_program_lines_that_called_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(trace.PROGRAM_ENV, __file__)
+    recorder = trace.Recorder("unused.json", None)
+    build_layer(recorder)
+    variable = recorder.snapshot()["variables"][0]
+    assert variable["line"] == make_variable.__code__.co_firstlineno + 2
+    assert variable["callers"][0] == build_layer.__code__.co_firstlineno + 1
+
+
 def test_no_line_when_the_program_is_not_on_the_stack(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(trace.PROGRAM_ENV, "/nowhere/prog.py")
     recorder = trace.Recorder("unused.json", None)
     make_variable(recorder)
-    assert recorder.snapshot()["variables"][0]["line"] is None
+    variable = recorder.snapshot()["variables"][0]
+    assert variable["line"] is None and variable["callers"] == []
 
 
 def test_snapshot_keys_grads_by_creation_index_and_registers_unknown_variables() -> None:
@@ -140,6 +156,23 @@ def test_a_step_on_the_variable_behind_a_reported_wrapper_finds_its_creation() -
     snap = recorder.snapshot()
     assert len(snap["variables"]) == 1 and snap["variables"][0]["line"] == 7
     assert snap["steps"][0]["grads"][0]["index"] == 0
+
+
+def test_a_step_finds_the_creation_of_its_variable_among_others_of_the_same_name() -> None:
+    class Wrapper:
+        def __init__(self, var: Var) -> None:
+            self.var, self.name = var, var.name
+
+        def numpy(self) -> np.ndarray:
+            return self.var.numpy()
+
+    recorder = trace.Recorder("unused.json", None)
+    first, second = Var("Variable:0", [1.0]), Var("Variable:0", [2.0])  # TF2: unnamed
+    recorder.variable_created(Wrapper(first))
+    recorder.variable_created(Wrapper(second))
+    recorder.optimizer_step([(np.ones(1), first), (np.ones(1), second)])
+    grads = recorder.snapshot()["steps"][0]["grads"]
+    assert [g["index"] for g in grads] == [0, 1]
 
 
 def test_value_before_the_first_update_is_kept() -> None:
