@@ -106,7 +106,10 @@ double = float64
 ALL = [float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
        bool_, complex64, complex128, string]
 _BY_NAME = {d.name: d for d in ALL}
-_BY_NAME.update({"half": float16, "double": float64})
+# TF's own aliases (``tf.placeholder("float", ...)`` is float32, not NumPy's float64).
+_BY_NAME.update({"half": float16, "float": float32, "double": float64})
+#: Names NumPy accepts but TF refuses.
+_NOT_TF_NAMES = frozenset({"int", "long", "complex"})
 _BY_NP = {d.np: d for d in ALL}
 _BY_NP[np.dtype("U")] = string
 
@@ -117,6 +120,8 @@ def as_dtype(value: Any) -> DType:
         return value
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
+    if isinstance(value, str) and value in _NOT_TF_NAMES:
+        raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
     if value is float:
         return float32
     if value is int:
