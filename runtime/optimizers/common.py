@@ -25,7 +25,7 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
     recorder = trace.recorder
 
     def kernel(*arrays: np.ndarray) -> tuple:
-        gs = [np.asarray(a) for a in arrays[:n]]
+        gs = [a if a.__class__ is np.ndarray else np.asarray(a) for a in arrays[:n]]
         if recorder.active:
             trace.optimizer_step(list(zip(gs, traced)))
         update(gs, [np.asarray(a) for a in arrays[n:]] if len(arrays) > n else [])

@@ -135,9 +135,11 @@ class Optimizer:
         self._prepare_non_slots()
         hypers = [_to_scalar_input(h) for h in self._hypers()]
 
+        variables = [(var, var.dtype.np) for _, var in pairs]
+
         def update(gs: list, hs: list) -> None:
-            for (_, var), g in zip(pairs, gs):
-                self._update(var, g.astype(var.dtype.np, copy=False), hs)
+            for (var, np_dtype), g in zip(variables, gs):
+                self._update(var, g.astype(np_dtype, copy=False), hs)
             self._finish(hs)
 
         op = step_op([g for g, _ in pairs], hypers, update, [v for _, v in live], name=name or self._name)
