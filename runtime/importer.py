@@ -6,7 +6,6 @@ Installed only by ``runtime.run`` (inside the engine's subprocess), never on ``i
 from __future__ import annotations
 
 import ast
-import importlib.abc
 import importlib.machinery
 import sys
 import types
@@ -65,7 +64,10 @@ class UnsupportedModule(types.ModuleType):
         raise Unsupported(f"{self.__name__}.{name}")
 
 
-class _Loader(importlib.abc.Loader):
+class _Loader:
+    """Import loader protocol (not subclassing importlib.abc, whose import pulls in
+    importlib.resources, tempfile and pathlib)."""
+
     def __init__(self, module: types.ModuleType) -> None:
         self.module = module
 
@@ -76,8 +78,8 @@ class _Loader(importlib.abc.Loader):
         return None
 
 
-class EngineFinder(importlib.abc.MetaPathFinder):
-    """Serves ``tensorflow`` and its submodules from the facade of one face."""
+class EngineFinder:
+    """Serves ``tensorflow`` and its submodules from the facade of one face (a meta path finder)."""
 
     def __init__(self, face: str) -> None:
         self.face = face

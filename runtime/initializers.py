@@ -233,6 +233,14 @@ class RandomUniformV2(RandomUniform):
         super().__init__(minval, maxval, seed)
 
 
+class ConstantV2(Constant):
+    """``tf.constant_initializer`` (init_ops_v2): takes no dtype, unlike TF1's."""
+
+    def __init__(self, value: Any = 0, support_partition: bool = False) -> None:
+        super().__init__(value)
+        self.support_partition = support_partition
+
+
 class VarianceScalingV1(VarianceScaling):
     """TF1 ``variance_scaling_initializer``: distribution 'normal' is truncated."""
 

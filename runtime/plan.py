@@ -47,7 +47,15 @@ def _run_steps(steps: list, v: list) -> None:
         if fn is None:
             _run_loop(out, v[ins[0]], v)
             continue
-        r = fn(*[v[i] for i in ins])
+        n = len(ins)
+        if n == 2:
+            r = fn(v[ins[0]], v[ins[1]])
+        elif n == 1:
+            r = fn(v[ins[0]])
+        elif n == 0:
+            r = fn()
+        else:
+            r = fn(*[v[i] for i in ins])
         if out.__class__ is int:
             v[out] = r
         elif out:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes, nest
+from runtime import context, nest
 from runtime.graph import Operation
 from runtime.plan import session_plan
 from runtime.tensor import SymbolicTensor, Tensor
@@ -142,10 +142,16 @@ def _feed_value(t: SymbolicTensor, v: Any) -> np.ndarray:
         else:
             raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
                             "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles.")
-    dt = t.dtype
-    arr = np.asarray(v, dtype=object if dt == dtypes.string else dt.np)
-    if not t.shape.is_compatible_with(arr.shape):
-        raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {t.name}, which has shape {t.shape}")
+    arr = np.asarray(v, dtype=t.dtype.np)
+    # Shapes already accepted for this tensor's current static shape need no re-check.
+    static, accepted = getattr(t, "_accepted_feeds", (None, None))
+    if static is not t.shape or arr.shape not in accepted:  # type: ignore[operator]
+        if not t.shape.is_compatible_with(arr.shape):
+            raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {t.name}, which has shape {t.shape}")
+        if static is not t.shape:
+            static, accepted = t.shape, set()
+            t._accepted_feeds = (static, accepted)  # type: ignore[attr-defined]
+        accepted.add(arr.shape)  # type: ignore[union-attr]
     return arr
 
 

@@ -283,7 +283,9 @@ class SymbolicTensor(Tensor):
         return default_session_for(self.graph, session).run(self, feed_dict)
 
     def _in_tf2_function(self) -> bool:
-        return context.STATE.eager_enabled
+        """TF2 semantics (unhashable, ``==`` elementwise) hold in function graphs only: a
+        ``tf.Graph().as_default()`` block in an eager program builds a TF1-style graph."""
+        return context.STATE.eager_enabled and self.op.graph.is_function
 
     def __hash__(self) -> int:
         if self._in_tf2_function():
@@ -303,7 +305,7 @@ class SymbolicTensor(Tensor):
     def __bool__(self) -> bool:
         from runtime.errors import OperatorNotAllowedInGraphError
 
-        if self._in_tf2_function():
+        if context.STATE.eager_enabled:  # TF checks eager-outside-functions, any graph
             raise OperatorNotAllowedInGraphError(
                 "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt "
                 "the following resolutions to the problem: If you are running in Graph mode, use "

@@ -141,7 +141,8 @@ class Variable:
         return v
 
     def _assign_array(self, x: np.ndarray) -> np.ndarray:
-        x = np.asarray(x)
+        if x.__class__ is not np.ndarray:
+            x = np.asarray(x)
         if x.dtype != self._dtype.np:
             x = x.astype(self._dtype.np)
         if self._value is not None and x.shape != self._value.shape and self._shape.is_fully_defined():

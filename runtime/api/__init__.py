@@ -7,7 +7,6 @@ raises the AttributeError TF would.
 
 from __future__ import annotations
 
-import json
 import os
 import types
 from typing import Any
@@ -21,6 +20,8 @@ def real_api() -> dict:
     """TF 2.21's public names per module, recorded from a real installation."""
     global _REAL
     if _REAL is None:
+        import json  # only needed when a name is missing from the engine's tables
+
         with open(os.path.join(os.path.dirname(__file__), "tf221_names.json"), encoding="utf-8") as fh:
             _REAL = json.load(fh)
     return _REAL

@@ -122,6 +122,9 @@ INIT_V1 = {"zeros": I.Zeros, "ones": I.Ones, "constant": I.Constant, "random_nor
            "lecun_normal": I.LecunNormal, "lecun_uniform": I.LecunUniform, "orthogonal": I.Orthogonal,
            "identity": I.Identity, "global_variables": V1.global_variables,
            "variables": V1.variables_initializer, "local_variables": V1.local_variables_initializer}
+# TF 2.21's top-level initializers are init_ops_v2 classes, with TF2 defaults (§3.1).
+INIT_V2_TOP = {"constant_initializer": I.ConstantV2, "zeros_initializer": I.Zeros, "ones_initializer": I.Ones,
+               "random_normal_initializer": I.RandomNormalV2, "random_uniform_initializer": I.RandomUniformV2}
 V1_INIT_NAMES = {f"{k}_initializer": v for k, v in INIT_V1.items()
                  if k not in ("global_variables", "variables", "local_variables")}
 TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOptimizer": O1.MomentumOptimizer,
@@ -224,7 +227,7 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 
 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
-    v2_top = dict(CORE) | {"name_scope": NameScopeV2}
+    v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
         "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}

@@ -10,7 +10,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.gradients import engine_variable
 from runtime.keras.variables import KerasVariable, make_variable
-from runtime.optimizers.common import step_op
+from runtime.optimizers.common import minus_step, step_op
 
 _NAME_COUNTS: dict[str, int] = {}
 
@@ -137,14 +137,15 @@ class Optimizer:
 
                 raise invalid_argument(f"Value for attr 'T' of {ev.dtype.name} is not in the list of allowed values")
 
+        np_dtypes = [ev.dtype.np for ev in evars]
+
         def update(gs: list, _hs: list) -> None:
             lr_var = self._learning_rate._engine_variable
             it = self._iterations._engine_variable
             if self._schedule is not None:
                 lr_var._assign_array(np.float32(np.asarray(_eager_value(self._schedule(it._value)))))
-            for ev, g, s in zip(evars, gs, slots):
-                lr = lr_var._value.astype(ev.dtype.np)
-                self._update(ev, g.astype(ev.dtype.np, copy=False), lr, s, it._value)
+            for ev, dt, g, s in zip(evars, np_dtypes, gs, slots):
+                self._update(ev, g.astype(dt, copy=False), lr_var._value.astype(dt, copy=False), s, it._value)
             it._assign_array(it._value + 1)
 
         step_op([g for g, _ in live], [], update, [v for _, v in live], name=self.name)
@@ -187,7 +188,7 @@ class SGD(Optimizer):
             else:
                 var._assign_array(var._value + mv)
         else:
-            var._assign_array(var._value - g * lr)
+            var._assign_array(minus_step(var._value, g * lr))
 
 
 class Adam(Optimizer):

@@ -113,7 +113,7 @@ def _shape_arg(s: Any) -> Tensor:
 register_simple("Fill", lambda dims, v: np.full(tuple(int(d) for d in dims), v, dtype=v.dtype))
 not_differentiable("Fill")
 register_simple("ZerosLike", np.zeros_like, shape_only=True)
-register_simple("OnesLike", np.ones_like, shape_only=True)
+register_simple("OnesLike", lambda x: np.ones(x.shape, x.dtype), shape_only=True)
 not_differentiable("ZerosLike", "OnesLike")
 
 

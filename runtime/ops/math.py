@@ -21,17 +21,31 @@ from runtime.tensor import OPS, EagerTensor, Tensor
 # --- broadcasting helpers ------------------------------------------------------
 
 
+_SUM_AXES: dict[tuple, tuple] = {}
+
+
 def _sum_to_shape(g: np.ndarray, like: np.ndarray) -> np.ndarray:
-    if g.shape == like.shape:
+    gs, ls = g.shape, like.shape
+    if gs == ls:
         return g
-    nd = g.ndim - like.ndim
-    axes = tuple(range(nd)) + tuple(i + nd for i, d in enumerate(like.shape) if d == 1 and g.shape[i + nd] != 1)
-    out = g.sum(axis=axes, keepdims=True) if axes else g
-    return out.reshape(like.shape).astype(g.dtype, copy=False)
+    axes = _SUM_AXES.get((gs, ls))
+    if axes is None:  # computed once per pair of shapes: this runs every training step
+        nd = len(gs) - len(ls)
+        axes = tuple(range(nd)) + tuple(i + nd for i, d in enumerate(ls) if d == 1 and gs[i + nd] != 1)
+        _SUM_AXES[(gs, ls)] = axes
+    out = np.add.reduce(g, axis=axes, keepdims=True) if axes else g
+    return out.reshape(ls).astype(g.dtype, copy=False)
 
 
 register_simple("SumToShape", _sum_to_shape)
-register_simple("BroadcastLike", lambda g, like: np.array(np.broadcast_to(g, like.shape)))
+def _broadcast_like(g: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """``g`` broadcast to ``like``'s shape as a fresh array (copyto skips broadcast_to's Python)."""
+    out = np.empty(like.shape, g.dtype)
+    np.copyto(out, g)
+    return out
+
+
+register_simple("BroadcastLike", _broadcast_like)
 
 
 @register_gradient("SumToShape")
@@ -602,9 +616,11 @@ def _axes(axis: Any, ndim: int) -> tuple | None:
 def _reduce_make(fn: Any) -> Any:
     def make(attrs: dict) -> Any:
         axis, keep = attrs["axis"], attrs["keepdims"]
+        # np.sum/np.max/np.min are these ufunc reductions behind a Python wrapper.
+        reduce = _UFUNC_REDUCE.get(fn, fn)
 
         def kernel(x: np.ndarray) -> np.ndarray:
-            out = fn(x, axis=_axes(axis, x.ndim), keepdims=keep)
+            out = reduce(x, axis=None if axis is None else _axes(axis, x.ndim), keepdims=keep)
             return np.asarray(out, dtype=x.dtype) if x.dtype.kind != "b" else np.asarray(out)
 
         return kernel
@@ -620,6 +636,7 @@ def _mean(x: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
+_UFUNC_REDUCE = {np.sum: np.add.reduce, np.max: np.maximum.reduce, np.min: np.minimum.reduce}
 for _n, _f in [("Sum", np.sum), ("Mean", _mean), ("Max", np.max), ("Min", np.min),
                ("Prod", np.prod), ("All", np.all), ("Any", np.any)]:
     register(_n, _reduce_make(_f))
@@ -705,9 +722,13 @@ def _keep_shape_grad(op: Any, grad: Tensor) -> Tensor:
 def _expand_reduced_make(attrs: dict) -> Any:
     axis = attrs["axis"]
 
+    shapes: dict[tuple, list] = {}
+
     def kernel(g: np.ndarray, x: np.ndarray) -> np.ndarray:
-        axes = _axes(axis, x.ndim)
-        shape = [1 if (axes is None or i in axes) else d for i, d in enumerate(x.shape)]
+        shape = shapes.get(x.shape)
+        if shape is None:
+            axes = _axes(axis, x.ndim)
+            shape = shapes[x.shape] = [1 if (axes is None or i in axes) else d for i, d in enumerate(x.shape)]
         return g.reshape(shape)
 
     return kernel

@@ -22,15 +22,27 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
     h_ts = [convert_to_tensor(h) for h in hypers]
     n = len(g_ts)
 
+    recorder = trace.recorder
+
     def kernel(*arrays: np.ndarray) -> tuple:
-        gs = [np.asarray(a) for a in arrays[:n]]
-        trace.optimizer_step(list(zip(gs, traced)))
-        update(gs, [np.asarray(a) for a in arrays[n:]])
+        gs = [a if a.__class__ is np.ndarray else np.asarray(a) for a in arrays[:n]]
+        if recorder.active:
+            trace.optimizer_step(list(zip(gs, traced)))
+        update(gs, [np.asarray(a) for a in arrays[n:]] if len(arrays) > n else [])
         return ()
 
     return py_call(kernel, g_ts + h_ts, [], name=name)
 
 
+def minus_step(value: np.ndarray, step: Any) -> Any:
+    """``value - step``, written into ``step`` when it is a fresh array of the result's shape
+    (one allocation per update instead of two; same arithmetic)."""
+    if step.__class__ is np.ndarray and step.shape == value.shape and step.dtype == value.dtype:
+        return np.subtract(value, step, out=step)
+    return value - step
+
+
 def f32(x: Any, dtype: Any) -> Any:
     """A hyperparameter as a scalar of the variable's dtype (TF casts after converting)."""
-    return np.asarray(x).astype(dtype)[()]
+    a = np.asarray(x)
+    return (a if a.dtype == dtype else a.astype(dtype))[()]

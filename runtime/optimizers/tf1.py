@@ -10,7 +10,7 @@ from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
 from runtime.gradients import gradients
 from runtime.graph import GraphKeys
-from runtime.optimizers.common import f32, step_op
+from runtime.optimizers.common import f32, minus_step, step_op
 from runtime.tensor import Tensor
 from runtime.variables import Variable
 
@@ -135,9 +135,11 @@ class Optimizer:
         self._prepare_non_slots()
         hypers = [_to_scalar_input(h) for h in self._hypers()]
 
+        variables = [(var, var.dtype.np) for _, var in pairs]
+
         def update(gs: list, hs: list) -> None:
-            for (_, var), g in zip(pairs, gs):
-                self._update(var, g.astype(var.dtype.np, copy=False), hs)
+            for (var, np_dtype), g in zip(variables, gs):
+                self._update(var, g.astype(np_dtype, copy=False), hs)
             self._finish(hs)
 
         op = step_op([g for g, _ in pairs], hypers, update, [v for _, v in live], name=name or self._name)
@@ -162,7 +164,7 @@ class GradientDescentOptimizer(Optimizer):
         return [self._lr]
 
     def _update(self, var: Variable, g: np.ndarray, h: list) -> None:
-        var._assign_array(var._value - g * f32(h[0], g.dtype))
+        var._assign_array(minus_step(var._value, g * f32(h[0], g.dtype)))
 
 
 class MomentumOptimizer(Optimizer):

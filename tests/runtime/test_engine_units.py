@@ -119,3 +119,109 @@ def test_variable_initial_values_depend_only_on_name(tmp_path: Path) -> None:
     vals = np.array(eval(a.stdout))
     limit = np.sqrt(6 / 5)
     assert np.all(np.abs(vals) <= limit) and len(set(vals.ravel().tolist())) == 6
+
+
+# Output recorded from TF 2.21: top-level init_ops_v2 initializers and their TF2 defaults, a scalar
+# variable's text, and .numpy() on a symbolic tensor inside tf.function.
+TF2_TOP_LEVEL_PROGRAM = """\
+import tensorflow as tf
+
+print(tf.constant_initializer(3.0)([2]).numpy())
+print(tf.zeros_initializer()([2], tf.float32).numpy())
+print(tf.ones_initializer()([2]).numpy())
+r = tf.random_normal_initializer()
+print(r.mean, r.stddev, r([3]).shape)
+u = tf.random_uniform_initializer()
+print(u.minval, u.maxval)
+print(hasattr(tf, "glorot_uniform_initializer"), hasattr(tf, "truncated_normal_initializer"))
+v = tf.Variable(0.9999985694885254, name="x")
+print(f"{v}")
+print(str(v))
+
+
+@tf.function
+def f(x):
+    try:
+        x.numpy()
+    except AttributeError as e:
+        print("AttributeError", e)
+    return x
+
+
+f(tf.constant(1.0))
+"""
+TF2_TOP_LEVEL_EXPECTED = """\
+[3. 3.]
+[0. 0.]
+[1. 1.]
+0.0 0.05 (3,)
+-0.05 0.05
+False False
+<tf.Variable 'x:0' shape=() dtype=float32, numpy=0.9999985694885254>
+<tf.Variable 'x:0' shape=() dtype=float32, numpy=0.9999985694885254>
+AttributeError 'SymbolicTensor' object has no attribute 'numpy'
+"""
+
+
+def test_tf2_top_level_initializers_variable_text_and_symbolic_numpy(tmp_path: Path) -> None:
+    program = tmp_path / "prog.py"
+    program.write_text(TF2_TOP_LEVEL_PROGRAM)
+    done = run_engine(program, face="tf2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == TF2_TOP_LEVEL_EXPECTED
+
+
+# Output recorded from TF 2.21: repeated calls reuse cached argument checks, yet a wrong shape
+# still fails; a tf.Graph().as_default() block in an eager program hashes and compares tensors
+# as TF1 does while bool() stays refused.
+REPEATED_CALLS_PROGRAM = """\
+import numpy as np
+import tensorflow as tf
+
+v = tf.Variable(1.0)
+
+
+@tf.function(input_signature=[tf.TensorSpec([5], tf.float32)])
+def f(x):
+    return tf.reduce_sum(x) * v
+
+
+print(f(np.ones(5, np.float32)).numpy(), f(np.ones(5, np.float32)).numpy())
+try:
+    f(np.ones(4, np.float32))
+except (TypeError, ValueError) as e:
+    print(type(e).__name__)
+print(f(np.arange(5, dtype=np.float32)).numpy())
+g = tf.compat.v1.Graph()
+with g.as_default():
+    p = tf.compat.v1.placeholder(tf.float32, [None, 2])
+    s = tf.reduce_sum(p)
+    with tf.compat.v1.Session() as sess:
+        print(sess.run(s, {p: np.ones((3, 2))}), sess.run(s, {p: np.ones((3, 2))}))
+        try:
+            sess.run(s, {p: np.ones((3, 3))})
+        except ValueError as e:
+            print("ValueError", e)
+    print(p == p, p != p)
+    try:
+        bool(s)
+    except TypeError as e:
+        print(type(e).__name__, str(e)[:40])
+"""
+REPEATED_CALLS_EXPECTED = """\
+5.0 5.0
+TypeError
+10.0
+6.0 6.0
+ValueError Cannot feed value of shape (3, 3) for Tensor Placeholder:0, which has shape (None, 2)
+True False
+OperatorNotAllowedInGraphError Using a symbolic `tf.Tensor` as a Python
+"""
+
+
+def test_repeated_calls_still_validate_and_graph_block_tensors_hash(tmp_path: Path) -> None:
+    program = tmp_path / "prog.py"
+    program.write_text(REPEATED_CALLS_PROGRAM)
+    done = run_engine(program, face="tf2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == REPEATED_CALLS_EXPECTED
