@@ -349,3 +349,27 @@ def test_readme_first_command_shows_the_seed_rewrites(monkeypatch: pytest.Monkey
     assert result.exit_code == 0, result.stderr[-2000:]
     assert result.stdout.count("+++ b/fixtures/seeds/") >= 10
     assert {p: p.read_bytes() for p in before} == before
+
+
+PARTIAL = b"""import numpy as np
+import tensorflow.compat.v1 as tf
+tf.disable_eager_execution()
+
+x = tf.placeholder(tf.float32, [None])
+w = tf.get_variable('w', shape=[], initializer=tf.constant_initializer(0.5))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_mean(tf.square(w * x - x)))
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+for batch in [np.ones(3), np.ones(2)]:
+    feed = {x: batch}
+    sess.run(train, feed_dict=feed)
+print(sess.run(w))
+"""
+
+
+def test_fail_on_manual_exits_3_when_code_is_left_for_a_person(tree: Path) -> None:
+    (tree / "partial.py").write_bytes(PARTIAL)
+    plain = cli("rewrite", "--check", "partial.py")
+    strict = cli("rewrite", "--check", "--fail-on-manual", "partial.py")
+    assert plain.exit_code == 1 and "need manual work" in plain.stderr
+    assert "1 need manual work" in strict.stderr and strict.exit_code == 3
