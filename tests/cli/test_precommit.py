@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TF1 = (
     "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
-    "c = tf.constant(1) + 1\nprint(tf.Session().run(c))\n"
+    "c = tf.constant(1) + 1\nsess = tf.Session()\nprint(sess.run(c))\n"
 )
 IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
             "GIT_COMMITTER_EMAIL": "t@t"}
