@@ -256,7 +256,10 @@ def mount(modules: dict[str, types.ModuleType]) -> None:
             setattr(parent, name.rsplit(".", 1)[1], module)
         parent = module
     parent.read_data_sets = read_data_sets
-    keras_datasets = modules["tensorflow.keras"].datasets
+    from runtime.api import ApiModule
+
+    keras_datasets = ApiModule("tensorflow.keras.datasets", "tf.keras.datasets")
+    modules["tensorflow.keras"].datasets = keras_datasets
     modules["tensorflow.keras.datasets"] = keras_datasets
     for name, loader in KERAS_LOADERS.items():
         module = types.ModuleType(f"tensorflow.keras.datasets.{name}")
