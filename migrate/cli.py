@@ -253,8 +253,7 @@ def _verify_and_write(result, settings, *, write: bool):
     path = Path(result.path)
     try:
         source = read_bytes(path)
-        verdict = _verify_sources(path, source.decode("utf-8", "replace"),
-                                  result.code.decode("utf-8", "replace"), settings)
+        verdict = _verify_sources(path, source, result.code, settings)
         if verdict.status != "equivalent":
             result.status, result.error = FAILED, f"not written: verify says {verdict.status}: {verdict.reason}"
             return result
@@ -279,11 +278,20 @@ def _verify_options(settings, rtol=None, atol=None, max_steps=None, timeout=None
     )
 
 
-def _verify_sources(path: Path, old: str, new: str, settings, **overrides):
+def _verify_sources(path: Path, old: bytes, new: bytes, settings, **overrides):
+    """Verify an in-memory rewrite; a notebook is verified as the script its code cells make."""
     from runtime.verdict import verify_sources
 
-    return verify_sources(old, new, path.parent.resolve(), _verify_options(settings, **overrides),
-                          filename=path.name)
+    if path.suffix == ".ipynb":
+        from migrate.notebooks import to_script
+
+        old_text, new_text = to_script(old)[0], to_script(new)[0]
+        filename = f"{path.stem}.py"
+    else:
+        old_text, new_text = old.decode("utf-8", "replace"), new.decode("utf-8", "replace")
+        filename = path.name
+    return verify_sources(old_text, new_text, path.parent.resolve(),
+                          _verify_options(settings, **overrides), filename=filename)
 
 
 @main.command(epilog=EXIT_CODES)
@@ -406,9 +414,7 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:
             source = path.read_bytes()
             result = rewrite_bytes(source, str(path), _rule_config(settings, (), ()))
             code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
-            verdicts.append((str(path), _verify_sources(path, source.decode("utf-8", "replace"),
-                                                        code.decode("utf-8", "replace"), settings,
-                                                        **overrides)))
+            verdicts.append((str(path), _verify_sources(path, source, code, settings, **overrides)))
     _print_verdicts(verdicts, fmt)
     statuses = {v.status for _, v in verdicts}
     worst = next((s for s in ("different", "unverified") if s in statuses), "equivalent")

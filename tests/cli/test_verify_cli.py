@@ -67,3 +67,12 @@ def test_rewrite_verify_refuses_a_wrong_rewrite(work: Path, monkeypatch: pytest.
     assert result.exit_code == 123
     assert "not written: verify says different" in result.stderr
     assert (work / "two.py").read_bytes() == original
+
+
+def test_a_notebook_verifies_as_the_script_of_its_code_cells(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    notebook = tmp_path / "add.ipynb"
+    shutil.copy(SEEDS.parent / "notebooks" / "add_session.ipynb", notebook)
+    result = cli("verify", "--format", "json", "add.ipynb")
+    assert result.exit_code == 0, result.stdout
+    assert json.loads(result.stdout)[0]["status"] == "equivalent"
