@@ -22,7 +22,6 @@ MANIFEST = SEEDS / "expected.json"
 TF1_FACE = Path(__file__).resolve().parent / "tf1_face.py"
 
 _ERROR_LINE = re.compile(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception|Exit|Interrupt|Warning)|\w+): ", re.MULTILINE)
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
 @dataclass(frozen=True)
@@ -78,15 +77,6 @@ def run_program(
 def real_tf_command(python: str, face: str) -> list[str]:
     """``tf2`` runs the program as written; ``tf1`` maps ``import tensorflow`` to compat.v1 graph mode."""
     return [python, str(TF1_FACE)] if face == "tf1" else [python]
-
-
-def mask_numbers(text: str) -> str:
-    """Replace numbers by a placeholder and even out the padding numpy adds around them.
-
-    For outputs that print random values: what is left is the structure of the output.
-    """
-    masked = _NUMBER.sub("#", re.sub(r"\s+", " ", text))
-    return re.sub(r"\s+(?=[\])])|(?<=[\[(])\s+", "", masked)
 
 
 def load_manifest() -> dict:

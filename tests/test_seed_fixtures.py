@@ -12,10 +12,10 @@ from tests.referee import (
     SEEDS,
     Outcome,
     load_manifest,
-    mask_numbers,
     real_tf_command,
     run_program,
 )
+from tests.runtime.helpers import mask_numbers
 
 MANIFEST = load_manifest()
 RUNS = [(name, face) for name, entry in MANIFEST.items() for face in entry["runs"]]
