@@ -1,8 +1,8 @@
-"""Record the expected outputs of the conformance and seed programs from a REAL TensorFlow.
+"""Record the expected outputs of the conformance programs from a REAL TensorFlow.
 
 Usage: ``python tests/runtime/record_conformance.py /path/to/tf221/python [names...]``
 
-For each ``tests/runtime/{conformance,seeds}/NAME.py`` this writes ``NAME.stdout`` (stdout) and
+For each ``tests/runtime/conformance/NAME.py`` this writes ``NAME.stdout`` (stdout) and
 ``NAME.result`` (exit status and exception type). Programs marked ``# face: tf1`` are written
 for the TF 1.x face (``import tensorflow as tf`` with 1.x names); real TF 2.21 runs them as
 ``tensorflow.compat.v1`` in graph mode, which is what TF 1.x did.
@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DIRS = [HERE / "conformance", HERE / "seeds"]
+DIRS = [HERE / "conformance"]
 
 
 def exception_type(stderr: str) -> str:

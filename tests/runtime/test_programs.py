@@ -1,4 +1,6 @@
-"""Seed code blocks and conformance programs: engine stdout and exit must match real TF's.
+"""Conformance programs: engine stdout and exit must match real TF's.
+
+The seed code blocks are held to real TF the same way in ``tests/test_seed_fixtures.py``.
 
 Expected outputs (``*.stdout``, ``*.result``) were recorded from TensorFlow 2.21 by
 ``record_conformance.py``. Output must be identical, or differ only in float32 rounding of
