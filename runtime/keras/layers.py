@@ -10,7 +10,7 @@ import numpy as np
 from runtime import dtypes, initializers
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
-from runtime.keras import activations
+from runtime.keras import activations, present_as_keras
 from runtime.keras.variables import _NAME_STACK, KerasVariable, make_variable
 from runtime.ops import array as A
 from runtime.ops import math as M
@@ -310,23 +310,10 @@ class Sequential(Model):
         return x
 
 
-for _cls, _mod in [(Layer, "layers.layer"), (Dense, "layers.core.dense"), (Conv2D, "layers.convolutional.conv2d"),
-                   (MaxPooling2D, "layers.pooling.max_pooling2d"),
-                   (AveragePooling2D, "layers.pooling.average_pooling2d"), (Activation, "layers.activations.activation"),
-                   (Flatten, "layers.reshaping.flatten"), (Dropout, "layers.regularization.dropout"),
-                   (Model, "models.model"), (Sequential, "models.sequential")]:
-    _cls.__module__ = f"keras.src.{_mod}"
-
-
-def _plain_signatures(*fns: Any) -> None:
-    """Show signatures without annotations, as Keras's own untyped methods do."""
-    import inspect
-
-    for fn in fns:
-        sig = inspect.signature(fn)
-        fn.__signature__ = sig.replace(
-            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()],
-            return_annotation=inspect.Signature.empty)
-
-
-_plain_signatures(Layer.add_weight, Layer.add_variable)
+present_as_keras(
+    {Layer: "layers.layer", Dense: "layers.core.dense", Conv2D: "layers.convolutional.conv2d",
+     MaxPooling2D: "layers.pooling.max_pooling2d", AveragePooling2D: "layers.pooling.average_pooling2d",
+     Activation: "layers.activations.activation", Flatten: "layers.reshaping.flatten",
+     Dropout: "layers.regularization.dropout", Model: "models.model", Sequential: "models.sequential"},
+    Layer.add_weight, Layer.add_variable,
+)

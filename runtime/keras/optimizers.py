@@ -9,6 +9,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.gradients import engine_variable
+from runtime.keras import present_as_keras
 from runtime.keras.variables import KerasVariable, make_variable
 from runtime.optimizers.common import minus_step, step_op
 
@@ -301,22 +302,11 @@ class Adadelta(Optimizer):
         var._assign_array(var._value + lr * delta)
 
 
-for _cls, _mod in [(SGD, "sgd"), (Adam, "adam"), (RMSprop, "rmsprop"), (Adagrad, "adagrad"),
-                   (Adadelta, "adadelta"), (Optimizer, "optimizer")]:
-    _cls.__module__ = f"keras.src.optimizers.{_mod}"
-
-
-def _plain_signatures(*fns: Any) -> None:
-    import inspect
-
-    for fn in fns:
-        sig = inspect.signature(fn)
-        fn.__signature__ = sig.replace(
-            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()],
-            return_annotation=inspect.Signature.empty)
-
-
-_plain_signatures(Optimizer.apply_gradients, Optimizer.apply)
+present_as_keras(
+    {cls: f"optimizers.{name}" for cls, name in [(SGD, "sgd"), (Adam, "adam"), (RMSprop, "rmsprop"),
+     (Adagrad, "adagrad"), (Adadelta, "adadelta"), (Optimizer, "optimizer")]},
+    Optimizer.apply_gradients, Optimizer.apply,
+)
 
 
 def get(identifier: Any) -> Optimizer:
