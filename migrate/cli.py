@@ -24,7 +24,8 @@ Exit codes:
   123  internal error, or a file that could not be read or parsed
 """
 
-EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_MANUAL, EXIT_ERROR = 0, 1, 2, 3, 123
+#: Usage errors exit 2 through click itself.
+EXIT_OK, EXIT_CHANGED, EXIT_MANUAL, EXIT_ERROR = 0, 1, 3, 123
 #: Below this many files a worker pool costs more than it saves.
 PARALLEL_THRESHOLD = 8
 

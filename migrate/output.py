@@ -14,8 +14,6 @@ from typing import IO
 
 from migrate.process import FAILED, REWRITTEN, SKIPPED, UNCHANGED, WOULD_REWRITE, FileResult
 
-FORMATS = ("text", "json", "github")
-
 _DIFF_COLOURS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
 _RESET = "\x1b[0m"
 
