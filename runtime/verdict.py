@@ -5,13 +5,12 @@ own usage error):
 
 - 0 **equivalent**: every printed number, every gradient at every optimizer
   step and every final variable value agree within ``|new - old| <= atol +
-  rtol*|old|`` (``|old|`` of a tensor element: the tensor's largest magnitude;
-  see ``runtime.compare``), words and exit status agree exactly; also when both
-  programs fail with the same exception type. With the defaults (rtol=1e-4,
-  atol=1e-6), measured on the engine over 300 Adam steps of a small MLP: a
-  correct Keras Adam rewrite stays within 1.8e-5, an RMSprop rewrite whose
-  accumulator starts at zeros differs at step 2; Keras Adam's default epsilon
-  instead of TF1's 1e-8 stays within 3.8e-5 and is *not* caught;
+  rtol*scale`` (a tensor element's scale: the largest magnitude of its
+  observable; see ``runtime.compare``), words and exit status agree exactly;
+  also when both programs fail with the same exception type. With the
+  defaults (rtol=1e-4, atol=1e-6) a correct Keras Adam rewrite passes, Keras
+  Adam's default epsilon instead of TF1's 1e-8 does not, and an RMSprop
+  rewrite whose accumulator starts at zeros differs at step 2;
 - 1 **different**: the first divergence in the original's order;
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (and the rewrite does not fail the same way), a run timed out or hit
@@ -58,7 +57,7 @@ class Verdict:
     reason: str  # one line, for humans
     steps_compared: int = 0
     max_abs_diff: float = 0.0
-    max_rel_diff: float = 0.0  # for tensor elements: relative to the tensor's largest magnitude
+    max_rel_diff: float = 0.0  # for tensor elements: relative to their observable's scale
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
 
