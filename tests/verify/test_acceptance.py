@@ -53,20 +53,17 @@ def test_hand_migration_verdict_names_the_call_that_fed_dense2_the_inputs() -> N
     assert f"original line {built_by[0]}, rewrite line {built_by[1]}" in verdict.reason
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the dropped tf.nn.relu shows only in values computed from the weights, where each "
-    "side first reads them (original line 8, rewrite line 17); the engine reports variable "
-    "creations and optimizer steps to the trace but not reads, so the verdict names the "
-    "shape difference of dense2/weight and the call that built it (rewrite line 29) only",
-)
 def test_hand_migration_verdict_names_both_mistakes() -> None:
     verdict = verify_files(SCOPE_TF1, HAND_TF2, Options(timeout=120))
-    fed_inputs = {line_of(HAND_TF2, "x = self.dense2(inputs)")}
-    relu_lines = (line_of(SCOPE_TF1, "tf.nn.relu"), line_of(HAND_TF2, "y_pred = tf.matmul"))
-    named = f"{verdict.reason} {' '.join(verdict.notes)}"
-    assert any(f"line {n}" in named for n in fed_inputs), verdict.reason
-    assert all(f"line {n}" in named for n in relu_lines), verdict.reason
+    first, *also = [verdict.divergence, *verdict.also]
+    # every layer fed `inputs`: dense2 is built for 32 inputs by the call at rewrite line 29
+    assert first.variable == "dense2/weight"
+    assert f"rewrite line {line_of(HAND_TF2, 'x = self.dense2(inputs)')}" in first.detail
+    # the dropped relu: the original applies it to what the rewrite computes at its line 17
+    relu = (line_of(SCOPE_TF1, "tf.nn.relu"), line_of(HAND_TF2, "y_pred = tf.matmul"))
+    assert [(d.observable, d.old_line, d.new_line) for d in also] == [("value", *relu)]
+    assert "Relu" in also[0].detail
+    assert f"original line {relu[0]}, rewrite line {relu[1]}" in verdict.reason
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,17 @@ REAL_TF_RAISES = {
 }
 
 
+# Mistakes in what a model computes, and the line of each side that the verdict must name
+# (``runtime.attribute``): where the original and the rewrite part from the same values.
+MISTAKE_LINES = {
+    "keep_prob_as_rate": ("keep_prob, seed=7", "0.8, seed=7"),
+    "mean_to_sum": ("tf.reduce_mean(tf.square", "tf.reduce_sum(tf.square"),
+    "missing_relu": ("hidden = tf.nn.relu", "pred = tf.matmul(hidden, w2)"),
+    "transposed_matmul": ("transpose_b=True", "tf.matmul(x, w1) + b1"),
+    "wrong_reduce_axis": ("axis=1", "axis=0"),
+}
+
+
 def mutant_dir(name: str) -> Path:
     return MUTANTS / name
 
@@ -84,3 +95,19 @@ def test_verdict_reports_the_rewrites_exception(name: str) -> None:
     assert result.divergence.observable == "exit", result.reason
     assert REAL_TF_RAISES[name] in result.reason
     assert result.divergence.new_line is not None
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKE_LINES))
+def test_verdict_names_the_lines_where_values_part(name: str) -> None:
+    result = verdict(name)
+    old_text, new_text = MISTAKE_LINES[name]
+    expected = (
+        line_of(mutant_dir(name) / "original.py", old_text),
+        line_of(mutant_dir(name) / "mutant.py", new_text),
+    )
+    named = [(d.old_line, d.new_line) for d in [result.divergence, *result.also]]
+    assert expected in named, result.reason
