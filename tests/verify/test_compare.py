@@ -170,25 +170,26 @@ def test_adam_kind_drift_is_judged_against_the_observables_scale() -> None:
 
 
 @pytest.mark.parametrize(
-    ("late_grad", "w_final", "b_final", "observable"),
+    ("w_final", "b_final", "variable"),
     [
-        ([0.01, 0.016], [0.5, -0.25 * (1 + 1e-3)], 0.002, "variable"),  # one kernel element
-        ([0.01, 0.016], [0.5, -0.25], 0.002 + 0.5e-3, "variable"),  # 1e-3 of the parameters
-        ([0.01, 0.016], [0.5, -0.25], 0.002 * 1.5, "variable"),  # the bias 1.5x
-        ([0.01 * (1 + 1e-3), 0.016 * (1 + 1e-3)], [0.5, -0.25], 0.002, "none"),  # see below
+        ([0.5, -0.25 * (1 + 1e-3)], 0.002, "w"),  # one kernel element, 1e-3 of itself
+        ([0.5, -0.25], 0.002 + 0.5e-3, "b"),  # the bias, by 1e-3 of the parameters' scale
     ],
 )
 def test_a_1e_3_relative_change_of_the_parameters_is_a_difference(
-    late_grad: Any, w_final: Any, b_final: float, observable: str
+    w_final: Any, b_final: float, variable: str
 ) -> None:
     old = adam_run([0.01, 0.016], [0.5, -0.25], 0.002)
-    d = compare_runs(old, adam_run(late_grad, w_final, b_final), TOL).divergence
-    if observable == "none":
-        # A late gradient 1e-3 off its own small value is within the drift allowed
-        # there; a mistake that makes it so shows in the parameters it moves.
-        assert d is None
-    else:
-        assert d is not None and (d.observable, d.variable) in {("variable", "w"), ("variable", "b")}
+    d = compare_runs(old, adam_run([0.01, 0.016], w_final, b_final), TOL).divergence
+    assert d is not None and (d.observable, d.variable) == ("variable", variable)
+
+
+def test_a_late_small_gradient_is_judged_against_the_gradients_scale_so_far() -> None:
+    # 1e-3 off its own value, 1e-5 of the gradient's scale in step 1: within the drift
+    # allowed there. A mistake that makes it so shows in the parameters it moves (above).
+    old = adam_run([0.01, 0.016], [0.5, -0.25], 0.002)
+    new = adam_run([0.01 * (1 + 1e-3), 0.016 * (1 + 1e-3)], [0.5, -0.25], 0.002)
+    assert compare_runs(old, new, TOL).divergence is None
 
 
 def test_a_1e_3_relative_change_of_a_gradient_at_its_scale_is_a_difference() -> None:

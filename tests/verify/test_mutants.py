@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from migrate.rules import RULES
 from runtime.sandbox import run_program
 from runtime.verdict import Options, Verdict, verify_files
 
@@ -41,6 +42,13 @@ MISTAKE_LINES = {
 }
 
 
+# Mutants the engine cannot run yet (the API it lacks): their verdict is *unverified*.
+ENGINE_LACKS = {"checkpoint_missing_variable": "tf.train.Saver"}
+
+# Rules that rewrite nothing: their code stays TF1 under tf.compat.v1, with a finding.
+NO_REWRITE = {"TF190"}
+
+
 def mutant_dir(name: str) -> Path:
     return MUTANTS / name
 
@@ -60,28 +68,57 @@ def test_there_are_enough_mutants_each_with_a_one_line_why() -> None:
         assert (MUTANTS / name / "original.py").is_file(), name
 
 
-@pytest.mark.parametrize("name", NAMES)
+def rules_of(name: str) -> list[str]:
+    """The rewrite rules whose output the mutant gets wrong (``RULES.txt``: rule ids)."""
+    return (MUTANTS / name / "RULES.txt").read_text().split()
+
+
+def test_every_mutant_names_the_rules_it_concerns() -> None:
+    for name in NAMES:
+        assert rules_of(name), name
+        assert set(rules_of(name)) <= set(RULES), (name, rules_of(name))
+
+
+def test_every_rewrite_rule_has_a_mutant() -> None:
+    covered = {rule for name in NAMES for rule in rules_of(name)}
+    assert set(RULES) - NO_REWRITE - covered == set()
+
+
+def known_gaps(names: list[str]) -> list:
+    """``names`` as parameters, those the engine cannot run yet marked as strict xfails."""
+    return [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(strict=True, reason=f"the engine lacks {ENGINE_LACKS[name]}"),
+        )
+        if name in ENGINE_LACKS
+        else name
+        for name in names
+    ]
+
+
+@pytest.mark.parametrize("name", known_gaps(NAMES))
 def test_mutant_is_different(name: str) -> None:
     result = verdict(name)
     assert result.status == "different", result.reason
     assert result.exit_code == 1 and result.divergence is not None
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", known_gaps(NAMES))
 def test_mutant_divergence_names_a_source_line(name: str) -> None:
     d = verdict(name).divergence
     assert d is not None, verdict(name).reason
     assert d.old_line is not None or d.new_line is not None
 
 
-@pytest.mark.parametrize("name", WITH_CORRECT)
+@pytest.mark.parametrize("name", known_gaps(WITH_CORRECT))
 def test_correct_rewrite_is_equivalent(name: str) -> None:
     result = verdict(name, "correct.py")
     assert result.status == "equivalent", result.reason
     assert result.divergence is None
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", known_gaps(NAMES))
 def test_mutant_runs_or_fails_on_the_engine_as_on_real_tf(name: str) -> None:
     run = run_program(mutant_dir(name) / "mutant.py", face="tf2", max_steps=60, timeout=120)
     assert run.exception == REAL_TF_RAISES.get(name), run.exception_message
