@@ -71,6 +71,7 @@ def test_hand_migration_verdict_names_both_mistakes() -> None:
     [
         ("mlp_adam_tf1.py", "mlp_adam_tf2_restructured.py", 200, 4),
         ("linreg_minimize_tf1.py", "linreg_minimize_tf2_reordered.py", 300, 2),
+        ("variable_scope_tf1.py", "variable_scope_tf2_layer_loop.py", 0, 4),
     ],
 )
 def test_restructured_correct_rewrite_is_equivalent(
@@ -80,6 +81,29 @@ def test_restructured_correct_rewrite_is_equivalent(
     assert verdict.status == "equivalent", verdict.reason
     assert verdict.steps_compared == steps
     assert f"{steps} optimizer steps, {variables} final variables" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "for layer in [self.dense1, self.dense2, self.dense2]",
+            "for layer in [self.dense1, self.dense2]",
+        ),
+        ("x = tf.nn.relu(layer(x))", "x = layer(x)"),
+        ("initializer='glorot_uniform')\n\n    def call", "initializer='zeros')\n\n    def call"),
+    ],
+    ids=["a_layer_fewer", "relu_dropped", "bias_zeros"],
+)
+def test_the_restructured_rewrite_with_one_mistake_is_different(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    source = (VERIFY / "variable_scope_tf2_layer_loop.py").read_text()
+    assert old in source
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(source.replace(old, new))
+    verdict = verify_files(VERIFY / "variable_scope_tf1.py", wrong, Options(timeout=120))
+    assert verdict.status == "different", verdict.reason
 
 
 def test_ten_thousand_step_program_verifies_under_max_steps() -> None:
