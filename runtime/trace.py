@@ -170,8 +170,8 @@ class ValueLog:
 
     Recorded only on request (a second run after a divergence): which lines first
     compute something the other program never computes names every independent
-    mistake, not only the first observable that shows one. A graph op is recorded
-    at its first execution, an eager op at each, up to ``VALUES_LIMIT`` values.
+    mistake, not only the first observable that shows one. Every execution of an
+    op is recorded, up to ``VALUES_LIMIT`` values.
     A value's inputs are the indices of recorded values (-1: a feed or a capture);
     ``derived`` marks values of gradients and updates, which TF1 and TF2 compute
     through different intermediate ops.
@@ -184,16 +184,13 @@ class ValueLog:
         self._keep: list[Any] = []  # eager tensors stay alive so their ids stay theirs
 
     def wrap(self, op: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """``fn``, the kernel of graph op ``op``, recording its outputs the first time it runs."""
+        """``fn``, the kernel of graph op ``op``, recording its outputs each time it runs."""
         lines = _program_lines()
         derived = _deriving()
-        done = False
 
         def kernel(*arrays: Any) -> Any:
-            nonlocal done
             result = fn(*arrays)
-            if not done:
-                done = True
+            if len(self.records) < self.limit:
                 outputs = [result] if op.opdef.n_out == 1 else list(result or ())
                 self._add(op.type, op.inputs, op.outputs, outputs, lines, derived)
             return result

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from runtime.attribute import first_differences
 from runtime.compare import Tolerance
+from runtime.sandbox import run_program
 from runtime.trace import record_array
 
 TOL = Tolerance()
@@ -95,3 +97,24 @@ def test_a_value_that_differs_by_a_variable_is_left_to_the_variable_comparison()
         rec("Relu", 15, [3], np.maximum(X @ W + bias, 0)),
     ]
     assert first_differences(old, new, TOL) == []
+
+
+def test_the_engine_records_values_with_their_lines_and_inputs_only_when_asked(
+    tmp_path: Path,
+) -> None:
+    program = tmp_path / "prog.py"
+    program.write_text(
+        "import tensorflow as tf\n"
+        "x = tf.constant([1.0, 2.0])\n"
+        "@tf.function\n"
+        "def f(x):\n"
+        "    return tf.nn.relu(x - 1.5)\n"
+        "print(f(x).numpy(), tf.square(x).numpy())\n"
+    )
+    records = run_program(program, face="tf2", values=True).trace["values"]
+    relu = next(r for r in records if r["op"] == "Relu")
+    assert (relu["line"], relu["callers"], relu["value"]["values"]) == (5, [6], [0.0, 0.5])
+    assert records[relu["inputs"][0]]["op"] == "Sub"  # computed in the function graph
+    square = next(r for r in records if r["op"] == "Square")  # computed eagerly
+    assert (square["line"], square["inputs"]) == (6, [-1])
+    assert run_program(program, face="tf2").trace["values"] is None
