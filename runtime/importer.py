@@ -20,9 +20,8 @@ TF1_ONLY_NAMES = frozenset({
     "assign_sub", "random_normal", "random_uniform", "truncated_normal", "set_random_seed", "log",
     "global_variables", "trainable_variables", "get_collection", "add_to_collection", "GraphKeys",
     "layers", "contrib", "to_float", "to_int32", "variables_initializer", "AUTO_REUSE", "get_variable_scope",
-    "Print", "arg_max", "div", "zeros_initializer", "constant_initializer",
-    "random_normal_initializer", "truncated_normal_initializer", "glorot_uniform_initializer",
-})
+    "Print", "arg_max", "div", "truncated_normal_initializer", "glorot_uniform_initializer",
+})  # not tf.zeros_initializer, tf.constant_initializer, tf.random_normal_initializer: TF2 has them
 TF1_TRAIN_NAMES = frozenset({"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
                              "AdagradOptimizer", "RMSPropOptimizer", "AdadeltaOptimizer", "Saver",
                              "get_or_create_global_step", "get_global_step"})
