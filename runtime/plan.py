@@ -192,8 +192,10 @@ def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = Non
             if any(id(o) in fed for o in op.outputs):
                 continue
             # In a loop body a value known at trace time may be a carry's first value only, and
-            # a feed overrides what the graph would have computed upstream of it.
-            if not in_loop and _folded(op) and all(slot(t) in consts for t in op.inputs):
+            # a feed overrides what the graph would have computed upstream of it (a shape-only
+            # op is safe: feeds must match a fully defined static shape).
+            if not in_loop and _folded(op) and (
+                    op.opdef.shape_only or all(slot(t) in consts for t in op.inputs)):
                 for o in op.outputs:
                     consts[slot(o)] = o._probe[0]
                 continue
