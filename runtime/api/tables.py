@@ -11,6 +11,7 @@ from runtime import errors as E
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
 from runtime import nest
+from runtime import summary as SUM
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
 from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
@@ -229,10 +230,12 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
     v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
-        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config")})
+        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config"),
+        "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
-               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses")}
+               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
+               "summary": (SUM.V1_TABLE, "summary")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
