@@ -6,6 +6,7 @@ import types
 
 from runtime import compat_v1 as V1
 from runtime import control_flow as CF
+from runtime import data as DATA
 from runtime import dtypes as D
 from runtime import errors as E
 from runtime import initializers as I
@@ -231,11 +232,13 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
         "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config"),
-        "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental")})
+        "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
+        "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
-               "summary": (SUM.V1_TABLE, "summary")}
+               "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
+               "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
