@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import types
 
+from runtime import checkpoint as CK
 from runtime import compat_v1 as V1
 from runtime import control_flow as CF
 from runtime import data as DATA
@@ -134,6 +135,8 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "RMSPropOptimizer": O1.RMSPropOptimizer, "AdadeltaOptimizer": O1.AdadeltaOptimizer,
             "Optimizer": O1.Optimizer, "get_or_create_global_step": O1.get_or_create_global_step,
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
+TRAIN_V1 |= CK.TRAIN_V1
+TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
 LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
              "Dense": KL.Dense, "Layer": KL.Layer}
@@ -231,7 +234,7 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
     v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
-        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config"),
+        "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), "config": ({}, "config"),
         "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
         "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
