@@ -6,6 +6,7 @@ import types
 
 from runtime import checkpoint as CK
 from runtime import compat_v1 as V1
+from runtime import contrib_layers as CL
 from runtime import control_flow as CF
 from runtime import data as DATA
 from runtime import dtypes as D
@@ -178,7 +179,10 @@ NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map
 LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference": LV1.absolute_difference,
              "softmax_cross_entropy": LV1.softmax_cross_entropy,
              "sparse_softmax_cross_entropy": LV1.sparse_softmax_cross_entropy,
-             "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses}
+             "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses,
+             "get_regularization_loss": LV1.get_regularization_loss,
+             "get_regularization_losses": LV1.get_regularization_losses, "get_total_loss": LV1.get_total_loss,
+             "add_loss": LV1.add_loss}
 LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
 
 
@@ -251,6 +255,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
         mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
+        mods["tensorflow.contrib.layers"] = _module("tensorflow.contrib.layers", "tf.contrib.layers", CL.TABLE)
+        mods["tensorflow"].contrib.layers = mods["tensorflow.contrib.layers"]
     else:
         mods.update(v2)
     mods.update(v1)
