@@ -13,6 +13,7 @@ from runtime import dtypes as D
 from runtime import errors as E
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
+from runtime import lr_schedules as LR
 from runtime import nest
 from runtime import summary as SUM
 from runtime import tf1_layers as L1
@@ -136,7 +137,7 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "RMSPropOptimizer": O1.RMSPropOptimizer, "AdadeltaOptimizer": O1.AdadeltaOptimizer,
             "Optimizer": O1.Optimizer, "get_or_create_global_step": O1.get_or_create_global_step,
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
-TRAIN_V1 |= CK.TRAIN_V1
+TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1
 TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
 LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
@@ -210,7 +211,8 @@ def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
     legacy = LegacyOptimizers(prefix + ".optimizers.legacy")
     mods[prefix + ".optimizers.legacy"] = legacy
     schedules = _module(prefix + ".optimizers.schedules", api + ".optimizers.schedules",
-                        {"LearningRateSchedule": KO.LearningRateSchedule}, "tf.keras.optimizers.schedules")
+                        {"LearningRateSchedule": KO.LearningRateSchedule} | LR.KERAS_SCHEDULES,
+                        "tf.keras.optimizers.schedules")
     mods[prefix + ".optimizers.schedules"] = schedules
     _link(mods)
     return mods
