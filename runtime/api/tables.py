@@ -11,6 +11,7 @@ from runtime import control_flow as CF
 from runtime import data as DATA
 from runtime import dtypes as D
 from runtime import errors as E
+from runtime import flags as FL
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
 from runtime import lr_schedules as LR
@@ -32,8 +33,11 @@ from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
+from runtime.ops import confusion as CM
+from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import nn as N
+from runtime.ops import normalization as NORM
 from runtime.ops import random as R
 from runtime.ops.state import group, tf_print
 from runtime.optimizers import tf1 as O1
@@ -70,6 +74,7 @@ MATH = {
     "scalar_mul": M.scalar_mul, "divide_no_nan": None, "log_sigmoid": None,
 }
 MATH = {k: v for k, v in MATH.items() if v is not None}
+MATH_ONLY = {"confusion_matrix": CM.confusion_matrix}  # tf.math.* names that are not also tf.*
 
 CORE = MATH | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
@@ -103,6 +108,7 @@ NN_V2 = {
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
+    "lrn": NORM.local_response_normalization, "local_response_normalization": NORM.local_response_normalization,
 }
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
@@ -165,6 +171,7 @@ V1_ONLY = {
     "Dimension": Dimension, "global_norm": M.global_norm, "Print": None, "layers": None,
     "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
     "report_uninitialized_variables": V1.report_uninitialized_variables,
+    "trace": LA.trace, "matrix_diag_part": LA.diag_part, "confusion_matrix": CM.confusion_matrix,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
@@ -184,7 +191,8 @@ LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference"
              "get_regularization_loss": LV1.get_regularization_loss,
              "get_regularization_losses": LV1.get_regularization_losses, "get_total_loss": LV1.get_total_loss,
              "add_loss": LV1.add_loss}
-LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
+LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize,
+          "trace": LA.trace, "diag_part": LA.diag_part}
 
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
@@ -228,7 +236,7 @@ def _link(mods: dict[str, types.ModuleType]) -> None:
 
 def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> dict[str, types.ModuleType]:
     subs = {
-        "math": (MATH, "math"), "nn": (nn, "nn"), "random": (RANDOM, "random"), "errors": (ERRORS, "errors"),
+        "math": (MATH | MATH_ONLY, "math"), "nn": (nn, "nn"), "random": (RANDOM, "random"), "errors": (ERRORS, "errors"),
         "dtypes": (DTYPES, "dtypes"), "linalg": (LINALG, "linalg"), "nest": (NEST, "nest"),
     } | extra_subs
     mods: dict[str, types.ModuleType] = {prefix: _module(prefix, api, top, api)}
@@ -247,7 +255,9 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
-               "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")}
+               "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
+               "flags": (FL.FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
+               "app.flags": (FL.FLAGS_TABLE, "app.flags")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
