@@ -277,3 +277,10 @@ def test_trace_and_diag_part(rows: int, cols: int, batch: int) -> None:
     x = values((batch + 1,) * (batch > 0) + (rows, cols), seed=rows * 3 + cols)
     check(linalg.diag_part, x)
     check(linalg.trace, x)
+
+
+def test_dynamic_slice() -> None:
+    from runtime.ops.registry import apply
+
+    begin, size = EagerTensor(np.array([1, 0], np.int32)), EagerTensor(np.array([2, -1], np.int32))
+    check(lambda t: apply("Slice", [t, begin, size]), values((3, 4)))
