@@ -33,7 +33,7 @@ from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
-from runtime.ops import confusion as CM
+from runtime.ops import evaluation as EV
 from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import nn as N
@@ -74,7 +74,7 @@ MATH = {
     "scalar_mul": M.scalar_mul, "divide_no_nan": None, "log_sigmoid": None,
 }
 MATH = {k: v for k, v in MATH.items() if v is not None}
-MATH_ONLY = {"confusion_matrix": CM.confusion_matrix}  # tf.math.* names that are not also tf.*
+MATH_ONLY = {"confusion_matrix": EV.confusion_matrix, "in_top_k": EV.in_top_k}  # tf.math.* names that are not also tf.*
 
 CORE = MATH | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
@@ -108,12 +108,12 @@ NN_V2 = {
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
-    "lrn": NORM.local_response_normalization, "local_response_normalization": NORM.local_response_normalization,
+    "in_top_k": EV.in_top_k, "lrn": NORM.local_response_normalization, "local_response_normalization": NORM.local_response_normalization,
 }
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
     "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
-    "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
+    "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b, "in_top_k": EV.in_top_k_v1,
 }
 RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
           "set_seed": R.set_seed, "shuffle": R.shuffle}
@@ -171,7 +171,7 @@ V1_ONLY = {
     "Dimension": Dimension, "global_norm": M.global_norm, "Print": None, "layers": None,
     "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
     "report_uninitialized_variables": V1.report_uninitialized_variables,
-    "trace": LA.trace, "matrix_diag_part": LA.diag_part, "confusion_matrix": CM.confusion_matrix,
+    "trace": LA.trace, "matrix_diag_part": LA.diag_part, "confusion_matrix": EV.confusion_matrix,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
@@ -257,7 +257,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
                "flags": (FL.FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
-               "app.flags": (FL.FLAGS_TABLE, "app.flags")}
+               "app.flags": (FL.FLAGS_TABLE, "app.flags"),
+               "math": (MATH | MATH_ONLY | {"in_top_k": EV.in_top_k_v1}, "math")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
