@@ -27,9 +27,12 @@ from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
+from runtime.ops import conv_variants as CV
+from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import nn as N
 from runtime.ops import random as R
+from runtime.ops import search as S
 from runtime.ops.state import group, tf_print
 from runtime.optimizers import tf1 as O1
 from runtime.session import InteractiveSession, Session, get_default_session
@@ -175,6 +178,29 @@ LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference"
              "sparse_softmax_cross_entropy": LV1.sparse_softmax_cross_entropy,
              "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses}
 LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
+# Linear algebra and search ops (runtime/ops/linalg.py, search.py, conv_variants.py), per face.
+LINALG |= {"eye": LA.eye, "diag": LA.matrix_diag, "diag_part": LA.matrix_diag_part, "set_diag": LA.matrix_set_diag,
+           "tensor_diag": LA.tensor_diag, "tensor_diag_part": LA.tensor_diag_part,
+           "matrix_transpose": LA.matrix_transpose, "adjoint": LA.adjoint, "inv": LA.inv, "det": LA.det,
+           "solve": LA.solve, "cholesky": LA.cholesky, "norm": LA.norm_v2, "tensordot": LA.tensordot,
+           "einsum": LA.einsum, "band_part": LA.band_part}
+LINALG_V1 = LINALG | {"norm": LA.norm}
+SEARCH_MATH = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "segment_sum": S.segment_sum,
+               "unsorted_segment_sum": S.unsorted_segment_sum}
+SEARCH_MATH_V1 = SEARCH_MATH | {"in_top_k": S.in_top_k}
+SEARCH_NN = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "conv1d": CV.conv1d_v2,
+             "depthwise_conv2d": CV.depthwise_conv2d_v2}
+SEARCH_NN_V1 = SEARCH_NN | {"in_top_k": S.in_top_k, "conv1d": CV.conv1d, "depthwise_conv2d": CV.depthwise_conv2d}
+SEARCH_TOP = {"eye": LA.eye, "norm": LA.norm_v2, "tensordot": LA.tensordot, "einsum": LA.einsum,
+              "boolean_mask": S.boolean_mask, "gather_nd": S.gather_nd, "scatter_nd": S.scatter_nd,
+              "sort": S.sort, "argsort": S.argsort, "unique": S.unique, "sequence_mask": S.sequence_mask}
+SEARCH_TOP_V1 = SEARCH_TOP | {
+    "norm": LA.norm, "boolean_mask": S.boolean_mask_v1, "gather_nd": S.gather_nd_v1, "diag": LA.tensor_diag,
+    "diag_part": LA.tensor_diag_part, "matrix_diag": LA.matrix_diag, "matrix_diag_part": LA.matrix_diag_part,
+    "matrix_set_diag": LA.matrix_set_diag, "matrix_transpose": LA.matrix_transpose,
+    "matrix_inverse": LA.inv, "matrix_determinant": LA.det, "matrix_solve": LA.solve, "cholesky": LA.cholesky,
+    "matrix_band_part": LA.band_part, "segment_sum": S.segment_sum,
+    "unsorted_segment_sum": S.unsorted_segment_sum}
 
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
@@ -227,17 +253,19 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 
 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
-    v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP
-    v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
-        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config")})
-    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
+    v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP | SEARCH_TOP
+    v2 = _namespace("tensorflow", "tf", v2_top, NN_V2 | SEARCH_NN, {
+        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config"),
+        "math": (MATH | SEARCH_MATH, "math")})
+    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
-               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses")}
-    v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
+               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
+               "math": (MATH | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg")}
+    v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
     if face == "tf1":
-        top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1, v1_subs)
+        top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
