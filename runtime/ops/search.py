@@ -4,6 +4,7 @@ sums, sequence_mask, in_top_k. Outputs whose size depends on values get an expli
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import numpy as np
@@ -13,9 +14,15 @@ from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported, invalid_argument
 from runtime.graph import constant_value
 from runtime.ops import array as A
-from runtime.ops.linalg import attr_error
 from runtime.ops import math as M
-from runtime.ops.registry import apply, not_differentiable, register, register_gradient, register_simple
+from runtime.ops.linalg import attr_error
+from runtime.ops.registry import (
+    apply,
+    not_differentiable,
+    register,
+    register_gradient,
+    register_simple,
+)
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 
@@ -72,19 +79,8 @@ register_gradient("PutAlongLastAxis")(
     lambda op, g: [None, None, apply("TakeAlongLastAxis", [g, op.inputs[1]])])
 
 
-class TopKV2(tuple):
-    """The (values, indices) namedtuple TF returns."""
-
-    _fields = ("values", "indices")
-
-    def __new__(cls, values: Tensor, indices: Tensor) -> TopKV2:
-        return super().__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self) -> str:
-        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
+#: The (values, indices) namedtuple TF returns.
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
 def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,
@@ -200,17 +196,7 @@ register("Unique", _unique_make, n_out=2, shape_fn=_unique_spec)
 not_differentiable("Unique")
 
 
-class Unique(tuple):
-    _fields = ("y", "idx")
-
-    def __new__(cls, y: Tensor, idx: Tensor) -> Unique:
-        return super().__new__(cls, (y, idx))
-
-    y = property(lambda self: self[0])
-    idx = property(lambda self: self[1])
-
-    def __repr__(self) -> str:
-        return f"Unique(y={self[0]!r}, idx={self[1]!r})"
+Unique = collections.namedtuple("Unique", ["y", "idx"])
 
 
 def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> Unique:
