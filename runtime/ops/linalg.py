@@ -174,16 +174,18 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
                                     convert_to_tensor(num_upper, dtype_hint=dtypes.int64)], name=name)
 
 
+register_simple("SwapLastAxes", lambda x: np.swapaxes(x, -1, -2))
+register_gradient("SwapLastAxes")(lambda op, g: [apply("SwapLastAxes", [g])])
+
+
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
     """Swap the last two axes (batched)."""
     x = convert_to_tensor(a)
     rank = x.shape.rank
-    if rank is None:
-        raise Unsupported("tf.linalg.matrix_transpose of a tensor of unknown rank")
-    if rank < 2:
+    if rank is not None and rank < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {x} "
                          f"with shape: {x.shape}")
-    return A.transpose(x, [*range(rank - 2), rank - 1, rank - 2], name=name)
+    return apply("SwapLastAxes", [x], name=name)
 
 
 def adjoint(matrix: Any, name: str | None = None) -> Tensor:
@@ -215,7 +217,7 @@ register("MatrixInverse", _inverse_make, shape_fn=_same_spec)
 def _inverse_grad(op: Any, grad: Tensor) -> list:
     ainv = op.outputs[0]
     if op.attrs["adjoint"]:
-        return [M.negative(M.matmul(ainv, M.matmul(grad, ainv, adjoint_a=True), adjoint_b=True))]
+        return [M.negative(M.matmul(ainv, M.matmul(grad, ainv, adjoint_a=True)))]
     return [M.negative(M.matmul(ainv, M.matmul(grad, ainv, adjoint_b=True), adjoint_a=True))]
 
 
@@ -474,7 +476,13 @@ def _einsum_grad(op: Any, grad: Tensor) -> list:
         others = [s for j, s in enumerate(ins) if j != i]
         present = set(out) | set("".join(others))
         kept = "".join(c for c in _tokens(sub) if c == "..." or c in present)
-        g = _einsum([grad] + [t for j, t in enumerate(op.inputs) if j != i], ",".join([out] + others) + "->" + kept)
+        # NumPy keeps broadcast (ellipsis) axes in the output; sum them away if x has none.
+        spill = "..." in out and "..." not in sub
+        g = _einsum([grad] + [t for j, t in enumerate(op.inputs) if j != i],
+                    ",".join([out] + others) + "->" + ("..." if spill else "") + kept)
+        if spill:
+            n_ell = op.outputs[0].shape.rank - (len(_tokens(out)) - 1)
+            g = M.reduce_sum(g, list(range(n_ell))) if n_ell else g
         if kept != sub:
             for pos, c in enumerate(_tokens(sub)):
                 if c not in kept:

@@ -148,7 +148,12 @@ def _in_top_k_kernel(pred: np.ndarray, targets: np.ndarray, k: np.ndarray) -> np
     return out
 
 
-register_simple("InTopKV2", _in_top_k_kernel)
+def _in_top_k_spec(inputs: list, attrs: dict) -> list:
+    rows = TensorShape(inputs[0].shape.as_list()[:1] if inputs[0].shape.rank else None)
+    return [(rows.merge_with(inputs[1].shape), dtypes.bool_)]
+
+
+register_simple("InTopKV2", _in_top_k_kernel, shape_fn=_in_top_k_spec)
 not_differentiable("InTopKV2")
 
 
@@ -255,14 +260,40 @@ def _gather_nd_kernel(params: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return params[_nd_index(indices, params.shape, "param shape", "GatherNd")]
 
 
+def _shape_text(shape: tuple) -> str:
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+def _check_updates(indices: np.ndarray, updates: np.ndarray, dims: tuple) -> None:
+    """``updates`` must be ``indices.shape[:-1] + shape[r:]`` (TF's messages for each half)."""
+    outer, r = indices.ndim - 1, indices.shape[-1]
+    if updates.shape[:outer] != indices.shape[:-1]:
+        raise invalid_argument(
+            f"Dimensions [0,{outer}) of indices[shape={_shape_text(indices.shape)}] must match dimensions "
+            f"[0,{outer}) of updates[shape={_shape_text(updates.shape)}] [Op:ScatterNd]")
+    if updates.shape[outer:] != dims[r:]:
+        raise invalid_argument(
+            f"Dimensions [{r},{len(dims)}) of input[shape={_shape_text(dims)}] must match dimensions "
+            f"[{outer},{updates.ndim}) of updates[shape={_shape_text(updates.shape)}] [Op:ScatterNd]")
+
+
 def _scatter_nd_kernel(indices: np.ndarray, updates: np.ndarray, shape: np.ndarray) -> np.ndarray:
     dims = tuple(int(d) for d in shape)
+    _check_updates(indices, updates, dims)
     out = np.zeros(dims, dtype=updates.dtype)
     np.add.at(out, _nd_index(indices, dims, "shape", "ScatterNd"), updates)
     return out
 
 
-register_simple("GatherNd", _gather_nd_kernel)
+def _gather_nd_spec(inputs: list, attrs: dict) -> list:
+    params, indices = inputs
+    if params.shape.rank is None or indices.shape.rank is None or indices.shape[-1] is None:
+        return [(TensorShape(None), params.dtype)]
+    r = indices.shape[-1]
+    return [(TensorShape(indices.shape.as_list()[:-1] + params.shape.as_list()[r:]), params.dtype)]
+
+
+register_simple("GatherNd", _gather_nd_kernel, shape_fn=_gather_nd_spec)
 register_simple("ScatterNd", _scatter_nd_kernel)
 
 
@@ -327,7 +358,15 @@ def _segment_sum_spec(inputs: list, attrs: dict) -> list:
 
 
 register_simple("SegmentSum", _segment_sum_kernel, shape_fn=_segment_sum_spec)
-register_simple("UnsortedSegmentSum", _unsorted_segment_sum_kernel)
+def _unsorted_segment_sum_spec(inputs: list, attrs: dict) -> list:
+    data, ids, num = inputs
+    n = constant_value(num)
+    if data.shape.rank is None or ids.shape.rank is None:
+        return [(TensorShape(None), data.dtype)]
+    return [(TensorShape([None if n is None else int(n), *data.shape.as_list()[ids.shape.rank:]]), data.dtype)]
+
+
+register_simple("UnsortedSegmentSum", _unsorted_segment_sum_kernel, shape_fn=_unsorted_segment_sum_spec)
 
 
 def _gather_drop_negatives(grad: Tensor, ids: Tensor, data: Tensor) -> Tensor:
