@@ -18,17 +18,14 @@ from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 
 _FLOATS = "double, float, half, complex64, complex128"
-
-
-#: TF's spelling of a dtype in kernel attribute errors.
-_ATTR_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+_DET_FLOATS = "half, float, double, complex64, complex128"
 
 
 def attr_error(dtype: dtypes.DType, allowed: str, op_type: str) -> Exception:
     """The error TF raises when an op has no kernel for ``dtype``."""
     return invalid_argument(
-        f"Value for attr 'T' of {_ATTR_NAMES.get(dtype.name, dtype.name)} is not in the list of allowed "
-        f"values: {allowed}\n\t; NodeDef: {{{{node {op_type}}}}} [Op:{op_type}]")
+        f"Value for attr 'T' of {dtypes.kernel_name(dtype)} is not in the list of allowed "
+        f"values: {allowed}\n\t; NodeDef: {{{{node {op_type}}}}}; Op<name={op_type}> [Op:{op_type}]")
 
 
 def _require_float(x: Tensor, op_type: str, allowed: str = _FLOATS) -> None:
@@ -243,7 +240,7 @@ def _det_grad(op: Any, grad: Tensor) -> list:
 
 def det(input: Any, name: str | None = None) -> Tensor:
     x = convert_to_tensor(input)
-    _require_float(x, "MatrixDeterminant")
+    _require_float(x, "MatrixDeterminant", _DET_FLOATS)
     return apply("MatrixDeterminant", [x], name=name)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from runtime import dtypes
+from runtime.api_scopes import name_scope
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported, invalid_argument
 from runtime.graph import constant_value
@@ -127,12 +128,14 @@ def _sort_or_argsort(values: Any, axis: Any, direction: str, argsort: bool) -> T
 
 
 def sort(values: Any, axis: Any = -1, direction: str = "ASCENDING", name: str | None = None) -> Tensor:
-    return _sort_or_argsort(values, axis, direction, argsort=False)
+    with name_scope(name, "sort"):
+        return _sort_or_argsort(values, axis, direction, argsort=False)
 
 
 def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: bool = False,
             name: str | None = None) -> Tensor:
-    return _sort_or_argsort(values, axis, direction, argsort=True)
+    with name_scope(name, "argsort"):
+        return _sort_or_argsort(values, axis, direction, argsort=True)
 
 
 # --- in_top_k ---------------------------------------------------------------------------------------------------
@@ -165,8 +168,9 @@ def in_top_k_v2(targets: Any, predictions: Any, k: Any, name: str | None = None)
         raise attr_error(t.dtype, "int32, int64", "InTopKV2")
     if p.dtype != dtypes.float32:
         raise invalid_argument(f"cannot compute InTopKV2 as input #0(zero-based) was expected to be a float "
-                               f"tensor but is a {p.dtype.name} tensor [Op:InTopKV2]")
-    return apply("InTopKV2", [p, t, convert_to_tensor(k, dtype=t.dtype)], name=name)
+                               f"tensor but is a {dtypes.kernel_name(p.dtype)} tensor [Op:InTopKV2]")
+    with name_scope(name, "in_top_k"):
+        return apply("InTopKV2", [p, t, convert_to_tensor(k, dtype=t.dtype)])
 
 
 def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) -> Tensor:
@@ -229,11 +233,12 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
         part = TensorShape(x.shape.as_list()[ax:ax + nm])
         if not part.is_compatible_with(m.shape):
             raise ValueError(f"Shapes {part} and {m.shape} are incompatible")
-    sx = A.shape(x)
-    merged = A.concat([sx[:ax], M.reduce_prod(sx[ax:ax + nm], 0, keepdims=True), sx[ax + nm:]], 0)
-    flat = A.reshape(x, merged)
-    idx = A.squeeze(M.where(A.reshape(m, [-1])), [1])
-    return A.gather(flat, idx, axis=ax, name=name)
+    with name_scope(name, "boolean_mask"):
+        sx = A.shape(x)
+        merged = A.concat([sx[:ax], M.reduce_prod(sx[ax:ax + nm], 0, keepdims=True), sx[ax + nm:]], 0)
+        flat = A.reshape(x, merged)
+        idx = A.squeeze(M.where(A.reshape(m, [-1])), [1])
+        return A.gather(flat, idx, axis=ax)
 
 
 def boolean_mask_v1(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any = None) -> Tensor:
@@ -416,15 +421,16 @@ not_differentiable("SequenceMask")
 
 def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_, name: str | None = None) -> Tensor:
     """``tf.sequence_mask``: row i is ``range(maxlen) < lengths[i]``."""
-    n = convert_to_tensor(lengths)
-    if maxlen is None:
-        top = M.reduce_max(n)
-        maxlen_t = M.maximum(M.cast(0, top.dtype), top)
-    else:
-        maxlen_t = convert_to_tensor(maxlen)
-    if maxlen_t.shape.rank not in (None, 0):
-        raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {maxlen_t} "
-                         f"with shape '{maxlen_t.shape}' instead")
-    out = apply("SequenceMask", [n, maxlen_t], name=name)
-    dt = dtypes.as_dtype(dtype)
-    return out if dt == dtypes.bool_ else M.cast(out, dt)
+    with name_scope(name, "SequenceMask"):
+        n = convert_to_tensor(lengths)
+        if maxlen is None:
+            top = M.reduce_max(n)
+            maxlen_t = M.maximum(M.cast(0, top.dtype), top)
+        else:
+            maxlen_t = convert_to_tensor(maxlen)
+        if maxlen_t.shape.rank not in (None, 0):
+            raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {maxlen_t} "
+                             f"with shape '{maxlen_t.shape}' instead")
+        out = apply("SequenceMask", [n, maxlen_t], name="Less")  # TF's mask is a Less op: same name
+        dt = dtypes.as_dtype(dtype)
+        return out if dt == dtypes.bool_ else M.cast(out, dt)
