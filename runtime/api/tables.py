@@ -10,6 +10,7 @@ from runtime import dtypes as D
 from runtime import errors as E
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
+from runtime import metrics_v1 as MV1
 from runtime import nest
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
@@ -183,7 +184,7 @@ LINALG |= {"eye": LA.eye, "diag": LA.matrix_diag, "diag_part": LA.matrix_diag_pa
            "tensor_diag": LA.tensor_diag, "tensor_diag_part": LA.tensor_diag_part,
            "matrix_transpose": LA.matrix_transpose, "adjoint": LA.adjoint, "inv": LA.inv, "det": LA.det,
            "solve": LA.solve, "cholesky": LA.cholesky, "norm": LA.norm_v2, "tensordot": LA.tensordot,
-           "einsum": LA.einsum, "band_part": LA.band_part}
+           "einsum": LA.einsum, "band_part": LA.band_part, "lstsq": LA.lstsq}
 LINALG_V1 = LINALG | {"norm": LA.norm}
 SEARCH_MATH = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "segment_sum": S.segment_sum,
                "unsorted_segment_sum": S.unsorted_segment_sum}
@@ -199,7 +200,7 @@ SEARCH_TOP_V1 = SEARCH_TOP | {
     "diag_part": LA.tensor_diag_part, "matrix_diag": LA.matrix_diag, "matrix_diag_part": LA.matrix_diag_part,
     "matrix_set_diag": LA.matrix_set_diag, "matrix_transpose": LA.matrix_transpose,
     "matrix_inverse": LA.inv, "matrix_determinant": LA.det, "matrix_solve": LA.solve, "cholesky": LA.cholesky,
-    "matrix_band_part": LA.band_part, "segment_sum": S.segment_sum,
+    "matrix_band_part": LA.band_part, "matrix_solve_ls": LA.lstsq, "segment_sum": S.segment_sum,
     "unsorted_segment_sum": S.unsorted_segment_sum}
 
 
@@ -260,7 +261,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
-               "math": (MATH | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg")}
+               "math": (MATH | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg"),
+               "metrics": ({"accuracy": MV1.accuracy, "mean": MV1.mean}, "metrics")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}

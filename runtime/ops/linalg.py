@@ -319,6 +319,24 @@ def cholesky(input: Any, name: str | None = None) -> Tensor:
     return apply("Cholesky", [x], name=name)
 
 
+def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, name: str | None = None) -> Tensor:
+    """``tf.linalg.lstsq`` in TF's fast mode: the regularized normal equations (A^T A + l2 I) x = A^T b,
+    or x = A^T (A A^T + l2 I)^-1 b when A has fewer rows than columns."""
+    if not fast:
+        raise Unsupported("tf.linalg.lstsq with fast=False")
+    a, b = binary_operands("MatMul", matrix, rhs)
+    rows, cols = a.shape.as_list()[-2:] if a.shape.rank else (None, None)
+    if rows is None or cols is None:
+        raise Unsupported("tf.linalg.lstsq of a matrix of unknown size")
+    over = rows >= cols
+    gram = M.matmul(a, a, adjoint_a=over, adjoint_b=not over)
+    eye_ = np.eye(cols if over else rows, dtype=a.dtype.np)
+    gram = M.add(gram, M.multiply(M.cast(l2_regularizer, a.dtype), eye_))
+    if over:
+        return solve(gram, M.matmul(a, b, adjoint_a=True), name=name)
+    return M.matmul(a, solve(gram, b), adjoint_a=True, name=name)
+
+
 # --- norms ----------------------------------------------------------------------------------------------------
 
 _VECTOR_ORDS = ("euclidean", 1, 2, np.inf)

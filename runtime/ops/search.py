@@ -143,12 +143,10 @@ def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: b
 
 def _in_top_k_kernel(pred: np.ndarray, targets: np.ndarray, k: np.ndarray) -> np.ndarray:
     n = pred.shape[1]
-    out = np.zeros(pred.shape[0], dtype=bool)
-    for b, t in enumerate(targets):
-        if not 0 <= t < n or not np.all(np.isfinite(pred[b])):
-            continue
-        out[b] = np.count_nonzero(pred[b] > pred[b, t]) < int(k)
-    return out
+    valid = (targets >= 0) & (targets < n)
+    target_pred = pred[np.arange(pred.shape[0]), np.where(valid, targets, 0)]
+    above = np.count_nonzero(pred > target_pred[:, None], axis=1)
+    return valid & np.all(np.isfinite(pred), axis=1) & (above < int(k))
 
 
 def _in_top_k_spec(inputs: list, attrs: dict) -> list:
