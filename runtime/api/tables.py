@@ -29,6 +29,7 @@ from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
 from runtime.ops import conv_variants as CV
+from runtime.ops import image as IM
 from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import nn as N
@@ -192,6 +193,9 @@ SEARCH_MATH_V1 = SEARCH_MATH | {"in_top_k": S.in_top_k}
 SEARCH_NN = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "conv1d": CV.conv1d_v2,
              "depthwise_conv2d": CV.depthwise_conv2d_v2}
 SEARCH_NN_V1 = SEARCH_NN | {"in_top_k": S.in_top_k, "conv1d": CV.conv1d, "depthwise_conv2d": CV.depthwise_conv2d}
+IMAGE = {"resize": IM.resize, "ResizeMethod": IM.ResizeMethod}
+IMAGE_V1 = {"resize": IM.resize_images, "resize_images": IM.resize_images, "resize_bilinear": IM.resize_bilinear,
+                    "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
 SEARCH_TOP = {"eye": LA.eye, "norm": LA.norm_v2, "tensordot": LA.tensordot, "einsum": LA.einsum,
               "boolean_mask": S.boolean_mask, "gather_nd": S.gather_nd, "scatter_nd": S.scatter_nd,
               "sort": S.sort, "argsort": S.argsort, "unique": S.unique, "sequence_mask": S.sequence_mask}
@@ -257,12 +261,12 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP | SEARCH_TOP
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2 | SEARCH_NN, {
         "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config"),
-        "math": (MATH | SEARCH_MATH, "math")})
+        "math": (MATH | SEARCH_MATH, "math"), "image": (IMAGE, "image")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
                "math": (MATH | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg"),
-               "metrics": ({"accuracy": MV1.accuracy, "mean": MV1.mean}, "metrics")}
+               "metrics": ({"accuracy": MV1.accuracy, "mean": MV1.mean}, "metrics"), "image": (IMAGE_V1, "image")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}

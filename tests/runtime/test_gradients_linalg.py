@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from runtime.ops import conv_variants as CV
+from runtime.ops import image as IM
 from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import search as S
@@ -129,3 +130,12 @@ def test_conv1d_and_depthwise(stride: int, padding: str, mult: int, k: int) -> N
     check(lambda x, w: CV.conv1d_v2(x, w, stride, padding), values((2, 5, 2), seed=1), values((k, 2, 3), seed=2))
     check(lambda x, w: CV.depthwise_conv2d_v2(x, w, [1, stride, stride, 1], padding),
           values((1, 4, 4, 2), seed=3), values((k, k, 2, mult), seed=4))
+
+
+@SETTINGS
+@given(h=st.integers(1, 6), w=st.integers(1, 6), mode=st.sampled_from(["align", "half", "legacy"]))
+def test_image_resize(h: int, w: int, mode: str) -> None:
+    """Nearest keeps float64 (bilinear returns float32 like TF; la13_image_resize checks it on TF)."""
+    align, half = mode == "align", mode == "half"
+    check(lambda t: IM.resize_nearest_neighbor(t, [h, w], align_corners=align, half_pixel_centers=half),
+          values((1, 3, 4, 2)))
