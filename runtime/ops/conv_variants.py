@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.api_scopes import name_scope
 from runtime.convert import binary_operands
 from runtime.errors import Unsupported
 from runtime.ops import array as A
@@ -32,8 +33,9 @@ def conv1d_v2(input: Any, filters: Any, stride: Any, padding: str, data_format: 
         raise Unsupported(f"tf.nn.conv1d with data_format={data_format}")
     _no_dilation(dilations, "tf.nn.conv1d")
     x, w = binary_operands("Conv2D", input, filters)
-    y = N.conv2d(A.expand_dims(x, 1), A.expand_dims(w, 0), strides=[1, 1, _stride1(stride), 1], padding=padding)
-    return A.squeeze(y, [1], name=name)
+    with name_scope(name, "conv1d"):
+        y = N.conv2d(A.expand_dims(x, 1), A.expand_dims(w, 0), strides=[1, 1, _stride1(stride), 1], padding=padding)
+        return A.squeeze(y, [1])
 
 
 def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: Any = None,

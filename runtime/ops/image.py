@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from runtime import dtypes
+from runtime.api_scopes import name_scope
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported, invalid_argument
 from runtime.ops import array as A
@@ -69,8 +70,11 @@ def _resize(images: Any, size: Any, nearest: bool, align_corners: bool, half_pix
     dt = x.dtype.np
     mh = build(in_h, new_h, align_corners, half_pixel).astype(dt)
     mw = build(in_w, new_w, align_corners, half_pixel).astype(dt)
-    y = einsum("pw,nowc->nopc", mw, einsum("oh,nhwc->nowc", mh, x))
-    return A.squeeze(y, [0], name=name) if rank == 3 else M.identity(y, name=name)
+    with name_scope(name, "resize"):
+        y = einsum("pw,nowc->nopc", mw, einsum("oh,nhwc->nowc", mh, x))
+        # named after TF's kernel, which is the last op TF builds here
+        return A.squeeze(y, [0]) if rank == 3 else M.identity(y, name="ResizeNearestNeighbor" if nearest
+                                                              else "ResizeBilinear")
 
 
 def resize(images: Any, size: Any, method: Any = "bilinear", preserve_aspect_ratio: bool = False,

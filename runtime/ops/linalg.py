@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from runtime import dtypes
+from runtime.api_scopes import name_scope
 from runtime.convert import binary_operands, convert_to_tensor
 from runtime.errors import Unsupported, invalid_argument
 from runtime.ops import array as A
@@ -350,8 +351,11 @@ def _ord_name(o: Any) -> str:
 def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None, name: str | None = None,
          keep_dims: Any = None) -> Tensor:
     """``tf.norm``: vector norms (1, 2/euclidean, inf) and matrix norms (fro/euclidean, 1, inf)."""
-    keep = bool(keepdims if keepdims is not None else keep_dims)
-    x = convert_to_tensor(tensor)
+    with name_scope(name, "norm"):
+        return _norm(convert_to_tensor(tensor), ord, axis, bool(keepdims if keepdims is not None else keep_dims))
+
+
+def _norm(x: Tensor, ord: Any, axis: Any, keep: bool) -> Tensor:
     if isinstance(axis, Tensor):
         axis = A._concrete(axis)
     if isinstance(axis, np.ndarray):
@@ -369,8 +373,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     if keep:
         return out
     squeeze_axes = None if axis is None else ([a for a in axis] if is_matrix else [axis])
-    return A.squeeze(out, squeeze_axes, name=name) if squeeze_axes is not None \
-        else A.reshape(out, [], name=name)
+    return A.squeeze(out, squeeze_axes) if squeeze_axes is not None else A.reshape(out, [])
 
 
 def norm_v2(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,
@@ -528,4 +531,5 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
     ts = [convert_to_tensor(t) for t in inputs]
     if any(t.dtype != ts[0].dtype for t in ts):
         ts = [ts[0]] + [binary_operands("Einsum", ts[0], t)[1] for t in ts[1:]]
-    return apply("Einsum", ts, {"equation": eq}, name=kwargs.get("name"))
+    with name_scope(kwargs.get("name"), "einsum"):
+        return apply("Einsum", ts, {"equation": eq})

@@ -297,7 +297,17 @@ def _gather_nd_spec(inputs: list, attrs: dict) -> list:
 
 
 register_simple("GatherNd", _gather_nd_kernel, shape_fn=_gather_nd_spec)
-register_simple("ScatterNd", _scatter_nd_kernel)
+
+
+def _scatter_nd_spec(inputs: list, attrs: dict) -> list:
+    _, updates, shape = inputs
+    known = constant_value(shape)
+    if known is not None:
+        return [(TensorShape([int(d) for d in np.asarray(known).ravel()]), updates.dtype)]
+    return [(TensorShape(None) if shape.shape[0] is None else TensorShape([None] * shape.shape[0]), updates.dtype)]
+
+
+register_simple("ScatterNd", _scatter_nd_kernel, shape_fn=_scatter_nd_spec)
 
 
 @register_gradient("GatherNd")
