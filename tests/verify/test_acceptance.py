@@ -134,13 +134,7 @@ def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
 
 
 # Goldens whose rewrite does not verify today, with what was observed.
-GOLDEN_XFAILS = {
-    "app_run_flags": "unverified: the engine lacks tf.app.flags (original)",
-    "global_step_decay": "unverified: the engine lacks tf.train.exponential_decay (original)",
-    "main_guard_block": "unverified: the engine lacks tf.trace (original)",
-    "saver_checkpoint": "unverified: the engine lacks tf.train.Saver (original)",
-    "summary_writer_fallback": "unverified: the engine lacks tf.summary.scalar (original)",
-}
+GOLDEN_XFAILS: dict[str, str] = {}
 
 #: Goldens whose rewrite cannot keep TF1's numbers, with the rule whose finding says so.
 EXPECTED_DIFFERENT = {"rmsprop_optimizer": "TF111"}
