@@ -42,9 +42,6 @@ MISTAKE_LINES = {
 }
 
 
-# Mutants the engine cannot run yet (the API it lacks): their verdict is *unverified*.
-ENGINE_LACKS = {"checkpoint_missing_variable": "tf.train.Saver"}
-
 # Rules that rewrite nothing: their code stays TF1 under tf.compat.v1, with a finding.
 NO_REWRITE = {"TF190"}
 
@@ -84,41 +81,28 @@ def test_every_rewrite_rule_has_a_mutant() -> None:
     assert set(RULES) - NO_REWRITE - covered == set()
 
 
-def known_gaps(names: list[str]) -> list:
-    """``names`` as parameters, those the engine cannot run yet marked as strict xfails."""
-    return [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(strict=True, reason=f"the engine lacks {ENGINE_LACKS[name]}"),
-        )
-        if name in ENGINE_LACKS
-        else name
-        for name in names
-    ]
-
-
-@pytest.mark.parametrize("name", known_gaps(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_mutant_is_different(name: str) -> None:
     result = verdict(name)
     assert result.status == "different", result.reason
     assert result.exit_code == 1 and result.divergence is not None
 
 
-@pytest.mark.parametrize("name", known_gaps(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_mutant_divergence_names_a_source_line(name: str) -> None:
     d = verdict(name).divergence
     assert d is not None, verdict(name).reason
     assert d.old_line is not None or d.new_line is not None
 
 
-@pytest.mark.parametrize("name", known_gaps(WITH_CORRECT))
+@pytest.mark.parametrize("name", WITH_CORRECT)
 def test_correct_rewrite_is_equivalent(name: str) -> None:
     result = verdict(name, "correct.py")
     assert result.status == "equivalent", result.reason
     assert result.divergence is None
 
 
-@pytest.mark.parametrize("name", known_gaps(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_mutant_runs_or_fails_on_the_engine_as_on_real_tf(name: str) -> None:
     run = run_program(mutant_dir(name) / "mutant.py", face="tf2", max_steps=60, timeout=120)
     assert run.exception == REAL_TF_RAISES.get(name), run.exception_message
