@@ -25,7 +25,10 @@ Recorded per run: every variable's creation line in the user program
 first update and value at exit; every step's gradients and the program line that
 applied it; which program line printed which stdout bytes; and how much stdout
 had been written at each event, so events and printed text can be ordered.
-The trace file is JSON (``FORMAT`` below); ``runtime.compare`` reads it.
+On request (``TFMIGRATE_VALUES``), also every value the program's ops compute
+(``ValueLog``; the engine calls ``recorder.values`` when op kernels run).
+The trace file is JSON (``FORMAT`` below); ``runtime.compare`` and
+``runtime.attribute`` read it.
 """
 
 from __future__ import annotations

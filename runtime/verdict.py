@@ -52,6 +52,8 @@ class Options:
     memory_mb: int = 4096  # address-space cap, per program
     argv: Sequence[str] = ()
     stdin: bytes = b""
+    # When different: run both again to name every place values start to differ (``also``).
+    attribute: bool = True
 
 
 @dataclass
@@ -220,7 +222,9 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
             f"max rel diff {comparison.max_rel_diff:.3g}){both_fail}",
             **common,
         )
-    also = _attribute(run_old, run_new, d, tol) if d.observable != "exit" else []
+    also = []
+    if options.attribute and d.observable != "exit":
+        also = _attribute(run_old, run_new, d, tol)
     reason = "; also ".join(_describe(found) for found in [d, *also])
     return Verdict("different", reason, **common, also=also)
 

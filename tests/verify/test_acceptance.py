@@ -102,7 +102,8 @@ def test_the_restructured_rewrite_with_one_mistake_is_different(
     assert old in source
     wrong = tmp_path / "wrong.py"
     wrong.write_text(source.replace(old, new))
-    verdict = verify_files(VERIFY / "variable_scope_tf1.py", wrong, Options(timeout=120))
+    options = Options(timeout=120, attribute=False)
+    verdict = verify_files(VERIFY / "variable_scope_tf1.py", wrong, options)
     assert verdict.status == "different", verdict.reason
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ pytestmark = pytest.mark.skipif(
 MUTANTS = Path(__file__).resolve().parents[2] / "fixtures" / "mutants"
 NAMES = sorted(p.name for p in MUTANTS.iterdir() if (p / "mutant.py").is_file())
 WITH_CORRECT = [name for name in NAMES if (MUTANTS / name / "correct.py").is_file()]
-OPTIONS = Options(max_steps=60, timeout=120)
+# Naming every mistake takes two more runs per mutant: only the tests that check it ask.
+OPTIONS = Options(max_steps=60, timeout=120, attribute=False)
 
 # What TF 2.21 raises for the mutants it refuses to run (the others run there and print
 # numbers different from the original's).
@@ -51,10 +53,10 @@ def mutant_dir(name: str) -> Path:
 
 
 @functools.cache
-def verdict(name: str, rewrite: str = "mutant.py") -> Verdict:
+def verdict(name: str, rewrite: str = "mutant.py", attribute: bool = False) -> Verdict:
     """The verdict on one rewrite against its original, computed once per session."""
     d = mutant_dir(name)
-    return verify_files(d / "original.py", d / rewrite, OPTIONS)
+    return verify_files(d / "original.py", d / rewrite, replace(OPTIONS, attribute=attribute))
 
 
 def test_there_are_enough_mutants_each_with_a_one_line_why() -> None:
@@ -124,7 +126,7 @@ def line_of(path: Path, text: str) -> int:
 
 @pytest.mark.parametrize("name", sorted(MISTAKE_LINES))
 def test_verdict_names_the_lines_where_values_part(name: str) -> None:
-    result = verdict(name)
+    result = verdict(name, attribute=True)
     old_text, new_text = MISTAKE_LINES[name]
     expected = (
         line_of(mutant_dir(name) / "original.py", old_text),
