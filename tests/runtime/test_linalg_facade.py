@@ -7,6 +7,7 @@ import pytest
 
 from runtime.api import real_api
 from runtime.api import tables as T
+from runtime.importer import detect_face
 from runtime.ops import linalg as LA
 
 PLACES = {
@@ -30,3 +31,12 @@ def test_v1_only_names_are_absent_from_the_tf2_face() -> None:
     v1 = T.build_modules("tf1")["tensorflow"]
     # TF 1.x tf.diag is tensor_diag (rank k -> 2k), not the batched matrix diag of tf.linalg.diag
     assert v1.diag is LA.tensor_diag and v2.linalg.diag is LA.matrix_diag
+
+
+@pytest.mark.parametrize(("source", "face"), [
+    ("import tensorflow as tf\nprint(tf.matrix_inverse([[2.]]))\n", "tf1"),
+    ("import tensorflow as tf\nprint(tf.segment_sum([1.], [0]))\n", "tf1"),
+    ("import tensorflow as tf\nprint(tf.linalg.inv([[2.]]), tf.math.segment_sum([1.], [0]))\n", "tf2"),
+])
+def test_tf1_linalg_names_select_the_tf1_face(source: str, face: str) -> None:
+    assert detect_face(source) == face
