@@ -196,6 +196,7 @@ SEARCH_NN_V1 = SEARCH_NN | {"in_top_k": S.in_top_k, "conv1d": CV.conv1d, "depthw
 IMAGE = {"resize": IM.resize, "ResizeMethod": IM.ResizeMethod}
 IMAGE_V1 = {"resize": IM.resize_images, "resize_images": IM.resize_images, "resize_bilinear": IM.resize_bilinear,
                     "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
+METRICS_V1 = {"accuracy": MV1.accuracy, "mean": MV1.mean}
 SEARCH_TOP = {"eye": LA.eye, "norm": LA.norm_v2, "tensordot": LA.tensordot, "einsum": LA.einsum,
               "boolean_mask": S.boolean_mask, "gather_nd": S.gather_nd, "scatter_nd": S.scatter_nd,
               "sort": S.sort, "argsort": S.argsort, "unique": S.unique, "sequence_mask": S.sequence_mask}
@@ -266,7 +267,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
                "math": (MATH | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg"),
-               "metrics": ({"accuracy": MV1.accuracy, "mean": MV1.mean}, "metrics"), "image": (IMAGE_V1, "image")}
+               "metrics": (METRICS_V1, "metrics"), "image": (IMAGE_V1, "image")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}

@@ -14,6 +14,7 @@ PLACES = {
     "tf": T.SEARCH_TOP, "tf.linalg": T.LINALG, "tf.compat.v1.linalg": T.LINALG_V1, "tf.math": T.SEARCH_MATH,
     "tf.compat.v1.math": T.SEARCH_MATH_V1, "tf.nn": T.SEARCH_NN, "tf.compat.v1.nn": T.SEARCH_NN_V1,
     "tf.compat.v1": T.SEARCH_TOP_V1, "tf.image": T.IMAGE, "tf.compat.v1.image": T.IMAGE_V1,
+    "tf.compat.v1.metrics": T.METRICS_V1,
 }
 
 
