@@ -102,7 +102,8 @@ CASES: dict[str, Case] = {
               + LA.norm(t, axis=[0, 1], keepdims=True)[0] * LA.norm(t, ord=np.inf, axis=0)[:2],
               [np.array([[0.3, -1.2, 0.7], [1.5, 0.2, -0.4]])]),
     "einsum_tensordot": (lambda a, b: M.reduce_sum(LA.einsum("ij,jk->ik", a, b)) + LA.einsum("ij,kj->k", a, b[:, :3])[0]
-                         + M.reduce_sum(LA.einsum("...j,jk->...k", a, b)) + M.reduce_sum(LA.tensordot(a, b, 1)),
+                         + M.reduce_sum(LA.einsum("...j,jk->...k", a, b)) + M.reduce_sum(LA.tensordot(a, b, 1))
+                         + LA.einsum("ii->", b[:, :3]) * LA.einsum("ij,jj->i", a, b[:, 1:])[1],
                          [values((2, 3), seed=1), values((3, 4), seed=2)]),
     "top_k_sort": (lambda t: M.reduce_sum(S.top_k(t, 2).values * 3.0) + M.reduce_sum(S.sort(t, axis=0) * t)
                    + M.reduce_sum(S.sort(t, direction="DESCENDING"))
