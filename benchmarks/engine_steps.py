@@ -202,6 +202,8 @@ def run(command: list[str], source: str, folder: Path, name: str) -> float | str
     path = folder / f"{name.replace(' ', '_')}.py"
     path.write_text(source)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=str(ROOT))
+    if command[0] == sys.executable:  # the engine's BLAS setting, for the NumPy baseline too
+        env.setdefault("OPENBLAS_NUM_THREADS", "1")
     proc = subprocess.run([*command, str(path)], capture_output=True, text=True, env=env, check=False)
     match = _US.search(proc.stdout)
     if match:

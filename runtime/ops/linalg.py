@@ -559,3 +559,8 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
         ts = [ts[0]] + [binary_operands("Einsum", ts[0], t)[1] for t in ts[1:]]
     with name_scope(kwargs.get("name"), "einsum"):
         return apply("Einsum", ts, {"equation": eq})
+
+
+def trace(x: Any, name: str | None = None) -> Tensor:
+    """``tf.linalg.trace``: sum of the main diagonal of each innermost matrix."""
+    return M.reduce_sum(matrix_diag_part(x), -1, name=name)

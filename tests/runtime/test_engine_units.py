@@ -34,11 +34,11 @@ def test_unsupported_and_missing_names(tmp_path: Path) -> None:
     prog.write_text(
         "import tensorflow as tf\n"
         "from runtime.errors import Unsupported\n"
-        "try:\n    tf.data.Dataset\nexcept Unsupported as e:\n    print(isinstance(e, NotImplementedError), e)\n"
+        "try:\n    tf.data.TFRecordDataset\nexcept Unsupported as e:\n    print(isinstance(e, NotImplementedError), e)\n"
         "try:\n    tf.placeholder\nexcept AttributeError as e:\n    print(e)\n")
     proc = run_engine(prog, face="tf2")
     assert proc.stdout.splitlines() == [
-        "True tf.data.Dataset is not supported by the tfmigrate engine",
+        "True tf.data.TFRecordDataset is not supported by the tfmigrate engine",
         "module 'tensorflow' has no attribute 'placeholder'",
     ]
 
