@@ -27,7 +27,8 @@ TF1_ONLY_NAMES = frozenset({
 TF1_ONLY_NAMES |= frozenset({
     "matrix_inverse", "matrix_determinant", "matrix_solve", "matrix_solve_ls", "cholesky", "diag", "diag_part",
     "matrix_diag", "matrix_diag_part", "matrix_set_diag", "matrix_transpose", "matrix_band_part", "segment_sum",
-    "unsorted_segment_sum",
+    "unsorted_segment_sum", "segment_max", "segment_min", "segment_mean", "unsorted_segment_max",
+    "unsorted_segment_min", "unsorted_segment_mean",
 })
 TF1_TRAIN_NAMES = frozenset({"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
                              "AdagradOptimizer", "RMSPropOptimizer", "AdadeltaOptimizer", "Saver",

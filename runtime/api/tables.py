@@ -43,6 +43,7 @@ from runtime.ops import nn as N
 from runtime.ops import normalization as NORM
 from runtime.ops import random as R
 from runtime.ops import search as S
+from runtime.ops import segments as SG
 from runtime.ops.state import group, tf_print
 from runtime.optimizers import tf1 as O1
 from runtime.session import InteractiveSession, Session, get_default_session
@@ -205,13 +206,17 @@ LINALG |= {"eye": LA.eye, "diag": LA.matrix_diag, "diag_part": LA.matrix_diag_pa
 LINALG_V1 = LINALG | {"norm": LA.norm}
 SEARCH_MATH = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "segment_sum": S.segment_sum,
                "unsorted_segment_sum": S.unsorted_segment_sum}
+SEGMENTS = {"segment_max": SG.segment_max, "segment_min": SG.segment_min, "segment_mean": SG.segment_mean,
+            "unsorted_segment_max": SG.unsorted_segment_max, "unsorted_segment_min": SG.unsorted_segment_min,
+            "unsorted_segment_mean": SG.unsorted_segment_mean}
+SEARCH_MATH |= SEGMENTS
 SEARCH_MATH_V1 = SEARCH_MATH | {"in_top_k": S.in_top_k}
 SEARCH_NN = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "conv1d": CV.conv1d_v2,
              "depthwise_conv2d": CV.depthwise_conv2d_v2}
 SEARCH_NN_V1 = SEARCH_NN | {"in_top_k": S.in_top_k, "conv1d": CV.conv1d, "depthwise_conv2d": CV.depthwise_conv2d}
 IMAGE = {"resize": IM.resize, "ResizeMethod": IM.ResizeMethod}
 IMAGE_V1 = {"resize": IM.resize_images, "resize_images": IM.resize_images, "resize_bilinear": IM.resize_bilinear,
-                    "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
+            "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
 METRICS_V1 = {"accuracy": MV1.accuracy, "mean": MV1.mean}
 SEARCH_TOP = {"eye": LA.eye, "norm": LA.norm_v2, "tensordot": LA.tensordot, "einsum": LA.einsum,
               "boolean_mask": S.boolean_mask, "gather_nd": S.gather_nd, "scatter_nd": S.scatter_nd,
@@ -222,7 +227,7 @@ SEARCH_TOP_V1 = SEARCH_TOP | {
     "matrix_set_diag": LA.matrix_set_diag, "matrix_transpose": LA.matrix_transpose,
     "matrix_inverse": LA.inv, "matrix_determinant": LA.det, "matrix_solve": LA.solve, "cholesky": LA.cholesky,
     "matrix_band_part": LA.band_part, "matrix_solve_ls": LA.lstsq, "segment_sum": S.segment_sum,
-    "unsorted_segment_sum": S.unsorted_segment_sum}
+    "unsorted_segment_sum": S.unsorted_segment_sum} | SEGMENTS
 
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
