@@ -86,6 +86,10 @@ class Keras3V1Layers(types.ModuleType):
         raise AttributeError(f"`{name}` is not available with Keras 3.")
 
 
+class Keras3V1RnnCells(Keras3V1Layers):
+    """``tf.compat.v1.nn.rnn_cell`` in TF 2.21: the cell classes are gone with Keras 3."""
+
+
 class ContribModule(types.ModuleType):
     """``tf.contrib`` (TF 1.x face only): every member is Unsupported, by name."""
 

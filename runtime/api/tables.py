@@ -11,9 +11,10 @@ from runtime import errors as E
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
 from runtime import nest
+from runtime import rnn as RNN
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
-from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
+from runtime.api import ApiModule, ContribModule, Keras3V1Layers, Keras3V1RnnCells, LegacyOptimizers
 from runtime.api_scopes import NameScopeV2
 from runtime.context import init_scope
 from runtime.convert import constant, convert_to_tensor
@@ -78,7 +79,7 @@ CORE = MATH | {
     "expand_dims": A.expand_dims, "gather": A.gather, "one_hot": A.one_hot, "zeros": A.zeros,
     "ones": A.ones, "fill": A.fill, "shape": A.shape, "size": A.size, "rank": A.rank, "range": A.range,
     "tile": A.tile, "pad": A.pad, "broadcast_to": A.broadcast_to, "reverse": A.reverse, "slice": A.slice,
-    "strided_slice": A.strided_slice, "is_tensor": is_tensor, "newaxis": None,
+    "strided_slice": A.strided_slice, "reverse_sequence": RNN.reverse_sequence, "is_tensor": is_tensor, "newaxis": None,
     "get_static_value": constant_value, "init_scope": init_scope, "group": group, "no_op": CF.no_op,
     "cond": CF.cond, "while_loop": CF.while_loop, "control_dependencies": CF.control_dependencies,
     "executing_eagerly": V1.executing_eagerly, "Graph": Graph, "Operation": Operation,
@@ -103,7 +104,7 @@ NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
     "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
     "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
-}
+} | RNN.NN
 RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
           "set_seed": R.set_seed, "shuffle": R.shuffle}
 INIT_V2 = {"Zeros": I.Zeros, "Ones": I.Ones, "Constant": I.Constant, "RandomNormal": I.RandomNormalV2,
@@ -242,11 +243,15 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
         mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
+        mods["tensorflow"].contrib.rnn = _module("tensorflow.contrib.rnn", "tf.contrib.rnn", RNN.CONTRIB)
+        mods["tensorflow.nn.rnn_cell"] = _module("tensorflow.nn.rnn_cell", "tf.nn.rnn_cell", RNN.CELLS,
+                                                 "tf.compat.v1.nn.rnn_cell")
     else:
         mods.update(v2)
     mods.update(v1)
     if face != "tf1":
         mods["tensorflow.compat.v1.layers"] = Keras3V1Layers("tensorflow.compat.v1.layers")
+        mods["tensorflow.compat.v1.nn.rnn_cell"] = Keras3V1RnnCells("tensorflow.compat.v1.nn.rnn_cell")
     mods.update(keras)
     mods["tensorflow.compat"] = _module("tensorflow.compat", "tf.compat", {}, "tf.compat")
     v2_alias = {f"tensorflow.compat.v2{k[len('tensorflow'):]}": m for k, m in v2.items()}
