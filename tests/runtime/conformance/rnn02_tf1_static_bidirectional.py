@@ -6,7 +6,6 @@ state, a cell called directly and reused by a second loop, a batch unknown until
 import numpy as np
 import tensorflow as tf
 
-np.set_printoptions(precision=5, suppress=True)
 x_val = np.cos(np.arange(3 * 4 * 2).reshape(3, 4, 2) * 0.7).astype(np.float32)
 x = tf.placeholder(tf.float32, [None, 4, 2])
 lengths = tf.placeholder(tf.int32, [None])
