@@ -365,7 +365,7 @@ def _run_steps(cell: Any, steps: list, state: Any, sequence_length: Any) -> tupl
         if lengths is not None:
             done = A.expand_dims(M.greater_equal(t, lengths), 1)
             out = M.where(done, A.zeros_like(out), out)
-            new_state = nest.map_structure(lambda old, new: M.where(done, old, new), state, new_state)
+            new_state = nest.map_structure(lambda old, new, done=done: M.where(done, old, new), state, new_state)
         outputs.append(out)
         state = new_state
     return outputs, state

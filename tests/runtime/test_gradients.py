@@ -258,3 +258,34 @@ def test_second_order_through_registered_gradients() -> None:
                 y = f(x)
             g = t1.gradient(y, x)
         np.testing.assert_allclose(np.asarray(t2.gradient(g, x)), d2(np.asarray(x)), rtol=1e-6)
+
+
+def test_reverse_sequence() -> None:
+    from runtime.rnn import reverse_sequence
+
+    x = np.random.default_rng(3).normal(size=(3, 4, 2))
+    check(lambda v: reverse_sequence(v, [4, 1, 3], seq_axis=1, batch_axis=0), x)
+    check(lambda v: reverse_sequence(v, [2, 0, 4], seq_axis=0, batch_axis=1), x.transpose(1, 0, 2).copy())
+
+
+@pytest.mark.parametrize("cell_name", ["BasicRNNCell", "GRUCell", "BasicLSTMCell", "LSTMCell", "peephole"])
+def test_gradient_through_time(cell_name: str) -> None:
+    """dynamic_rnn unrolls into registered ops: d(outputs, state)/d(inputs, initial state)."""
+    from runtime import nest, rnn
+    from runtime.variable_scope import variable_scope
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(2, 3, 2))
+    cell = rnn.LSTMCell(3, use_peepholes=True, num_proj=2) if cell_name == "peephole" else getattr(rnn, cell_name)(3)
+    h_size = nest.flatten(cell.state_size)
+    h0 = [rng.normal(size=(2, n)) * 0.5 for n in h_size]
+    with variable_scope(f"grad_{cell_name}", dtype=np.float64):
+        rnn.dynamic_rnn(cell, EagerTensor(x), initial_state=nest.pack_sequence_as(
+            cell.state_size, [EagerTensor(h) for h in h0]))
+
+    def run(xs: Any, *states: Any) -> Any:
+        out, st = rnn.dynamic_rnn(cell, xs, initial_state=nest.pack_sequence_as(cell.state_size, list(states)),
+                                  sequence_length=[3, 2])
+        return A.concat([A.reshape(out, [2, -1])] + nest.flatten(st), 1)
+
+    check(run, x, *h0)

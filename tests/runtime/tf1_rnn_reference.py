@@ -194,7 +194,7 @@ class MultiRNNCell(_Cell):
     def call(self, inputs, state):
         cur, new = inputs, []
         for k, cell in enumerate(self._cells):
-            with tf.variable_scope("cell_%d" % k):
+            with tf.variable_scope(f"cell_{k}"):
                 cur, s = cell(cur, state[k])
             new.append(s)
         return cur, tuple(new)
