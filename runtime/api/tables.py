@@ -242,8 +242,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
-        mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
-        mods["tensorflow"].contrib.rnn = _module("tensorflow.contrib.rnn", "tf.contrib.rnn", RNN.CONTRIB)
+        mods["tensorflow.contrib"] = ContribModule("tensorflow.contrib")
+        mods["tensorflow.contrib.rnn"] = _module("tensorflow.contrib.rnn", "tf.contrib.rnn", RNN.CONTRIB)
         mods["tensorflow.nn.rnn_cell"] = _module("tensorflow.nn.rnn_cell", "tf.nn.rnn_cell", RNN.CELLS,
                                                  "tf.compat.v1.nn.rnn_cell")
     else:
