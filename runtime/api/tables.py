@@ -25,6 +25,7 @@ from runtime.keras import activations as KA
 from runtime.keras import layers as KL
 from runtime.keras import losses as KLS
 from runtime.keras import optimizers as KO
+from runtime.keras import recurrent as KR
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
@@ -165,7 +166,7 @@ ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
                 "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
                 "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
-                "AvgPool2D": KL.AveragePooling2D}
+                "AvgPool2D": KL.AveragePooling2D} | KR.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
 KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
