@@ -12,6 +12,7 @@ from runtime import initializers as I
 from runtime import losses_v1 as LV1
 from runtime import nest
 from runtime import rnn as RNN
+from runtime import sampled as S
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
 from runtime.api import ApiModule, ContribModule, Keras3V1Layers, Keras3V1RnnCells, LegacyOptimizers
@@ -100,14 +101,14 @@ NN_V2 = {
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
-}
+} | S.NN_V2
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
     "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
     "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
-} | RNN.NN
+} | RNN.NN | S.NN_V1
 RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
-          "set_seed": R.set_seed, "shuffle": R.shuffle}
+          "set_seed": R.set_seed, "shuffle": R.shuffle} | S.RANDOM
 INIT_V2 = {"Zeros": I.Zeros, "Ones": I.Ones, "Constant": I.Constant, "RandomNormal": I.RandomNormalV2,
            "RandomUniform": I.RandomUniformV2, "TruncatedNormal": I.TruncatedNormalV2,
            "GlorotUniform": I.GlorotUniform, "GlorotNormal": I.GlorotNormal, "HeNormal": I.HeNormal,

@@ -289,3 +289,17 @@ def test_gradient_through_time(cell_name: str) -> None:
         return A.concat([A.reshape(out, [2, -1])] + nest.flatten(st), 1)
 
     check(run, x, *h0)
+
+
+@pytest.mark.parametrize("loss", ["nce", "softmax"])
+def test_sampled_losses(loss: str) -> None:
+    """Given samples, the sampled losses are smooth in weights, biases and inputs (gathered rows
+    get their gradients densely, duplicates summed)."""
+    from runtime import sampled
+
+    rng = np.random.default_rng(5)
+    w, b, x = rng.normal(size=(6, 3)), rng.normal(size=(6,)), rng.normal(size=(4, 3))
+    labels = np.array([[1, 3], [4, 0], [2, 2], [5, 1]])
+    values = (np.array([2, 0, 5]), np.full((4, 2), 0.3), np.array([0.4, 0.7, 0.2]))
+    fn = sampled.nce_loss if loss == "nce" else sampled.sampled_softmax_loss
+    check(lambda w_, b_, x_: fn(w_, b_, labels, x_, 3, 6, num_true=2, sampled_values=values), w, b, x)
