@@ -24,7 +24,7 @@ from runtime.ops import math as M
 from runtime.ops import nn as N
 from runtime.ops.registry import apply, register, register_gradient
 from runtime.tensor import Tensor
-from runtime.variable_scope import get_variable, variable_scope
+from runtime.variable_scope import get_variable, get_variable_scope, variable_scope
 
 
 class LSTMStateTuple(collections.namedtuple("LSTMStateTuple", ("c", "h"))):
@@ -49,15 +49,14 @@ def _snake(name: str) -> str:
 
 class RNNCell:
     """Base cell: on first call opens ``variable_scope(<snake class name>)`` (unique within the
-    current scope) and builds its variables there; later calls reuse them."""
+    current scope) and builds its variables there (``build(inputs_shape)``, ``add_variable``);
+    later calls reuse them. User subclasses override ``call`` (or ``__call__``) and the sizes."""
 
-    def __init__(self, num_units: int = 0, activation: Any = None, reuse: Any = None,
-                 name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
-        self._num_units = int(num_units)
-        self._activation = activations.get(activation) or M.tanh
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
         self._name = name
         self._scope: Any = None
-        self._built = False
+        self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
+        self.built = False
 
     @property
     def state_size(self) -> Any:
@@ -67,25 +66,42 @@ class RNNCell:
     def output_size(self) -> Any:
         return self._num_units
 
+    @property
+    def dtype(self) -> Any:
+        return self._dtype
+
     def zero_state(self, batch_size: Any, dtype: Any) -> Any:
         return nest.map_structure(lambda n: _zeros(batch_size, n, dtype), self.state_size)
+
+    def get_initial_state(self, inputs: Any = None, batch_size: Any = None, dtype: Any = None) -> Any:
+        return self.zero_state(batch_size, dtype)
 
     def __call__(self, inputs: Any, state: Any, scope: Any = None) -> Any:
         inputs = convert_to_tensor(inputs)
         if self._scope is None:
             with variable_scope(scope, default_name=self._name or _snake(type(self).__name__)) as vs:
                 self._scope = vs
-                self.build(inputs)
-                self._built = True
+                self._dtype = self._dtype or inputs.dtype
+                if not self.built:
+                    self.build(inputs.shape)
+                    self.built = True
                 return self.call(inputs, state)
         with variable_scope(self._scope, auxiliary_name_scope=False):
             return self.call(inputs, state)
 
-    def build(self, inputs: Tensor) -> None:
+    def build(self, inputs_shape: Any) -> None:
         pass
 
     def call(self, inputs: Tensor, state: Any) -> Any:
         raise NotImplementedError
+
+    def add_variable(self, name: str, shape: Any = None, dtype: Any = None, initializer: Any = None,
+                     regularizer: Any = None, trainable: bool = True, **kwargs: Any) -> Any:
+        """TF1 ``Layer.add_variable``: a get_variable in the cell's scope."""
+        return get_variable(name, shape, dtype=dtype or self._dtype, initializer=initializer,
+                            regularizer=regularizer, trainable=trainable)
+
+    add_weight = add_variable
 
     @property
     def variables(self) -> list:
@@ -95,11 +111,21 @@ class RNNCell:
     weights = variables
 
 
-def _depth(inputs: Tensor) -> int:
-    d = inputs.shape[-1]
+class _UnitsCell(RNNCell):
+    """A cell of ``num_units`` with an activation (tanh by default)."""
+
+    def __init__(self, num_units: int, activation: Any = None, reuse: Any = None, name: str | None = None,
+                 dtype: Any = None, **kwargs: Any) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self._num_units = int(num_units)
+        self._activation = activations.get(activation) or M.tanh
+
+
+def _depth(inputs_shape: Any) -> int:
+    d = inputs_shape[-1]
     d = getattr(d, "value", d)
     if d is None:
-        raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: {inputs.shape}")
+        raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: {inputs_shape}")
     return int(d)
 
 
@@ -107,30 +133,30 @@ def _linear(inputs: Tensor, h: Tensor, kernel: Any, bias: Any) -> Tensor:
     return N.bias_add(M.matmul(A.concat([inputs, h], 1), kernel), bias)
 
 
-class BasicRNNCell(RNNCell):
+class BasicRNNCell(_UnitsCell):
     def __init__(self, num_units: int, activation: Any = None, reuse: Any = None, name: str | None = None,
                  dtype: Any = None, **kwargs: Any) -> None:
         super().__init__(num_units, activation, reuse, name, dtype)
 
-    def build(self, inputs: Tensor) -> None:
+    def build(self, inputs_shape: Any) -> None:
         n = self._num_units
-        self._kernel = get_variable("kernel", [_depth(inputs) + n, n], dtype=inputs.dtype)
-        self._bias = get_variable("bias", [n], dtype=inputs.dtype, initializer=initializers.Zeros())
+        self._kernel = get_variable("kernel", [_depth(inputs_shape) + n, n], dtype=self._dtype)
+        self._bias = get_variable("bias", [n], dtype=self._dtype, initializer=initializers.Zeros())
 
     def call(self, inputs: Tensor, state: Tensor) -> Any:
         out = self._activation(_linear(inputs, state, self._kernel, self._bias))
         return out, out
 
 
-class GRUCell(RNNCell):
+class GRUCell(_UnitsCell):
     def __init__(self, num_units: int, activation: Any = None, reuse: Any = None, kernel_initializer: Any = None,
                  bias_initializer: Any = None, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
         super().__init__(num_units, activation, reuse, name, dtype)
         self._kernel_initializer = kernel_initializer
         self._bias_initializer = bias_initializer
 
-    def build(self, inputs: Tensor) -> None:
-        n, d, dt = self._num_units, _depth(inputs), inputs.dtype
+    def build(self, inputs_shape: Any) -> None:
+        n, d, dt = self._num_units, _depth(inputs_shape), self._dtype
         with variable_scope("gates"):
             self._gate_kernel = get_variable("kernel", [d + n, 2 * n], dtype=dt,
                                              initializer=self._kernel_initializer)
@@ -150,7 +176,7 @@ class GRUCell(RNNCell):
         return new_h, new_h
 
 
-class BasicLSTMCell(RNNCell):
+class BasicLSTMCell(_UnitsCell):
     def __init__(self, num_units: int, forget_bias: float = 1.0, state_is_tuple: bool = True,
                  activation: Any = None, reuse: Any = None, name: str | None = None, dtype: Any = None,
                  **kwargs: Any) -> None:
@@ -163,10 +189,10 @@ class BasicLSTMCell(RNNCell):
         n = self._num_units
         return LSTMStateTuple(n, n) if self._state_is_tuple else 2 * n
 
-    def build(self, inputs: Tensor) -> None:
+    def build(self, inputs_shape: Any) -> None:
         n = self._num_units
-        self._kernel = get_variable("kernel", [_depth(inputs) + n, 4 * n], dtype=inputs.dtype)
-        self._bias = get_variable("bias", [4 * n], dtype=inputs.dtype, initializer=initializers.Zeros())
+        self._kernel = get_variable("kernel", [_depth(inputs_shape) + n, 4 * n], dtype=self._dtype)
+        self._bias = get_variable("bias", [4 * n], dtype=self._dtype, initializer=initializers.Zeros())
 
     def _split_state(self, state: Any) -> tuple:
         if self._state_is_tuple:
@@ -208,10 +234,10 @@ class LSTMCell(BasicLSTMCell):
     def output_size(self) -> Any:
         return self._num_proj or self._num_units
 
-    def build(self, inputs: Tensor) -> None:
-        n, dt = self._num_units, inputs.dtype
+    def build(self, inputs_shape: Any) -> None:
+        n, dt = self._num_units, self._dtype
         h = self._num_proj or n
-        self._kernel = get_variable("kernel", [_depth(inputs) + h, 4 * n], dtype=dt, initializer=self._initializer)
+        self._kernel = get_variable("kernel", [_depth(inputs_shape) + h, 4 * n], dtype=dt, initializer=self._initializer)
         self._bias = get_variable("bias", [4 * n], dtype=dt, initializer=initializers.Zeros())
         if self._use_peepholes:
             self._w_f_diag = get_variable("w_f_diag", [n], dtype=dt, initializer=self._initializer)
@@ -254,7 +280,7 @@ class MultiRNNCell(RNNCell):
     """Cells stacked in ``multi_rnn_cell/cell_<i>`` scopes; the state is a tuple of their states."""
 
     def __init__(self, cells: list, state_is_tuple: bool = True) -> None:
-        super().__init__(0)
+        super().__init__()
         if not state_is_tuple:
             raise Unsupported("tf.nn.rnn_cell.MultiRNNCell with state_is_tuple=False")
         self._cells = list(cells)
@@ -292,7 +318,7 @@ class DropoutWrapper(RNNCell):
     def __init__(self, cell: Any, input_keep_prob: Any = 1.0, output_keep_prob: Any = 1.0,
                  state_keep_prob: Any = 1.0, variational_recurrent: bool = False, input_size: Any = None,
                  dtype: Any = None, seed: Any = None, dropout_state_filter_visitor: Any = None) -> None:
-        super().__init__(0)
+        super().__init__()
         if variational_recurrent:
             raise Unsupported("tf.nn.rnn_cell.DropoutWrapper with variational_recurrent=True")
         if not (isinstance(state_keep_prob, (int, float)) and state_keep_prob == 1.0):
@@ -361,7 +387,11 @@ def _run_steps(cell: Any, steps: list, state: Any, sequence_length: Any) -> tupl
     outputs = []
     lengths = None if sequence_length is None else M.cast(convert_to_tensor(sequence_length), dtypes.int32)
     for t, x in enumerate(steps):
-        out, new_state = cell(x, state)
+        if t == 0:
+            out, new_state = cell(x, state)
+        else:  # later steps reuse the variables (TF traces the loop body once)
+            with variable_scope(get_variable_scope(), reuse=True, auxiliary_name_scope=False):
+                out, new_state = cell(x, state)
         if lengths is not None:
             done = A.expand_dims(M.greater_equal(t, lengths), 1)
             out = M.where(done, A.zeros_like(out), out)

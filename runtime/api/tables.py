@@ -15,7 +15,14 @@ from runtime import rnn as RNN
 from runtime import sampled as S
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
-from runtime.api import ApiModule, ContribModule, Keras3V1Layers, Keras3V1RnnCells, LegacyOptimizers
+from runtime.api import (
+    ApiModule,
+    ContribModule,
+    Keras3V1Layers,
+    Keras3V1RnnCells,
+    LegacyOptimizers,
+    Tf1OnlyModule,
+)
 from runtime.api_scopes import NameScopeV2
 from runtime.context import init_scope
 from runtime.convert import constant, convert_to_tensor
@@ -245,9 +252,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
         mods["tensorflow.contrib"] = ContribModule("tensorflow.contrib")
-        mods["tensorflow.contrib.rnn"] = _module("tensorflow.contrib.rnn", "tf.contrib.rnn", RNN.CONTRIB)
-        mods["tensorflow.nn.rnn_cell"] = _module("tensorflow.nn.rnn_cell", "tf.nn.rnn_cell", RNN.CELLS,
-                                                 "tf.compat.v1.nn.rnn_cell")
+        mods["tensorflow.contrib.rnn"] = Tf1OnlyModule("tensorflow.contrib.rnn", "tf.contrib.rnn", RNN.CONTRIB)
+        mods["tensorflow.nn.rnn_cell"] = Tf1OnlyModule("tensorflow.nn.rnn_cell", "tf.nn.rnn_cell", RNN.CELLS)
     else:
         mods.update(v2)
     mods.update(v1)

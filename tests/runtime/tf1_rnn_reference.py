@@ -50,12 +50,28 @@ class _Cell:
 
     def __call__(self, inputs, state, scope=None):
         if self._scope is None:
-            with tf.variable_scope(scope, default_name=self._base) as vs:
+            with tf.variable_scope(scope, default_name=self._base or _snake(type(self).__name__)) as vs:
                 self._scope = vs
-                self.build(inputs.shape[-1])
+                self.dtype = inputs.dtype
+                self.build(inputs.shape[-1] if self._base else inputs.shape)
                 return self.call(inputs, state)
         with tf.variable_scope(self._scope, auxiliary_name_scope=False):
             return self.call(inputs, state)
+
+
+class RNNCell(_Cell):
+    """TF1's base for user cells: ``build(inputs_shape)``, ``add_variable`` = get_variable."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        super().__init__(0)
+
+    def build(self, inputs_shape):
+        pass
+
+    def add_variable(self, name, shape=None, dtype=None, initializer=None, **kwargs):
+        return tf.get_variable(name, shape, dtype=dtype or self.dtype, initializer=initializer)
+
+    add_weight = add_variable
 
 
 def _linear(x, h, kernel, bias):
@@ -205,11 +221,11 @@ def _snake(name: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
-CELLS = {"BasicRNNCell": BasicRNNCell, "GRUCell": GRUCell, "BasicLSTMCell": BasicLSTMCell,
+CELLS = {"RNNCell": RNNCell, "BasicRNNCell": BasicRNNCell, "GRUCell": GRUCell, "BasicLSTMCell": BasicLSTMCell,
          "LSTMCell": LSTMCell, "MultiRNNCell": MultiRNNCell, "LSTMStateTuple": LSTMStateTuple}
 
 
 def install(tf_module) -> None:
     """Serve the cells as ``tf.nn.rnn_cell`` of the given compat.v1 module."""
-    assert all(c._base == _snake(n) for n, c in CELLS.items() if n != "LSTMStateTuple")
+    assert all(c._base == _snake(n) for n, c in CELLS.items() if n not in ("LSTMStateTuple", "RNNCell"))
     tf_module.nn.rnn_cell = types.SimpleNamespace(**CELLS)
