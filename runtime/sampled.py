@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from runtime import dtypes
+from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
-from runtime.errors import Unsupported
+from runtime.errors import Unsupported, invalid_argument
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
@@ -66,7 +66,14 @@ def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled:
     """``(sampled_candidates, true_expected_count, sampled_expected_count)`` as TF returns them."""
     if unique and num_sampled > range_max:
         raise ValueError("Sampler's range is too small.")
-    classes = M.cast(convert_to_tensor(true_classes), dtypes.int64)
+    classes = convert_to_tensor(true_classes, dtype_hint=dtypes.int64)
+    if classes.dtype != dtypes.int64:
+        if context.executing_eagerly():
+            raise invalid_argument("cannot compute LogUniformCandidateSampler as input #0(zero-based) was "
+                                   f"expected to be a int64 tensor but is a {classes.dtype.name} tensor "
+                                   "[Op:LogUniformCandidateSampler] name: ")
+        raise TypeError(f"Input 'true_classes' of 'LogUniformCandidateSampler' Op has type "
+                        f"{classes.dtype.name} that does not match expected type of int64.")
     return apply("LogUniformCandidateSampler", [classes],
                  {"seed": _seed_key(seed), "num_sampled": int(num_sampled), "unique": bool(unique),
                   "range_max": int(range_max), "num_true": int(num_true)}, name=name)
