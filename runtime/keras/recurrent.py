@@ -229,6 +229,7 @@ def _layer(cell_cls: type, cell_name: str) -> type:
                 "zero_output_for_mask", "name", "trainable", "dtype", "input_shape", "input_dim")
 
     def __init__(self: Any, units: int, **kwargs: Any) -> None:
+        _no_dropout(type(self).__name__, kwargs.get("dropout", 0.0), kwargs.get("recurrent_dropout", 0.0))
         layer_kw = {k: kwargs.pop(k) for k in rnn_args if k in kwargs}
         kwargs.pop("use_cudnn", None)
         RNN.__init__(self, cell_cls(units, name=cell_name, **kwargs), **layer_kw)
