@@ -74,3 +74,21 @@ def test_corpus_program_runs(name: str) -> None:
     if real["rc"] == 0:
         head = proc.stdout.splitlines()[:len(real["stdout_head"])]
         assert [mask_numbers(x) for x in head] == [mask_numbers(x) for x in real["stdout_head"]]
+
+
+def test_dropout_wrapper_drops_outputs_of_the_same_cell(tmp_path: Path) -> None:
+    """DropoutWrapper adds no scope (the wrapped cell's variables are shared), keeps 1.0 as the
+    identity and scales kept outputs by 1/keep_prob."""
+    out = _run(tmp_path, (
+        "import numpy as np\nimport tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 5, 3])\ncell = tf.nn.rnn_cell.GRUCell(4)\n"
+        "plain, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, scope='s')\n"
+        "wrap = tf.nn.rnn_cell.DropoutWrapper\n"
+        "dropped, _ = tf.nn.dynamic_rnn(wrap(cell, output_keep_prob=0.5), x, dtype=tf.float32, scope='s')\n"
+        "kept, _ = tf.nn.dynamic_rnn(wrap(cell), x, dtype=tf.float32, scope='s')\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    p, d, k = sess.run([plain, dropped, kept], {x: np.random.RandomState(0).randn(2, 5, 3)})\n"
+        "    print(len(tf.trainable_variables()), np.array_equal(p, k))\n"
+        "    print(np.all((d == 0) | np.isclose(d, 2 * p)), 0 < np.mean(d == 0) < 1)\n"), "tf1")
+    assert out == ["4 True", "True True"]
