@@ -17,6 +17,7 @@ from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
 from runtime.keras import activations, present_as_keras
 from runtime.keras.layers import Layer
+from runtime.keras.variables import _NAME_STACK
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.tensor import Tensor
@@ -48,10 +49,17 @@ class SimpleRNNCell(Layer):
         return self.units
 
     def _weights(self, input_dim: int, width: int, bias_shape: tuple, bias_init: Any) -> None:
-        self.kernel = self.add_weight(shape=(input_dim, width), name="kernel", initializer=self.kernel_initializer)
-        self.recurrent_kernel = self.add_weight(shape=(self.units, width), name="recurrent_kernel",
-                                                initializer=self.recurrent_initializer)
-        self.bias = self.add_weight(shape=bias_shape, name="bias", initializer=bias_init) if self.use_bias else None
+        self.kernel = self._seeded_weight("kernel", (input_dim, width), self.kernel_initializer)
+        self.recurrent_kernel = self._seeded_weight("recurrent_kernel", (self.units, width),
+                                                    self.recurrent_initializer)
+        self.bias = self._seeded_weight("bias", bias_shape, bias_init) if self.use_bias else None
+
+    def _seeded_weight(self, name: str, shape: tuple, initializer: Any) -> Any:
+        """A weight seeded by its full path: every LSTM's cell is named ``lstm_cell``, and two
+        layers (a Bidirectional's two directions) must not start from the same values."""
+        stack = _NAME_STACK if _NAME_STACK and _NAME_STACK[-1] == self.name else [*_NAME_STACK, self.name]
+        return self.add_weight(shape=shape, name=name,
+                               initializer=_PathSeeded(initializers.get(initializer), "/".join([*stack, name])))
 
     def build(self, input_shape: Any) -> None:
         self._weights(input_shape[-1], self.units, (self.units,), self.bias_initializer)
@@ -69,6 +77,17 @@ class SimpleRNNCell(Layer):
 
     def get_initial_state(self, batch_size: Any = None) -> list:
         return [_zeros(batch_size, n) for n in _sizes(self.state_size)]
+
+
+class _PathSeeded(initializers.Initializer):
+    """Draw from ``base`` with the generator of the weight's full path."""
+
+    def __init__(self, base: Any, path: str) -> None:
+        super().__init__()
+        self.base, self.path = base, path
+
+    def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
+        return self.base.sample(shape, dtype, self.path)
 
 
 class _UnitForgetBias(initializers.Initializer):
@@ -229,6 +248,7 @@ def _layer(cell_cls: type, cell_name: str) -> type:
                 "zero_output_for_mask", "name", "trainable", "dtype", "input_shape", "input_dim")
 
     def __init__(self: Any, units: int, **kwargs: Any) -> None:
+        self._args = (units, dict(kwargs))
         _no_dropout(type(self).__name__, kwargs.get("dropout", 0.0), kwargs.get("recurrent_dropout", 0.0))
         layer_kw = {k: kwargs.pop(k) for k in rnn_args if k in kwargs}
         kwargs.pop("use_cudnn", None)
@@ -247,6 +267,55 @@ class LSTM(RNN):
 
 class GRU(RNN):
     __init__ = _layer(GRUCell, "gru_cell")
+
+
+class Bidirectional(Layer):
+    """A forward copy and a ``go_backwards`` copy of an RNN layer (``forward_<name>``,
+    ``backward_<name>``); sequences from the backward copy are flipped back before merging."""
+
+    MERGES = ("sum", "mul", "ave", "concat", None)
+
+    def __init__(self, layer: Any, merge_mode: Any = "concat", weights: Any = None, backward_layer: Any = None,
+                 **kwargs: Any) -> None:
+        if not isinstance(layer, Layer):
+            raise ValueError("Please initialize `Bidirectional` layer with a `keras.layers.Layer` instance. "  # noqa: TRY004 (as Keras)
+                             f"Received: {layer}")
+        if merge_mode not in self.MERGES:
+            raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
+                             '{"sum", "mul", "ave", "concat", None}')
+        if not hasattr(layer, "_args") or weights is not None:
+            raise Unsupported("tf.keras.layers.Bidirectional over a layer other than SimpleRNN/LSTM/GRU")
+        super().__init__(**kwargs)
+        self.forward_layer = _clone(layer, f"forward_{layer.name.removeprefix('forward_')}", layer.go_backwards)
+        self.backward_layer = backward_layer or _clone(
+            layer, f"backward_{layer.name.removeprefix('backward_')}", not layer.go_backwards)
+        self.merge_mode = merge_mode
+        self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
+
+    def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = None) -> Any:
+        fw_state = bw_state = None
+        if initial_state is not None:
+            half = len(initial_state) // 2
+            fw_state, bw_state = list(initial_state[:half]), list(initial_state[half:])
+        y = self.forward_layer(sequences, initial_state=fw_state)
+        y_rev = self.backward_layer(sequences, initial_state=bw_state)
+        states: tuple = ()
+        if self.return_state:
+            states = tuple(y[1:] + y_rev[1:])
+            y, y_rev = y[0], y_rev[0]
+        if self.return_sequences:
+            y_rev = A.reverse(y_rev, [1])
+        merged = {"concat": lambda: A.concat([y, y_rev], -1), "sum": lambda: M.add(y, y_rev),
+                  "ave": lambda: M.divide(M.add(y, y_rev), 2.0), "mul": lambda: M.multiply(y, y_rev),
+                  None: lambda: (y, y_rev)}[self.merge_mode]()
+        if self.return_state:
+            return merged + states if self.merge_mode is None else (merged, *states)
+        return merged
+
+
+def _clone(layer: Any, name: str, go_backwards: bool) -> Any:
+    units, kwargs = layer._args
+    return type(layer)(units, **(kwargs | {"name": name, "go_backwards": go_backwards}))
 
 
 class Embedding(Layer):
@@ -282,9 +351,10 @@ class Embedding(Layer):
 
 
 LAYERS = {"SimpleRNN": SimpleRNN, "LSTM": LSTM, "GRU": GRU, "RNN": RNN, "SimpleRNNCell": SimpleRNNCell,
-          "LSTMCell": LSTMCell, "GRUCell": GRUCell, "Embedding": Embedding}
+          "LSTMCell": LSTMCell, "GRUCell": GRUCell, "Embedding": Embedding, "Bidirectional": Bidirectional}
 
 
 present_as_keras({SimpleRNN: "layers.rnn.simple_rnn", LSTM: "layers.rnn.lstm", GRU: "layers.rnn.gru",
                   RNN: "layers.rnn.rnn", SimpleRNNCell: "layers.rnn.simple_rnn", LSTMCell: "layers.rnn.lstm",
-                  GRUCell: "layers.rnn.gru", Embedding: "layers.core.embedding"})
+                  GRUCell: "layers.rnn.gru", Embedding: "layers.core.embedding",
+                  Bidirectional: "layers.rnn.bidirectional"})
