@@ -356,6 +356,20 @@ class DropoutWrapper(RNNCell):
     weights = variables
 
 
+class ResidualWrapper(DropoutWrapper):
+    """``outputs = inputs + cell outputs`` (or ``residual_fn(inputs, outputs)``); no scope of its own."""
+
+    def __init__(self, cell: Any, residual_fn: Any = None) -> None:
+        RNNCell.__init__(self)
+        self._cell = cell
+        self._residual_fn = residual_fn or (lambda i, o: nest.map_structure(M.add, i, o))
+
+    def __call__(self, inputs: Any, state: Any, scope: Any = None) -> Any:
+        inputs = convert_to_tensor(inputs)
+        out, new_state = self._cell(inputs, state, scope)
+        return self._residual_fn(inputs, out), new_state
+
+
 # --- loops ------------------------------------------------------------------------------------
 
 
@@ -480,9 +494,32 @@ def bidirectional_dynamic_rnn(cell_fw: Any, cell_bw: Any, inputs: Any, sequence_
     return (out_fw, rev(tmp)), (state_fw, state_bw)
 
 
+def static_bidirectional_rnn(cell_fw: Any, cell_bw: Any, inputs: Any, initial_state_fw: Any = None,
+                             initial_state_bw: Any = None, dtype: Any = None, sequence_length: Any = None,
+                             scope: Any = None) -> tuple:
+    """``tf.nn.static_bidirectional_rnn``: ``(outputs, state_fw, state_bw)``, each output the
+    concatenation of both directions."""
+    steps = [convert_to_tensor(x) for x in inputs]
+
+    def rev(seq: list) -> list:
+        if sequence_length is None:
+            return list(reversed(seq))
+        stacked = reverse_sequence(A.stack(seq), sequence_length, seq_axis=0, batch_axis=1)
+        return A.unstack(stacked, num=len(seq))
+
+    with variable_scope(scope or "bidirectional_rnn"):
+        with variable_scope("fw") as fw_scope:
+            out_fw, state_fw = static_rnn(cell_fw, steps, initial_state_fw, dtype, sequence_length, fw_scope)
+        with variable_scope("bw") as bw_scope:
+            tmp, state_bw = static_rnn(cell_bw, rev(steps), initial_state_bw, dtype, sequence_length, bw_scope)
+    outputs = [A.concat([f, b], 1) for f, b in zip(out_fw, rev(tmp))]
+    return outputs, state_fw, state_bw
+
+
 CELLS = {"RNNCell": RNNCell, "BasicRNNCell": BasicRNNCell, "BasicLSTMCell": BasicLSTMCell,
          "LSTMCell": LSTMCell, "GRUCell": GRUCell, "MultiRNNCell": MultiRNNCell,
-         "DropoutWrapper": DropoutWrapper, "LSTMStateTuple": LSTMStateTuple}
-NN = {"dynamic_rnn": dynamic_rnn, "static_rnn": static_rnn, "bidirectional_dynamic_rnn": bidirectional_dynamic_rnn}
-CONTRIB = CELLS | {"static_rnn": static_rnn}
+         "DropoutWrapper": DropoutWrapper, "ResidualWrapper": ResidualWrapper, "LSTMStateTuple": LSTMStateTuple}
+NN = {"dynamic_rnn": dynamic_rnn, "static_rnn": static_rnn, "bidirectional_dynamic_rnn": bidirectional_dynamic_rnn,
+      "static_bidirectional_rnn": static_bidirectional_rnn}
+CONTRIB = CELLS | {"static_rnn": static_rnn, "static_bidirectional_rnn": static_bidirectional_rnn}
 

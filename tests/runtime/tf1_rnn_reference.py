@@ -216,16 +216,35 @@ class MultiRNNCell(_Cell):
         return cur, tuple(new)
 
 
+class ResidualWrapper:
+    """TF1's ResidualWrapper: the wrapped cell's scope, outputs plus inputs."""
+
+    def __init__(self, cell):
+        self._cell = cell
+        self.state_size, self.output_size = cell.state_size, cell.output_size
+
+    def zero_state(self, batch_size, dtype):
+        return self._cell.zero_state(batch_size, dtype)
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        return self.zero_state(batch_size, dtype)
+
+    def __call__(self, inputs, state, scope=None):
+        out, new_state = self._cell(inputs, state, scope)
+        return inputs + out, new_state
+
+
 def _snake(name: str) -> str:
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 CELLS = {"RNNCell": RNNCell, "BasicRNNCell": BasicRNNCell, "GRUCell": GRUCell, "BasicLSTMCell": BasicLSTMCell,
-         "LSTMCell": LSTMCell, "MultiRNNCell": MultiRNNCell, "LSTMStateTuple": LSTMStateTuple}
+         "LSTMCell": LSTMCell, "MultiRNNCell": MultiRNNCell, "LSTMStateTuple": LSTMStateTuple,
+         "ResidualWrapper": ResidualWrapper}
 
 
 def install(tf_module) -> None:
     """Serve the cells as ``tf.nn.rnn_cell`` of the given compat.v1 module."""
-    assert all(c._base == _snake(n) for n, c in CELLS.items() if n not in ("LSTMStateTuple", "RNNCell"))
+    assert all(c._base == _snake(n) for n, c in CELLS.items() if n not in ("LSTMStateTuple", "RNNCell", "ResidualWrapper"))
     tf_module.nn.rnn_cell = types.SimpleNamespace(**CELLS)
