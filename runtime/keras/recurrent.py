@@ -8,6 +8,7 @@ unrolled over a static time dimension into registered ops, so gradients flow thr
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -318,6 +319,31 @@ def _clone(layer: Any, name: str, go_backwards: bool) -> Any:
     return type(layer)(units, **(kwargs | {"name": name, "go_backwards": go_backwards}))
 
 
+class TimeDistributed(Layer):
+    """Applies ``layer.call`` to every time step (Keras's loop over a static time axis)."""
+
+    def __init__(self, layer: Any, **kwargs: Any) -> None:
+        if not isinstance(layer, Layer):
+            raise ValueError(f"Please initialize `TimeDistributed` layer with a `keras.layers.Layer` instance. "  # noqa: TRY004 (as Keras)
+                             f"Received: {layer}")
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def build(self, input_shape: Any) -> None:
+        if not self.layer.built:
+            self.layer.build((input_shape[0], *input_shape[2:]))
+            self.layer.built = True
+        self.built = True
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        x = convert_to_tensor(inputs)
+        steps = x.shape[1]
+        if steps is None:
+            raise Unsupported("tf.keras.layers.TimeDistributed over an unknown number of time steps")
+        kwargs = {"training": training} if "training" in inspect.signature(self.layer.call).parameters else {}
+        return A.stack([self.layer.call(x[:, i], **kwargs) for i in range(int(steps))], axis=1)
+
+
 class Embedding(Layer):
     """``ids -> embeddings[ids]``; the table starts uniform in [-0.05, 0.05] (Keras's "uniform")."""
 
@@ -351,10 +377,11 @@ class Embedding(Layer):
 
 
 LAYERS = {"SimpleRNN": SimpleRNN, "LSTM": LSTM, "GRU": GRU, "RNN": RNN, "SimpleRNNCell": SimpleRNNCell,
-          "LSTMCell": LSTMCell, "GRUCell": GRUCell, "Embedding": Embedding, "Bidirectional": Bidirectional}
+          "LSTMCell": LSTMCell, "GRUCell": GRUCell, "Embedding": Embedding, "Bidirectional": Bidirectional,
+          "TimeDistributed": TimeDistributed}
 
 
 present_as_keras({SimpleRNN: "layers.rnn.simple_rnn", LSTM: "layers.rnn.lstm", GRU: "layers.rnn.gru",
                   RNN: "layers.rnn.rnn", SimpleRNNCell: "layers.rnn.simple_rnn", LSTMCell: "layers.rnn.lstm",
                   GRUCell: "layers.rnn.gru", Embedding: "layers.core.embedding",
-                  Bidirectional: "layers.rnn.bidirectional"})
+                  Bidirectional: "layers.rnn.bidirectional", TimeDistributed: "layers.rnn.time_distributed"})
