@@ -37,7 +37,8 @@ def test_missing_rnn_pieces_are_named(tmp_path: Path) -> None:
     checks = ["tf.nn.rnn_cell.ResidualWrapper", "tf.contrib.rnn.LSTMBlockCell", "tf.nn.raw_rnn",
               ("tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), tf.placeholder(tf.float32, [2, None, 3]), "
                "dtype=tf.float32)"),
-              "tf.keras.layers.LSTM(2, dropout=0.5)", "tf.keras.layers.Embedding(3, 2, mask_zero=True)"]
+              "tf.keras.layers.LSTM(2, dropout=0.5)", "tf.keras.layers.Embedding(3, 2, mask_zero=True)",
+              "tf.nn.embedding_lookup(tf.zeros([3, 2]), [0], max_norm=1.0)"]
     source = "import tensorflow as tf\nfrom runtime.errors import Unsupported\n" + "".join(
         f"try:\n    {c}\nexcept Unsupported as e:\n    print(e)\n" for c in checks)
     assert _run(tmp_path, source, "tf1") == [
@@ -48,6 +49,7 @@ def test_missing_rnn_pieces_are_named(tmp_path: Path) -> None:
          "the tfmigrate engine"),
         "tf.keras.layers.LSTM with dropout/recurrent_dropout is not supported by the tfmigrate engine",
         "tf.keras.layers.Embedding with mask_zero=True is not supported by the tfmigrate engine",
+        "tf.nn.embedding_lookup with max_norm is not supported by the tfmigrate engine",
     ]
 
 
