@@ -34,7 +34,7 @@ def test_tf2_face_has_no_rnn_cells(tmp_path: Path) -> None:
 
 
 def test_missing_rnn_pieces_are_named(tmp_path: Path) -> None:
-    checks = ["tf.nn.rnn_cell.ResidualWrapper", "tf.contrib.rnn.LSTMBlockCell", "tf.nn.raw_rnn",
+    checks = ["tf.nn.rnn_cell.DeviceWrapper", "tf.contrib.rnn.LSTMBlockCell", "tf.nn.raw_rnn",
               ("tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), tf.placeholder(tf.float32, [2, None, 3]), "
                "dtype=tf.float32)"),
               "tf.keras.layers.LSTM(2, dropout=0.5)", "tf.keras.layers.Embedding(3, 2, mask_zero=True)",
@@ -42,7 +42,7 @@ def test_missing_rnn_pieces_are_named(tmp_path: Path) -> None:
     source = "import tensorflow as tf\nfrom runtime.errors import Unsupported\n" + "".join(
         f"try:\n    {c}\nexcept Unsupported as e:\n    print(e)\n" for c in checks)
     assert _run(tmp_path, source, "tf1") == [
-        "tf.nn.rnn_cell.ResidualWrapper is not supported by the tfmigrate engine",
+        "tf.nn.rnn_cell.DeviceWrapper is not supported by the tfmigrate engine",
         "tf.contrib.rnn.LSTMBlockCell is not supported by the tfmigrate engine",
         "tf.nn.raw_rnn is not supported by the tfmigrate engine",
         ("tf.nn.dynamic_rnn over a time dimension unknown at graph-construction time is not supported by "
