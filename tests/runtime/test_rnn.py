@@ -61,7 +61,7 @@ def test_contrib_rnn_is_the_same_cells(tmp_path: Path) -> None:
     assert out == ["True True"]
 
 
-RNN_CORPUS = ["char_rnn_lstm", "gru_clip_classifier", "lstm_sine_regression", "mnist_lstm_class",
+RNN_CORPUS = ["char_rnn_class", "char_rnn_lstm", "gru_clip_classifier", "lstm_sine_regression", "mnist_lstm_class",
               "mnist_rnn_rows", "seq_sum_rnn", "word2vec_nce", "word2vec_sampled_softmax"]
 
 
