@@ -19,6 +19,7 @@ from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
+from runtime.rnn import reverse_sequence
 from runtime.tape import GradientTape
 from runtime.tensor import EagerTensor
 from tests.runtime.test_gradients import away_from_zero, check, values
@@ -78,6 +79,7 @@ CASES: dict[str, Case] = {
     "pool_bias": (lambda x, b: N.max_pool(N.bias_add(x, b), 2, 2, "VALID") + N.avg_pool(x, 2, 2, "SAME"),
                   [_DISTINCT, values((2,), seed=4)]),
     "placeholder_with_default": (lambda t: A.placeholder_with_default(t, [2, 3]) * 2.0, [values((2, 3))]),
+    "reverse_sequence": (lambda t: reverse_sequence(t, [3, 1], seq_axis=1, batch_axis=0), [values((2, 3, 2))]),
 }
 
 
