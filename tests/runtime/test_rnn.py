@@ -94,3 +94,16 @@ def test_dropout_wrapper_drops_outputs_of_the_same_cell(tmp_path: Path) -> None:
         "    print(len(tf.trainable_variables()), np.array_equal(p, k))\n"
         "    print(np.all((d == 0) | np.isclose(d, 2 * p)), 0 < np.mean(d == 0) < 1)\n"), "tf1")
     assert out == ["4 True", "True True"]
+
+
+def test_new_names_exist_in_tf221_where_placed() -> None:
+    """The TF2-face names added here are TF 2.21's own; the TF 1.x ones exist under compat.v1."""
+    from runtime import rnn, sampled
+    from runtime.api import real_api
+    from runtime.keras import recurrent
+
+    api = real_api()
+    placed = {"tf.nn": sampled.NN_V2, "tf.random": sampled.RANDOM, "tf.compat.v1.nn": rnn.NN | sampled.NN_V1,
+              "tf.keras.layers": recurrent.LAYERS, "tf": {"reverse_sequence": rnn.reverse_sequence}}
+    for module, table in placed.items():
+        assert set(table) <= set(api[module]["names"]), (module, set(table) - set(api[module]["names"]))
