@@ -17,10 +17,19 @@ from runtime import losses_v1 as LV1
 from runtime import lr_schedules as LR
 from runtime import metrics_v1 as MV1
 from runtime import nest
+from runtime import rnn as RNN
+from runtime import sampled as SAMPLED
 from runtime import summary as SUM
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
-from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
+from runtime.api import (
+    ApiModule,
+    ContribModule,
+    Keras3V1Layers,
+    Keras3V1RnnCells,
+    LegacyOptimizers,
+    Tf1OnlyModule,
+)
 from runtime.api_scopes import NameScopeV2
 from runtime.context import init_scope
 from runtime.convert import constant, convert_to_tensor
@@ -31,6 +40,7 @@ from runtime.keras import activations as KA
 from runtime.keras import layers as KL
 from runtime.keras import losses as KLS
 from runtime.keras import optimizers as KO
+from runtime.keras import recurrent as KR
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
@@ -93,7 +103,7 @@ CORE = MATH | {
     "expand_dims": A.expand_dims, "gather": A.gather, "one_hot": A.one_hot, "zeros": A.zeros,
     "ones": A.ones, "fill": A.fill, "shape": A.shape, "size": A.size, "rank": A.rank, "range": A.range,
     "tile": A.tile, "pad": A.pad, "broadcast_to": A.broadcast_to, "reverse": A.reverse, "slice": A.slice,
-    "strided_slice": A.strided_slice, "is_tensor": is_tensor, "newaxis": None,
+    "strided_slice": A.strided_slice, "reverse_sequence": RNN.reverse_sequence, "is_tensor": is_tensor, "newaxis": None,
     "get_static_value": constant_value, "init_scope": init_scope, "group": group, "no_op": CF.no_op,
     "cond": CF.cond, "while_loop": CF.while_loop, "control_dependencies": CF.control_dependencies,
     "executing_eagerly": V1.executing_eagerly, "Graph": Graph, "Operation": Operation,
@@ -114,14 +124,14 @@ NN_V2 = {
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
     "lrn": NORM.local_response_normalization, "local_response_normalization": NORM.local_response_normalization,
-}
+} | SAMPLED.NN_V2
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
     "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
     "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
-}
+} | RNN.NN | SAMPLED.NN_V1
 RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
-          "set_seed": R.set_seed, "shuffle": R.shuffle}
+          "set_seed": R.set_seed, "shuffle": R.shuffle} | SAMPLED.RANDOM
 INIT_V2 = {"Zeros": I.Zeros, "Ones": I.Ones, "Constant": I.Constant, "RandomNormal": I.RandomNormalV2,
            "RandomUniform": I.RandomUniformV2, "TruncatedNormal": I.TruncatedNormalV2,
            "GlorotUniform": I.GlorotUniform, "GlorotNormal": I.GlorotNormal, "HeNormal": I.HeNormal,
@@ -183,7 +193,7 @@ ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
                 "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
                 "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
-                "AvgPool2D": KL.AveragePooling2D}
+                "AvgPool2D": KL.AveragePooling2D} | KR.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
 KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
@@ -304,14 +314,16 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
-        mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
+        mods["tensorflow.contrib"] = ContribModule("tensorflow.contrib")
         mods["tensorflow.contrib.layers"] = _module("tensorflow.contrib.layers", "tf.contrib.layers", CL.TABLE)
-        mods["tensorflow"].contrib.layers = mods["tensorflow.contrib.layers"]
+        mods["tensorflow.contrib.rnn"] = Tf1OnlyModule("tensorflow.contrib.rnn", "tf.contrib.rnn", RNN.CONTRIB)
+        mods["tensorflow.nn.rnn_cell"] = Tf1OnlyModule("tensorflow.nn.rnn_cell", "tf.nn.rnn_cell", RNN.CELLS)
     else:
         mods.update(v2)
     mods.update(v1)
     if face != "tf1":
         mods["tensorflow.compat.v1.layers"] = Keras3V1Layers("tensorflow.compat.v1.layers")
+        mods["tensorflow.compat.v1.nn.rnn_cell"] = Keras3V1RnnCells("tensorflow.compat.v1.nn.rnn_cell")
     mods.update(keras)
     mods["tensorflow.compat"] = _module("tensorflow.compat", "tf.compat", {}, "tf.compat")
     v2_alias = {f"tensorflow.compat.v2{k[len('tensorflow'):]}": m for k, m in v2.items()}

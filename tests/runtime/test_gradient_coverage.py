@@ -24,6 +24,7 @@ from runtime.ops import normalization as NORM
 from runtime.ops import search as S
 from runtime.ops import segments as SG
 from runtime.ops.registry import NO_GRADIENT, REGISTRY, apply
+from runtime.rnn import reverse_sequence
 from runtime.tape import GradientTape
 from runtime.tensor import EagerTensor
 from tests.runtime.test_gradients import away_from_zero, check, values
@@ -138,6 +139,7 @@ CASES: dict[str, Case] = {
                          + M.reduce_sum(CV.conv1d_v2(s, k, 2, "VALID")),
                          [values((1, 4, 4, 2), seed=1), values((2, 2, 2, 2), seed=2), values((1, 5, 2), seed=3),
                           values((2, 2, 3), seed=4)]),
+    "reverse_sequence": (lambda t: reverse_sequence(t, [3, 1], seq_axis=1, batch_axis=0), [values((2, 3, 2))]),
 }
 
 
