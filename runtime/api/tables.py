@@ -91,7 +91,13 @@ MATH = {
 MATH = {k: v for k, v in MATH.items() if v is not None}
 MATH_ONLY = {"confusion_matrix": EV.confusion_matrix}  # tf.math.* names that are not also tf.*
 
-CORE = MATH | {
+#: tf.math names TF 2.21 no longer has at top level (TF 1.x had them; compat.v1 still does, but
+#: not softplus or l2_normalize).
+MATH_ONLY_V2 = ("floordiv", "floormod", "mod", "squared_difference", "rsqrt", "log", "log1p", "expm1",
+                "reciprocal", "ceil", "is_nan", "is_finite", "is_inf", "softplus", "l2_normalize",
+                "count_nonzero")
+V1_TOP_MATH = {k: MATH[k] for k in MATH_ONLY_V2 if k not in ("softplus", "l2_normalize")}
+CORE = {k: v for k, v in MATH.items() if k not in MATH_ONLY_V2} | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
     "Module": Module,
     "TensorShape": TensorShape, "TensorSpec": TensorSpec, "function": function, "GradientTape": GradientTape,
@@ -189,6 +195,7 @@ V1_ONLY = {
     "trace": LA.trace, "matrix_diag_part": LA.matrix_diag_part, "confusion_matrix": EV.confusion_matrix,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
+V1_ONLY |= V1_TOP_MATH
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
                 "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
@@ -333,6 +340,9 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         mods[ns].keras = keras["tensorflow.keras"]
         mods[ns].compat = mods["tensorflow.compat"]
     mods["tensorflow"].__dict__["__version__"] = "2.21.0" if face != "tf1" else "1.15.5"
-    mods["tensorflow"].__dict__["VERSION"] = mods["tensorflow"].__version__
+    # tf.VERSION is a TF 1.x name: compat.v1 has it, TF 2.21's top level does not.
+    if face == "tf1":
+        mods["tensorflow"].__dict__["VERSION"] = mods["tensorflow"].__version__
+    mods["tensorflow.compat.v1"].__dict__.setdefault("VERSION", mods["tensorflow"].__version__)
     return mods
 
