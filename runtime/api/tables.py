@@ -195,7 +195,8 @@ LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference"
              "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses,
              "get_regularization_loss": LV1.get_regularization_loss,
              "get_regularization_losses": LV1.get_regularization_losses, "get_total_loss": LV1.get_total_loss,
-             "add_loss": LV1.add_loss}
+             "add_loss": LV1.add_loss, "huber_loss": LV1.huber_loss, "log_loss": LV1.log_loss,
+             "hinge_loss": LV1.hinge_loss, "Reduction": LV1.Reduction, "compute_weighted_loss": LV1.compute_weighted_loss}
 LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize,
           "trace": LA.trace, "diag_part": LA.diag_part}
 
