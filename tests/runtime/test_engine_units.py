@@ -239,3 +239,17 @@ def test_tf1_layers_names_missing_from_the_engine_are_unsupported(tmp_path: Path
         "Unsupported tf.layers.separable_conv2d is not supported by the tfmigrate engine",
         "AttributeError module 'tensorflow.layers' has no attribute 'bogus'",
     ]
+
+
+def test_checkpoint_restore_into_an_unbuilt_layer_is_unsupported(tmp_path: Path) -> None:
+    prog = tmp_path / "p.py"
+    prog.write_text(
+        "import tensorflow as tf\n"
+        "layer = tf.keras.layers.Dense(2)\n"
+        "layer.build((None, 3))\n"
+        "path = tf.train.Checkpoint(net=layer).write('ck')\n"
+        "fresh = tf.train.Checkpoint(net=tf.keras.layers.Dense(2))\n"
+        "fresh.restore(path)\n")
+    proc = run_engine(prog, face="tf2")
+    assert proc.returncode == 1
+    assert "deferred restoration) is not supported by the tfmigrate engine" in proc.stderr
