@@ -7,12 +7,14 @@ import pytest
 
 from runtime.api import real_api
 from runtime.api import tables as T
+from runtime.importer import detect_face
 from runtime.ops import linalg as LA
 
 PLACES = {
     "tf": T.SEARCH_TOP, "tf.linalg": T.LINALG, "tf.compat.v1.linalg": T.LINALG_V1, "tf.math": T.SEARCH_MATH,
     "tf.compat.v1.math": T.SEARCH_MATH_V1, "tf.nn": T.SEARCH_NN, "tf.compat.v1.nn": T.SEARCH_NN_V1,
     "tf.compat.v1": T.SEARCH_TOP_V1, "tf.image": T.IMAGE, "tf.compat.v1.image": T.IMAGE_V1,
+    "tf.compat.v1.metrics": T.METRICS_V1,
 }
 
 
@@ -30,3 +32,12 @@ def test_v1_only_names_are_absent_from_the_tf2_face() -> None:
     v1 = T.build_modules("tf1")["tensorflow"]
     # TF 1.x tf.diag is tensor_diag (rank k -> 2k), not the batched matrix diag of tf.linalg.diag
     assert v1.diag is LA.tensor_diag and v2.linalg.diag is LA.matrix_diag
+
+
+@pytest.mark.parametrize(("source", "face"), [
+    ("import tensorflow as tf\nprint(tf.matrix_inverse([[2.]]))\n", "tf1"),
+    ("import tensorflow as tf\nprint(tf.segment_sum([1.], [0]))\n", "tf1"),
+    ("import tensorflow as tf\nprint(tf.linalg.inv([[2.]]), tf.math.segment_sum([1.], [0]))\n", "tf2"),
+])
+def test_tf1_linalg_names_select_the_tf1_face(source: str, face: str) -> None:
+    assert detect_face(source) == face
