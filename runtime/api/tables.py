@@ -37,13 +37,16 @@ from runtime.function import TensorSpec, function
 from runtime.gradients import gradients
 from runtime.graph import Graph, GraphKeys, Operation, constant_value
 from runtime.keras import activations as KA
+from runtime.keras import conv_transpose as KCT
 from runtime.keras import layers as KL
 from runtime.keras import losses as KLS
+from runtime.keras import normalization as KN
 from runtime.keras import optimizers as KO
 from runtime.keras import recurrent as KR
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
+from runtime.ops import conv_transpose as CT
 from runtime.ops import conv_variants as CV
 from runtime.ops import evaluation as EV
 from runtime.ops import image as IM
@@ -125,7 +128,7 @@ NN_V2 = {
     "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits_v2,
     "sparse_softmax_cross_entropy_with_logits": N.sparse_softmax_cross_entropy_with_logits,
     "sigmoid_cross_entropy_with_logits": N.sigmoid_cross_entropy_with_logits, "l2_loss": M.l2_loss,
-    "conv2d": N.conv2d, "max_pool": N.max_pool, "max_pool2d": N.max_pool, "avg_pool": N.avg_pool,
+    "conv2d": N.conv2d, "conv2d_transpose": CT.conv2d_transpose, "max_pool": N.max_pool, "max_pool2d": N.max_pool, "avg_pool": N.avg_pool,
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
@@ -166,7 +169,8 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
 TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1
 TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
-LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "max_pooling2d": L1.max_pooling2d,
+LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "conv2d_transpose": L1.conv2d_transpose,
+             "batch_normalization": L1.batch_normalization, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
              "Dense": KL.Dense, "Layer": KL.Layer}
 V1_ONLY = {
@@ -200,7 +204,8 @@ ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
                 "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
                 "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
-                "AvgPool2D": KL.AveragePooling2D} | KR.LAYERS
+                "AvgPool2D": KL.AveragePooling2D, "BatchNormalization": KN.BatchNormalization,
+                "Conv2DTranspose": KCT.Conv2DTranspose} | KR.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
 KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
@@ -212,7 +217,8 @@ LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference"
              "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses,
              "get_regularization_loss": LV1.get_regularization_loss,
              "get_regularization_losses": LV1.get_regularization_losses, "get_total_loss": LV1.get_total_loss,
-             "add_loss": LV1.add_loss}
+             "add_loss": LV1.add_loss, "huber_loss": LV1.huber_loss, "log_loss": LV1.log_loss,
+             "hinge_loss": LV1.hinge_loss, "Reduction": LV1.Reduction, "compute_weighted_loss": LV1.compute_weighted_loss}
 LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
 # Linear algebra and search ops (runtime/ops/linalg.py, search.py, conv_variants.py), per face.
 LINALG |= {"eye": LA.eye, "diag": LA.matrix_diag, "diag_part": LA.matrix_diag_part, "set_diag": LA.matrix_set_diag,

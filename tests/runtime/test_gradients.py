@@ -286,6 +286,17 @@ def test_dynamic_slice() -> None:
     check(lambda t: apply("Slice", [t, begin, size]), values((3, 4)))
 
 
+@SETTINGS
+@given(hw=st.integers(1, 3), stride=st.integers(1, 2), k=st.integers(1, 3), padding=st.sampled_from(["SAME", "VALID"]))
+def test_conv2d_transpose(hw: int, stride: int, k: int, padding: str) -> None:
+    from runtime.ops.conv_transpose import conv2d_transpose, output_length
+
+    out = output_length(hw, k, stride, padding)
+    shape = [1, out, out, 2]
+    check(lambda x, w: conv2d_transpose(x, w, shape, strides=stride, padding=padding),
+          values((1, hw, hw, 3), seed=1), values((k, k, 2, 3), seed=2))
+
+
 def test_reverse_sequence() -> None:
     from runtime.rnn import reverse_sequence
 
