@@ -37,6 +37,7 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
+from .rules.layers import keras_layer
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.saver import RULE as SAVER_RULE
@@ -569,18 +570,15 @@ class ProgramMove:
     def _layer_instance(self, node: Node) -> cst.BaseStatement:
         call = node.value
         assert isinstance(call, cst.Call)
-        inputs, *rest = call.args
-        call_kwargs = [a for a in rest if a.keyword is not None and a.keyword.value == "training"]
-        ctor = [a for a in rest if a not in call_kwargs]
+        path = str(node.info["layer"])
+        keras = keras_layer(path, call)
+        if keras is None:
+            raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
         layer = self._fresh(f"{node.name}_layer")
-        cls = LAYERS[node.info["layer"]]  # type: ignore[index]
-        args = ", ".join(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor)
         node.info["instance"] = layer
-        node.info["call_source"] = ", ".join(
-            code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in [inputs, *call_kwargs]
-        )
-        self._fixed(LAYERS_RULE.id, call, f"tf.{node.info['layer']} → tf.keras.layers.{cls} created once")
-        return cst.parse_statement(f"{layer} = tf.keras.layers.{cls}({args})\n")
+        node.info["call_source"] = keras.call_arguments
+        self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
+        return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
 
     # ------------------------------------------------------------ run sites
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:

@@ -27,6 +27,7 @@ def _load() -> dict[str, Rule]:
         gradients,
         imports,
         layers,
+        losses,
         optimizers,
         saver,
         session,
@@ -35,7 +36,7 @@ def _load() -> dict[str, Rule]:
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, saver, compat_fallback,
+        api_rename, layers, losses, saver, compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

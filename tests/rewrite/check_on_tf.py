@@ -16,20 +16,32 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "programs"
 # TF1-era programs say `import tensorflow as tf`; this prelude gives them the TF1 face.
-# TF 2.21 with Keras 3 has no tf.compat.v1.layers.dense; originals get TF1's own definition
-# (variables 'dense/kernel' and 'dense/bias' from get_variable: glorot kernel, zeros bias).
+# TF 2.21 with Keras 3 has no tf.compat.v1.layers nor tf.contrib; originals get TF1's own layer
+# functions (still shipped as tensorflow.python.keras.legacy_tf_layers) and contrib.layers'
+# basics written over them with contrib's defaults (relu, 'weights'/'biases' names).
 LAYERS_SHIM = """
 import types, tensorflow.compat.v1 as v1
-def _dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
-           bias_initializer=None, name=None, reuse=None):
-    with v1.variable_scope(name, default_name='dense', reuse=reuse):
+from tensorflow.python.keras.legacy_tf_layers import convolutional, core, pooling
+v1.layers = types.SimpleNamespace(
+    dense=core.dense, dropout=core.dropout, flatten=core.flatten, conv2d=convolutional.conv2d,
+    conv2d_transpose=convolutional.conv2d_transpose, max_pooling2d=pooling.max_pooling2d,
+    average_pooling2d=pooling.average_pooling2d)
+def _fully_connected(inputs, num_outputs, activation_fn=v1.nn.relu, weights_initializer=None,
+                     weights_regularizer=None, biases_initializer=v1.zeros_initializer(),
+                     biases_regularizer=None, trainable=True, scope=None):
+    with v1.variable_scope(scope, default_name='fully_connected'):
         out = v1.matmul(inputs, v1.get_variable(
-            'kernel', [inputs.shape[-1], units], initializer=kernel_initializer))
-        if use_bias:
-            out = out + v1.get_variable(
-                'bias', [units], initializer=bias_initializer or v1.zeros_initializer())
-        return activation(out) if activation is not None else out
-v1.layers = types.SimpleNamespace(dense=_dense)
+            'weights', [inputs.shape[-1], num_outputs], initializer=weights_initializer,
+            regularizer=weights_regularizer, trainable=trainable))
+        if biases_initializer is not None:
+            out = out + v1.get_variable('biases', [num_outputs], initializer=biases_initializer,
+                                        regularizer=biases_regularizer, trainable=trainable)
+        return activation_fn(out) if activation_fn is not None else out
+def _l2_regularizer(scale, scope=None):
+    return lambda weights: v1.multiply(scale, v1.nn.l2_loss(weights), name='l2_regularizer')
+v1.contrib = types.SimpleNamespace(layers=types.SimpleNamespace(
+    fully_connected=_fully_connected, flatten=lambda inputs, scope=None: core.flatten(inputs),
+    l2_regularizer=_l2_regularizer, xavier_initializer=v1.glorot_uniform_initializer))
 """
 TF1_PRELUDE = LAYERS_SHIM + (
     "import sys, runpy\n"
