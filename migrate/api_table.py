@@ -267,6 +267,7 @@ class LayerSpec:
     complement: frozenset[str] = frozenset()  # TF1 keywords whose value v becomes 1 - v
     no_bias_when_none: str = ""  # a TF1 keyword whose None means no bias (use_bias=False)
     unsupported: frozenset[str] = frozenset()  # TF1 keywords with no Keras form
+    weights: bool = True  # False for pooling, flatten and dropout: no variables to train or save
 
 
 _DROPPED = {"reuse": "", "fused": "", "variables_collections": "", "outputs_collections": ""}
@@ -299,12 +300,12 @@ LAYER_SPECS: dict[str, LayerSpec] = {
         "Conv2DTranspose",
         tuple(p for p in _CONV_PARAMS if p != "dilation_rate"), _DROPPED, leading=2,
     ),
-    "layers.max_pooling2d": LayerSpec("MaxPooling2D", _POOL_PARAMS, leading=2),
-    "layers.average_pooling2d": LayerSpec("AveragePooling2D", _POOL_PARAMS, leading=2),
-    "layers.flatten": LayerSpec("Flatten", ("name", "data_format")),
+    "layers.max_pooling2d": LayerSpec("MaxPooling2D", _POOL_PARAMS, leading=2, weights=False),
+    "layers.average_pooling2d": LayerSpec("AveragePooling2D", _POOL_PARAMS, leading=2, weights=False),
+    "layers.flatten": LayerSpec("Flatten", ("name", "data_format"), weights=False),
     "layers.dropout": LayerSpec(
         "Dropout", ("rate", "noise_shape", "seed", "training", "name"), leading=1,
-        call={"training": "training"},
+        call={"training": "training"}, weights=False,
     ),
     "layers.batch_normalization": LayerSpec(
         "BatchNormalization",
@@ -339,17 +340,17 @@ LAYER_SPECS: dict[str, LayerSpec] = {
     "contrib.layers.max_pool2d": LayerSpec(
         "MaxPooling2D", ("kernel_size", "stride", "padding", "data_format", "outputs_collections", "scope"),
         {**_DROPPED, "kernel_size": "pool_size", "stride": "strides", "scope": "name"},
-        leading=1, tf1_defaults={"strides": "2"},
+        leading=1, tf1_defaults={"strides": "2"}, weights=False,
     ),
     "contrib.layers.flatten": LayerSpec(
-        "Flatten", ("outputs_collections", "scope"), {**_DROPPED, "scope": "name"},
+        "Flatten", ("outputs_collections", "scope"), {**_DROPPED, "scope": "name"}, weights=False,
     ),
     "contrib.layers.dropout": LayerSpec(
         "Dropout", ("keep_prob", "noise_shape", "is_training", "outputs_collections", "scope", "seed"),
         {**_DROPPED, "keep_prob": "rate", "scope": "name"},
         call={"is_training": "training"}, tf1_defaults={"rate": "0.5"},
         call_defaults={"training": "True"},  # contrib's dropout trains unless told otherwise
-        complement=frozenset({"keep_prob"}),
+        complement=frozenset({"keep_prob"}), weights=False,
     ),
 }
 

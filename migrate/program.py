@@ -9,12 +9,14 @@ and calls the functions instead of `sess.run`.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from . import codegen as cg
-from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
+from .api_table import INITIALIZERS, LAYER_SPECS, LAYERS, OPTIMIZERS, SCHEDULES
 from .codegen import code
 from .graph import (
     INSIDE,
@@ -37,7 +39,7 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
-from .rules.layers import keras_layer
+from .rules.layers import KerasLayerCall, keras_layer
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.saver import RULE as SAVER_RULE
@@ -514,7 +516,7 @@ class ProgramMove:
         assert self.models is not None
         owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
         owners += list(self.models.model_instances.values())
-        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance")]
+        owners += [str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n)]
         return "tf.train.Checkpoint(" + ", ".join(f"{o}={o}" for o in owners) + ")"
 
     def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
@@ -574,11 +576,26 @@ class ProgramMove:
         keras = keras_layer(path, call)
         if keras is None:
             raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
-        layer = self._fresh(f"{node.name}_layer")
+        layer = self._fresh(self._layer_name(node, keras))
         node.info["instance"] = layer
         node.info["call_source"] = keras.call_arguments
         self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
+
+    def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
+        """The layer's TF1 name when given, `<target>_layer` for a target bound once, else the
+        Keras default name (`conv2d`, `dense`)."""
+        given = next((a.split("=", 1)[1] for a in keras.arguments if a.startswith("name=")), "")
+        if given[1:-1].isidentifier() and given[0] == given[-1] and given[0] in "'\"":
+            return given[1:-1]
+        if self._assignments().get(node.name, 0) == 1:
+            return f"{node.name}_layer"
+        return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keras.keras).lower().replace("_2_d", "2d")
+
+    def _assignments(self) -> Counter[str]:
+        """How many statements of the module assign each plain name."""
+        assigns = memoised_walk("assigns", self.module, _assigns)
+        return Counter(t.target.value for a in assigns for t in a.targets if isinstance(t.target, cst.Name))
 
     # ------------------------------------------------------------ run sites
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
@@ -987,7 +1004,7 @@ class ProgramMove:
         parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
             f"{name}.trainable_variables"
             for name in [*self.models.model_instances.values(),
-                         *(str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance"))]
+                         *(str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n))]
         ]
         if any("container" in n.info for n in self.scope.nodes):
             raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), "trainable_variables() over variable containers")
@@ -1009,7 +1026,7 @@ class ProgramMove:
         parts = ["[" + ", ".join(plain) + "]"] if plain else []
         inside, _, _ = backward_slice(self.scope.deps_of(loss))
         for n in inside:
-            if n.info.get("instance"):
+            if _has_weights(n):
                 parts.append(f"{n.info['instance']}.trainable_variables")
         assert self.models is not None
         for n in inside:
@@ -1150,6 +1167,11 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
     return seen
 
 
+def _has_weights(node: Node) -> bool:
+    """A layer instance with variables (pooling, flatten and dropout layers have none)."""
+    return bool(node.info.get("instance")) and LAYER_SPECS[str(node.info["layer"])].weights
+
+
 def _is_main_guard(stmt: cst.If) -> bool:
     test = stmt.test
     return (
@@ -1158,6 +1180,17 @@ def _is_main_guard(stmt: cst.If) -> bool:
         and isinstance(test.comparisons[0].comparator, cst.SimpleString)
         and test.comparisons[0].comparator.evaluated_value == "__main__"
     )
+
+
+def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
+    found: list[cst.Assign] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            found.append(assign)
+
+    node.visit(Finder())
+    return found
 
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:

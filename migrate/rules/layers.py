@@ -29,10 +29,14 @@ class KerasLayerCall:
     """A TF1 layer call split into the Keras layer's constructor and its call."""
 
     keras: str  # class name under tf.keras.layers
-    constructor: str  # constructor arguments
+    arguments: tuple[str, ...]  # constructor arguments: values, then `keyword=value`s
     inputs: str
     call_keywords: str  # `training=...` for the call, or ""
     keywords: frozenset[str]  # the constructor's keywords
+
+    @property
+    def constructor(self) -> str:
+        return ", ".join(self.arguments)
 
     @property
     def call_arguments(self) -> str:
@@ -74,7 +78,7 @@ def keras_layer(path: str, call: cst.Call) -> KerasLayerCall | None:
         parts.append(constructor.pop(keras_name))
     parts += [f"{k}={v}" for k, v in constructor.items()]
     return KerasLayerCall(
-        spec.keras, ", ".join(parts), _code(inputs), ", ".join(f"{k}={v}" for k, v in call_keywords.items()),
+        spec.keras, tuple(parts), _code(inputs), ", ".join(f"{k}={v}" for k, v in call_keywords.items()),
         frozenset(constructor),
     )
 
