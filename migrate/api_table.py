@@ -268,6 +268,7 @@ class LayerSpec:
     no_bias_when_none: str = ""  # a TF1 keyword whose None means no bias (use_bias=False)
     unsupported: frozenset[str] = frozenset()  # TF1 keywords with no Keras form
     weights: bool = True  # False for pooling, flatten and dropout: no variables to train or save
+    in_graph: bool = True  # False: built in graph mode, Keras would not run its state updates
 
 
 _DROPPED = {"reuse": "", "fused": "", "variables_collections": "", "outputs_collections": ""}
@@ -316,6 +317,7 @@ LAYER_SPECS: dict[str, LayerSpec] = {
          "renorm_momentum", "fused", "virtual_batch_size", "adjustment"),
         _DROPPED, call={"training": "training"},
         unsupported=frozenset({"renorm", "renorm_clipping", "renorm_momentum", "adjustment"}),
+        in_graph=False,
     ),
     "contrib.layers.fully_connected": LayerSpec(
         "Dense",

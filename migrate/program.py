@@ -300,8 +300,22 @@ class ProgramMove:
                 continue
             if path == "name_scope":
                 continue
+            if path == "control_dependencies" and len(call.args) == 1 and self._is_update_ops(call.args[0].value):
+                continue
             return None
         return prefix
+
+    def _is_update_ops(self, expr: cst.BaseExpression) -> bool:
+        """`tf.get_collection(tf.GraphKeys.UPDATE_OPS)` or a name bound to it."""
+        if isinstance(expr, cst.Name):
+            # `with tf.control_dependencies(update_ops)` is unwrapped before names are bound.
+            return any(
+                len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+                and a.targets[0].target.value == expr.value and self._is_update_ops(a.value)
+                for a in memoised_walk("assigns", self.module, _assigns)
+            )
+        return (isinstance(expr, cst.Call) and self.aliases.resolve(expr.func) == "get_collection"
+                and bool(expr.args) and self.aliases.resolve(expr.args[0].value) == "GraphKeys.UPDATE_OPS")
 
     # -------------------------------------------------------------------- emit
     def _emit(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
@@ -407,6 +421,8 @@ class ProgramMove:
             return "schedule", {"path": path, "step": call_args(value, SCHEDULES[path][1]).get(step_param)}
         if path == "trainable_variables":
             return "collection", {"scope": None}
+        if self._is_update_ops(value):
+            return "updates", {}
         if path == "get_collection" and value.args and self.aliases.resolve(value.args[0].value) in (
             "GraphKeys.TRAINABLE_VARIABLES", "GraphKeys.GLOBAL_VARIABLES",
         ):
@@ -494,6 +510,9 @@ class ProgramMove:
         if node.kind == "collection":
             self._fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
             return []
+        if node.kind == "updates":
+            self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
+            return []
         # Inside nodes leave the top level; some bring an object that is created once.
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
@@ -578,7 +597,15 @@ class ProgramMove:
             raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
         layer = self._fresh(self._layer_name(node, keras))
         node.info["instance"] = layer
-        node.info["call_source"] = keras.call_arguments
+        node.info["call"] = f"{layer}({keras.call_arguments})"
+        training = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+        flag = self.scope.lookup(training.value) if isinstance(training, cst.Name) else None
+        if flag is not None and flag.kind == "placeholder":
+            # Keras layers take `training` as a Python bool; a fed flag picks one of two calls.
+            node.info["call"] = (
+                f"tf.cond({training.value}, lambda: {layer}({keras.inputs}, training=True), "  # type: ignore[union-attr]
+                f"lambda: {layer}({keras.inputs}, training=False))"
+            )
         self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
 
@@ -987,7 +1014,7 @@ class ProgramMove:
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             return node.stmt.with_changes(
-                body=[cst.parse_statement(f"{target} = {node.info['instance']}({node.info['call_source']})\n").body[0]]  # type: ignore[union-attr]
+                body=[cst.parse_statement(f"{target} = {node.info['call']}\n").body[0]]  # type: ignore[union-attr]
             )
         return node.stmt
 

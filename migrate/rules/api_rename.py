@@ -232,7 +232,7 @@ class RenameTransformer(cst.CSTTransformer):
         return updated_node
 
     def _inline_layer(self, path: str) -> bool:
-        return self.graph_mode and path in LAYER_SPECS and self.enabled(LAYERS_RULE.id)
+        return self.graph_mode and path in LAYER_SPECS and LAYER_SPECS[path].in_graph and self.enabled(LAYERS_RULE.id)
 
     def _layer_in_graph(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.layers.dense(x, 10)` in graph mode → `tf.keras.layers.Dense(10)(x)`."""

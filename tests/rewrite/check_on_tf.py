@@ -37,11 +37,29 @@ def _fully_connected(inputs, num_outputs, activation_fn=v1.nn.relu, weights_init
             out = out + v1.get_variable('biases', [num_outputs], initializer=biases_initializer,
                                         regularizer=biases_regularizer, trainable=trainable)
         return activation_fn(out) if activation_fn is not None else out
+def _batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                         training=False, name=None, **unused):
+    # TF1's non-fused form: batch moments while training, moving averages in UPDATE_OPS.
+    with v1.variable_scope(name, default_name='batch_normalization'):
+        size = [inputs.shape[-1]]
+        gamma = v1.get_variable('gamma', size, initializer=v1.ones_initializer()) if scale else None
+        beta = v1.get_variable('beta', size, initializer=v1.zeros_initializer()) if center else None
+        moving_mean = v1.get_variable('moving_mean', size, initializer=v1.zeros_initializer(), trainable=False)
+        moving_var = v1.get_variable('moving_variance', size, initializer=v1.ones_initializer(), trainable=False)
+        training = v1.convert_to_tensor(training)
+        mean, var = v1.cond(training, lambda: v1.nn.moments(inputs, list(range(inputs.shape.ndims - 1))),
+                            lambda: (v1.identity(moving_mean), v1.identity(moving_var)))
+        decay = v1.cond(training, lambda: v1.constant(1.0 - momentum), lambda: v1.constant(0.0))
+        for variable, value in ((moving_mean, mean), (moving_var, var)):
+            v1.add_to_collection(v1.GraphKeys.UPDATE_OPS, v1.assign_sub(variable, (variable - value) * decay))
+        return v1.nn.batch_normalization(inputs, mean, var, beta, gamma, epsilon)
+v1.layers.batch_normalization = _batch_normalization
 def _l2_regularizer(scale, scope=None):
     return lambda weights: v1.multiply(scale, v1.nn.l2_loss(weights), name='l2_regularizer')
 v1.contrib = types.SimpleNamespace(layers=types.SimpleNamespace(
     fully_connected=_fully_connected, flatten=lambda inputs, scope=None: core.flatten(inputs),
-    l2_regularizer=_l2_regularizer, xavier_initializer=v1.glorot_uniform_initializer))
+    l2_regularizer=_l2_regularizer, xavier_initializer=lambda uniform=True, seed=None, dtype=v1.float32: (
+        v1.glorot_uniform_initializer if uniform else v1.glorot_normal_initializer)(seed=seed, dtype=dtype)))
 """
 TF1_PRELUDE = LAYERS_SHIM + (
     "import sys, runpy\n"
