@@ -74,6 +74,8 @@ CALL_TRANSFORMS: dict[str, str] = {
     "to_int64": "cast_to:int64",
     "to_double": "cast_to:float64",
     "train.get_or_create_global_step": "global_step_variable",
+    "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
+    "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
 }
 
 # Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob
@@ -358,6 +360,19 @@ LAYER_SPECS: dict[str, LayerSpec] = {
 
 # tf.layers.* functions -> Keras layer classes.
 LAYERS: dict[str, str] = {path: spec.keras for path, spec in LAYER_SPECS.items()}
+
+# contrib regularizers -> Keras regularizers, as (class, argument template over `scale`):
+# TF1's l2 is scale * sum(w ** 2) / 2, Keras's L2 is l2 * sum(w ** 2).
+REGULARIZERS: dict[str, tuple[str, str]] = {
+    "contrib.layers.l2_regularizer": ("L2", "0.5 * {scale}"),
+    "contrib.layers.l1_regularizer": ("L1", "{scale}"),
+}
+# Calls that read TF1's REGULARIZATION_LOSSES collection -> how the layers' losses stand in.
+REGULARIZATION_READS: dict[str, str] = {
+    "losses.get_regularization_loss": "tf.add_n({losses})",
+    "losses.get_regularization_losses": "{losses}",
+}
+
 
 @dataclass(frozen=True)
 class LossSpec:

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from . import codegen as cg
-from .api_table import INITIALIZERS, LAYER_SPECS, LAYERS, OPTIMIZERS, SCHEDULES
+from .api_table import (
+    INITIALIZERS,
+    LAYER_SPECS,
+    LAYERS,
+    OPTIMIZERS,
+    REGULARIZATION_READS,
+    REGULARIZERS,
+    SCHEDULES,
+)
 from .codegen import code
 from .graph import (
     INSIDE,
@@ -305,6 +313,34 @@ class ProgramMove:
             return None
         return prefix
 
+    def _regularization_read(self, call: cst.Call) -> str | None:
+        """The REGULARIZATION_READS template of a call reading TF1's regularization losses."""
+        path = self.aliases.resolve(call.func)
+        if path == "get_collection" and call.args and self.aliases.resolve(call.args[0].value) == "GraphKeys.REGULARIZATION_LOSSES":
+            return "{losses}"
+        return REGULARIZATION_READS.get(path or "")
+
+    def _reads_regularization(self, expr: cst.CSTNode) -> bool:
+        return any(self._regularization_read(c) is not None for c in _calls(expr))
+
+    def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
+        """Regularization collection reads → the Keras layers' `losses`."""
+        owners = [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
+        losses = " + ".join(f"{o}.losses" for o in owners) or "[]"
+        move = self
+
+        class Reads(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                template = move._regularization_read(original)
+                if template is None:
+                    return updated
+                if not owners and template.startswith("tf.add_n"):
+                    return cst.parse_expression("tf.constant(0.0)")
+                return cst.parse_expression(template.format(losses=losses))
+
+        self._fixed(LAYERS_RULE.id, stmt, "regularization losses read from the Keras layers that own them")
+        return stmt.visit(Reads())  # type: ignore[return-value]
+
     def _is_update_ops(self, expr: cst.BaseExpression) -> bool:
         """`tf.get_collection(tf.GraphKeys.UPDATE_OPS)` or a name bound to it."""
         if isinstance(expr, cst.Name):
@@ -377,6 +413,8 @@ class ProgramMove:
         if names is None:
             raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
         kind, info = self._kind_of(value, deps, item)
+        if kind == "tensor" and self._reads_regularization(value):
+            info = {**info, "regularization": True}
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
@@ -423,6 +461,8 @@ class ProgramMove:
             return "collection", {"scope": None}
         if self._is_update_ops(value):
             return "updates", {}
+        if path in REGULARIZERS:
+            return "object", {}
         if path == "get_collection" and value.args and self.aliases.resolve(value.args[0].value) in (
             "GraphKeys.TRAINABLE_VARIABLES", "GraphKeys.GLOBAL_VARIABLES",
         ):
@@ -598,6 +638,7 @@ class ProgramMove:
         layer = self._fresh(self._layer_name(node, keras))
         node.info["instance"] = layer
         node.info["call"] = f"{layer}({keras.call_arguments})"
+        node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
         training = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
         flag = self.scope.lookup(training.value) if isinstance(training, cst.Name) else None
         if flag is not None and flag.kind == "placeholder":
@@ -1011,6 +1052,8 @@ class ProgramMove:
         return stmt.with_changes(leading_lines=lines)
 
     def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
+        if node.info.get("regularization"):
+            return self._with_layer_losses(node.stmt)
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             return node.stmt.with_changes(

@@ -14,6 +14,7 @@ from ..api_table import (
     LAYER_SPECS,
     LOSS_NEUTRAL_ARGS,
     LOSSES,
+    REGULARIZERS,
     RENAMES,
     TF1_MEANING_BY_SPELLING,
     is_tf1_only,
@@ -133,9 +134,23 @@ def _single_term(text: str) -> bool:
     return isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float))
 
 
+def _keras_regularizer(path: str) -> Callable[[cst.Call, str], cst.Call]:
+    def transform(call: cst.Call, alias: str) -> cst.Call:
+        cls, template = REGULARIZERS[path]
+        scale = call_args(call, ("scale", "scope")).get("scale")
+        text = _code(scale) if scale is not None else "0.0"
+        if not _single_term(text):
+            text = f"({text})"
+        return cst.parse_expression(f"{alias}.keras.regularizers.{cls}({template.format(scale=text)})")  # type: ignore[return-value]
+
+    return transform
+
+
 def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
     if name.startswith("cast_to:"):
         return _cast_to(name.split(":", 1)[1])
+    if name.startswith("regularizer:"):
+        return _keras_regularizer(name.split(":", 1)[1])
     return {
         "dropout_keep_prob": _dropout_keep_prob,
         "stop_gradient_labels": _stop_gradient_labels,
@@ -207,7 +222,7 @@ class RenameTransformer(cst.CSTTransformer):
         if isinstance(head, cst.Name) and head.value != self.alias and self.aliases.modules.get(head.value) == "":
             updated_node = updated_node.with_changes(value=cst.Name(self.alias))
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
-                or (path in LOSSES and id(original_node) in self.called)):
+                or ((path in LOSSES or path in REGULARIZERS) and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
