@@ -29,8 +29,8 @@ from .assign import RULE as ASSIGN_RULE
 from .compat_fallback import RULE as COMPAT_RULE
 from .get_variable import initializer_args
 from .layers import RULE as LAYERS_RULE
-from .losses import RULE as LOSSES_RULE
 from .layers import keras_layer
+from .losses import RULE as LOSSES_RULE
 
 RULE = Rule(
     id="TF108",

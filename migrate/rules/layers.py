@@ -13,12 +13,24 @@ from . import Rule
 RULE = Rule(
     id="TF109",
     name="layers-to-keras",
-    summary="Replace tf.layers functions with Keras layer objects created once.",
+    summary="Replace tf.layers and tf.contrib.layers functions with Keras layer objects created once.",
     doc=(
         "`h = tf.layers.dense(x, units, activation)` becomes a `tf.keras.layers.Dense(units, "
-        "activation)` instance created outside the step function and `h = h_layer(x)` inside "
+        "activation)` instance created outside the step function and `h = dense(x)` inside "
         "it, so the weights are created once and reused on every step (a function call would "
-        "create new weights each time)."
+        "create new weights each time). conv2d, conv2d_transpose, max/average_pooling2d, "
+        "flatten, dropout and batch_normalization map the same way (`migrate/api_table.py`, "
+        "LAYER_SPECS), as do contrib's fully_connected, conv2d, max_pool2d, flatten and "
+        "dropout with contrib's own defaults made explicit (relu activation, keep_prob → rate "
+        "= 1 - keep_prob, dropout on unless is_training=False); contrib l2/l1 regularizers "
+        "become Keras regularizers and reads of the REGULARIZATION_LOSSES collection the "
+        "layers' `losses`. A fed boolean `training` flag selects between the layer's two modes "
+        "with `tf.cond` (Keras layers take a Python bool); UPDATE_OPS collections and their "
+        "`control_dependencies` go, since Keras layers update batch statistics when called in "
+        "training. TF1's fused batch norm (4-D inputs) updates the moving variance with the "
+        "unbiased batch variance, Keras with the biased one. In a file that stays in graph mode "
+        "the Keras layer is built in place (`tf.keras.layers.Dense(10)(x)`), which does not "
+        "share weights through variable_scope reuse; that is reported."
     ),
     kind="auto",
 )
