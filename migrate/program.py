@@ -61,6 +61,8 @@ TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
+SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
+ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
 
 
 @dataclass
@@ -473,9 +475,7 @@ class ProgramMove:
         if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
             return "object", {}
         if path == "train.Saver":
-            if value.args:
-                raise Unsupported(SAVER_RULE.id, item.line, "Saver with an explicit variable list")
-            return "saver", {}
+            return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
         func = value.func
@@ -544,7 +544,8 @@ class ProgramMove:
             return [self._replace_value(stmt, self._schedule_source(node))]
         if node.kind == "saver":
             self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
-            return [self._replace_value(stmt, self._checkpoint_source())]
+            objects = node.info["objects"]
+            return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
         if node.kind == "collection":
@@ -569,6 +570,28 @@ class ProgramMove:
         assign = stmt.body[0]
         assert isinstance(assign, cst.Assign)
         return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
+
+    def _saved_objects(self, call: cst.Call, line: int) -> str:
+        """Checkpoint arguments for a Saver's var_list ("" for every variable, as TF1's default)."""
+        args = call_args(call, SAVER_PARAMS)
+        var_list = args.get("var_list")
+        for keyword in set(args) - {"var_list", "max_to_keep"}:
+            raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
+        if "max_to_keep" in args:
+            self._fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
+        if var_list is None or (
+            isinstance(var_list, cst.Call) and self.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
+        ):
+            return ""
+        if isinstance(var_list, cst.Dict) and all(
+            isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+            and str(e.key.evaluated_value).isidentifier() and isinstance(e.value, cst.Name)
+            for e in var_list.elements
+        ):
+            return ", ".join(f"{e.key.evaluated_value}={code(e.value)}" for e in var_list.elements)  # type: ignore[union-attr]
+        if isinstance(var_list, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in var_list.elements):
+            return ", ".join(f"{code(e.value)}={code(e.value)}" for e in var_list.elements)
+        raise Unsupported(SAVER_RULE.id, line, "Saver over a computed variable list")
 
     def _checkpoint_source(self) -> str:
         """A Checkpoint tracking every variable and model the program created so far."""
