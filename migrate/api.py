@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only, runs_eagerly
+from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only, is_tf2_call, runs_eagerly
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .program import ProgramMove
@@ -52,7 +52,11 @@ def _positions(module: cst.Module) -> dict[int, int]:
 
 
 def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
-    """Canonical TF path of every name chain, from the fast stdlib tree."""
+    """Canonical TF path of every name chain, from the fast stdlib tree (TF2-only calls left out)."""
+    tf2_funcs = {
+        id(node.func) for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and any(k.arg == "step" for k in node.keywords)
+    }
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Attribute, ast.Name)):
             continue
@@ -65,7 +69,9 @@ def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]
             continue
         base = aliases.modules.get(cur.id, aliases.symbols.get(cur.id))
         if base is not None:
-            yield node, canonical(".".join(([base] if base else []) + parts[::-1]))
+            path = canonical(".".join(([base] if base else []) + parts[::-1]))
+            if not (id(node) in tf2_funcs and is_tf2_call(path, {"step"})):
+                yield node, path
 
 
 def _parse_ast(source: bytes | str, filename: str) -> ast.Module:

@@ -374,6 +374,21 @@ REGULARIZATION_READS: dict[str, str] = {
 }
 
 
+# TF1 summary ops -> their TF2 `tf.summary` function (same (name, data) arguments plus a step).
+SUMMARY_OPS: dict[str, str] = {
+    "summary.scalar": "scalar",
+    "summary.histogram": "histogram",
+    "summary.image": "image",
+    "summary.text": "text",
+}
+SUMMARY_MERGES = ("summary.merge_all", "summary.merge")
+
+
+def is_tf2_call(path: str, keywords: set[str]) -> bool:
+    """A call spelled like TF1 that only TF2 accepts: a summary op given a `step`."""
+    return path in SUMMARY_OPS and "step" in keywords
+
+
 @dataclass(frozen=True)
 class LossSpec:
     """A `tf.losses` function as the TF2 expression it computes with its default arguments.

@@ -24,6 +24,8 @@ from .api_table import (
     REGULARIZATION_READS,
     REGULARIZERS,
     SCHEDULES,
+    SUMMARY_MERGES,
+    SUMMARY_OPS,
 )
 from .codegen import code
 from .graph import (
@@ -53,6 +55,7 @@ from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
+from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
 from .suppress import is_skipped
@@ -388,7 +391,65 @@ class ProgramMove:
                 node = self._classify(small, stmt, item)
                 if node is not None:
                     return self._emit_node(node, item), []
+            if isinstance(small, cst.Expr) and self._summary_entries(small.value) is not None:
+                # `tf.summary.scalar('loss', loss)` only registers with merge_all.
+                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value))
+                return [], []
         return self._emit_driver(stmt)
+
+    def _summary_entries(self, value: cst.BaseExpression) -> list[tuple[str, str, cst.BaseExpression]] | None:
+        """(TF2 op, tag source, summarized tensor) of a summary op or merge; None otherwise."""
+        if not isinstance(value, cst.Call):
+            return None
+        path = self.aliases.resolve(value.func) or ""
+        if path in SUMMARY_OPS:
+            args = call_args(value, ("name", "tensor"))
+            data = args.get("tensor", args.get("values", args.get("data")))
+            if "name" not in args or data is None:
+                raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"tf.{path} without a tag and a value")
+            return [(SUMMARY_OPS[path], code(args["name"]), data)]
+        if path == "summary.merge_all":
+            return [e for n in self.scope.nodes if n.kind == "summary" and not n.info["merge"] for e in n.info["entries"]]  # type: ignore[attr-defined]
+        if path == "summary.merge" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
+            entries = []
+            for element in value.args[0].value.elements:  # type: ignore[union-attr]
+                node = self.scope.lookup(element.value.value) if isinstance(element.value, cst.Name) else None
+                if node is None or node.kind != "summary":
+                    raise Unsupported(SUMMARIES_RULE.id, self._line(value), "tf.summary.merge of something not a summary")
+                entries.extend(node.info["entries"])  # type: ignore[arg-type]
+            return entries
+        return None
+
+    def _summary_node(self, names: tuple[str, ...], stmt: cst.SimpleStatementLine, value: cst.BaseExpression) -> Node:
+        entries = self._summary_entries(value) or []
+        deps = list(dict.fromkeys(d for _, _, data in entries for d in self.scope.deps_of(data)))
+        merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
+        self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
+        return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
+
+    def _summary_dict(self, node: Node) -> str:
+        """What a fetched summary returns: its tensors by tag."""
+        entries: list[tuple[str, str, cst.BaseExpression]] = node.info["entries"]  # type: ignore[assignment]
+        return "{" + ", ".join(f"{tag}: {code(data)}" for _, tag, data in entries) + "}"
+
+    def _summary_write(self, call: cst.Call) -> cst.BaseStatement | None:
+        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "add_summary" and isinstance(func.value, cst.Name)):
+            return None
+        writer = self.scope.lookup(func.value.value)
+        if writer is None or writer.kind != "writer":
+            return None
+        args = call_args(call, ("summary", "global_step"))
+        ops = {op for n in self.scope.nodes if n.kind == "summary" for op, _, _ in n.info["entries"]}  # type: ignore[attr-defined]
+        if "summary" not in args or len(ops) != 1:
+            raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary over summaries of several kinds")
+        step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
+        return cst.parse_statement(
+            f"with {func.value.value}.as_default():\n"
+            f"    for tag, value in {code(args['summary'])}.items():\n"
+            f"        tf.summary.{ops.pop()}(tag, value, step={step})\n"
+        )
 
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
@@ -415,6 +476,10 @@ class ProgramMove:
         if names is None:
             raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
         kind, info = self._kind_of(value, deps, item)
+        if kind == "summary":
+            node = self._summary_node(names, stmt, value)
+            self.scope.add(node)
+            return node
         if kind == "tensor" and self._reads_regularization(value):
             info = {**info, "regularization": True}
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
@@ -474,6 +539,10 @@ class ProgramMove:
             return "collection", {"scope": scope_arg.evaluated_value if scope_arg is not None else None}
         if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
             return "object", {}
+        if self._summary_entries(value) is not None:
+            return "summary", {}
+        if path == "summary.FileWriter":
+            return "writer", {}
         if path == "train.Saver":
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
@@ -548,6 +617,14 @@ class ProgramMove:
             return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
+        if node.kind == "summary":
+            return []
+        if node.kind == "writer":
+            logdir = call_args(node.value, ("logdir", "graph")).get("logdir")  # type: ignore[arg-type]
+            if logdir is None:
+                raise Unsupported(SUMMARIES_RULE.id, self._line(stmt), "FileWriter without a log directory")
+            self._fixed(SUMMARIES_RULE.id, stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
+            return [self._replace_value(stmt, f"tf.summary.create_file_writer({code(logdir)})")]
         if node.kind == "collection":
             self._fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
             return []
@@ -703,6 +780,10 @@ class ProgramMove:
                     if isinstance(call, cst.Call) and move._is_noop_session_call(call):
                         move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
+                    write = move._summary_write(call) if isinstance(call, cst.Call) else None
+                    if write is not None:
+                        move._fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
+                        return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]
                 return updated
 
             def visit_Call(self, node: cst.Call) -> bool:
@@ -753,7 +834,7 @@ class ProgramMove:
         self._check_driver_refs(stmt)
         if not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
-            or self._graph_method_call(c)
+            or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
@@ -1218,6 +1299,8 @@ class ProgramMove:
             node = self.scope.lookup(fetch.value)
             if node is not None and node.kind == "train":
                 return None, "none"
+            if node is not None and node.kind == "summary":
+                return self._summary_dict(node), "dict"
             if node is not None and _list_valued(node):
                 return fetch.value, "nested"
             return fetch.value, "single"
@@ -1228,6 +1311,8 @@ class ProgramMove:
                 node = move.scope.lookup(original.value)
                 if node is not None and node.kind == "train":
                     return cst.Name("None")
+                if node is not None and node.kind == "summary":
+                    return cst.parse_expression(move._summary_dict(node))
                 return updated
 
         returned = fetch.visit(NoneForOps())

@@ -31,12 +31,13 @@ def _load() -> dict[str, Rule]:
         optimizers,
         saver,
         session,
+        summaries,
         variable_scope,
     )
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, losses, saver, compat_fallback,
+        api_rename, layers, losses, saver, summaries, compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

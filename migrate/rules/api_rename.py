@@ -18,6 +18,7 @@ from ..api_table import (
     RENAMES,
     TF1_MEANING_BY_SPELLING,
     is_tf1_only,
+    is_tf2_call,
 )
 from ..graph import call_args
 from ..imports import Aliases
@@ -188,12 +189,16 @@ class RenameTransformer(cst.CSTTransformer):
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
         self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
         self.called: set[int] = set()  # attributes that are the function of a call
+        self.tf2_calls: set[int] = set()  # functions of calls only TF2 accepts (kept as written)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         self.called.add(id(node.func))
+        path = self.aliases.resolve(node.func)
+        if path is not None and is_tf2_call(path, {a.keyword.value for a in node.args if a.keyword is not None}):
+            self.tf2_calls.add(id(node.func))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Attribute):
@@ -227,7 +232,7 @@ class RenameTransformer(cst.CSTTransformer):
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
-        if id(original_node) in self.inside_compat:
+        if id(original_node) in self.inside_compat or id(original_node) in self.tf2_calls:
             return updated_node
         if is_tf1_only(path):
             self.compat_left = True

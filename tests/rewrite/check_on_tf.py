@@ -90,6 +90,16 @@ def close(a: float, b: float, rtol: float, atol: float) -> bool:
     return abs(a - b) <= atol + rtol * abs(b)
 
 
+def missing_modules(python: str, fixture: Path) -> list[str]:
+    """Modules the fixture's after.py needs (`check.json`: {"needs": [...]}) that `python` lacks:
+    TF 2.21 implements tf.summary.scalar and friends in the separate tensorboard package."""
+    config = json.loads((fixture / "check.json").read_text()) if (fixture / "check.json").exists() else {}
+    return [
+        module for module in config.get("needs", [])
+        if subprocess.run([python, "-c", f"import {module}"], capture_output=True, check=False).returncode
+    ]
+
+
 def check(python: str, fixture: Path) -> tuple[bool, str]:
     """(passed, message) for one fixture."""
     config = json.loads((fixture / "check.json").read_text()) if (fixture / "check.json").exists() else {}
@@ -121,6 +131,14 @@ def main(argv: list[str]) -> int:
     if names:
         fixtures = [f for f in fixtures if f.name in names]
     failed = 0
+    runnable = []
+    for fixture in fixtures:
+        missing = missing_modules(python, fixture)
+        if missing:
+            print(f"SKIP {fixture.name}: needs {', '.join(missing)}", flush=True)
+        else:
+            runnable.append(fixture)
+    fixtures = runnable
     with ThreadPoolExecutor(max_workers=2) as pool:
         for fixture, (ok, message) in zip(fixtures, pool.map(lambda f: check(python, f), fixtures)):
             failed += not ok
