@@ -676,7 +676,7 @@ class ProgramMove:
         owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
         owners += list(self.models.model_instances.values())
         owners += [str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n)]
-        return "tf.train.Checkpoint(" + ", ".join(f"{o}={o}" for o in owners) + ")"
+        return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
 
     def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
         """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
