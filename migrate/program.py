@@ -1006,8 +1006,12 @@ class ProgramMove:
         roots = self.scope.deps_of(fetch)
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
-        if any(r.kind == "schedule" for r in roots):
-            raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate")
+        for root in roots:
+            if root.kind == "schedule" and root.info["step"] is None:
+                raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate with no step")
+        if isinstance(fetch, cst.Name) and roots[0].kind == "schedule":
+            self._fixed(SESSION_RULE.id, site, "decayed rate read from its schedule at the step")
+            return cst.parse_expression(f"{fetch.value}({code(roots[0].info['step'])}).numpy()")  # type: ignore[arg-type]
         feeds: dict[str, cst.BaseExpression] = {}
         if feed is not None:
             if not isinstance(feed, cst.Dict):
@@ -1070,7 +1074,12 @@ class ProgramMove:
         forward = [n for n in inside if n not in after_tape]
         later = [n for n in inside if n in after_tape]
         body: list[str] = []
-        forward_stmts = [self._inside_statement(n) for n in forward]
+        # A fetched decayed rate is the schedule at the step before this update, as in TF1.
+        forward_stmts = [
+            cst.parse_statement(f"{n.name}_value = {n.name}({code(n.info['step'])})\n")  # type: ignore[arg-type]
+            for n in roots if n.kind == "schedule"
+        ]
+        forward_stmts += [self._inside_statement(n) for n in forward]
         forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
         counter = iter(range(1, 100))
@@ -1301,6 +1310,8 @@ class ProgramMove:
                 return None, "none"
             if node is not None and node.kind == "summary":
                 return self._summary_dict(node), "dict"
+            if node is not None and node.kind == "schedule":
+                return f"{node.name}_value", "single"
             if node is not None and _list_valued(node):
                 return fetch.value, "nested"
             return fetch.value, "single"
@@ -1313,6 +1324,8 @@ class ProgramMove:
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
                     return cst.parse_expression(move._summary_dict(node))
+                if node is not None and node.kind == "schedule":
+                    return cst.Name(f"{original.value}_value")
                 return updated
 
         returned = fetch.visit(NoneForOps())
