@@ -54,6 +54,7 @@ from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
+from .rules.data import RULE as DATA_RULE
 from .rules.session import RULE as SESSION_RULE
 from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
@@ -64,6 +65,7 @@ TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
+DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
 
@@ -507,6 +509,9 @@ class ProgramMove:
         path = self.aliases.resolve(value.func)
         if path in SESSION_CALLS:
             return "session", {}
+        data = self._data_kind(value, path, item)
+        if data is not None:
+            return data
         if path == "placeholder":
             return "placeholder", {"args": call_args(value, PLACEHOLDER_PARAMS)}
         if path == "get_variable":
@@ -551,6 +556,36 @@ class ProgramMove:
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
         return "tensor", {}
+
+    def _data_kind(self, call: cst.Call, path: str | None, item: Item) -> tuple[str, dict] | None:
+        """tf.data: datasets and their iterators are created once; each `get_next()` is a
+        batch the run site pulls, like a fed placeholder."""
+        func = call.func
+        method = func.attr.value if isinstance(func, cst.Attribute) else ""
+        receiver = func.value if isinstance(func, cst.Attribute) else None
+        source = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
+        if path in DATA_ITERATORS or (method in ("make_one_shot_iterator", "make_initializable_iterator")
+                                      and self._is_dataset(receiver)):
+            if method == "make_initializable_iterator" or path == "data.make_initializable_iterator":
+                raise Unsupported(DATA_RULE.id, item.line, "an initializable tf.data iterator")
+            dataset = call.args[0].value if path in DATA_ITERATORS else receiver
+            return "iterator", {"dataset": dataset}
+        if method == "get_next" and source is not None and source.kind == "iterator":
+            return "placeholder", {"iterator": source.name}
+        if (path or "").startswith("data.") or (receiver is not None and self._is_dataset(receiver)):
+            if any(n.kind == "placeholder" for n in self.scope.deps_of(call)):
+                raise Unsupported(DATA_RULE.id, item.line, "a dataset built from placeholders")
+            return "dataset", {}
+        return None
+
+    def _is_dataset(self, expr: cst.BaseExpression | None) -> bool:
+        """A dataset node, or a method chain on one (`dataset.batch(32).repeat()`)."""
+        while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            expr = expr.func.value
+        if isinstance(expr, cst.Name):
+            node = self.scope.lookup(expr.value)
+            return node is not None and node.kind == "dataset"
+        return isinstance(expr, cst.Attribute) and (self.aliases.resolve(expr) or "").startswith("data.")
 
     def _variable_container(self, value: cst.BaseExpression) -> str | None:
         """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, else None."""
@@ -598,8 +633,16 @@ class ProgramMove:
             self._fixed(SESSION_RULE.id, stmt, f"{node.kind} statement removed")
             return []
         if node.kind == "placeholder":
+            if "iterator" in node.info:
+                self._fixed(DATA_RULE.id, stmt, f"{', '.join(node.names)}: each run pulls the next batch from {node.info['iterator']}")
+                return []
             self._fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
             return []
+        if node.kind == "dataset":
+            return [stmt]
+        if node.kind == "iterator":
+            self._fixed(DATA_RULE.id, stmt, "tf.data iterator → iter(dataset)")
+            return [self._replace_value(stmt, f"iter({code(node.info['dataset'])})")]  # type: ignore[arg-type]
         if node.kind == "variable":
             call = node.value
             if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
@@ -1042,6 +1085,10 @@ class ProgramMove:
             new_functions.append(fn.definition)
         args = []
         for param in fn.params:
+            if "iterator" in param.info:
+                pulled = f"{param.info['iterator']}.get_next()"
+                args.append(f"*{pulled}" if len(param.names) > 1 else pulled)
+                continue
             if param.name not in feeds:
                 raise Unsupported(SESSION_RULE.id, self._line(site), f"placeholder {param.name} is not fed")
             args.append(code(feeds[param.name]))
@@ -1090,8 +1137,9 @@ class ProgramMove:
         later_sources = [self._after_tape_source(n, counter) for n in later]
         returns, structure = self._return_source(fetch if returned is None else returned)
         # Assemble text for the signature; statements are attached as nodes to keep comments.
-        params = ", ".join(p.name for p in placeholders)
-        specs = [self._spec(p) for p in placeholders]
+        params = ", ".join(", ".join(p.names) if "iterator" in p.info else p.name for p in placeholders)
+        # Batches pulled from a dataset take its element structure: no signature to spell.
+        specs = [] if any("iterator" in p.info for p in placeholders) else [self._spec(p) for p in placeholders]
         if not specs:
             decorator = "@tf.function"
         elif len(specs) == 1:
