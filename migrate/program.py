@@ -42,6 +42,7 @@ from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
 from .report import Finding, Unsupported
+from .rules.data import RULE as DATA_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
 from .rules.get_variable import variable_from_get_variable
 from .rules.gradients import GRADIENTS_PARAMS
@@ -54,7 +55,6 @@ from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
-from .rules.data import RULE as DATA_RULE
 from .rules.session import RULE as SESSION_RULE
 from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
