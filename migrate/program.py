@@ -489,7 +489,7 @@ class ProgramMove:
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
-        if kind == "optimizer" and any(d.kind in INSIDE for d in deps):
+        if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self.scope.add(node)
         return node
@@ -756,14 +756,20 @@ class ProgramMove:
             if not isinstance(lr, cst.Name):
                 raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from a decay")
             node.info["schedule"] = self.scope.deps_of(lr)[0]
-        if lr is not None and lr_nodes:
+        if isinstance(lr, cst.Name) and lr_nodes and _rate_of_variables(lr_nodes[0]):
+            # Keras calls a callable learning rate before each update, when TF1 evaluated it.
+            self.sliced.add(id(lr_nodes[0]))
+            node.info["rate_function"] = True
+            lr_override = f"lambda: {code(lr_nodes[0].value)}"
+            self._fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} computed from variables → a callable rate")
+        elif lr is not None and lr_nodes:
             if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
                 raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from graph tensors")
             self.lr_placeholders.add(id(lr_nodes[0]))
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
         source, note = keras_optimizer(path, call, lr_override)
-        varying_lr = "lr_placeholder" in node.info or "schedule" in node.info
+        varying_lr = "lr_placeholder" in node.info or "schedule" in node.info or "rate_function" in node.info
         if varying_lr and path == "train.MomentumOptimizer":
             self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
@@ -1404,6 +1410,13 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
             seen.append(n)
             stack.extend(n.deps)
     return seen
+
+
+def _rate_of_variables(node: Node) -> bool:
+    """A tensor computed in one expression from variables only (a warmup or decay rate)."""
+    return node.kind == "tensor" and bool(node.deps) and all(
+        d.kind not in INSIDE and d.kind != "placeholder" for d in node.deps
+    ) and not node.info
 
 
 def _has_weights(node: Node) -> bool:
