@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import types
 
+from runtime import checkpoint as CK
 from runtime import compat_v1 as V1
+from runtime import contrib_layers as CL
 from runtime import control_flow as CF
+from runtime import data as DATA
 from runtime import dtypes as D
 from runtime import errors as E
+from runtime import flags as FL
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
+from runtime import lr_schedules as LR
 from runtime import nest
+from runtime import summary as SUM
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
 from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
@@ -27,8 +33,11 @@ from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
+from runtime.ops import evaluation as EV
+from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import nn as N
+from runtime.ops import normalization as NORM
 from runtime.ops import random as R
 from runtime.ops.state import group, tf_print
 from runtime.optimizers import tf1 as O1
@@ -65,6 +74,7 @@ MATH = {
     "scalar_mul": M.scalar_mul, "divide_no_nan": None, "log_sigmoid": None,
 }
 MATH = {k: v for k, v in MATH.items() if v is not None}
+MATH_ONLY = {"confusion_matrix": EV.confusion_matrix, "in_top_k": EV.in_top_k}  # tf.math.* names that are not also tf.*
 
 CORE = MATH | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
@@ -98,11 +108,12 @@ NN_V2 = {
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
+    "in_top_k": EV.in_top_k, "lrn": NORM.local_response_normalization, "local_response_normalization": NORM.local_response_normalization,
 }
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
     "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
-    "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
+    "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b, "in_top_k": EV.in_top_k_v1,
 }
 RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
           "set_seed": R.set_seed, "shuffle": R.shuffle}
@@ -132,6 +143,8 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "RMSPropOptimizer": O1.RMSPropOptimizer, "AdadeltaOptimizer": O1.AdadeltaOptimizer,
             "Optimizer": O1.Optimizer, "get_or_create_global_step": O1.get_or_create_global_step,
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
+TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1
+TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
 LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
              "Dense": KL.Dense, "Layer": KL.Layer}
@@ -158,6 +171,7 @@ V1_ONLY = {
     "Dimension": Dimension, "global_norm": M.global_norm, "Print": None, "layers": None,
     "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
     "report_uninitialized_variables": V1.report_uninitialized_variables,
+    "trace": LA.trace, "matrix_diag_part": LA.diag_part, "confusion_matrix": EV.confusion_matrix,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
@@ -173,8 +187,12 @@ NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map
 LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference": LV1.absolute_difference,
              "softmax_cross_entropy": LV1.softmax_cross_entropy,
              "sparse_softmax_cross_entropy": LV1.sparse_softmax_cross_entropy,
-             "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses}
-LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
+             "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses,
+             "get_regularization_loss": LV1.get_regularization_loss,
+             "get_regularization_losses": LV1.get_regularization_losses, "get_total_loss": LV1.get_total_loss,
+             "add_loss": LV1.add_loss}
+LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize,
+          "trace": LA.trace, "diag_part": LA.diag_part}
 
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
@@ -201,7 +219,8 @@ def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
     legacy = LegacyOptimizers(prefix + ".optimizers.legacy")
     mods[prefix + ".optimizers.legacy"] = legacy
     schedules = _module(prefix + ".optimizers.schedules", api + ".optimizers.schedules",
-                        {"LearningRateSchedule": KO.LearningRateSchedule}, "tf.keras.optimizers.schedules")
+                        {"LearningRateSchedule": KO.LearningRateSchedule} | LR.KERAS_SCHEDULES,
+                        "tf.keras.optimizers.schedules")
     mods[prefix + ".optimizers.schedules"] = schedules
     _link(mods)
     return mods
@@ -217,7 +236,7 @@ def _link(mods: dict[str, types.ModuleType]) -> None:
 
 def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> dict[str, types.ModuleType]:
     subs = {
-        "math": (MATH, "math"), "nn": (nn, "nn"), "random": (RANDOM, "random"), "errors": (ERRORS, "errors"),
+        "math": (MATH | MATH_ONLY, "math"), "nn": (nn, "nn"), "random": (RANDOM, "random"), "errors": (ERRORS, "errors"),
         "dtypes": (DTYPES, "dtypes"), "linalg": (LINALG, "linalg"), "nest": (NEST, "nest"),
     } | extra_subs
     mods: dict[str, types.ModuleType] = {prefix: _module(prefix, api, top, api)}
@@ -229,10 +248,17 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
     v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
-        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config")})
+        "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), "config": ({}, "config"),
+        "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
+        "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
-               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses")}
+               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
+               "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
+               "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
+               "flags": (FL.FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
+               "app.flags": (FL.FLAGS_TABLE, "app.flags"),
+               "math": (MATH | MATH_ONLY | {"in_top_k": EV.in_top_k_v1}, "math")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
@@ -242,6 +268,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
         mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
+        mods["tensorflow.contrib.layers"] = _module("tensorflow.contrib.layers", "tf.contrib.layers", CL.TABLE)
+        mods["tensorflow"].contrib.layers = mods["tensorflow.contrib.layers"]
     else:
         mods.update(v2)
     mods.update(v1)

@@ -114,20 +114,6 @@ def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
 
 # Goldens whose rewrite does not verify today, with what was observed.
 GOLDEN_XFAILS = {
-    "app_run_flags": "unverified: the engine lacks tf.app.flags (original)",
-    "warmup_rate_cond": "different: the engine calls a callable learning rate with an argument "
-    "(TypeError: <lambda>() takes 0 positional arguments); Keras 3 calls it with none",
-    "tf_data_one_shot": "unverified: the engine lacks tf.data.Dataset (original)",
-    "decay_fetched_rate": "unverified: the engine lacks tf.train.inverse_time_decay (original)",
-    "saver_var_list": "unverified: the engine lacks tf.train.Saver (original)",
-    "tf_losses": "unverified: the engine lacks tf.losses.log_loss (original)",
-    "contrib_layers_l2": "unverified: the engine lacks tf.contrib.layers (original)",
-    "batch_norm_training_flag": "unverified: the engine lacks tf.keras.layers.BatchNormalization (rewrite)",
-    "global_step_decay": "unverified: the engine lacks tf.train.exponential_decay (original)",
-    "main_guard_block": "unverified: the engine lacks tf.trace (original)",
-    "saver_checkpoint": "unverified: the engine lacks tf.train.Saver (original)",
-    "summary_merge_all": "unverified: the engine lacks tf.summary.scalar (original)",
-    "summary_scalars": "unverified: the engine lacks tf.summary.scalar (original)",
     "gan_two_optimizers": "different: Adam gradients drift past atol 1e-6 (6e-6 at step 67): TF1 "
     "keeps beta powers as a running float32 product, Keras 3 computes pow(beta, t)",
     "mlp_adam": "different: Adam gradients drift past atol 1e-6 (3e-6 at step 12): TF1 keeps "
