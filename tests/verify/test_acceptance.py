@@ -114,6 +114,11 @@ def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
 
 # Goldens whose rewrite does not verify today, with what was observed.
 GOLDEN_XFAILS = {
+    "batch_norm_training_flag": "unverified: the engine lacks tf.keras.layers.BatchNormalization (rewrite)",
+    "contrib_layers_l2": "unverified: the engine lacks tf.keras.regularizers.L2 (rewrite)",
+    "tf_losses": "unverified: the engine lacks tf.losses.log_loss (original)",
+    "warmup_rate_cond": "different: the engine calls a callable learning rate with an argument "
+    "(TypeError: <lambda>() takes 0 positional arguments); Keras 3 calls it with none",
     "gan_two_optimizers": "different: Adam gradients drift past atol 1e-6 (6e-6 at step 67): TF1 "
     "keeps beta powers as a running float32 product, Keras 3 computes pow(beta, t)",
     "mlp_adam": "different: Adam gradients drift past atol 1e-6 (3e-6 at step 12): TF1 keeps "
