@@ -333,7 +333,11 @@ class ProgramMove:
     def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
         """Regularization collection reads → the Keras layers' `losses`."""
         owners = [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
-        losses = " + ".join(f"{o}.losses" for o in owners) or "[]"
+        if not owners:
+            # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
+            # modelled: reading them as nothing would silently drop them.
+            raise Unsupported(LAYERS_RULE.id, self._line(stmt), "regularization losses of no layer the rewrite built")
+        losses = " + ".join(f"{o}.losses" for o in owners)
         move = self
 
         class Reads(cst.CSTTransformer):
@@ -341,8 +345,6 @@ class ProgramMove:
                 template = move._regularization_read(original)
                 if template is None:
                     return updated
-                if not owners and template.startswith("tf.add_n"):
-                    return cst.parse_expression("tf.constant(0.0)")
                 return cst.parse_expression(template.format(losses=losses))
 
         self._fixed(LAYERS_RULE.id, stmt, "regularization losses read from the Keras layers that own them")
@@ -572,6 +574,11 @@ class ProgramMove:
             return "iterator", {"dataset": dataset}
         if method == "get_next" and source is not None and source.kind == "iterator":
             return "placeholder", {"iterator": source.name}
+        if method == "get_next" and isinstance(receiver, cst.Call):
+            # `dataset.make_one_shot_iterator().get_next()`: the iterator gets a name of its own.
+            made = self._data_kind(receiver, self.aliases.resolve(receiver.func), item)
+            if made is not None and made[0] == "iterator":
+                return "placeholder", {"iterator": self._fresh("iterator"), "dataset": made[1]["dataset"]}
         if (path or "").startswith("data.") or (receiver is not None and self._is_dataset(receiver)):
             if any(n.kind == "placeholder" for n in self.scope.deps_of(call)):
                 raise Unsupported(DATA_RULE.id, item.line, "a dataset built from placeholders")
@@ -635,6 +642,9 @@ class ProgramMove:
         if node.kind == "placeholder":
             if "iterator" in node.info:
                 self._fixed(DATA_RULE.id, stmt, f"{', '.join(node.names)}: each run pulls the next batch from {node.info['iterator']}")
+                if "dataset" in node.info:
+                    return [stmt.with_changes(body=[cst.parse_statement(
+                        f"{node.info['iterator']} = iter({code(node.info['dataset'])})\n").body[0]])]  # type: ignore[arg-type,attr-defined]
                 return []
             self._fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
             return []

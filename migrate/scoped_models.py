@@ -300,7 +300,8 @@ class _LayerCalls(cst.CSTTransformer):
         if not updated.args:
             raise Unsupported(RULE.id, self.builder._line(original), "layer call without an input")
         inputs, *rest = updated.args
-        name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == "name"), None)
+        name_keyword = "scope" if (path or "").startswith("contrib.") else "name"
+        name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == name_keyword), None)
         if name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
             attr = str(name_arg.value.evaluated_value)
         elif self.scope is not None:

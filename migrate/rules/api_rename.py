@@ -189,10 +189,27 @@ class RenameTransformer(cst.CSTTransformer):
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
         self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
         self.called: set[int] = set()  # attributes that are the function of a call
+        self.scoped_defaults: list[bool] = []  # per enclosing `with`: does it set scope defaults
         self.tf2_calls: set[int] = set()  # functions of calls only TF2 accepts (kept as written)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
+
+    def visit_With(self, node: cst.With) -> None:
+        self.scoped_defaults.append(self._sets_scope_defaults(node))
+
+    def leave_With(self, original_node: cst.With, updated_node: cst.With) -> cst.With:
+        self.scoped_defaults.pop()
+        return updated_node
+
+    def _sets_scope_defaults(self, node: cst.With) -> bool:
+        """A variable_scope with an initializer, regularizer or reuse: get_variable defaults a
+        Keras layer would not see."""
+        return any(
+            isinstance(item.item, cst.Call) and self.aliases.resolve(item.item.func) == "variable_scope"
+            and any(a.keyword is not None and a.keyword.value != "name_or_scope" for a in item.item.args)
+            for item in node.items
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
         self.called.add(id(node.func))
@@ -252,7 +269,8 @@ class RenameTransformer(cst.CSTTransformer):
         return updated_node
 
     def _inline_layer(self, path: str) -> bool:
-        return self.graph_mode and path in LAYER_SPECS and LAYER_SPECS[path].in_graph and self.enabled(LAYERS_RULE.id)
+        return (self.graph_mode and path in LAYER_SPECS and LAYER_SPECS[path].in_graph
+                and not any(self.scoped_defaults) and self.enabled(LAYERS_RULE.id))
 
     def _layer_in_graph(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.layers.dense(x, 10)` in graph mode → `tf.keras.layers.Dense(10)(x)`."""
