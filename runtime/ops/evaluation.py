@@ -1,4 +1,4 @@
-"""Ops that score predictions against labels: ``confusion_matrix`` and ``in_top_k``."""
+"""Ops that score predictions against labels: ``confusion_matrix``."""
 
 from __future__ import annotations
 
@@ -50,34 +50,3 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
     n = None if num_classes is None else int(num_classes)
     return apply("ConfusionMatrix", [convert_to_tensor(labels), convert_to_tensor(predictions), w],
                  {"dtype": dt, "num_classes": n}, name=name or "confusion_matrix")
-
-
-def _in_top_k_make(attrs: dict) -> Any:
-    k = attrs["k"]
-
-    def kernel(predictions: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        """TF's rule: true when fewer than k classes score strictly higher (ties count in favour)."""
-        rows = np.arange(predictions.shape[0])
-        valid = (targets >= 0) & (targets < predictions.shape[1])
-        target = predictions[rows, np.clip(targets, 0, predictions.shape[1] - 1)]
-        higher = (predictions > target[:, None]).sum(axis=1)
-        return valid & np.isfinite(target) & (higher < k)
-
-    return kernel
-
-
-register("InTopKV2", _in_top_k_make,
-         shape_fn=lambda inputs, attrs: [(TensorShape(inputs[0].shape.as_list()[:1] if inputs[0].shape.rank
-                                                      else None), dtypes.bool_)])
-not_differentiable("InTopKV2")
-
-
-def in_top_k_v1(predictions: Any, targets: Any, k: int, name: str | None = None) -> Tensor:
-    """``tf.compat.v1.nn.in_top_k(predictions, targets, k)``."""
-    return apply("InTopKV2", [convert_to_tensor(predictions), convert_to_tensor(targets)], {"k": int(k)},
-                 name=name or "in_top_k")
-
-
-def in_top_k(targets: Any, predictions: Any, k: int, name: str | None = None) -> Tensor:
-    """``tf.math.in_top_k(targets, predictions, k)`` (TF2 argument order)."""
-    return in_top_k_v1(predictions, targets, k, name)

@@ -16,9 +16,13 @@ import pytest
 
 import runtime.api  # noqa: F401  (registers every op)
 from runtime.ops import array as A
+from runtime.ops import conv_variants as CV
+from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import nn as N
-from runtime.ops.registry import NO_GRADIENT, REGISTRY
+from runtime.ops import normalization as NORM
+from runtime.ops import search as S
+from runtime.ops.registry import NO_GRADIENT, REGISTRY, apply
 from runtime.tape import GradientTape
 from runtime.tensor import EagerTensor
 from tests.runtime.test_gradients import away_from_zero, check, values
@@ -27,6 +31,14 @@ Case = tuple[Callable, list[np.ndarray]]
 
 _DISTINCT = np.random.default_rng(3).permutation(2 * 4 * 4 * 2).reshape(2, 4, 4, 2) / 10.0
 _LABELS = np.random.default_rng(4).dirichlet(np.ones(3), 2)
+
+
+_EYE = EagerTensor(np.eye(3))
+
+
+def _spd(a: EagerTensor) -> EagerTensor:
+    """A symmetric positive definite matrix built from ``a`` (Cholesky and friends need one)."""
+    return M.matmul(a, a, transpose_b=True) + 2.0 * _EYE
 
 
 def _strided(t: EagerTensor) -> EagerTensor:
@@ -77,7 +89,45 @@ CASES: dict[str, Case] = {
              [values((2, 4, 4, 2), seed=1), values((3, 3, 2, 2), seed=2)]),
     "pool_bias": (lambda x, b: N.max_pool(N.bias_add(x, b), 2, 2, "VALID") + N.avg_pool(x, 2, 2, "SAME"),
                   [_DISTINCT, values((2,), seed=4)]),
+    "lrn": (lambda x: NORM.local_response_normalization(x, depth_radius=1, bias=1.0, alpha=0.5, beta=0.75),
+            [values((1, 2, 2, 3), seed=6)]),
+    # tf.slice with a fed begin/size (a constant one is a strided slice).
+    "slice": (lambda t: apply("Slice", [t, EagerTensor(np.array([1, 0], np.int32)),
+                                        EagerTensor(np.array([1, -1], np.int32))]),
+              [values((3, 3))]),
     "placeholder_with_default": (lambda t: A.placeholder_with_default(t, [2, 3]) * 2.0, [values((2, 3))]),
+    "diagonals_bands": (lambda t: M.add_n([LA.matrix_diag(LA.matrix_diag_part(t)), LA.band_part(t, 1, 0),
+                                           LA.matrix_set_diag(t, t[0] * 2.0), LA.matrix_transpose(t),
+                                           LA.tensor_diag(LA.tensor_diag_part(t))]),
+                        [values((3, 3))]),
+    "inverse_det_solve": (lambda a, b: M.reduce_sum(LA.inv(_spd(a))) + LA.det(_spd(a))
+                          + M.reduce_sum(LA.solve(_spd(a), b)) + M.reduce_sum(LA.solve(a + 3.0 * _EYE, b, adjoint=True))
+                          + M.reduce_sum(LA.inv(a + 3.0 * _EYE, adjoint=True)),
+                          [values((3, 3), seed=1), values((3, 2), seed=2)]),
+    "cholesky": (lambda a: LA.cholesky(_spd(a)), [values((3, 3), seed=4)]),
+    "norms": (lambda t: LA.norm(t) + LA.norm(t, ord=1, axis=1) + LA.norm(t, ord=np.inf, axis=[0, 1])
+              + LA.norm(t, axis=[0, 1], keepdims=True)[0] * LA.norm(t, ord=np.inf, axis=0)[:2],
+              [np.array([[0.3, -1.2, 0.7], [1.5, 0.2, -0.4]])]),
+    "einsum_tensordot": (lambda a, b: M.reduce_sum(LA.einsum("ij,jk->ik", a, b)) + LA.einsum("ij,kj->k", a, b[:, :3])[0]
+                         + M.reduce_sum(LA.einsum("...j,jk->...k", a, b)) + M.reduce_sum(LA.tensordot(a, b, 1)),
+                         [values((2, 3), seed=1), values((3, 4), seed=2)]),
+    "top_k_sort": (lambda t: M.reduce_sum(S.top_k(t, 2).values * 3.0) + M.reduce_sum(S.sort(t, axis=0) * t)
+                   + M.reduce_sum(S.sort(t, direction="DESCENDING"))
+                   # top_k's second-order gradient op, reached directly
+                   + M.reduce_sum(apply("TakeAlongLastAxis", [t, EagerTensor(np.array([[3, 0]] * 4))])),
+                   [_DISTINCT[0, :, :, 0]]),
+    "gather_scatter_nd": (lambda t: M.reduce_sum(S.scatter_nd(EagerTensor(np.array([[1], [0], [1]])),
+                                                              S.gather_nd(t, EagerTensor(np.array([[0], [2], [2]]))),
+                                                              EagerTensor(np.array([3, 2]))) * t),
+                          [values((3, 2))]),
+    "segments_mask": (lambda t: M.reduce_sum(S.segment_sum(t, EagerTensor(np.array([0, 0, 2]))) * 2.0)
+                      + M.reduce_sum(S.unsorted_segment_sum(t * t, EagerTensor(np.array([1, -1, 1])), 2))
+                      + M.reduce_sum(S.boolean_mask(t, EagerTensor(np.array([True, False, True]))) ** 2.0),
+                      [values((3, 2))]),
+    "conv1d_depthwise": (lambda x, w, s, k: M.reduce_sum(CV.depthwise_conv2d_v2(x, w, [1, 2, 2, 1], "SAME"))
+                         + M.reduce_sum(CV.conv1d_v2(s, k, 2, "VALID")),
+                         [values((1, 4, 4, 2), seed=1), values((2, 2, 2, 2), seed=2), values((1, 5, 2), seed=3),
+                          values((2, 2, 3), seed=4)]),
 }
 
 
@@ -113,7 +163,11 @@ def test_case_first_order(family: str) -> None:
     check(fn, *xs)
 
 
-@pytest.mark.parametrize("family", sorted(CASES))
+#: Families whose gradient ops TF itself does not differentiate.
+FIRST_ORDER_ONLY = {"lrn": "TF registers no gradient for LRNGrad"}
+
+
+@pytest.mark.parametrize("family", sorted(set(CASES) - set(FIRST_ORDER_ONLY)))
 def test_case_second_order(family: str) -> None:
     """The gradient of <grad f(x), v> against central differences of grad f."""
     fn, xs = CASES[family]

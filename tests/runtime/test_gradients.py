@@ -275,7 +275,7 @@ def test_trace_and_diag_part(rows: int, cols: int, batch: int) -> None:
     from runtime.ops import linalg
 
     x = values((batch + 1,) * (batch > 0) + (rows, cols), seed=rows * 3 + cols)
-    check(linalg.diag_part, x)
+    check(linalg.matrix_diag_part, x)
     check(linalg.trace, x)
 
 
