@@ -83,6 +83,17 @@ CALL_TRANSFORMS: dict[str, str] = {
 # applies only to files still written against TF1.
 TF1_MEANING_BY_SPELLING = frozenset({"nn.dropout", "nn.softmax_cross_entropy_with_logits"})
 
+# Queue-runner input pipelines: TF1-only, with no TF2 form the rewriter can produce (tf.data is
+# the replacement, a redesign of the input code).
+QUEUE_INPUTS: tuple[str, ...] = (
+    "train.start_queue_runners", "train.string_input_producer", "train.input_producer",
+    "train.range_input_producer", "train.slice_input_producer", "train.batch",
+    "train.shuffle_batch", "train.batch_join", "train.shuffle_batch_join", "train.QueueRunner",
+    "train.add_queue_runner", "FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue",
+    "WholeFileReader", "TextLineReader", "TFRecordReader", "FixedLengthRecordReader",
+)
+
+
 # TF1 names with no TF2 spelling; left in a rewrite they are kept as `tf.compat.v1.<name>`.
 TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "Session", "InteractiveSession", "placeholder", "placeholder_with_default",
@@ -102,7 +113,7 @@ TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "truncated_normal_initializer", "random_normal_initializer",
     "random_uniform_initializer", "glorot_uniform_initializer", "glorot_normal_initializer",
     "nn.rnn_cell.", "nn.static_rnn", "nn.dynamic_rnn", "app.", "flags.", "gfile.",
-    "to_float", "to_int32",
+    "to_float", "to_int32", *QUEUE_INPUTS,
 )
 
 

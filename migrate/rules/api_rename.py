@@ -14,6 +14,7 @@ from ..api_table import (
     LAYER_SPECS,
     LOSS_NEUTRAL_ARGS,
     LOSSES,
+    QUEUE_INPUTS,
     REGULARIZERS,
     RENAMES,
     TF1_MEANING_BY_SPELLING,
@@ -28,6 +29,7 @@ from . import Rule
 from .assign import ASSIGN_CALLS
 from .assign import RULE as ASSIGN_RULE
 from .compat_fallback import RULE as COMPAT_RULE
+from .data import QUEUE_RULE
 from .get_variable import initializer_args
 from .layers import RULE as LAYERS_RULE
 from .layers import keras_layer
@@ -254,7 +256,13 @@ class RenameTransformer(cst.CSTTransformer):
         if is_tf1_only(path):
             self.compat_left = True
             self.compat_paths.add(path)
-            if id(original_node) in self.lines:  # not for statements the rewrite inserted
+            if id(original_node) in self.lines and path in QUEUE_INPUTS:
+                self._report(
+                    QUEUE_RULE.id, original_node,
+                    f"tf.{path} is a queue-runner input pipeline; kept as tf.compat.v1.{path} "
+                    "(rewrite the input with tf.data)", "manual",
+                )
+            elif id(original_node) in self.lines:  # not for statements the rewrite inserted
                 self._report(
                     COMPAT_RULE.id, original_node,
                     f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",

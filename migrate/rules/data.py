@@ -20,3 +20,18 @@ RULE = Rule(
     ),
     kind="auto",
 )
+
+QUEUE_RULE = Rule(
+    id="TF116",
+    name="queue-runner-input",
+    summary="Queue-runner input pipelines have no TF2 form: rewrite the input with tf.data.",
+    doc=(
+        "`tf.train.string_input_producer`, `tf.train.batch`/`shuffle_batch`, readers, "
+        "`FIFOQueue` and `tf.train.start_queue_runners` feed a TF1 graph from background "
+        "threads; TF2 has no queue runners. The calls are kept as `tf.compat.v1.*` (the file "
+        "keeps graph mode) and reported: the replacement is a `tf.data` pipeline "
+        "(`tf.data.TFRecordDataset(...).map(parse).shuffle(...).batch(...)`), which the "
+        "program move then iterates (TF115)."
+    ),
+    kind="manual",
+)

@@ -55,3 +55,4 @@ def test_weighted_loss_keeps_compat_v1_in_eager_code() -> None:
         level="partial",
     )
     assert any(f.rule == "TF190" and "weights" in f.message for f in result.findings)
+
