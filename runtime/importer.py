@@ -23,6 +23,13 @@ TF1_ONLY_NAMES = frozenset({
     "Print", "arg_max", "div", "zeros_initializer", "constant_initializer",
     "random_normal_initializer", "truncated_normal_initializer", "glorot_uniform_initializer",
 })
+# TF 1.x top-level linear algebra and segment names (tf.linalg.* / tf.math.* in TF2).
+TF1_ONLY_NAMES |= frozenset({
+    "matrix_inverse", "matrix_determinant", "matrix_solve", "matrix_solve_ls", "cholesky", "diag", "diag_part",
+    "matrix_diag", "matrix_diag_part", "matrix_set_diag", "matrix_transpose", "matrix_band_part", "segment_sum",
+    "unsorted_segment_sum", "segment_max", "segment_min", "segment_mean", "unsorted_segment_max",
+    "unsorted_segment_min", "unsorted_segment_mean",
+})
 TF1_TRAIN_NAMES = frozenset({"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
                              "AdagradOptimizer", "RMSPropOptimizer", "AdadeltaOptimizer", "Saver",
                              "get_or_create_global_step", "get_global_step"})
