@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .api_table import KEYWORD_RENAMES, RENAMES, is_eager_safe, is_tf1_only
+from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only, is_tf2_call, runs_eagerly
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .program import ProgramMove
@@ -52,7 +52,11 @@ def _positions(module: cst.Module) -> dict[int, int]:
 
 
 def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
-    """Canonical TF path of every name chain, from the fast stdlib tree."""
+    """Canonical TF path of every name chain, from the fast stdlib tree (TF2-only calls left out)."""
+    tf2_funcs = {
+        id(node.func) for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and any(k.arg == "step" for k in node.keywords)
+    }
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Attribute, ast.Name)):
             continue
@@ -65,7 +69,9 @@ def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]
             continue
         base = aliases.modules.get(cur.id, aliases.symbols.get(cur.id))
         if base is not None:
-            yield node, canonical(".".join(([base] if base else []) + parts[::-1]))
+            path = canonical(".".join(([base] if base else []) + parts[::-1]))
+            if not (id(node) in tf2_funcs and is_tf2_call(path, {"step"})):
+                yield node, path
 
 
 def _parse_ast(source: bytes | str, filename: str) -> ast.Module:
@@ -117,7 +123,9 @@ def rewrite_source(
         new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
         if compat_left:
             findings.clear()
-            new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config)
+            new_module, _ = _rename(
+                module, with_v2_imports(module.body), aliases, lines, findings, config, graph_mode=True,
+            )
             level = "partial"
     else:
         if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
@@ -128,7 +136,7 @@ def rewrite_source(
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
             new_module, left = _rename(module, body, aliases, lines, findings, config)
-            graph_only = {p for p in left if not is_eager_safe(p)}
+            graph_only = {p for p in left if not runs_eagerly(p)}
             if graph_only:
                 left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
@@ -141,7 +149,9 @@ def rewrite_source(
             elif left:
                 level = "partial"
         if body is None:
-            new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config)
+            new_module, _ = _rename(
+                module, _compat_body(module, aliases), aliases, lines, findings, config, graph_mode=True,
+            )
             level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
@@ -154,11 +164,11 @@ def rewrite_source(
 
 def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
-    findings: list[Finding], config: RewriteConfig,
+    findings: list[Finding], config: RewriteConfig, graph_mode: bool = False,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
     tf2_spelled = not aliases.uses_v1_import and ".compat.v1." in module.code
-    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
+    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     return module.with_changes(body=body).visit(renamer), renamer.compat_paths
 
 

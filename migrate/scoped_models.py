@@ -18,6 +18,7 @@ from .imports import Aliases
 from .report import Finding, Unsupported
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
+from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
 
 
@@ -299,7 +300,8 @@ class _LayerCalls(cst.CSTTransformer):
         if not updated.args:
             raise Unsupported(RULE.id, self.builder._line(original), "layer call without an input")
         inputs, *rest = updated.args
-        name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == "name"), None)
+        name_keyword = "scope" if (path or "").startswith("contrib.") else "name"
+        name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == name_keyword), None)
         if name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
             attr = str(name_arg.value.evaluated_value)
         elif self.scope is not None:
@@ -315,8 +317,15 @@ class _LayerCalls(cst.CSTTransformer):
             raise Unsupported(RULE.id, self.builder._line(original), f"scope name {attr!r} is not an identifier")
         ctor_args = [a for a in rest if not (a.keyword is not None and a.keyword.value in ("name", "reuse"))]
         ctor = ", ".join(_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor_args)
+        call_args = _code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        if path in LAYERS:
+            keras = keras_layer(path, updated)
+            if keras is None:
+                raise Unsupported(LAYERS_RULE.id, self.builder._line(original), f"tf.{path} with an argument Keras has no form for")
+            ctor = ", ".join(a for a in keras.arguments if not a.startswith("name="))
+            call_args = keras.call_arguments
         ctor = f"{ctor}, name={attr!r}" if ctor else f"name={attr!r}"
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:
             self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)
-        return cst.parse_expression(f"self.{attr}({_code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))})")
+        return cst.parse_expression(f"self.{attr}({call_args})")

@@ -135,7 +135,11 @@ def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
 
 
 # Goldens whose rewrite does not verify today, with what was observed.
-GOLDEN_XFAILS: dict[str, str] = {}
+GOLDEN_XFAILS: dict[str, str] = {
+    "batch_norm_training_flag": "different: the engine's TF1 and Keras batch norms drift apart (eval loss "
+    "0.35661 vs 0.35684 after 300 steps) where real TF prints the same numbers for both",
+    "contrib_layers_l2": "unverified: the engine lacks tf.keras.regularizers.L2 (rewrite)",
+}
 
 #: Goldens whose rewrite cannot keep TF1's numbers, with the rule whose finding says so.
 EXPECTED_DIFFERENT = {"rmsprop_optimizer": "TF111"}
