@@ -117,6 +117,9 @@ PLAIN_VALUES = frozenset({
     "DType", "TensorShape", "as_dtype",
 })
 
+# TF modules of plain Python helpers (tutorial dataset loaders): their results are data.
+PLAIN_PREFIXES: tuple[str, ...] = ("examples.",)
+
 
 def is_eager_safe(path: str) -> bool:
     return path.startswith(EAGER_SAFE_PREFIXES)
@@ -124,7 +127,7 @@ def is_eager_safe(path: str) -> bool:
 
 def builds_graph(path: str) -> bool:
     """False for dtypes, versions and process setup: using them builds no graph node."""
-    return path not in PLAIN_VALUES and not is_eager_safe(path)
+    return path not in PLAIN_VALUES and not path.startswith(PLAIN_PREFIXES) and not is_eager_safe(path)
 
 
 def is_tf1_only(path: str) -> bool:
