@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from . import codegen as cg
+from . import feeds as feed_vars
 from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
 from .codegen import code
 from .graph import (
@@ -29,6 +30,7 @@ from .graph import (
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
+from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
 from .rules.get_variable import variable_from_get_variable
@@ -91,6 +93,8 @@ class ProgramMove:
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
     graph_classes: dict[str, GraphClass] = field(default_factory=dict)
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
+    op_seeds: OpSeeds = field(default_factory=OpSeeds)
+    feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -264,6 +268,7 @@ class ProgramMove:
                         inner[0] = first.with_changes(
                             leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
                         )
+                        self.lines[id(inner[0])] = self._line(first)
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out)
                     continue
@@ -324,6 +329,8 @@ class ProgramMove:
             if self._contains_run_site(stmt) or self._reads_session(stmt):
                 return self._emit_driver(stmt)
             return [stmt], []
+        if not isinstance(stmt, cst.ClassDef):
+            self._track_seeds(stmt)
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
             if is_mode_call(small, self.aliases):
@@ -333,7 +340,27 @@ class ProgramMove:
                 node = self._classify(small, stmt, item)
                 if node is not None:
                     return self._emit_node(node, item), []
+        if any(is_random(c, self.aliases) for c in _calls(stmt)):
+            self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
+
+    def _track_seeds(self, stmt: cst.BaseStatement) -> None:
+        """Follow the graph's op-seed counter: started by a graph-level seed, lost when a
+        statement may draw op seeds that cannot be numbered from here."""
+        calls = _calls(stmt)
+        if any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in calls):
+            self.op_seeds.start()
+            return
+        if self.op_seeds.next is None:
+            return
+        functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        if any(
+            uncounted(c, self.aliases)
+            or isinstance(c.func, cst.Name) and c.func.value in functions
+            and refers_to_tf(functions[c.func.value], self.aliases)
+            for c in calls
+        ):
+            self.op_seeds.lose()
 
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
@@ -347,7 +374,7 @@ class ProgramMove:
     def _classify(self, assign: cst.Assign, stmt: cst.SimpleStatementLine, item: Item) -> Node | None:
         """Add the node an assignment defines to the scope; None for plain Python."""
         value = assign.value
-        if self._contains_run_site(value):
+        if self._contains_run_site(value) or feed_vars.dict_feed_keys(value, self._is_placeholder):
             return None
         deps = self.scope.deps_of(value)
         is_graph = bool(deps) or refers_to_tf(value, self.aliases) or (
@@ -369,6 +396,10 @@ class ProgramMove:
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self.scope.add(node)
         return node
+
+    def _is_placeholder(self, name: str) -> bool:
+        node = self.scope.lookup(name)
+        return node is not None and node.kind == "placeholder"
 
     def _kind_of(self, value: cst.BaseExpression, deps: list[Node], item: Item) -> tuple[str, dict]:
         if isinstance(value, (cst.List, cst.Tuple)) and value.elements and all(
@@ -478,7 +509,10 @@ class ProgramMove:
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
                 self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
                 return [self._replace_value(stmt, new)]
-            return [stmt]
+            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases)
+            if seeded is not stmt:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
+            return [seeded]  # type: ignore[list-item]
         if node.kind == "optimizer":
             return [self._replace_value(stmt, self._optimizer_source(node))]
         if node.kind == "schedule":
@@ -492,6 +526,7 @@ class ProgramMove:
             self._fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
             return []
         # Inside nodes leave the top level; some bring an object that is created once.
+        self.op_seeds.count(_calls(stmt), self.aliases)
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -602,6 +637,9 @@ class ProgramMove:
             def visit_Call(self, node: cst.Call) -> bool:
                 return True
 
+            def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+                return feed_vars.string_key(original) if id(original) in keyed else updated
+
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 saver = move._saver_call(original)
                 if saver is not None:
@@ -644,8 +682,9 @@ class ProgramMove:
                 if found is not None:
                     unpacked[node.value] = found  # type: ignore[index]
 
-        self._check_driver_refs(stmt)
-        if not any(
+        keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
+        self._check_driver_refs(stmt, keyed)
+        if not keyed and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c)
             for c in _calls(stmt)
@@ -776,9 +815,10 @@ class ProgramMove:
                 and expr.value.value in self.graph_instances
                 and expr.attr.value in self.graph_instances[expr.value.value].variables)
 
-    def _check_driver_refs(self, stmt: cst.BaseStatement) -> None:
-        """Tensors may be read outside a run only through run sites; anything else is unmodelled."""
-        allowed: set[int] = set()
+    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int]) -> None:
+        """Tensors may be read outside a run only through run sites; anything else is unmodelled.
+        Names a statement binds (`_, loss_value = ...`) are not reads; feed keys become strings."""
+        allowed: set[int] = set(keyed) | _bound_names(stmt)
         move = self
 
         class Sites(cst.CSTVisitor):
@@ -822,7 +862,9 @@ class ProgramMove:
         if any(r.kind == "schedule" for r in roots):
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate")
         feeds: dict[str, cst.BaseExpression] = {}
-        if feed is not None:
+        if isinstance(feed, cst.Name) and feed.value in self.feeds:
+            feeds = feed_vars.fed_values(feed.value, self.feeds[feed.value])
+        elif feed is not None:
             if not isinstance(feed, cst.Dict):
                 raise Unsupported(SESSION_RULE.id, self._line(site), "feed_dict is not a dict literal")
             for element in feed.elements:
@@ -1139,6 +1181,31 @@ class ProgramMove:
         else:
             structure = "single"
         return code(returned), structure  # type: ignore[arg-type]
+
+
+def _bound_names(stmt: cst.CSTNode) -> set[int]:
+    """Ids of the names a statement assigns to or loops over (plain targets, tuples of them)."""
+    bound: set[int] = set()
+
+    def add(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            bound.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value)
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            add(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            add(node.target)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            add(node.target)
+
+    stmt.visit(Targets())
+    return bound
 
 
 def _ancestors(nodes: list[Node]) -> list[Node]:
