@@ -320,7 +320,7 @@ class ProgramMove:
             return [replacement], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
-            self.scope.functions[stmt.name.value] = [n.value for n in names_read(stmt.body)]
+            self.scope.functions[stmt.name.value] = _globals_read(stmt)
             converted = self.models.convert_function(stmt, self.scope)
             if converted is not None:
                 return converted, []
@@ -392,6 +392,10 @@ class ProgramMove:
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
+            d.kind == "collection" for d in deps
+        ):
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
         if kind == "optimizer" and any(d.kind in INSIDE for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self.scope.add(node)
@@ -1181,6 +1185,18 @@ class ProgramMove:
         else:
             structure = "single"
         return code(returned), structure  # type: ignore[arg-type]
+
+
+def _globals_read(func: cst.FunctionDef) -> list[str]:
+    """Names a function reads from the module: not its parameters or its own assignments."""
+    params = func.params
+    local = {p.name.value for p in [*params.params, *params.posonly_params, *params.kwonly_params]}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            local.add(star.name.value)
+    bound = _bound_names(func.body)
+    local |= {n.value for n in names_read(func.body) if id(n) in bound}
+    return [n.value for n in names_read(func.body) if n.value not in local]
 
 
 def _bound_names(stmt: cst.CSTNode) -> set[int]:
