@@ -149,7 +149,12 @@ def rewrite_source(
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
-    return RewriteResult(code_out, changed, level if changed else "untouched", findings)
+    return RewriteResult(code_out, changed, level if changed else "untouched", _distinct(findings))
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Each finding once (a statement visited by two passes reports once)."""
+    return list(dict.fromkeys(findings))
 
 
 def _rename(

@@ -344,6 +344,9 @@ class ProgramMove:
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
 
+    def _seeded_module(self) -> bool:
+        return any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in _calls(self.module))
+
     def _track_seeds(self, stmt: cst.BaseStatement) -> None:
         """Follow the graph's op-seed counter: started by a graph-level seed, lost when a
         statement may draw op seeds that cannot be numbered from here."""
@@ -354,13 +357,15 @@ class ProgramMove:
         if self.op_seeds.next is None:
             return
         functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
-        if any(
-            uncounted(c, self.aliases)
-            or isinstance(c.func, cst.Name) and c.func.value in functions
-            and refers_to_tf(functions[c.func.value], self.aliases)
-            for c in calls
-        ):
+        called = [functions[c.func.value] for c in calls
+                  if isinstance(c.func, cst.Name) and c.func.value in functions]
+        if any(uncounted(c, self.aliases) for c in calls) or any(refers_to_tf(f, self.aliases) for f in called):
             self.op_seeds.lose()
+            for func in called:
+                if any(is_random(c, self.aliases) for c in _calls(func)):
+                    self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
+                                "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
+                                "to its random ops to keep them", "manual")
 
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
@@ -392,6 +397,10 @@ class ProgramMove:
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        factory = next((c.func.value for c in _calls(value) if isinstance(c.func, cst.Name)
+                        and c.func.value in self.variable_factories), None)
+        if kind in INSIDE and factory is not None:
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls {factory}, which creates variables, on computed tensors")
         if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
             d.kind == "collection" for d in deps
         ):
@@ -516,6 +525,10 @@ class ProgramMove:
             seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases)
             if seeded is not stmt:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
+            elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
+                            "seed TF2 draws other numbers than TF1's graph did (pass seed= to keep them)",
+                            "manual")
             return [seeded]  # type: ignore[list-item]
         if node.kind == "optimizer":
             return [self._replace_value(stmt, self._optimizer_source(node))]
