@@ -431,6 +431,8 @@ class ProgramMove:
             return "session", {}
         if path == "placeholder":
             return "placeholder", {"args": call_args(value, PLACEHOLDER_PARAMS)}
+        if path == "placeholder_with_default":
+            return "placeholder", self._with_default(value, item)
         if path == "get_variable":
             return "variable", {"trainable": _trainable(value)}
         if path in ("Variable", "train.get_or_create_global_step"):
@@ -467,6 +469,17 @@ class ProgramMove:
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
         return "tensor", {}
+
+    def _with_default(self, call: cst.Call, item: Item) -> dict:
+        """A placeholder with a default: an argument that run sites which do not feed it leave out."""
+        args = call_args(call, ("input", "shape", "name"))
+        default = args.get("input")
+        dtype = _LITERAL_DTYPES.get(type(default)) if default is not None else None
+        if isinstance(default, cst.Name):
+            dtype = "tf.bool" if default.value in ("True", "False") else None
+        if dtype is None or "shape" not in args:
+            raise Unsupported(SESSION_RULE.id, item.line, "placeholder_with_default of a computed value")
+        return {"args": {"dtype": cst.parse_expression(dtype), "shape": args["shape"]}, "default": default}
 
     def _variable_container(self, value: cst.BaseExpression) -> str | None:
         """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, else None."""
@@ -910,6 +923,8 @@ class ProgramMove:
             new_functions.append(fn.definition)
         args = []
         for param in fn.params:
+            if param.name not in feeds and "default" in param.info:
+                feeds[param.name] = param.info["default"]  # type: ignore[assignment]
             if param.name not in feeds:
                 raise Unsupported(SESSION_RULE.id, self._line(site), f"placeholder {param.name} is not fed")
             args.append(code(feeds[param.name]))
@@ -1278,6 +1293,9 @@ def _list_valued(node: Node) -> bool:
     if len(node.names) > 1:
         return False
     return node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+
+
+_LITERAL_DTYPES: dict[type, str] = {cst.Integer: "tf.int32", cst.Float: "tf.float32"}
 
 
 def _trainable(call: cst.Call) -> bool:
