@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from .codegen import copy_lines
 from .imports import Aliases
 
 SET_SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
@@ -47,8 +48,9 @@ class OpSeeds:
         if self.next is not None:
             self.next += sum(1 for c in calls if _unseeded_random(c, aliases))
 
-    def seed(self, stmt: cst.CSTNode, calls: list[cst.Call], aliases: Aliases) -> cst.CSTNode:
-        """`stmt` with `seed=n` on each unseeded random call, numbered in graph order."""
+    def seed(self, stmt: cst.CSTNode, calls: list[cst.Call], aliases: Aliases, lines: dict[int, int]) -> cst.CSTNode:
+        """`stmt` with `seed=n` on each unseeded random call, numbered in graph order (the
+        rebuilt nodes keep the source lines of the ones they replace)."""
         if self.next is None:
             return stmt
         numbered: dict[cst.Call, int] = {}
@@ -70,7 +72,9 @@ class OpSeeds:
                                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
                 return updated.with_changes(args=[*args, seed])
 
-        return stmt.visit(AddSeed())
+        seeded = stmt.visit(AddSeed())
+        copy_lines(stmt, seeded, lines)
+        return seeded
 
 
 def _unseeded_random(call: cst.Call, aliases: Aliases) -> bool:

@@ -535,7 +535,7 @@ class ProgramMove:
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
                 self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
                 return [self._replace_value(stmt, new)]
-            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases)
+            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
             if seeded is not stmt:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
             elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
@@ -1069,7 +1069,7 @@ class ProgramMove:
             raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), "trainable_variables() over variable containers")
         return " + ".join(parts) or "[]"
 
-    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None) -> str:
+    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None, line: int = 0) -> str:
         if given is not None:
             given_nodes = self.scope.deps_of(given)
             if isinstance(given, cst.Name) and given_nodes and given_nodes[0].kind == "collection":
@@ -1092,7 +1092,7 @@ class ProgramMove:
             for model in self.models.models_called(n.value):
                 parts.append(f"{model}.trainable_variables")
         if not parts:
-            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss), "loss depends on no trainable variable")
+            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss) or line, "loss depends on no trainable variable")
         return " + ".join(dict.fromkeys(parts))
 
     def _optimizer_for(self, train: Node, var_list: str) -> str:
@@ -1135,14 +1135,14 @@ class ProgramMove:
             stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
             return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
         if node.kind == "compute_gradients":
-            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
+            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
-                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
+                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
                 instance = self._optimizer_for(node, var_list)
                 n = next(counter)
                 grads = "grads" if n == 1 else f"grads_{n}"
