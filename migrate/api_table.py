@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import tf2_names
+
 # TF1 name -> TF2 name (same call signature).
 RENAMES: dict[str, str] = {
     "log": "math.log",
@@ -46,6 +48,7 @@ RENAMES: dict[str, str] = {
     "layers.flatten": "keras.layers.Flatten",
     "train.get_or_create_global_step": "Variable",
 }
+RENAMES |= {k: v for k, v in tf2_names.MOVED.items() if k not in RENAMES}
 
 # Keyword renames per TF1 name (applied after the name rename).
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
@@ -134,7 +137,7 @@ def is_tf1_only(path: str) -> bool:
     """True when `path` (canonical) does not exist under that name in TF 2.21."""
     if path in RENAMES:
         return False
-    return any(
+    return path in tf2_names.MISSING or any(
         path == p or (p.endswith(".") and path.startswith(p)) for p in TF1_ONLY_PREFIXES
     )
 
