@@ -179,7 +179,7 @@ class ProgramMove:
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
-                used_names=self.used_names, models=self.models, gap=1,
+                used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
