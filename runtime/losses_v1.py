@@ -94,4 +94,8 @@ def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod", nam
 
             raise Unsupported("tf.nn.embedding_lookup with partitioned params")
         params = params[0]
+    if max_norm is not None:
+        from runtime.errors import Unsupported
+
+        raise Unsupported("tf.nn.embedding_lookup with max_norm")
     return A.gather(params, ids, name=name)

@@ -86,6 +86,25 @@ class Keras3V1Layers(types.ModuleType):
         raise AttributeError(f"`{name}` is not available with Keras 3.")
 
 
+class Keras3V1RnnCells(Keras3V1Layers):
+    """``tf.compat.v1.nn.rnn_cell`` in TF 2.21: the cell classes are gone with Keras 3."""
+
+
+class Tf1OnlyModule(types.ModuleType):
+    """A TF 1.x-only module (``tf.nn.rnn_cell``, ``tf.contrib.rnn``): the engine's names as
+    attributes; any other member is Unsupported, by name."""
+
+    def __init__(self, import_name: str, api_path: str, table: dict) -> None:
+        super().__init__(import_name)
+        self.__dict__["_api_path"] = api_path
+        self.__dict__.update(table)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise Unsupported(f"{self._api_path}.{name}")
+
+
 class ContribModule(types.ModuleType):
     """``tf.contrib`` (TF 1.x face only): every member is Unsupported, by name."""
 

@@ -20,6 +20,8 @@ def test_detect_face() -> None:
     assert detect_face("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n") == "tf1"
     assert detect_face("import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n") == "tf1"
     assert detect_face("import tensorflow as tf\nv = tf.Variable(1.0)\n") == "tf2"
+    init = "import tensorflow as tf\nb = tf.Variable(tf.constant_initializer(0.1)([3]))\n"
+    assert detect_face(init) == "tf2"  # TF 2.21 has tf.constant_initializer
     assert detect_face("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == "tf2"
 
 
