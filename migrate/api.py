@@ -107,7 +107,8 @@ def rewrite_source(
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
     tree = _parse_ast(source, filename)
-    uses_tf1, runs_sessions = _scan(tree, collect_aliases_ast(tree))
+    ast_aliases = collect_aliases_ast(tree)
+    uses_tf1, runs_sessions = _scan(tree, ast_aliases)
     if not uses_tf1:
         return _untouched(source)
     module = _parse(source, filename)
@@ -141,7 +142,9 @@ def rewrite_source(
                 left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
                 # the whole file keeps TF1 graph semantics.
-                line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0)
+                line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0) or min(
+                    (n.lineno for n, p in _ast_paths(tree, ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
+                )
                 findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
                                     f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
                                     "TF1 graph semantics under tf.compat.v1", "manual")]
@@ -159,7 +162,12 @@ def rewrite_source(
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
-    return RewriteResult(code_out, changed, level if changed else "untouched", findings)
+    return RewriteResult(code_out, changed, level if changed else "untouched", _distinct(findings))
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Each finding once (a statement visited by two passes reports once)."""
+    return list(dict.fromkeys(findings))
 
 
 def _rename(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import tf2_names
+
 # TF1 name -> TF2 name (same call signature).
 RENAMES: dict[str, str] = {
     "log": "math.log",
@@ -45,6 +47,7 @@ RENAMES: dict[str, str] = {
     "initializers.ones": "ones_initializer",
     "train.get_or_create_global_step": "Variable",
 }
+RENAMES |= {k: v for k, v in tf2_names.MOVED.items() if k not in RENAMES}
 
 # Keyword renames per TF1 name (applied after the name rename).
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
@@ -129,6 +132,9 @@ PLAIN_VALUES = frozenset({
     "DType", "TensorShape", "as_dtype",
 })
 
+# TF modules of plain Python helpers (tutorial dataset loaders): their results are data.
+PLAIN_PREFIXES: tuple[str, ...] = ("examples.",)
+
 
 def is_eager_safe(path: str) -> bool:
     return path.startswith(EAGER_SAFE_PREFIXES)
@@ -141,14 +147,14 @@ def runs_eagerly(path: str) -> bool:
 
 def builds_graph(path: str) -> bool:
     """False for dtypes, versions and process setup: using them builds no graph node."""
-    return path not in PLAIN_VALUES and not is_eager_safe(path)
+    return path not in PLAIN_VALUES and not path.startswith(PLAIN_PREFIXES) and not is_eager_safe(path)
 
 
 def is_tf1_only(path: str) -> bool:
     """True when `path` (canonical) does not exist under that name in TF 2.21."""
     if path in RENAMES:
         return False
-    return any(
+    return path in tf2_names.MISSING or any(
         path == p or (p.endswith(".") and path.startswith(p)) for p in TF1_ONLY_PREFIXES
     )
 

@@ -73,6 +73,8 @@ def _names_read(node: cst.CSTNode) -> list[cst.Name]:
             return False
 
         def visit_Lambda(self, lam: cst.Lambda) -> bool:
+            params = {p.name.value for p in lam.params.params}  # a lambda's globals are reads
+            found.extend(n for n in _names_read(lam.body) if n.value not in params)
             return False
 
         def visit_Name(self, name: cst.Name) -> None:

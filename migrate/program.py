@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from . import codegen as cg
+from . import feeds as feed_vars
 from .api_table import (
     INITIALIZERS,
     LAYER_SPECS,
@@ -41,6 +42,7 @@ from .graph import (
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
+from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.data import RULE as DATA_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
@@ -109,6 +111,8 @@ class ProgramMove:
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
     graph_classes: dict[str, GraphClass] = field(default_factory=dict)
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
+    op_seeds: OpSeeds = field(default_factory=OpSeeds)
+    feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -193,7 +197,7 @@ class ProgramMove:
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
-                used_names=self.used_names, models=self.models, gap=1,
+                used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -282,6 +286,7 @@ class ProgramMove:
                         inner[0] = first.with_changes(
                             leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
                         )
+                        self.lines[id(inner[0])] = self._line(first)
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out)
                     continue
@@ -377,7 +382,7 @@ class ProgramMove:
             return [replacement], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
-            self.scope.functions[stmt.name.value] = [n.value for n in names_read(stmt.body)]
+            self.scope.functions[stmt.name.value] = _globals_read(stmt)
             converted = self.models.convert_function(stmt, self.scope)
             if converted is not None:
                 return converted, []
@@ -386,6 +391,8 @@ class ProgramMove:
             if self._contains_run_site(stmt) or self._reads_session(stmt):
                 return self._emit_driver(stmt)
             return [stmt], []
+        if not isinstance(stmt, cst.ClassDef):
+            self._track_seeds(stmt)
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
             if is_mode_call(small, self.aliases):
@@ -399,6 +406,8 @@ class ProgramMove:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
                 self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value))
                 return [], []
+        if any(is_random(c, self.aliases) for c in _calls(stmt)):
+            self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
 
     def _summary_entries(self, value: cst.BaseExpression) -> list[tuple[str, str, cst.BaseExpression]] | None:
@@ -455,6 +464,29 @@ class ProgramMove:
             f"        tf.summary.{ops.pop()}(tag, value, step={step})\n"
         )
 
+    def _seeded_module(self) -> bool:
+        return any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in _calls(self.module))
+
+    def _track_seeds(self, stmt: cst.BaseStatement) -> None:
+        """Follow the graph's op-seed counter: started by a graph-level seed, lost when a
+        statement may draw op seeds that cannot be numbered from here."""
+        calls = _calls(stmt)
+        if any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in calls):
+            self.op_seeds.start()
+            return
+        if self.op_seeds.next is None:
+            return
+        functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        called = [functions[c.func.value] for c in calls
+                  if isinstance(c.func, cst.Name) and c.func.value in functions]
+        if any(uncounted(c, self.aliases) for c in calls) or any(refers_to_tf(f, self.aliases) for f in called):
+            self.op_seeds.lose()
+            for func in called:
+                if any(is_random(c, self.aliases) for c in _calls(func)):
+                    self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
+                                "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
+                                "to its random ops to keep them", "manual")
+
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
             return (target.value,)
@@ -467,7 +499,7 @@ class ProgramMove:
     def _classify(self, assign: cst.Assign, stmt: cst.SimpleStatementLine, item: Item) -> Node | None:
         """Add the node an assignment defines to the scope; None for plain Python."""
         value = assign.value
-        if self._contains_run_site(value):
+        if self._contains_run_site(value) or feed_vars.dict_feed_keys(value, self._is_placeholder):
             return None
         deps = self.scope.deps_of(value)
         is_graph = bool(deps) or refers_to_tf(value, self.aliases) or (
@@ -491,10 +523,22 @@ class ProgramMove:
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        factory = next((c.func.value for c in _calls(value) if isinstance(c.func, cst.Name)
+                        and c.func.value in self.variable_factories), None)
+        if kind in INSIDE and factory is not None:
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls {factory}, which creates variables, on computed tensors")
+        if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
+            d.kind == "collection" for d in deps
+        ):
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
         if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self.scope.add(node)
         return node
+
+    def _is_placeholder(self, name: str) -> bool:
+        node = self.scope.lookup(name)
+        return node is not None and node.kind == "placeholder"
 
     def _kind_of(self, value: cst.BaseExpression, deps: list[Node], item: Item) -> tuple[str, dict]:
         if isinstance(value, (cst.List, cst.Tuple)) and value.elements and all(
@@ -516,6 +560,8 @@ class ProgramMove:
             return data
         if path == "placeholder":
             return "placeholder", {"args": call_args(value, PLACEHOLDER_PARAMS)}
+        if path == "placeholder_with_default":
+            return "placeholder", self._with_default(value, item)
         if path == "get_variable":
             return "variable", {"trainable": _trainable(value)}
         if path in ("Variable", "train.get_or_create_global_step"):
@@ -594,6 +640,17 @@ class ProgramMove:
             return node is not None and node.kind == "dataset"
         return isinstance(expr, cst.Attribute) and (self.aliases.resolve(expr) or "").startswith("data.")
 
+    def _with_default(self, call: cst.Call, item: Item) -> dict:
+        """A placeholder with a default: an argument that run sites which do not feed it leave out."""
+        args = call_args(call, ("input", "shape", "name"))
+        default = args.get("input")
+        dtype = _LITERAL_DTYPES.get(type(default)) if default is not None else None
+        if isinstance(default, cst.Name):
+            dtype = "tf.bool" if default.value in ("True", "False") else None
+        if dtype is None or "shape" not in args:
+            raise Unsupported(SESSION_RULE.id, item.line, "placeholder_with_default of a computed value")
+        return {"args": {"dtype": cst.parse_expression(dtype), "shape": args["shape"]}, "default": default}
+
     def _variable_container(self, value: cst.BaseExpression) -> str | None:
         """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, else None."""
         if isinstance(value, cst.Dict):
@@ -659,7 +716,14 @@ class ProgramMove:
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
                 self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
                 return [self._replace_value(stmt, new)]
-            return [stmt]
+            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
+            if seeded is not stmt:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
+            elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
+                            "seed TF2 draws other numbers than TF1's graph did (pass seed= to keep them)",
+                            "manual")
+            return [seeded]  # type: ignore[list-item]
         if node.kind == "optimizer":
             return [self._replace_value(stmt, self._optimizer_source(node))]
         if node.kind == "schedule":
@@ -685,6 +749,7 @@ class ProgramMove:
             self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
             return []
         # Inside nodes leave the top level; some bring an object that is created once.
+        self.op_seeds.count(_calls(stmt), self.aliases)
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -848,6 +913,9 @@ class ProgramMove:
             def visit_Call(self, node: cst.Call) -> bool:
                 return True
 
+            def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+                return feed_vars.string_key(original) if id(original) in keyed else updated
+
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 saver = move._saver_call(original)
                 if saver is not None:
@@ -890,8 +958,9 @@ class ProgramMove:
                 if found is not None:
                     unpacked[node.value] = found  # type: ignore[index]
 
-        self._check_driver_refs(stmt)
-        if not any(
+        keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
+        self._check_driver_refs(stmt, keyed)
+        if not keyed and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
@@ -1022,9 +1091,10 @@ class ProgramMove:
                 and expr.value.value in self.graph_instances
                 and expr.attr.value in self.graph_instances[expr.value.value].variables)
 
-    def _check_driver_refs(self, stmt: cst.BaseStatement) -> None:
-        """Tensors may be read outside a run only through run sites; anything else is unmodelled."""
-        allowed: set[int] = set()
+    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int]) -> None:
+        """Tensors may be read outside a run only through run sites; anything else is unmodelled.
+        Names a statement binds (`_, loss_value = ...`) are not reads; feed keys become strings."""
+        allowed: set[int] = set(keyed) | _bound_names(stmt)
         move = self
 
         class Sites(cst.CSTVisitor):
@@ -1072,7 +1142,9 @@ class ProgramMove:
             self._fixed(SESSION_RULE.id, site, "decayed rate read from its schedule at the step")
             return cst.parse_expression(f"{fetch.value}({code(roots[0].info['step'])}).numpy()")  # type: ignore[arg-type]
         feeds: dict[str, cst.BaseExpression] = {}
-        if feed is not None:
+        if isinstance(feed, cst.Name) and feed.value in self.feeds:
+            feeds = feed_vars.fed_values(feed.value, self.feeds[feed.value])
+        elif feed is not None:
             if not isinstance(feed, cst.Dict):
                 raise Unsupported(SESSION_RULE.id, self._line(site), "feed_dict is not a dict literal")
             for element in feed.elements:
@@ -1105,6 +1177,8 @@ class ProgramMove:
                 pulled = f"{param.info['iterator']}.get_next()"
                 args.append(f"*{pulled}" if len(param.names) > 1 else pulled)
                 continue
+            if param.name not in feeds and "default" in param.info:
+                feeds[param.name] = param.info["default"]  # type: ignore[assignment]
             if param.name not in feeds:
                 raise Unsupported(SESSION_RULE.id, self._line(site), f"placeholder {param.name} is not fed")
             args.append(code(feeds[param.name]))
@@ -1257,7 +1331,7 @@ class ProgramMove:
             raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), "trainable_variables() over variable containers")
         return " + ".join(parts) or "[]"
 
-    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None) -> str:
+    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None, line: int = 0) -> str:
         if given is not None:
             given_nodes = self.scope.deps_of(given)
             if isinstance(given, cst.Name) and given_nodes and given_nodes[0].kind == "collection":
@@ -1280,7 +1354,7 @@ class ProgramMove:
             for model in self.models.models_called(n.value):
                 parts.append(f"{model}.trainable_variables")
         if not parts:
-            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss), "loss depends on no trainable variable")
+            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss) or line, "loss depends on no trainable variable")
         return " + ".join(dict.fromkeys(parts))
 
     def _optimizer_for(self, train: Node, var_list: str) -> str:
@@ -1323,14 +1397,14 @@ class ProgramMove:
             stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
             return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
         if node.kind == "compute_gradients":
-            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
+            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
-                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
+                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
                 instance = self._optimizer_for(node, var_list)
                 n = next(counter)
                 grads = "grads" if n == 1 else f"grads_{n}"
@@ -1411,6 +1485,43 @@ class ProgramMove:
         return code(returned), structure  # type: ignore[arg-type]
 
 
+def _globals_read(func: cst.FunctionDef) -> list[str]:
+    """Names a function reads from the module: not its parameters or its own assignments."""
+    params = func.params
+    local = {p.name.value for p in [*params.params, *params.posonly_params, *params.kwonly_params]}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            local.add(star.name.value)
+    bound = _bound_names(func.body)
+    local |= {n.value for n in names_read(func.body) if id(n) in bound}
+    return [n.value for n in names_read(func.body) if n.value not in local]
+
+
+def _bound_names(stmt: cst.CSTNode) -> set[int]:
+    """Ids of the names a statement assigns to or loops over (plain targets, tuples of them)."""
+    bound: set[int] = set()
+
+    def add(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            bound.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value)
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            add(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            add(node.target)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            add(node.target)
+
+    stmt.visit(Targets())
+    return bound
+
+
 def _ancestors(nodes: list[Node]) -> list[Node]:
     seen: list[Node] = []
     stack = list(nodes)
@@ -1475,6 +1586,9 @@ def _list_valued(node: Node) -> bool:
     if len(node.names) > 1:
         return False
     return node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+
+
+_LITERAL_DTYPES: dict[type, str] = {cst.Integer: "tf.int32", cst.Float: "tf.float32"}
 
 
 def _trainable(call: cst.Call) -> bool:

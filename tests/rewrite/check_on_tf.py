@@ -61,13 +61,27 @@ v1.contrib = types.SimpleNamespace(layers=types.SimpleNamespace(
     l2_regularizer=_l2_regularizer, xavier_initializer=lambda uniform=True, seed=None, dtype=v1.float32: (
         v1.glorot_uniform_initializer if uniform else v1.glorot_normal_initializer)(seed=seed, dtype=dtype)))
 """
-TF1_PRELUDE = LAYERS_SHIM + (
+# `tensorflow.examples.tutorials.mnist.input_data` is gone from TF 2.21: both sides read the
+# engine's synthetic MNIST from the same place, as under `tfmigrate verify`.
+TUTORIAL_DATA = f"""
+import sys, types
+sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+from runtime.datasets import TUTORIAL_MODULES, read_data_sets
+_parent = None
+for _name in (*TUTORIAL_MODULES, TUTORIAL_MODULES[-1] + '.input_data'):
+    sys.modules[_name] = _module = types.ModuleType(_name)
+    if _parent is not None:
+        setattr(_parent, _name.rsplit('.', 1)[1], _module)
+    _parent = _module
+_parent.read_data_sets = read_data_sets
+"""
+TF1_PRELUDE = TUTORIAL_DATA + LAYERS_SHIM + (
     "import sys, runpy\n"
     "v1.disable_eager_execution()\n"
     "sys.modules['tensorflow'] = v1\n"
     "runpy.run_path(sys.argv[1], run_name='__main__')\n"
 )
-PLAIN = "import sys, runpy\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
+PLAIN = TUTORIAL_DATA + "import sys, runpy\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
 COMPAT_PRELUDE = LAYERS_SHIM + PLAIN
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
 
