@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .api_table import KEYWORD_RENAMES, RENAMES, is_eager_safe, is_tf1_only
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
+from .lines import start_lines
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
@@ -19,6 +20,7 @@ from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
+from .walk import holding
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -43,12 +45,6 @@ def _parse(source: bytes | str, filename: str) -> cst.Module:
 
 def _untouched(source: bytes | str, findings: list[Finding] | None = None) -> RewriteResult:
     return RewriteResult(source, False, "untouched", findings or [])
-
-
-def _positions(module: cst.Module) -> dict[int, int]:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    return {id(node): pos.start.line for node, pos in positions.items()}
 
 
 def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
@@ -107,17 +103,18 @@ def rewrite_source(
     module = _parse(source, filename)
     aliases = collect_aliases(module)
     clear_walk_cache()
-    lines = _positions(module)
+    lines = start_lines(module)
+    compat_spelled = ".compat.v1." in text  # the module's code, without generating it again
     findings: list[Finding] = []
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
     if not runs_sessions:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
         body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
-        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
         if compat_left:
             findings.clear()
-            new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config)
+            new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config, compat_spelled)
             level = "partial"
     else:
         if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
@@ -127,7 +124,7 @@ def rewrite_source(
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
-            new_module, left = _rename(module, body, aliases, lines, findings, config)
+            new_module, left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
             graph_only = {p for p in left if not is_eager_safe(p)}
             if graph_only:
                 left = graph_only
@@ -141,7 +138,7 @@ def rewrite_source(
             elif left:
                 level = "partial"
         if body is None:
-            new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config)
+            new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config, compat_spelled)
             level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
@@ -154,12 +151,29 @@ def rewrite_source(
 
 def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
-    findings: list[Finding], config: RewriteConfig,
+    findings: list[Finding], config: RewriteConfig, compat_spelled: bool,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
-    tf2_spelled = not aliases.uses_v1_import and ".compat.v1." in module.code
-    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
-    return module.with_changes(body=body).visit(renamer), renamer.compat_paths
+    tf2_spelled = not aliases.uses_v1_import and compat_spelled
+    tree = module.with_changes(body=body)
+    names = aliases.modules.keys() | aliases.symbols.keys()
+    hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
+    renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
+    return tree.visit(renamer), renamer.compat_paths
+
+
+class _Renamer(RenameTransformer):
+    """Enters only subtrees that name a TensorFlow alias: every rename starts from one.
+
+    Rebuilding the rest of the tree unchanged would cost as much as parsing it again.
+    """
+
+    def __init__(self, hot: set[int], *args: Any) -> None:
+        super().__init__(*args)
+        self.hot = hot
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.hot and super().on_visit(node)
 
 
 # The program move is one transformation: deselecting any of its rules leaves graph mode on.
