@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache, lru_cache
 from typing import Any
 
 import libcst as cst
@@ -66,9 +67,24 @@ def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]
 
 def _parse_ast(source: bytes | str, filename: str) -> ast.Module:
     try:
-        return ast.parse(source, filename)
+        return _syntax_tree(source)
     except SyntaxError as exc:
         raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
+
+
+@lru_cache(maxsize=2)
+def _syntax_tree(source: bytes | str) -> ast.Module:
+    """Kept for the next call: a rewrite's output is parsed again by its stability re-run.
+
+    Nothing changes these trees; they are only read.
+    """
+    return ast.parse(source)
+
+
+@cache
+def _is_tf1(path: str) -> bool:
+    """A name TF 2 spells differently or lacks; the tables are fixed, so each path is judged once."""
+    return path in RENAMES or is_tf1_only(path)
 
 
 def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
@@ -76,7 +92,7 @@ def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
     if not aliases:
         return False, False
     paths = {id(n): p for n, p in _ast_paths(tree, aliases)}
-    tf1 = aliases.uses_v1_import or any(p in RENAMES or is_tf1_only(p) for p in paths.values())
+    tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in set(paths.values()))
     sessions = False
     for node in ast.walk(tree):
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
@@ -89,9 +105,14 @@ def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
 
 
 def rewrite_source(
-    source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None
+    source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None,
+    positions: bool = True,
 ) -> RewriteResult:
-    """Rewrite one file's TF1 code into TF2; bytes in → bytes out, str in → str out."""
+    """Rewrite one file's TF1 code into TF2; bytes in → bytes out, str in → str out.
+
+    ``positions=False`` leaves findings at line 0, sparing a codegen pass over the whole
+    tree, for re-runs that only compare the code.
+    """
     config = config or RewriteConfig()
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "tensorflow" not in text or SKIP_FILE in text:
@@ -103,7 +124,7 @@ def rewrite_source(
     module = _parse(source, filename)
     aliases = collect_aliases(module)
     clear_walk_cache()
-    lines = start_lines(module)
+    lines = start_lines(module) if positions else {}
     compat_spelled = ".compat.v1." in text  # the module's code, without generating it again
     findings: list[Finding] = []
     level = "idiomatic"
@@ -142,7 +163,7 @@ def rewrite_source(
             level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
-        ast.parse(code_out)  # the output must parse
+        _syntax_tree(code_out)  # the output must parse
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
@@ -215,7 +236,7 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
         and any(a.name == "v1" for a in node.names)
     ]
     for node, path in _ast_paths(tree, aliases):
-        if path in RENAMES or is_tf1_only(path):
+        if _is_tf1(path):
             findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,  # type: ignore[attr-defined]
                                     f"TF1 API tf.{path}", "manual"))
     return _outermost(findings)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
+import typing
 from collections.abc import Callable, Iterator
 
 import libcst as cst
@@ -43,6 +44,35 @@ def _visit_order(cls: type) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(str(node.args[1].value) for node in calls))  # type: ignore[attr-defined]
 
 
+def _code_fields(cls: type) -> tuple[str, ...] | None:
+    """The visited fields whose declared type admits a node that can hold code."""
+    order = _visit_order(cls)
+    if order is None:
+        return None
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an unresolvable annotation: walk every field
+        return order
+    return tuple(name for name in order if name not in hints or _may_hold_code(hints[name]))
+
+
+def _may_hold_code(hint: object) -> bool:
+    args = typing.get_args(hint)
+    if args:
+        return any(_may_hold_code(arg) for arg in args)
+    if not isinstance(hint, type):
+        return True  # a forward reference or Any: assume the worst
+    if not issubclass(hint, cst.CSTNode):
+        return False
+    return any(not _is_trivia(cls) for cls in (hint, *_subclasses(hint)))
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
 _TRIVIA: dict[type, bool] = {}
 
 
@@ -57,7 +87,7 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's children that can hold code, in libcst's visiting order."""
     cls = type(node)
     if cls not in _FIELDS:
-        _FIELDS[cls] = _visit_order(cls)
+        _FIELDS[cls] = _code_fields(cls)
     fields = _FIELDS[cls]
     if fields is None:
         return [child for child in node.children if not _is_trivia(type(child))]

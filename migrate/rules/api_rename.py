@@ -14,6 +14,7 @@ from ..api_table import (
     TF1_MEANING_BY_SPELLING,
     is_tf1_only,
 )
+from ..codegen import code
 from ..imports import Aliases
 from ..report import Finding
 from ..suppress import is_skipped
@@ -40,7 +41,7 @@ RULE = Rule(
 
 
 def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+    return code(node)
 
 
 def _attr_chain(alias: str, path: str) -> cst.BaseExpression:
