@@ -11,7 +11,9 @@ imports and graph construction are not counted) and print ``us_per_step``.
 Workloads: the seed linear regression (10,000 steps; overhead-bound), a
 784-256-10 MLP (batch 64, 200 steps; compute-bound), a small CNN (batch 32,
 50 steps), each in TF1 (Session) and TF2 (tf.function + GradientTape) form.
-Also the engine's import time.
+Also the engine's import time, and ``verify`` end to end (both programs in their
+sandboxes, traced and compared) over every fixture pair: each rewriter golden
+``before.py``/``after.py`` and each mutant ``original.py``/``mutant.py``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,6 +202,8 @@ def run(command: list[str], source: str, folder: Path, name: str) -> float | str
     path = folder / f"{name.replace(' ', '_')}.py"
     path.write_text(source)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=str(ROOT))
+    if command[0] == sys.executable:  # the engine's BLAS setting, for the NumPy baseline too
+        env.setdefault("OPENBLAS_NUM_THREADS", "1")
     proc = subprocess.run([*command, str(path)], capture_output=True, text=True, env=env, check=False)
     match = _US.search(proc.stdout)
     if match:
@@ -211,6 +216,25 @@ def import_time() -> float:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=ROOT)
     return float(proc.stdout)
+
+
+def verify_fixtures() -> tuple[int, float, dict[str, int]]:
+    """Verify every fixture pair on the engine; the pair count, wall seconds and verdict counts."""
+    sys.path.insert(0, str(ROOT))
+    from runtime.verdict import Options, verify_files
+
+    pairs = [(d / "before.py", d / "after.py") for d in sorted((ROOT / "fixtures" / "programs").iterdir())
+             if (d / "after.py").is_file()]
+    pairs += [(d / "original.py", d / "mutant.py") for d in sorted((ROOT / "fixtures" / "mutants").iterdir())
+              if (d / "mutant.py").is_file()]
+    counts: dict[str, int] = {}
+    start = time.perf_counter()
+    for old, new in pairs:
+        stdin = old.parent / "stdin.txt"
+        options = Options(timeout=300, stdin=stdin.read_bytes() if stdin.is_file() else b"")
+        status = verify_files(old, new, options).status
+        counts[status] = counts.get(status, 0) + 1
+    return len(pairs), time.perf_counter() - start, counts
 
 
 def fmt(value: float | str) -> str:
@@ -237,12 +261,16 @@ def main() -> None:
             rows.append(f"| {name} | {fmt(engine)} | {fmt(real) if real != '-' else '-'} | "
                         f"{fmt(numpy_us) if numpy_us != '-' else '-'} | {vs_tf} | {vs_np} |")
     table = "\n".join(rows)
+    n_pairs, seconds, counts = verify_fixtures()
+    verdicts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     report = (
         f"## Engine steps\n\n`python benchmarks/engine_steps.py` on {platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}; engine import "
         f"{import_time() * 1000:.0f} ms\n\n"
         "| workload | engine µs/step | TF 2.21 µs/step | NumPy µs/step | TF / engine | engine / NumPy |\n"
-        f"|---|---|---|---|---|---|\n{table}\n"
+        f"|---|---|---|---|---|---|\n{table}\n\n"
+        f"verify, end to end, over {n_pairs} fixture pairs (goldens and mutants, one process "
+        f"after another): {seconds:.1f} s, {seconds / n_pairs:.2f} s per pair ({verdicts})\n"
     )
     print(report)
     if args.record:

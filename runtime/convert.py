@@ -135,5 +135,5 @@ def mismatch(op_type: str, x: Tensor, y: Tensor) -> None:
             f"Input 'y' of '{op_type}' Op has type {y.dtype.name} that does not match type "
             f"{x.dtype.name} of argument 'x'.")
     raise invalid_argument(
-        f"cannot compute {op_type} as input #1(zero-based) was expected to be a {x.dtype.name} "
-        f"tensor but is a {y.dtype.name} tensor [Op:{op_type}] name: ")
+        f"cannot compute {op_type} as input #1(zero-based) was expected to be a {dtypes.kernel_name(x.dtype)} "
+        f"tensor but is a {dtypes.kernel_name(y.dtype)} tensor [Op:{op_type}] name: ")

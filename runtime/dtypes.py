@@ -108,6 +108,14 @@ ALL = [float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint
 _BY_NAME = {d.name: d for d in ALL}
 # TF's own aliases (``tf.placeholder("float", ...)`` is float32, not NumPy's float64).
 _BY_NAME.update({"half": float16, "float": float32, "double": float64})
+_KERNEL_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+def kernel_name(dt: DType) -> str:
+    """A dtype as TF's kernel errors spell it (``float``, ``double``, ``half``, ``int32``...)."""
+    return _KERNEL_NAMES.get(dt.name, dt.name)
+
+
 #: Names NumPy accepts but TF refuses.
 _NOT_TF_NAMES = frozenset({"int", "long", "complex"})
 _BY_NP = {d.np: d for d in ALL}

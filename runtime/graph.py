@@ -37,6 +37,8 @@ class GraphKeys:
     ACTIVATIONS = "activations"
     QUEUE_RUNNERS = "queue_runners"
     VARIABLES = "variables"
+    WEIGHTS = "weights"
+    BIASES = "biases"
 
 
 class Operation:

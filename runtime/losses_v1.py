@@ -59,6 +59,28 @@ def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1
     return _weighted_mean(N.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits), weights)
 
 
+def get_regularization_losses(scope: Any = None) -> list:
+    return context.get_default_graph().get_collection(GraphKeys.REGULARIZATION_LOSSES, scope)
+
+
+def get_regularization_loss(scope: Any = None, name: str = "total_regularization_loss") -> Any:
+    """The sum of the REGULARIZATION_LOSSES collection, or 0.0 when it is empty."""
+    losses = get_regularization_losses(scope)
+    if losses:
+        return M.add_n(losses, name=name)
+    return convert_to_tensor(0.0)
+
+
+def get_total_loss(add_regularization_losses: bool = True, name: str = "total_loss", scope: Any = None) -> Any:
+    losses = get_losses(scope) + (get_regularization_losses(scope) if add_regularization_losses else [])
+    return M.add_n(losses, name=name)
+
+
+def add_loss(loss: Any, loss_collection: str = GraphKeys.LOSSES) -> None:
+    if loss_collection and not context.executing_eagerly():
+        context.get_default_graph().add_to_collection(loss_collection, loss)
+
+
 def get_losses(scope: Any = None, loss_collection: str = GraphKeys.LOSSES) -> list:
     return context.get_default_graph().get_collection(loss_collection, scope)
 

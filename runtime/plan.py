@@ -1,7 +1,9 @@
 """Execution plans: a flat list of kernel calls over numbered slots, compiled once and cached.
 
 Running a plan is one loop over ``(kernel, input slots, output slots)`` tuples; there is no
-per-op dispatch, attribute parsing or shape inference at run time.
+per-op dispatch, attribute parsing or shape inference at run time. Compiling also folds what
+never changes: ops whose values were known exactly when the graph was built become slots filled
+before the first step, and ops that statically return one of their inputs become slot aliases.
 """
 
 from __future__ import annotations
@@ -15,20 +17,28 @@ _WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "Py
 class Plan:
     """Compiled steps plus where feeds go and where fetches come from."""
 
-    __slots__ = ("feed_slots", "fetch_slots", "n", "steps")
+    __slots__ = ("const_fetches", "feed_slots", "fetch_slots", "prefill", "steps")
 
-    def __init__(self, steps: list, n: int, feed_slots: list[int], fetch_slots: list[Any]) -> None:
+    def __init__(self, steps: list, prefill: list, feed_slots: list[int], fetch_slots: list[Any]) -> None:
         self.steps = steps
-        self.n = n
+        self.prefill = prefill
         self.feed_slots = feed_slots
         self.fetch_slots = fetch_slots
+        # Folded values are shared between runs, so a fetch of one hands out a copy.
+        self.const_fetches = any(s is not None and prefill[s] is not None for s in fetch_slots)
 
     def run(self, feed_values: list) -> list:
-        v: list = [None] * self.n
+        v = self.prefill.copy()
         for i, x in zip(self.feed_slots, feed_values):
             v[i] = x
         _run_steps(self.steps, v)
+        if self.const_fetches:
+            return [None if s is None else _copy_if(self.prefill[s], v[s]) for s in self.fetch_slots]
         return [None if s is None else v[s] for s in self.fetch_slots]
+
+
+def _copy_if(folded: Any, value: Any) -> Any:
+    return value.copy() if folded is not None and value is folded and hasattr(value, "copy") else value
 
 
 class Loop:
@@ -110,6 +120,26 @@ def _schedule_session(targets: list, fed: set[int]) -> list:
     return order
 
 
+def _same_static_shape(op: Any) -> bool:
+    a, b = op.inputs[0].shape, op.outputs[0].shape
+    return a.is_fully_defined() and b.is_fully_defined() and a.as_list() == b.as_list()
+
+
+#: Ops whose output is their first input whenever the predicate holds for the op.
+_PASSTHROUGH = {
+    "Identity": lambda op: True,
+    "StopGradient": lambda op: True,
+    "SumToShape": _same_static_shape,
+    "BroadcastLike": _same_static_shape,
+}
+
+
+def _folded(op: Any) -> bool:
+    """Whether every output's value was known exactly when the op was built."""
+    return bool(op.outputs) and not op.opdef.stateful and all(
+        getattr(o, "_exact", False) and o._probe is not None for o in op.outputs)
+
+
 def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = None) -> Plan:
     """Number the slots the ops touch and emit one step per op (skipping fed producers).
 
@@ -127,9 +157,15 @@ def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = Non
 
     feed_slots = [slot(t) for t in feeds]
     fed = {id(t) for t in feeds}
+    consts: dict[int, Any] = {}
+    alias: dict[int, int] = {}
+
+    def source(t: Any, remap: dict[int, int]) -> int:
+        s = slot(t)
+        return alias[s] if s in alias else remap.get(s, s)
     regions = sorted(loops or [], key=lambda r: (r[0], -r[1]))
 
-    def emit(op_list: list, remap: dict[int, int]) -> list:
+    def emit(op_list: list, remap: dict[int, int], in_loop: bool) -> list:
         steps: list = []
         i = 0
         while i < len(op_list):
@@ -148,14 +184,26 @@ def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = Non
                     c = len(slots)
                     slots[("carry", c)] = c  # type: ignore[index]
                     inner[slot(before)] = c
-                    carries.append((c, remap.get(slot(before), slot(before)), slot(after)))
-                body = emit(body_ops, inner)
-                steps.append((None, (remap.get(slot(rng), slot(rng)),), Loop(body, cell, carries)))
+                    carries.append((c, source(before, remap), source(after, {})))
+                body = emit(body_ops, inner, True)
+                steps.append((None, (source(rng, remap),), Loop(body, cell, carries)))
                 continue
             i += 1
             if any(id(o) in fed for o in op.outputs):
                 continue
-            ins = tuple(remap.get(slot(t), slot(t)) for t in op.inputs)
+            # In a loop body a value known at trace time may be a carry's first value only, and
+            # a feed overrides what the graph would have computed upstream of it (a shape-only
+            # op is safe: feeds must match a fully defined static shape).
+            if not in_loop and _folded(op) and (
+                    op.opdef.shape_only or all(slot(t) in consts for t in op.inputs)):
+                for o in op.outputs:
+                    consts[slot(o)] = o._probe[0]
+                continue
+            passthrough = _PASSTHROUGH.get(op.type)
+            if passthrough is not None and passthrough(op):
+                alias[slot(op.outputs[0])] = source(op.inputs[0], remap)
+                continue
+            ins = tuple(source(t, remap) for t in op.inputs)
             if op.opdef.n_out == 1:
                 out: Any = slot(op.outputs[0])
             else:
@@ -164,9 +212,12 @@ def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = Non
         return steps
 
     done: list = []
-    steps = emit(list(ops), {})
-    fetch_slots = [None if f is None else slot(f) for f in fetches]
-    return Plan(steps, len(slots), feed_slots, fetch_slots)
+    steps = emit(list(ops), {}, False)
+    fetch_slots = [None if f is None else source(f, {}) for f in fetches]
+    prefill: list = [None] * len(slots)
+    for s, value in consts.items():
+        prefill[s] = value
+    return Plan(steps, prefill, feed_slots, fetch_slots)
 
 
 def session_plan(targets: list, feeds: list, fetch_tensors: list) -> Plan:

@@ -128,9 +128,14 @@ def _scope_counts(parent: VariableScope) -> dict:
 
 
 def _unique_scope_name(parent: VariableScope, default: str) -> str:
+    """TF's rule: the first free of ``default``, ``default_1``, ``default_2``...; every opened name counts."""
     counts = _scope_counts(parent)
-    n = counts.get(default, 0)
-    return default if n == 0 else f"{default}_{n}"
+    if not counts.get(default):
+        return default
+    idx = 1
+    while counts.get(f"{default}_{idx}"):
+        idx += 1
+    return f"{default}_{idx}"
 
 
 def _resolve_initializer(initializer: Any, dt: dtypes.DType, name: str) -> Any:

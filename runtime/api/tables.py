@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import types
 
+from runtime import checkpoint as CK
 from runtime import compat_v1 as V1
+from runtime import contrib_layers as CL
 from runtime import control_flow as CF
+from runtime import data as DATA
 from runtime import dtypes as D
 from runtime import errors as E
+from runtime import flags as FL
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
+from runtime import lr_schedules as LR
+from runtime import metrics_v1 as MV1
 from runtime import nest
+from runtime import summary as SUM
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
 from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
@@ -27,9 +34,15 @@ from runtime.keras import optimizers as KO
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
+from runtime.ops import conv_variants as CV
+from runtime.ops import evaluation as EV
+from runtime.ops import image as IM
+from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import nn as N
+from runtime.ops import normalization as NORM
 from runtime.ops import random as R
+from runtime.ops import search as S
 from runtime.ops.state import group, tf_print
 from runtime.optimizers import tf1 as O1
 from runtime.session import InteractiveSession, Session, get_default_session
@@ -65,6 +78,7 @@ MATH = {
     "scalar_mul": M.scalar_mul, "divide_no_nan": None, "log_sigmoid": None,
 }
 MATH = {k: v for k, v in MATH.items() if v is not None}
+MATH_ONLY = {"confusion_matrix": EV.confusion_matrix}  # tf.math.* names that are not also tf.*
 
 CORE = MATH | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
@@ -98,6 +112,7 @@ NN_V2 = {
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
+    "lrn": NORM.local_response_normalization, "local_response_normalization": NORM.local_response_normalization,
 }
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
@@ -132,6 +147,8 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "RMSPropOptimizer": O1.RMSPropOptimizer, "AdadeltaOptimizer": O1.AdadeltaOptimizer,
             "Optimizer": O1.Optimizer, "get_or_create_global_step": O1.get_or_create_global_step,
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
+TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1
+TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
 LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
              "Dense": KL.Dense, "Layer": KL.Layer}
@@ -158,6 +175,7 @@ V1_ONLY = {
     "Dimension": Dimension, "global_norm": M.global_norm, "Print": None, "layers": None,
     "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
     "report_uninitialized_variables": V1.report_uninitialized_variables,
+    "trace": LA.trace, "matrix_diag_part": LA.matrix_diag_part, "confusion_matrix": EV.confusion_matrix,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
@@ -173,8 +191,37 @@ NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map
 LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference": LV1.absolute_difference,
              "softmax_cross_entropy": LV1.softmax_cross_entropy,
              "sparse_softmax_cross_entropy": LV1.sparse_softmax_cross_entropy,
-             "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses}
+             "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses,
+             "get_regularization_loss": LV1.get_regularization_loss,
+             "get_regularization_losses": LV1.get_regularization_losses, "get_total_loss": LV1.get_total_loss,
+             "add_loss": LV1.add_loss}
 LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
+# Linear algebra and search ops (runtime/ops/linalg.py, search.py, conv_variants.py), per face.
+LINALG |= {"eye": LA.eye, "diag": LA.matrix_diag, "diag_part": LA.matrix_diag_part, "set_diag": LA.matrix_set_diag,
+           "tensor_diag": LA.tensor_diag, "tensor_diag_part": LA.tensor_diag_part,
+           "matrix_transpose": LA.matrix_transpose, "adjoint": LA.adjoint, "inv": LA.inv, "det": LA.det,
+           "solve": LA.solve, "cholesky": LA.cholesky, "norm": LA.norm_v2, "tensordot": LA.tensordot,
+           "einsum": LA.einsum, "band_part": LA.band_part, "lstsq": LA.lstsq, "trace": LA.trace}
+LINALG_V1 = LINALG | {"norm": LA.norm}
+SEARCH_MATH = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "segment_sum": S.segment_sum,
+               "unsorted_segment_sum": S.unsorted_segment_sum}
+SEARCH_MATH_V1 = SEARCH_MATH | {"in_top_k": S.in_top_k}
+SEARCH_NN = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "conv1d": CV.conv1d_v2,
+             "depthwise_conv2d": CV.depthwise_conv2d_v2}
+SEARCH_NN_V1 = SEARCH_NN | {"in_top_k": S.in_top_k, "conv1d": CV.conv1d, "depthwise_conv2d": CV.depthwise_conv2d}
+IMAGE = {"resize": IM.resize, "ResizeMethod": IM.ResizeMethod}
+IMAGE_V1 = {"resize": IM.resize_images, "resize_images": IM.resize_images, "resize_bilinear": IM.resize_bilinear,
+                    "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
+SEARCH_TOP = {"eye": LA.eye, "norm": LA.norm_v2, "tensordot": LA.tensordot, "einsum": LA.einsum,
+              "boolean_mask": S.boolean_mask, "gather_nd": S.gather_nd, "scatter_nd": S.scatter_nd,
+              "sort": S.sort, "argsort": S.argsort, "unique": S.unique, "sequence_mask": S.sequence_mask}
+SEARCH_TOP_V1 = SEARCH_TOP | {
+    "norm": LA.norm, "boolean_mask": S.boolean_mask_v1, "gather_nd": S.gather_nd_v1, "diag": LA.tensor_diag,
+    "diag_part": LA.tensor_diag_part, "matrix_diag": LA.matrix_diag, "matrix_diag_part": LA.matrix_diag_part,
+    "matrix_set_diag": LA.matrix_set_diag, "matrix_transpose": LA.matrix_transpose,
+    "matrix_inverse": LA.inv, "matrix_determinant": LA.det, "matrix_solve": LA.solve, "cholesky": LA.cholesky,
+    "matrix_band_part": LA.band_part, "matrix_solve_ls": LA.lstsq, "segment_sum": S.segment_sum,
+    "unsorted_segment_sum": S.unsorted_segment_sum}
 
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
@@ -201,7 +248,8 @@ def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
     legacy = LegacyOptimizers(prefix + ".optimizers.legacy")
     mods[prefix + ".optimizers.legacy"] = legacy
     schedules = _module(prefix + ".optimizers.schedules", api + ".optimizers.schedules",
-                        {"LearningRateSchedule": KO.LearningRateSchedule}, "tf.keras.optimizers.schedules")
+                        {"LearningRateSchedule": KO.LearningRateSchedule} | LR.KERAS_SCHEDULES,
+                        "tf.keras.optimizers.schedules")
     mods[prefix + ".optimizers.schedules"] = schedules
     _link(mods)
     return mods
@@ -217,7 +265,7 @@ def _link(mods: dict[str, types.ModuleType]) -> None:
 
 def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> dict[str, types.ModuleType]:
     subs = {
-        "math": (MATH, "math"), "nn": (nn, "nn"), "random": (RANDOM, "random"), "errors": (ERRORS, "errors"),
+        "math": (MATH | MATH_ONLY, "math"), "nn": (nn, "nn"), "random": (RANDOM, "random"), "errors": (ERRORS, "errors"),
         "dtypes": (DTYPES, "dtypes"), "linalg": (LINALG, "linalg"), "nest": (NEST, "nest"),
     } | extra_subs
     mods: dict[str, types.ModuleType] = {prefix: _module(prefix, api, top, api)}
@@ -227,21 +275,32 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 
 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
-    v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP
-    v2 = _namespace("tensorflow", "tf", v2_top, NN_V2, {
-        "initializers": (INIT_V2, "initializers"), "train": ({}, "train"), "config": ({}, "config")})
-    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope}
+    v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP | SEARCH_TOP
+    v2 = _namespace("tensorflow", "tf", v2_top, NN_V2 | SEARCH_NN, {
+        "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), "config": ({}, "config"),
+        "math": (MATH | MATH_ONLY | SEARCH_MATH, "math"), "image": (IMAGE, "image"),
+        "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
+        "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
+    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
-               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses")}
-    v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1, v1_subs)
+               "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
+               "math": (MATH | MATH_ONLY | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg"),
+               "metrics": ({"accuracy": MV1.accuracy, "mean": MV1.mean}, "metrics"), "image": (IMAGE_V1, "image"),
+               "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
+               "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
+               "flags": (FL.FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
+               "app.flags": (FL.FLAGS_TABLE, "app.flags")}
+    v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
     if face == "tf1":
-        top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1, v1_subs)
+        top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
         mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
+        mods["tensorflow.contrib.layers"] = _module("tensorflow.contrib.layers", "tf.contrib.layers", CL.TABLE)
+        mods["tensorflow"].contrib.layers = mods["tensorflow.contrib.layers"]
     else:
         mods.update(v2)
     mods.update(v1)

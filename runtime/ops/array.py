@@ -597,7 +597,41 @@ def getitem(x: Any, key: Any) -> Tensor:
     return apply("StridedSlice", [x, *dyn], {"spec": tuple(spec)}, name="strided_slice")
 
 
+def _slice_kernel(x: np.ndarray, begin: np.ndarray, size: np.ndarray) -> np.ndarray:
+    return x[tuple(builtins.slice(int(b), None if s == -1 else int(b) + int(s)) for b, s in zip(begin, size))]
+
+
+def _slice_shape(inputs: list, attrs: dict) -> list:
+    from runtime.graph import constant_value
+
+    x, _, size = inputs
+    known = constant_value(size)
+    rank = x.shape.rank
+    if known is None:
+        return [(TensorShape(None if rank is None else [None] * rank), x.dtype)]
+    return [(TensorShape([None if s == -1 else int(s) for s in np.asarray(known).ravel()]), x.dtype)]
+
+
+register_simple("Slice", _slice_kernel, shape_fn=_slice_shape)
+
+
+@register_gradient("Slice")
+def _slice_grad(op: Any, grad: Tensor) -> list:
+    """Pad the gradient back to the input's shape: ``begin`` before, the rest after."""
+    from runtime.ops import math as m
+
+    x, begin = op.inputs[0], op.inputs[1]
+    after = m.subtract(m.subtract(shape(x, out_type=begin.dtype), begin), shape(grad, out_type=begin.dtype))
+    return [apply("Pad", [grad, stack([begin, after], axis=1)], {"mode": "CONSTANT", "constant_values": 0}),
+            None, None]
+
+
 def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
+    from runtime.graph import constant_value
+
+    if constant_value(begin) is None or constant_value(size) is None:
+        return apply("Slice", [convert_to_tensor(input_), convert_to_tensor(begin, dtype_hint=dtypes.int32),
+                               convert_to_tensor(size, dtype_hint=dtypes.int32)], name=name or "Slice")
     b = [int(v) for v in np.asarray(_concrete(begin)).ravel()]
     s = [int(v) for v in np.asarray(_concrete(size)).ravel()]
     key = tuple(builtins.slice(bi, None if si == -1 else bi + si) for bi, si in zip(b, s))

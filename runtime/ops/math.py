@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.convert import binary_operands, convert_to_tensor
+from runtime.errors import invalid_argument
 from runtime.ops.registry import (
     apply,
     not_differentiable,
@@ -598,7 +599,9 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     return apply("SelectV2", [c, x, y], name=name)
 
 
-register_simple("Where", lambda c: np.argwhere(c).astype(np.int64))
+register_simple("Where", lambda c: np.argwhere(c).astype(np.int64),
+                # the row count depends on values: probing placeholder stand-ins would fix it at 0
+                shape_fn=lambda inputs, attrs: [(TensorShape([None, inputs[0].shape.rank]), dtypes.int64)])
 not_differentiable("Where")
 
 
@@ -823,6 +826,10 @@ def _matmul_make(attrs: dict) -> Any:
             a = np.swapaxes(a, -1, -2)
         if tb:
             b = np.swapaxes(b, -1, -2)
+        if a.ndim == 2 == b.ndim and a.shape[1] != b.shape[0]:
+            shown = [",".join(map(str, s)) for s in (a.shape[::-1] if ta else a.shape,
+                                                    b.shape[::-1] if tb else b.shape)]
+            raise invalid_argument(f"Matrix size-incompatible: In[0]: [{shown[0]}], In[1]: [{shown[1]}] [Op:MatMul]")
         return np.matmul(a, b)
 
     return kernel

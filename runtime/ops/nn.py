@@ -208,30 +208,35 @@ def _geometry(x_shape: tuple, kh: int, kw: int, attrs: dict) -> tuple:
     return sh, sw, oh, ow, ((0, 0), (pt, pb), (pl, pr), (0, 0))
 
 
+def _columns(xp: np.ndarray, kh: int, kw: int, sh: int, sw: int, oh: int, ow: int) -> np.ndarray:
+    """im2col: every output position's receptive field as one row, (N*oh*ow, kh*kw*cin)."""
+    windows = np.lib.stride_tricks.sliding_window_view(xp, (kh, kw), axis=(1, 2))
+    windows = windows[:, :sh * (oh - 1) + 1:sh, :sw * (ow - 1) + 1:sw]  # (N, oh, ow, cin, kh, kw)
+    return windows.transpose(0, 1, 2, 4, 5, 3).reshape(-1, kh * kw * xp.shape[3])
+
+
 def _conv_make(attrs: dict) -> Any:
     def kernel(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        kh, kw = w.shape[:2]
+        kh, kw, cin, cout = w.shape
         sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, attrs)
-        xp = np.pad(x, pads)
-        out = np.zeros((x.shape[0], oh, ow, w.shape[3]), dtype=x.dtype)
-        for i in range(kh):
-            for j in range(kw):
-                patch = xp[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :]
-                out += patch @ w[i, j]
-        return out
+        cols = _columns(np.pad(x, pads), kh, kw, sh, sw, oh, ow)
+        out = cols @ w.reshape(kh * kw * cin, cout)
+        return out.reshape(x.shape[0], oh, ow, cout).astype(x.dtype, copy=False)
 
     return kernel
 
 
 def _conv_input_grad_make(attrs: dict) -> Any:
     def kernel(x: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.ndarray:
-        kh, kw = w.shape[:2]
+        kh, kw, cin, cout = w.shape
         sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, attrs)
         xp_shape = tuple(d + a + b for d, (a, b) in zip(x.shape, pads))
+        cols = (g.reshape(-1, cout) @ w.reshape(kh * kw * cin, cout).T).reshape(
+            g.shape[0], oh, ow, kh, kw, cin)
         dx = np.zeros(xp_shape, dtype=g.dtype)
         for i in range(kh):
             for j in range(kw):
-                dx[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += g @ w[i, j].T
+                dx[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += cols[:, :, :, i, j]
         (_, _), (pt, _), (pl, _), _ = pads
         return dx[:, pt:pt + x.shape[1], pl:pl + x.shape[2], :]
 
@@ -240,15 +245,10 @@ def _conv_input_grad_make(attrs: dict) -> Any:
 
 def _conv_filter_grad_make(attrs: dict) -> Any:
     def kernel(x: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.ndarray:
-        kh, kw = w.shape[:2]
+        kh, kw, _, cout = w.shape
         sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, attrs)
-        xp = np.pad(x, pads)
-        dw = np.zeros(w.shape, dtype=g.dtype)
-        for i in range(kh):
-            for j in range(kw):
-                patch = xp[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :]
-                dw[i, j] = np.tensordot(patch, g, axes=([0, 1, 2], [0, 1, 2]))
-        return dw
+        cols = _columns(np.pad(x, pads), kh, kw, sh, sw, oh, ow)
+        return (cols.T @ g.reshape(-1, cout)).reshape(w.shape).astype(g.dtype, copy=False)
 
     return kernel
 

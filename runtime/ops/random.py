@@ -80,15 +80,15 @@ def _draw(op_type: str, shape: Any, dtype: Any, seed: Any, name: str | None) -> 
 def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                   seed: Any = None, name: str | None = None) -> Tensor:
     rnd = _draw("RandomStandardNormal", shape, dtype, seed, None)
-    return m.add(m.multiply(rnd, convert_to_tensor(stddev, dtype_hint=dtype)),
-                 convert_to_tensor(mean, dtype_hint=dtype), name=name)
+    return m.add(m.multiply(rnd, convert_to_tensor(stddev, dtype=dtype)),
+                 convert_to_tensor(mean, dtype=dtype), name=name)
 
 
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                      seed: Any = None, name: str | None = None) -> Tensor:
     rnd = _draw("TruncatedNormal", shape, dtype, seed, None)
-    return m.add(m.multiply(rnd, convert_to_tensor(stddev, dtype_hint=dtype)),
-                 convert_to_tensor(mean, dtype_hint=dtype), name=name)
+    return m.add(m.multiply(rnd, convert_to_tensor(stddev, dtype=dtype)),
+                 convert_to_tensor(mean, dtype=dtype), name=name)
 
 
 def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
@@ -103,8 +103,8 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any =
                      {"seed": _seed_key(seed), "dtype": dt}, name=name)
     rnd = _draw("RandomUniform", shape, dt, seed, None)
     hi = 1 if maxval is None else maxval
-    lo = convert_to_tensor(minval, dtype_hint=dt)
-    return m.add(m.multiply(rnd, m.subtract(convert_to_tensor(hi, dtype_hint=dt), lo)), lo, name=name)
+    lo = convert_to_tensor(minval, dtype=dt)
+    return m.add(m.multiply(rnd, m.subtract(convert_to_tensor(hi, dtype=dt), lo)), lo, name=name)
 
 
 def set_seed(seed: Any) -> None:

@@ -19,6 +19,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DIRS = [HERE / "conformance"]
+#: TF 2.21 no longer depends on TensorBoard, and ``tf.summary.scalar`` & co. raise
+#: ``TBNotInstalledError`` without it. Programs marked ``# needs: tensorboard`` run with this
+#: directory (``pip install --no-deps --target DIR tensorboard``) on PYTHONPATH.
+TENSORBOARD = os.environ.get("TFMIGRATE_TENSORBOARD_PATH",
+                             os.path.expanduser("~/.cache/tfmigrate/tensorboard"))
 
 
 def exception_type(stderr: str) -> str:
@@ -46,6 +51,8 @@ def run_on_tf(python: str, program: Path) -> subprocess.CompletedProcess:
     stdin_file = program.with_suffix(".stdin")
     stdin = stdin_file.read_text() if stdin_file.exists() else ""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    if "# needs: tensorboard" in source:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [TENSORBOARD, env.get("PYTHONPATH")]))
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / program.name
         target.write_text(tf1_source(source) if "# face: tf1" in source else source)

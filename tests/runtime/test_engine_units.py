@@ -34,11 +34,11 @@ def test_unsupported_and_missing_names(tmp_path: Path) -> None:
     prog.write_text(
         "import tensorflow as tf\n"
         "from runtime.errors import Unsupported\n"
-        "try:\n    tf.data.Dataset\nexcept Unsupported as e:\n    print(isinstance(e, NotImplementedError), e)\n"
+        "try:\n    tf.data.TFRecordDataset\nexcept Unsupported as e:\n    print(isinstance(e, NotImplementedError), e)\n"
         "try:\n    tf.placeholder\nexcept AttributeError as e:\n    print(e)\n")
     proc = run_engine(prog, face="tf2")
     assert proc.stdout.splitlines() == [
-        "True tf.data.Dataset is not supported by the tfmigrate engine",
+        "True tf.data.TFRecordDataset is not supported by the tfmigrate engine",
         "module 'tensorflow' has no attribute 'placeholder'",
     ]
 
@@ -90,6 +90,32 @@ def test_session_plan_is_compiled_once() -> None:
             assert len(g.plan_cache) == 1
             sess.run([y, x], {x: [0, 0]})
             assert len(g.plan_cache) == 2
+        finally:
+            context.STATE.eager_enabled = True
+
+
+def test_folded_values_are_not_shared_with_callers() -> None:
+    """A plan computes constant subgraphs once; what a caller gets back is still its own array."""
+    import runtime.ops  # noqa: F401
+    from runtime.graph import Graph
+    from runtime.ops import array as A
+    from runtime.ops import math as M
+    from runtime.session import Session
+
+    g = Graph()
+    with g.as_default(), context.eager_mode():
+        context.STATE.eager_enabled = False
+        try:
+            c = M.add(A.zeros([3]), 1.0)
+            plus = M.add(c, 1.0)
+            sess = Session(graph=g)
+            first = sess.run(c)
+            first += 5.0
+            np.testing.assert_array_equal(sess.run(c), [1.0, 1.0, 1.0])
+            np.testing.assert_array_equal(sess.run(plus), [2.0, 2.0, 2.0])
+            np.testing.assert_array_equal(sess.run(plus, {c: [0.0, 1.0, 2.0]}), [1.0, 2.0, 3.0])
+            plan = next(iter(g.plan_cache.values()))
+            assert plan.steps == [], "a constant subgraph runs no kernel per step"
         finally:
             context.STATE.eager_enabled = True
 

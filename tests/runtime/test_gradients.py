@@ -258,3 +258,29 @@ def test_second_order_through_registered_gradients() -> None:
                 y = f(x)
             g = t1.gradient(y, x)
         np.testing.assert_allclose(np.asarray(t2.gradient(g, x)), d2(np.asarray(x)), rtol=1e-6)
+
+
+@SETTINGS
+@given(depth=st.integers(1, 6), radius=st.integers(0, 3), beta=st.sampled_from([0.5, 0.75]))
+def test_local_response_normalization(depth: int, radius: int, beta: float) -> None:
+    from runtime.ops.normalization import local_response_normalization
+
+    x = values((2, 1, 2, depth), seed=depth)
+    check(lambda t: local_response_normalization(t, radius, bias=1.5, alpha=0.3, beta=beta), x)
+
+
+@SETTINGS
+@given(rows=dims, cols=dims, batch=st.integers(0, 2))
+def test_trace_and_diag_part(rows: int, cols: int, batch: int) -> None:
+    from runtime.ops import linalg
+
+    x = values((batch + 1,) * (batch > 0) + (rows, cols), seed=rows * 3 + cols)
+    check(linalg.matrix_diag_part, x)
+    check(linalg.trace, x)
+
+
+def test_dynamic_slice() -> None:
+    from runtime.ops.registry import apply
+
+    begin, size = EagerTensor(np.array([1, 0], np.int32)), EagerTensor(np.array([2, -1], np.int32))
+    check(lambda t: apply("Slice", [t, begin, size]), values((3, 4)))

@@ -114,11 +114,6 @@ def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
 
 # Goldens whose rewrite does not verify today, with what was observed.
 GOLDEN_XFAILS = {
-    "app_run_flags": "unverified: the engine lacks tf.app.flags (original)",
-    "global_step_decay": "unverified: the engine lacks tf.train.exponential_decay (original)",
-    "main_guard_block": "unverified: the engine lacks tf.trace (original)",
-    "saver_checkpoint": "unverified: the engine lacks tf.train.Saver (original)",
-    "summary_writer_fallback": "unverified: the engine lacks tf.summary.scalar (original)",
     "gan_two_optimizers": "different: Adam gradients drift past atol 1e-6 (6e-6 at step 67): TF1 "
     "keeps beta powers as a running float32 product, Keras 3 computes pow(beta, t)",
     "mlp_adam": "different: Adam gradients drift past atol 1e-6 (3e-6 at step 12): TF1 keeps "
