@@ -48,9 +48,22 @@ def _untouched(source: bytes | str, findings: list[Finding] | None = None) -> Re
     return RewriteResult(source, False, "untouched", findings or [])
 
 
-def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
+def _ast_nodes(tree: ast.AST) -> list[ast.AST]:
+    """`ast.walk`'s nodes, in its order, at a fraction of its per-node cost."""
+    nodes = [tree]
+    for node in nodes:  # grows while it is read: breadth first, as ast.walk
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                nodes.append(value)
+            elif isinstance(value, list):
+                nodes.extend([item for item in value if isinstance(item, ast.AST)])
+    return nodes
+
+
+def _ast_paths(nodes: list[ast.AST], aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
     """Canonical TF path of every name chain, from the fast stdlib tree."""
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, (ast.Attribute, ast.Name)):
             continue
         parts: list[str] = []
@@ -91,10 +104,11 @@ def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
     """(uses TF1 APIs, creates a Session) in one pass over the stdlib tree."""
     if not aliases:
         return False, False
-    paths = {id(n): p for n, p in _ast_paths(tree, aliases)}
+    nodes = _ast_nodes(tree)
+    paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
     tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in set(paths.values()))
     sessions = False
-    for node in ast.walk(tree):
+    for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
         if path is None:
             continue
@@ -228,14 +242,15 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
         return []
     tree = _parse_ast(source, filename)
     aliases = collect_aliases_ast(tree)
+    nodes = _ast_nodes(tree)
     findings = [
         Finding(COMPAT_RULE.id, node.lineno, node.col_offset, "imports tensorflow.compat.v1", "manual")
-        for node in ast.walk(tree)
+        for node in nodes
         if isinstance(node, (ast.Import, ast.ImportFrom)) and "compat.v1" in ast.unparse(node)
         or isinstance(node, ast.ImportFrom) and node.module == "tensorflow.compat"
         and any(a.name == "v1" for a in node.names)
     ]
-    for node, path in _ast_paths(tree, aliases):
+    for node, path in _ast_paths(nodes, aliases):
         if _is_tf1(path):
             findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,  # type: ignore[attr-defined]
                                     f"TF1 API tf.{path}", "manual"))
