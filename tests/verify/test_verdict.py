@@ -124,8 +124,9 @@ def test_a_crashing_rewrite_is_different(write_program) -> None:
 
 def test_timeout_is_unverified(write_program) -> None:
     old = write_program("print(1)\n", "old.py")
-    new = write_program("import time\ntime.sleep(30)\n", "new.py")
-    verdict = verify_files(old, new, Options(timeout=1.0), runner=python_command)
+    new = write_program("import time\ntime.sleep(600)\n", "new.py")
+    # Long enough for the original to start and finish on a busy machine.
+    verdict = verify_files(old, new, Options(timeout=8.0), runner=python_command)
     assert verdict.status == "unverified" and "rewrite timed out" in verdict.reason
 
 
