@@ -9,7 +9,7 @@ from typing import Any
 
 import libcst as cst
 
-from .api_table import KEYWORD_RENAMES, RENAMES, is_eager_safe, is_tf1_only
+from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only, is_tf2_call, runs_eagerly
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .lines import start_lines
@@ -62,7 +62,11 @@ def _ast_nodes(tree: ast.AST) -> list[ast.AST]:
 
 
 def _ast_paths(nodes: list[ast.AST], aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
-    """Canonical TF path of every name chain, from the fast stdlib tree."""
+    """Canonical TF path of every name chain, from the fast stdlib tree (TF2-only calls left out)."""
+    tf2_funcs = {
+        id(node.func) for node in nodes
+        if isinstance(node, ast.Call) and any(k.arg == "step" for k in node.keywords)
+    }
     for node in nodes:
         if not isinstance(node, (ast.Attribute, ast.Name)):
             continue
@@ -75,7 +79,9 @@ def _ast_paths(nodes: list[ast.AST], aliases: Aliases) -> Iterator[tuple[ast.AST
             continue
         base = aliases.modules.get(cur.id, aliases.symbols.get(cur.id))
         if base is not None:
-            yield node, canonical(".".join(([base] if base else []) + parts[::-1]))
+            path = canonical(".".join(([base] if base else []) + parts[::-1]))
+            if not (id(node) in tf2_funcs and is_tf2_call(path, {"step"})):
+                yield node, path
 
 
 def _parse_ast(source: bytes | str, filename: str) -> ast.Module:
@@ -132,7 +138,8 @@ def rewrite_source(
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
     tree = _parse_ast(source, filename)
-    uses_tf1, runs_sessions = _scan(tree, collect_aliases_ast(tree))
+    ast_aliases = collect_aliases_ast(tree)
+    uses_tf1, runs_sessions = _scan(tree, ast_aliases)
     if not uses_tf1:
         return _untouched(source)
     module = _parse(source, filename)
@@ -149,7 +156,10 @@ def rewrite_source(
         new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
         if compat_left:
             findings.clear()
-            new_module, _ = _rename(module, with_v2_imports(module.body), aliases, lines, findings, config, compat_spelled)
+            new_module, _ = _rename(
+                module, with_v2_imports(module.body), aliases, lines, findings, config, compat_spelled,
+                graph_mode=True,
+            )
             level = "partial"
     else:
         if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
@@ -160,12 +170,14 @@ def rewrite_source(
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
             new_module, left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
-            graph_only = {p for p in left if not is_eager_safe(p)}
+            graph_only = {p for p in left if not runs_eagerly(p)}
             if graph_only:
                 left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
                 # the whole file keeps TF1 graph semantics.
-                line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0)
+                line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0) or min(
+                    (n.lineno for n, p in _ast_paths(_ast_nodes(tree), ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
+                )
                 findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
                                     f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
                                     "TF1 graph semantics under tf.compat.v1", "manual")]
@@ -173,7 +185,10 @@ def rewrite_source(
             elif left:
                 level = "partial"
         if body is None:
-            new_module, _ = _rename(module, _compat_body(module, aliases), aliases, lines, findings, config, compat_spelled)
+            new_module, _ = _rename(
+                module, _compat_body(module, aliases), aliases, lines, findings, config, compat_spelled,
+                graph_mode=True,
+            )
             level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
@@ -181,19 +196,24 @@ def rewrite_source(
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
-    return RewriteResult(code_out, changed, level if changed else "untouched", findings)
+    return RewriteResult(code_out, changed, level if changed else "untouched", _distinct(findings))
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Each finding once (a statement visited by two passes reports once)."""
+    return list(dict.fromkeys(findings))
 
 
 def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
-    findings: list[Finding], config: RewriteConfig, compat_spelled: bool,
+    findings: list[Finding], config: RewriteConfig, compat_spelled: bool, graph_mode: bool = False,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
     tf2_spelled = not aliases.uses_v1_import and compat_spelled
     tree = module.with_changes(body=body)
     names = aliases.modules.keys() | aliases.symbols.keys()
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
-    renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled)
+    renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     return tree.visit(renamer), renamer.compat_paths
 
 

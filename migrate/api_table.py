@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import tf2_names
+
 # TF1 name -> TF2 name (same call signature).
 RENAMES: dict[str, str] = {
     "log": "math.log",
@@ -43,9 +45,9 @@ RENAMES: dict[str, str] = {
     "nn.softmax_cross_entropy_with_logits_v2": "nn.softmax_cross_entropy_with_logits",
     "initializers.zeros": "zeros_initializer",
     "initializers.ones": "ones_initializer",
-    "layers.flatten": "keras.layers.Flatten",
     "train.get_or_create_global_step": "Variable",
 }
+RENAMES |= {k: v for k, v in tf2_names.MOVED.items() if k not in RENAMES}
 
 # Keyword renames per TF1 name (applied after the name rename).
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
@@ -75,12 +77,25 @@ CALL_TRANSFORMS: dict[str, str] = {
     "to_int64": "cast_to:int64",
     "to_double": "cast_to:float64",
     "train.get_or_create_global_step": "global_step_variable",
+    "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
+    "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
 }
 
 # Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob
 # positionally, v1 softmax cross-entropy does not backpropagate into labels): their transform
 # applies only to files still written against TF1.
 TF1_MEANING_BY_SPELLING = frozenset({"nn.dropout", "nn.softmax_cross_entropy_with_logits"})
+
+# Queue-runner input pipelines: TF1-only, with no TF2 form the rewriter can produce (tf.data is
+# the replacement, a redesign of the input code).
+QUEUE_INPUTS: tuple[str, ...] = (
+    "train.start_queue_runners", "train.string_input_producer", "train.input_producer",
+    "train.range_input_producer", "train.slice_input_producer", "train.batch",
+    "train.shuffle_batch", "train.batch_join", "train.shuffle_batch_join", "train.QueueRunner",
+    "train.add_queue_runner", "FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue",
+    "WholeFileReader", "TextLineReader", "TFRecordReader", "FixedLengthRecordReader",
+)
+
 
 # TF1 names with no TF2 spelling; left in a rewrite they are kept as `tf.compat.v1.<name>`.
 TF1_ONLY_PREFIXES: tuple[str, ...] = (
@@ -101,7 +116,7 @@ TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "truncated_normal_initializer", "random_normal_initializer",
     "random_uniform_initializer", "glorot_uniform_initializer", "glorot_normal_initializer",
     "nn.rnn_cell.", "nn.static_rnn", "nn.dynamic_rnn", "app.", "flags.", "gfile.",
-    "to_float", "to_int32",
+    "to_float", "to_int32", *QUEUE_INPUTS,
 )
 
 
@@ -117,21 +132,29 @@ PLAIN_VALUES = frozenset({
     "DType", "TensorShape", "as_dtype",
 })
 
+# TF modules of plain Python helpers (tutorial dataset loaders): their results are data.
+PLAIN_PREFIXES: tuple[str, ...] = ("examples.",)
+
 
 def is_eager_safe(path: str) -> bool:
     return path.startswith(EAGER_SAFE_PREFIXES)
 
 
+def runs_eagerly(path: str) -> bool:
+    """TF1-only names whose compat.v1 form also works in eager code and tf.function."""
+    return is_eager_safe(path) or path in LOSSES
+
+
 def builds_graph(path: str) -> bool:
     """False for dtypes, versions and process setup: using them builds no graph node."""
-    return path not in PLAIN_VALUES and not is_eager_safe(path)
+    return path not in PLAIN_VALUES and not path.startswith(PLAIN_PREFIXES) and not is_eager_safe(path)
 
 
 def is_tf1_only(path: str) -> bool:
     """True when `path` (canonical) does not exist under that name in TF 2.21."""
     if path in RENAMES:
         return False
-    return any(
+    return path in tf2_names.MISSING or any(
         path == p or (p.endswith(".") and path.startswith(p)) for p in TF1_ONLY_PREFIXES
     )
 
@@ -244,16 +267,194 @@ INITIALIZERS: dict[str, InitializerSpec] = {
 DEFAULT_FLOAT_INITIALIZER = "glorot_uniform_initializer"
 DEFAULT_INT_INITIALIZER = "zeros_initializer"
 
-# tf.layers.* functions -> Keras layer classes (call arguments split into constructor + input).
-LAYERS: dict[str, str] = {
-    "layers.dense": "Dense",
-    "layers.conv2d": "Conv2D",
-    "layers.max_pooling2d": "MaxPooling2D",
-    "layers.average_pooling2d": "AveragePooling2D",
-    "layers.flatten": "Flatten",
-    "layers.dropout": "Dropout",
-    "layers.batch_normalization": "BatchNormalization",
+@dataclass(frozen=True)
+class LayerSpec:
+    """How a TF1 layer function maps to a Keras 3 layer object without changing numbers.
+
+    The call `f(inputs, *args, **kwargs)` becomes `Keras(<constructor args>)(inputs, <call
+    args>)`: arguments are bound to the TF1 `positional` names, then renamed by `keywords`
+    ("" drops one: reuse, collections and fused have no Keras meaning).
+    """
+
+    keras: str
+    positional: tuple[str, ...]  # TF1 parameters after `inputs`, in order
+    keywords: dict[str, str] = field(default_factory=dict)  # TF1 keyword -> Keras keyword
+    leading: int = 0  # how many of `positional` Keras also takes positionally, in that order
+    call: dict[str, str] = field(default_factory=dict)  # TF1 keyword -> keyword of the layer call
+    tf1_defaults: dict[str, str] = field(default_factory=dict)  # Keras keyword -> TF1 default
+    call_defaults: dict[str, str] = field(default_factory=dict)  # call keyword -> TF1 default
+    complement: frozenset[str] = frozenset()  # TF1 keywords whose value v becomes 1 - v
+    no_bias_when_none: str = ""  # a TF1 keyword whose None means no bias (use_bias=False)
+    unsupported: frozenset[str] = frozenset()  # TF1 keywords with no Keras form
+    weights: bool = True  # False for pooling, flatten and dropout: no variables to train or save
+    in_graph: bool = True  # False: built in graph mode, Keras would not run its state updates
+
+
+_DROPPED = {"reuse": "", "fused": "", "variables_collections": "", "outputs_collections": ""}
+_CONTRIB_KEYWORDS = {
+    **_DROPPED, "num_outputs": "units", "activation_fn": "activation", "scope": "name",
+    "weights_initializer": "kernel_initializer", "weights_regularizer": "kernel_regularizer",
+    "biases_initializer": "bias_initializer", "biases_regularizer": "bias_regularizer",
 }
+_CONV_PARAMS = (
+    "filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation",
+    "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer",
+    "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint",
+    "trainable", "name", "reuse",
+)
+_NORMALIZER = frozenset({"normalizer_fn", "normalizer_params"})
+_POOL_PARAMS = ("pool_size", "strides", "padding", "data_format", "name")
+
+# TF1 layer functions -> Keras layers (tf.layers defaults equal Keras 3's: glorot_uniform
+# kernels, zero biases, batch norm momentum 0.99 and epsilon 1e-3; contrib.layers' differ).
+LAYER_SPECS: dict[str, LayerSpec] = {
+    "layers.dense": LayerSpec(
+        "Dense",
+        ("units", "activation", "use_bias", "kernel_initializer", "bias_initializer",
+         "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
+         "bias_constraint", "trainable", "name", "reuse"),
+        _DROPPED, leading=1,
+    ),
+    "layers.conv2d": LayerSpec("Conv2D", _CONV_PARAMS, _DROPPED, leading=2),
+    "layers.conv2d_transpose": LayerSpec(
+        "Conv2DTranspose",
+        tuple(p for p in _CONV_PARAMS if p != "dilation_rate"), _DROPPED, leading=2,
+    ),
+    "layers.max_pooling2d": LayerSpec("MaxPooling2D", _POOL_PARAMS, leading=2, weights=False),
+    "layers.average_pooling2d": LayerSpec("AveragePooling2D", _POOL_PARAMS, leading=2, weights=False),
+    "layers.flatten": LayerSpec("Flatten", ("name", "data_format"), weights=False),
+    "layers.dropout": LayerSpec(
+        "Dropout", ("rate", "noise_shape", "seed", "training", "name"), leading=1,
+        call={"training": "training"}, weights=False,
+    ),
+    "layers.batch_normalization": LayerSpec(
+        "BatchNormalization",
+        ("axis", "momentum", "epsilon", "center", "scale", "beta_initializer",
+         "gamma_initializer", "moving_mean_initializer", "moving_variance_initializer",
+         "beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint",
+         "training", "trainable", "name", "reuse", "renorm", "renorm_clipping",
+         "renorm_momentum", "fused", "virtual_batch_size", "adjustment"),
+        _DROPPED, call={"training": "training"},
+        unsupported=frozenset({"renorm", "renorm_clipping", "renorm_momentum", "adjustment"}),
+        in_graph=False,
+    ),
+    "contrib.layers.fully_connected": LayerSpec(
+        "Dense",
+        ("num_outputs", "activation_fn", "normalizer_fn", "normalizer_params",
+         "weights_initializer", "weights_regularizer", "biases_initializer",
+         "biases_regularizer", "reuse", "variables_collections", "outputs_collections",
+         "trainable", "scope"),
+        _CONTRIB_KEYWORDS, leading=1, tf1_defaults={"activation": "tf.nn.relu"},
+        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER,
+    ),
+    "contrib.layers.conv2d": LayerSpec(
+        "Conv2D",
+        ("num_outputs", "kernel_size", "stride", "padding", "data_format", "rate",
+         "activation_fn", "normalizer_fn", "normalizer_params", "weights_initializer",
+         "weights_regularizer", "biases_initializer", "biases_regularizer", "reuse",
+         "variables_collections", "outputs_collections", "trainable", "scope"),
+        {**_CONTRIB_KEYWORDS, "num_outputs": "filters", "stride": "strides",
+         "rate": "dilation_rate"},
+        leading=2, tf1_defaults={"padding": "'same'", "activation": "tf.nn.relu"},
+        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER,
+    ),
+    "contrib.layers.max_pool2d": LayerSpec(
+        "MaxPooling2D", ("kernel_size", "stride", "padding", "data_format", "outputs_collections", "scope"),
+        {**_DROPPED, "kernel_size": "pool_size", "stride": "strides", "scope": "name"},
+        leading=1, tf1_defaults={"strides": "2"}, weights=False,
+    ),
+    "contrib.layers.flatten": LayerSpec(
+        "Flatten", ("outputs_collections", "scope"), {**_DROPPED, "scope": "name"}, weights=False,
+    ),
+    "contrib.layers.dropout": LayerSpec(
+        "Dropout", ("keep_prob", "noise_shape", "is_training", "outputs_collections", "scope", "seed"),
+        {**_DROPPED, "keep_prob": "rate", "scope": "name"},
+        call={"is_training": "training"}, tf1_defaults={"rate": "0.5"},
+        call_defaults={"training": "True"},  # contrib's dropout trains unless told otherwise
+        complement=frozenset({"keep_prob"}), weights=False,
+    ),
+}
+
+# tf.layers.* functions -> Keras layer classes.
+LAYERS: dict[str, str] = {path: spec.keras for path, spec in LAYER_SPECS.items()}
+
+# contrib regularizers -> Keras regularizers, as (class, argument template over `scale`):
+# TF1's l2 is scale * sum(w ** 2) / 2, Keras's L2 is l2 * sum(w ** 2).
+REGULARIZERS: dict[str, tuple[str, str]] = {
+    "contrib.layers.l2_regularizer": ("L2", "0.5 * {scale}"),
+    "contrib.layers.l1_regularizer": ("L1", "{scale}"),
+}
+# Calls that read TF1's REGULARIZATION_LOSSES collection -> how the layers' losses stand in.
+REGULARIZATION_READS: dict[str, str] = {
+    "losses.get_regularization_loss": "tf.add_n({losses})",
+    "losses.get_regularization_losses": "{losses}",
+}
+
+
+# TF1 summary ops -> their TF2 `tf.summary` function (same (name, data) arguments plus a step).
+SUMMARY_OPS: dict[str, str] = {
+    "summary.scalar": "scalar",
+    "summary.histogram": "histogram",
+    "summary.image": "image",
+    "summary.text": "text",
+}
+SUMMARY_MERGES = ("summary.merge_all", "summary.merge")
+
+
+def is_tf2_call(path: str, keywords: set[str]) -> bool:
+    """A call spelled like TF1 that only TF2 accepts: a summary op given a `step`."""
+    return path in SUMMARY_OPS and "step" in keywords
+
+
+@dataclass(frozen=True)
+class LossSpec:
+    """A `tf.losses` function as the TF2 expression it computes with its default arguments.
+
+    TF1 reduces with SUM_BY_NONZERO_WEIGHTS: with the default weights of 1 that is the mean
+    over every element, so the template is a plain `tf.reduce_mean`. `{name}` is an argument
+    as written, `{(name)}` the same in parentheses when it is not a single term.
+    """
+
+    params: tuple[str, ...]  # TF1 parameters in order
+    template: str
+    defaults: dict[str, str] = field(default_factory=dict)  # template parameters TF1 defaults
+
+
+# Arguments a loss may carry and still have its template's meaning.
+LOSS_NEUTRAL_ARGS: dict[str, tuple[str, ...]] = {
+    "weights": ("1", "1.0"), "label_smoothing": ("0", "0.0"), "scope": (), "loss_collection": (),
+}
+_LOSS_TAIL = ("weights", "scope", "loss_collection", "reduction")
+LOSSES: dict[str, LossSpec] = {
+    "losses.mean_squared_error": LossSpec(
+        ("labels", "predictions", *_LOSS_TAIL),
+        "tf.reduce_mean(tf.math.squared_difference({predictions}, {labels}))",
+    ),
+    "losses.absolute_difference": LossSpec(
+        ("labels", "predictions", *_LOSS_TAIL), "tf.reduce_mean(tf.abs({(predictions)} - {(labels)}))",
+    ),
+    "losses.sparse_softmax_cross_entropy": LossSpec(
+        ("labels", "logits", *_LOSS_TAIL),
+        "tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels={labels}, logits={logits}))",
+    ),
+    "losses.softmax_cross_entropy": LossSpec(
+        ("onehot_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
+        # v1 does not backpropagate into the labels
+        "tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits("
+        "labels=tf.stop_gradient({onehot_labels}), logits={logits}))",
+    ),
+    "losses.sigmoid_cross_entropy": LossSpec(
+        ("multi_class_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
+        "tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels={multi_class_labels}, logits={logits}))",
+    ),
+    "losses.log_loss": LossSpec(
+        ("labels", "predictions", "weights", "epsilon", "scope", "loss_collection", "reduction"),
+        "tf.reduce_mean(-{(labels)} * tf.math.log({(predictions)} + {(epsilon)})"
+        " - (1 - {(labels)}) * tf.math.log(1 - {(predictions)} + {(epsilon)}))",
+        {"epsilon": "1e-07"},
+    ),
+}
+
 
 # Learning-rate decays computed from global_step -> Keras schedules (exact when the step that
 # drives them is the one the optimizer increments): TF1 name -> (Keras class, TF1 positional

@@ -97,3 +97,11 @@ def convert_result(call: str, structure: str) -> str:
         "dict": f"{{k: t.numpy() for k, t in {call}.items()}}",
         "nested": f"tf.nest.map_structure(lambda t: None if t is None else t.numpy(), {call})",
     }[structure]
+
+
+def copy_lines(old: cst.CSTNode, new: cst.CSTNode, lines: dict[int, int]) -> None:
+    """Give a rebuilt tree the source lines of the tree it replaces, node by node."""
+    if id(old) in lines:
+        lines[id(new)] = lines[id(old)]
+    for old_child, new_child in zip(old.children, new.children):
+        copy_lines(old_child, new_child, lines)

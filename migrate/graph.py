@@ -62,11 +62,18 @@ def names_read(node: cst.CSTNode) -> list[cst.Name]:
 
 
 def _names_read(node: cst.CSTNode) -> list[cst.Name]:
-    return [n for n in walk(node, _read_children) if isinstance(n, cst.Name)]
+    found: list[cst.Name] = []
+    for n in walk(node, _read_children):
+        if isinstance(n, cst.Name):
+            found.append(n)
+        elif isinstance(n, cst.Lambda):  # a lambda's globals are reads; its parameters are not
+            params = {p.name.value for p in n.params.params}
+            found.extend(m for m in _names_read(n.body) if m.value not in params)
+    return found
 
 
 def _read_children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """Attribute members and keywords are not reads; a lambda's names are its own."""
+    """Attribute members and keywords are not reads; a lambda's body is read on its own."""
     if isinstance(node, (cst.Attribute, cst.Arg)):
         return [node.value]
     return [] if isinstance(node, cst.Lambda) else children(node)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from .codegen import copy_lines
 from .graph import INSIDE
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
@@ -87,8 +88,7 @@ def convert_class(
     renamed_methods = [m.visit(_SelfToNames()) for m in methods]
     # Findings on the renamed statements point at the original lines.
     for old, new in [*zip(init.body.body, renamed_init.body.body), *zip(methods, renamed_methods)]:  # type: ignore[union-attr]
-        if id(old) in lines:
-            lines[id(new)] = lines[id(old)]
+        copy_lines(old, new, lines)
     move = make_move()
     body = list(renamed_init.body.body) + renamed_methods  # type: ignore[union-attr,operator]
     out = move._process(body, top=True)
@@ -101,14 +101,14 @@ def convert_class(
     new_methods: dict[str, cst.BaseStatement] = {}
     for stmt in out:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in method_names:
-            new_methods[stmt.name.value] = stmt.visit(_NamesToSelf(set()))  # type: ignore[assignment]
+            new_methods[stmt.name.value] = _to_self(stmt, set(), lines)  # type: ignore[assignment]
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value in step_names:
             attr = stmt.name.value.removeprefix(PREFIX)
-            step = stmt.with_changes(name=cst.Name(attr)).visit(_NamesToSelf(local | {attr}))
+            step = _to_self(stmt.with_changes(name=cst.Name(attr)), local | {attr}, lines)
             new_init.append(step)  # type: ignore[arg-type]
             new_init.append(cst.parse_statement(f"self.{attr} = {attr}\n"))
         else:
-            new_init.append(stmt.visit(_NamesToSelf(set())))  # type: ignore[arg-type]
+            new_init.append(_to_self(stmt, set(), lines))  # type: ignore[arg-type]
     if not new_init:
         new_init = [cst.parse_statement("pass\n")]
     info = GraphClass(cls.name.value, {
@@ -124,6 +124,12 @@ def convert_class(
         else:
             rebuilt.append(member)
     return cls.with_changes(body=cls.body.with_changes(body=rebuilt)), info
+
+
+def _to_self(stmt: cst.BaseStatement, local: set[str], lines: dict[int, int]) -> cst.CSTNode:
+    new = stmt.visit(_NamesToSelf(local))
+    copy_lines(stmt, new, lines)
+    return new
 
 
 def _is_docstring(stmt: cst.BaseStatement) -> bool:

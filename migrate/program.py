@@ -9,12 +9,25 @@ and calls the functions instead of `sess.run`.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from . import codegen as cg
-from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, SCHEDULES
+from . import feeds as feed_vars
+from .api_table import (
+    INITIALIZERS,
+    LAYER_SPECS,
+    LAYERS,
+    OPTIMIZERS,
+    REGULARIZATION_READS,
+    REGULARIZERS,
+    SCHEDULES,
+    SUMMARY_MERGES,
+    SUMMARY_OPS,
+)
 from .codegen import code
 from .graph import (
     INSIDE,
@@ -29,7 +42,9 @@ from .graph import (
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
+from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
+from .rules.data import RULE as DATA_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
 from .rules.get_variable import variable_from_get_variable
 from .rules.gradients import GRADIENTS_PARAMS
@@ -37,11 +52,13 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
+from .rules.layers import KerasLayerCall, keras_layer
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
+from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
 from .suppress import is_skipped
@@ -51,6 +68,9 @@ TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
+DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
+SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
+ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
 
 
 @dataclass
@@ -92,6 +112,8 @@ class ProgramMove:
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
     graph_classes: dict[str, GraphClass] = field(default_factory=dict)
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
+    op_seeds: OpSeeds = field(default_factory=OpSeeds)
+    feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -176,7 +198,7 @@ class ProgramMove:
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
-                used_names=self.used_names, models=self.models, gap=1,
+                used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -265,6 +287,7 @@ class ProgramMove:
                         inner[0] = first.with_changes(
                             leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
                         )
+                        self.lines[id(inner[0])] = self._line(first)
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out)
                     continue
@@ -298,8 +321,52 @@ class ProgramMove:
                 continue
             if path == "name_scope":
                 continue
+            if path == "control_dependencies" and len(call.args) == 1 and self._is_update_ops(call.args[0].value):
+                continue
             return None
         return prefix
+
+    def _regularization_read(self, call: cst.Call) -> str | None:
+        """The REGULARIZATION_READS template of a call reading TF1's regularization losses."""
+        path = self.aliases.resolve(call.func)
+        if path == "get_collection" and call.args and self.aliases.resolve(call.args[0].value) == "GraphKeys.REGULARIZATION_LOSSES":
+            return "{losses}"
+        return REGULARIZATION_READS.get(path or "")
+
+    def _reads_regularization(self, expr: cst.CSTNode) -> bool:
+        return any(self._regularization_read(c) is not None for c in _calls(expr))
+
+    def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
+        """Regularization collection reads → the Keras layers' `losses`."""
+        owners = [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
+        if not owners:
+            # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
+            # modelled: reading them as nothing would silently drop them.
+            raise Unsupported(LAYERS_RULE.id, self._line(stmt), "regularization losses of no layer the rewrite built")
+        losses = " + ".join(f"{o}.losses" for o in owners)
+        move = self
+
+        class Reads(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                template = move._regularization_read(original)
+                if template is None:
+                    return updated
+                return cst.parse_expression(template.format(losses=losses))
+
+        self._fixed(LAYERS_RULE.id, stmt, "regularization losses read from the Keras layers that own them")
+        return stmt.visit(Reads())  # type: ignore[return-value]
+
+    def _is_update_ops(self, expr: cst.BaseExpression) -> bool:
+        """`tf.get_collection(tf.GraphKeys.UPDATE_OPS)` or a name bound to it."""
+        if isinstance(expr, cst.Name):
+            # `with tf.control_dependencies(update_ops)` is unwrapped before names are bound.
+            return any(
+                len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+                and a.targets[0].target.value == expr.value and self._is_update_ops(a.value)
+                for a in memoised_walk("assigns", self.module, _assigns)
+            )
+        return (isinstance(expr, cst.Call) and self.aliases.resolve(expr.func) == "get_collection"
+                and bool(expr.args) and self.aliases.resolve(expr.args[0].value) == "GraphKeys.UPDATE_OPS")
 
     # -------------------------------------------------------------------- emit
     def _emit(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
@@ -316,7 +383,7 @@ class ProgramMove:
             return [replacement], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
-            self.scope.functions[stmt.name.value] = [n.value for n in names_read(stmt.body)]
+            self.scope.functions[stmt.name.value] = _globals_read(stmt)
             converted = self.models.convert_function(stmt, self.scope)
             if converted is not None:
                 return converted, []
@@ -325,6 +392,8 @@ class ProgramMove:
             if self._contains_run_site(stmt) or self._reads_session(stmt):
                 return self._emit_driver(stmt)
             return [stmt], []
+        if not isinstance(stmt, cst.ClassDef):
+            self._track_seeds(stmt)
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
             if is_mode_call(small, self.aliases):
@@ -334,7 +403,90 @@ class ProgramMove:
                 node = self._classify(small, stmt, item)
                 if node is not None:
                     return self._emit_node(node, item), []
+            if isinstance(small, cst.Expr) and self._summary_entries(small.value) is not None:
+                # `tf.summary.scalar('loss', loss)` only registers with merge_all.
+                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value))
+                return [], []
+        if any(is_random(c, self.aliases) for c in _calls(stmt)):
+            self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
+
+    def _summary_entries(self, value: cst.BaseExpression) -> list[tuple[str, str, cst.BaseExpression]] | None:
+        """(TF2 op, tag source, summarized tensor) of a summary op or merge; None otherwise."""
+        if not isinstance(value, cst.Call):
+            return None
+        path = self.aliases.resolve(value.func) or ""
+        if path in SUMMARY_OPS:
+            args = call_args(value, ("name", "tensor"))
+            data = args.get("tensor", args.get("values", args.get("data")))
+            if "name" not in args or data is None:
+                raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"tf.{path} without a tag and a value")
+            return [(SUMMARY_OPS[path], code(args["name"]), data)]
+        if path == "summary.merge_all":
+            return [e for n in self.scope.nodes if n.kind == "summary" and not n.info["merge"] for e in n.info["entries"]]  # type: ignore[attr-defined]
+        if path == "summary.merge" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
+            entries = []
+            for element in value.args[0].value.elements:  # type: ignore[union-attr]
+                node = self.scope.lookup(element.value.value) if isinstance(element.value, cst.Name) else None
+                if node is None or node.kind != "summary":
+                    raise Unsupported(SUMMARIES_RULE.id, self._line(value), "tf.summary.merge of something not a summary")
+                entries.extend(node.info["entries"])  # type: ignore[arg-type]
+            return entries
+        return None
+
+    def _summary_node(self, names: tuple[str, ...], stmt: cst.SimpleStatementLine, value: cst.BaseExpression) -> Node:
+        entries = self._summary_entries(value) or []
+        deps = list(dict.fromkeys(d for _, _, data in entries for d in self.scope.deps_of(data)))
+        merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
+        self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
+        return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
+
+    def _summary_dict(self, node: Node) -> str:
+        """What a fetched summary returns: its tensors by tag."""
+        entries: list[tuple[str, str, cst.BaseExpression]] = node.info["entries"]  # type: ignore[assignment]
+        return "{" + ", ".join(f"{tag}: {code(data)}" for _, tag, data in entries) + "}"
+
+    def _summary_write(self, call: cst.Call) -> cst.BaseStatement | None:
+        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "add_summary" and isinstance(func.value, cst.Name)):
+            return None
+        writer = self.scope.lookup(func.value.value)
+        if writer is None or writer.kind != "writer":
+            return None
+        args = call_args(call, ("summary", "global_step"))
+        ops = {op for n in self.scope.nodes if n.kind == "summary" for op, _, _ in n.info["entries"]}  # type: ignore[attr-defined]
+        if "summary" not in args or len(ops) != 1:
+            raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary over summaries of several kinds")
+        step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
+        return cst.parse_statement(
+            f"with {func.value.value}.as_default():\n"
+            f"    for tag, value in {code(args['summary'])}.items():\n"
+            f"        tf.summary.{ops.pop()}(tag, value, step={step})\n"
+        )
+
+    def _seeded_module(self) -> bool:
+        return any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in _calls(self.module))
+
+    def _track_seeds(self, stmt: cst.BaseStatement) -> None:
+        """Follow the graph's op-seed counter: started by a graph-level seed, lost when a
+        statement may draw op seeds that cannot be numbered from here."""
+        calls = _calls(stmt)
+        if any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in calls):
+            self.op_seeds.start()
+            return
+        if self.op_seeds.next is None:
+            return
+        functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        called = [functions[c.func.value] for c in calls
+                  if isinstance(c.func, cst.Name) and c.func.value in functions]
+        if any(uncounted(c, self.aliases) for c in calls) or any(refers_to_tf(f, self.aliases) for f in called):
+            self.op_seeds.lose()
+            for func in called:
+                if any(is_random(c, self.aliases) for c in _calls(func)):
+                    self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
+                                "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
+                                "to its random ops to keep them", "manual")
 
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
@@ -348,7 +500,7 @@ class ProgramMove:
     def _classify(self, assign: cst.Assign, stmt: cst.SimpleStatementLine, item: Item) -> Node | None:
         """Add the node an assignment defines to the scope; None for plain Python."""
         value = assign.value
-        if self._contains_run_site(value):
+        if self._contains_run_site(value) or feed_vars.dict_feed_keys(value, self._is_placeholder):
             return None
         deps = self.scope.deps_of(value)
         is_graph = bool(deps) or refers_to_tf(value, self.aliases) or (
@@ -361,15 +513,33 @@ class ProgramMove:
         if names is None:
             raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
         kind, info = self._kind_of(value, deps, item)
+        if kind == "summary":
+            node = self._summary_node(names, stmt, value)
+            self.scope.add(node)
+            return node
+        if kind == "tensor" and self._reads_regularization(value):
+            info = {**info, "regularization": True}
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
-        if kind == "optimizer" and any(d.kind in INSIDE for d in deps):
+        factory = next((c.func.value for c in _calls(value) if isinstance(c.func, cst.Name)
+                        and c.func.value in self.variable_factories), None)
+        if kind in INSIDE and factory is not None:
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls {factory}, which creates variables, on computed tensors")
+        if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
+            d.kind == "collection" for d in deps
+        ):
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
+        if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self.scope.add(node)
         return node
+
+    def _is_placeholder(self, name: str) -> bool:
+        node = self.scope.lookup(name)
+        return node is not None and node.kind == "placeholder"
 
     def _kind_of(self, value: cst.BaseExpression, deps: list[Node], item: Item) -> tuple[str, dict]:
         if isinstance(value, (cst.List, cst.Tuple)) and value.elements and all(
@@ -386,8 +556,13 @@ class ProgramMove:
         path = self.aliases.resolve(value.func)
         if path in SESSION_CALLS:
             return "session", {}
+        data = self._data_kind(value, path, item)
+        if data is not None:
+            return data
         if path == "placeholder":
             return "placeholder", {"args": call_args(value, PLACEHOLDER_PARAMS)}
+        if path == "placeholder_with_default":
+            return "placeholder", self._with_default(value, item)
         if path == "get_variable":
             return "variable", {"trainable": _trainable(value)}
         if path in ("Variable", "train.get_or_create_global_step"):
@@ -405,6 +580,10 @@ class ProgramMove:
             return "schedule", {"path": path, "step": call_args(value, SCHEDULES[path][1]).get(step_param)}
         if path == "trainable_variables":
             return "collection", {"scope": None}
+        if self._is_update_ops(value):
+            return "updates", {}
+        if path in REGULARIZERS:
+            return "object", {}
         if path == "get_collection" and value.args and self.aliases.resolve(value.args[0].value) in (
             "GraphKeys.TRAINABLE_VARIABLES", "GraphKeys.GLOBAL_VARIABLES",
         ):
@@ -414,16 +593,64 @@ class ProgramMove:
             return "collection", {"scope": scope_arg.evaluated_value if scope_arg is not None else None}
         if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
             return "object", {}
+        if self._summary_entries(value) is not None:
+            return "summary", {}
+        if path == "summary.FileWriter":
+            return "writer", {}
         if path == "train.Saver":
-            if value.args:
-                raise Unsupported(SAVER_RULE.id, item.line, "Saver with an explicit variable list")
-            return "saver", {}
+            return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
         return "tensor", {}
+
+    def _data_kind(self, call: cst.Call, path: str | None, item: Item) -> tuple[str, dict] | None:
+        """tf.data: datasets and their iterators are created once; each `get_next()` is a
+        batch the run site pulls, like a fed placeholder."""
+        func = call.func
+        method = func.attr.value if isinstance(func, cst.Attribute) else ""
+        receiver = func.value if isinstance(func, cst.Attribute) else None
+        source = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
+        if path in DATA_ITERATORS or (method in ("make_one_shot_iterator", "make_initializable_iterator")
+                                      and self._is_dataset(receiver)):
+            if method == "make_initializable_iterator" or path == "data.make_initializable_iterator":
+                raise Unsupported(DATA_RULE.id, item.line, "an initializable tf.data iterator")
+            dataset = call.args[0].value if path in DATA_ITERATORS else receiver
+            return "iterator", {"dataset": dataset}
+        if method == "get_next" and source is not None and source.kind == "iterator":
+            return "placeholder", {"iterator": source.name}
+        if method == "get_next" and isinstance(receiver, cst.Call):
+            # `dataset.make_one_shot_iterator().get_next()`: the iterator gets a name of its own.
+            made = self._data_kind(receiver, self.aliases.resolve(receiver.func), item)
+            if made is not None and made[0] == "iterator":
+                return "placeholder", {"iterator": self._fresh("iterator"), "dataset": made[1]["dataset"]}
+        if (path or "").startswith("data.") or (receiver is not None and self._is_dataset(receiver)):
+            if any(n.kind == "placeholder" for n in self.scope.deps_of(call)):
+                raise Unsupported(DATA_RULE.id, item.line, "a dataset built from placeholders")
+            return "dataset", {}
+        return None
+
+    def _is_dataset(self, expr: cst.BaseExpression | None) -> bool:
+        """A dataset node, or a method chain on one (`dataset.batch(32).repeat()`)."""
+        while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            expr = expr.func.value
+        if isinstance(expr, cst.Name):
+            node = self.scope.lookup(expr.value)
+            return node is not None and node.kind == "dataset"
+        return isinstance(expr, cst.Attribute) and (self.aliases.resolve(expr) or "").startswith("data.")
+
+    def _with_default(self, call: cst.Call, item: Item) -> dict:
+        """A placeholder with a default: an argument that run sites which do not feed it leave out."""
+        args = call_args(call, ("input", "shape", "name"))
+        default = args.get("input")
+        dtype = _LITERAL_DTYPES.get(type(default)) if default is not None else None
+        if isinstance(default, cst.Name):
+            dtype = "tf.bool" if default.value in ("True", "False") else None
+        if dtype is None or "shape" not in args:
+            raise Unsupported(SESSION_RULE.id, item.line, "placeholder_with_default of a computed value")
+        return {"args": {"dtype": cst.parse_expression(dtype), "shape": args["shape"]}, "default": default}
 
     def _variable_container(self, value: cst.BaseExpression) -> str | None:
         """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, else None."""
@@ -471,28 +698,59 @@ class ProgramMove:
             self._fixed(SESSION_RULE.id, stmt, f"{node.kind} statement removed")
             return []
         if node.kind == "placeholder":
+            if "iterator" in node.info:
+                self._fixed(DATA_RULE.id, stmt, f"{', '.join(node.names)}: each run pulls the next batch from {node.info['iterator']}")
+                if "dataset" in node.info:
+                    return [stmt.with_changes(body=[cst.parse_statement(
+                        f"{node.info['iterator']} = iter({code(node.info['dataset'])})\n").body[0]])]  # type: ignore[arg-type,attr-defined]
+                return []
             self._fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
             return []
+        if node.kind == "dataset":
+            return [stmt]
+        if node.kind == "iterator":
+            self._fixed(DATA_RULE.id, stmt, "tf.data iterator → iter(dataset)")
+            return [self._replace_value(stmt, f"iter({code(node.info['dataset'])})")]  # type: ignore[arg-type]
         if node.kind == "variable":
             call = node.value
             if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
                 self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
                 return [self._replace_value(stmt, new)]
-            return [stmt]
+            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
+            if seeded is not stmt:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
+            elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
+                            "seed TF2 draws other numbers than TF1's graph did (pass seed= to keep them)",
+                            "manual")
+            return [seeded]  # type: ignore[list-item]
         if node.kind == "optimizer":
             return [self._replace_value(stmt, self._optimizer_source(node))]
         if node.kind == "schedule":
             return [self._replace_value(stmt, self._schedule_source(node))]
         if node.kind == "saver":
             self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
-            return [self._replace_value(stmt, self._checkpoint_source())]
+            objects = node.info["objects"]
+            return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
+        if node.kind == "summary":
+            return []
+        if node.kind == "writer":
+            logdir = call_args(node.value, ("logdir", "graph")).get("logdir")  # type: ignore[arg-type]
+            if logdir is None:
+                raise Unsupported(SUMMARIES_RULE.id, self._line(stmt), "FileWriter without a log directory")
+            self._fixed(SUMMARIES_RULE.id, stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
+            return [self._replace_value(stmt, f"tf.summary.create_file_writer({code(logdir)})")]
         if node.kind == "collection":
             self._fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
             return []
+        if node.kind == "updates":
+            self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
+            return []
         # Inside nodes leave the top level; some bring an object that is created once.
+        self.op_seeds.count(_calls(stmt), self.aliases)
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -509,13 +767,35 @@ class ProgramMove:
         assert isinstance(assign, cst.Assign)
         return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
 
+    def _saved_objects(self, call: cst.Call, line: int) -> str:
+        """Checkpoint arguments for a Saver's var_list ("" for every variable, as TF1's default)."""
+        args = call_args(call, SAVER_PARAMS)
+        var_list = args.get("var_list")
+        for keyword in set(args) - {"var_list", "max_to_keep"}:
+            raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
+        if "max_to_keep" in args:
+            self._fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
+        if var_list is None or (
+            isinstance(var_list, cst.Call) and self.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
+        ):
+            return ""
+        if isinstance(var_list, cst.Dict) and all(
+            isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+            and str(e.key.evaluated_value).isidentifier() and isinstance(e.value, cst.Name)
+            for e in var_list.elements
+        ):
+            return ", ".join(f"{e.key.evaluated_value}={code(e.value)}" for e in var_list.elements)  # type: ignore[union-attr]
+        if isinstance(var_list, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in var_list.elements):
+            return ", ".join(f"{code(e.value)}={code(e.value)}" for e in var_list.elements)
+        raise Unsupported(SAVER_RULE.id, line, "Saver over a computed variable list")
+
     def _checkpoint_source(self) -> str:
         """A Checkpoint tracking every variable and model the program created so far."""
         assert self.models is not None
         owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
         owners += list(self.models.model_instances.values())
-        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance")]
-        return "tf.train.Checkpoint(" + ", ".join(f"{o}={o}" for o in owners) + ")"
+        owners += [str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n)]
+        return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
 
     def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
         """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
@@ -552,14 +832,20 @@ class ProgramMove:
             if not isinstance(lr, cst.Name):
                 raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from a decay")
             node.info["schedule"] = self.scope.deps_of(lr)[0]
-        if lr is not None and lr_nodes:
+        if isinstance(lr, cst.Name) and lr_nodes and _rate_of_variables(lr_nodes[0]):
+            # Keras calls a callable learning rate before each update, when TF1 evaluated it.
+            self.sliced.add(id(lr_nodes[0]))
+            node.info["rate_function"] = True
+            lr_override = f"lambda: {code(lr_nodes[0].value)}"
+            self._fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} computed from variables → a callable rate")
+        elif lr is not None and lr_nodes:
             if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
                 raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from graph tensors")
             self.lr_placeholders.add(id(lr_nodes[0]))
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
         source, note = keras_optimizer(path, call, lr_override)
-        varying_lr = "lr_placeholder" in node.info or "schedule" in node.info
+        varying_lr = "lr_placeholder" in node.info or "schedule" in node.info or "rate_function" in node.info
         if varying_lr and path == "train.MomentumOptimizer":
             self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
@@ -570,18 +856,39 @@ class ProgramMove:
     def _layer_instance(self, node: Node) -> cst.BaseStatement:
         call = node.value
         assert isinstance(call, cst.Call)
-        inputs, *rest = call.args
-        call_kwargs = [a for a in rest if a.keyword is not None and a.keyword.value == "training"]
-        ctor = [a for a in rest if a not in call_kwargs]
-        layer = self._fresh(f"{node.name}_layer")
-        cls = LAYERS[node.info["layer"]]  # type: ignore[index]
-        args = ", ".join(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor)
+        path = str(node.info["layer"])
+        keras = keras_layer(path, call)
+        if keras is None:
+            raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
+        layer = self._fresh(self._layer_name(node, keras))
         node.info["instance"] = layer
-        node.info["call_source"] = ", ".join(
-            code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in [inputs, *call_kwargs]
-        )
-        self._fixed(LAYERS_RULE.id, call, f"tf.{node.info['layer']} → tf.keras.layers.{cls} created once")
-        return cst.parse_statement(f"{layer} = tf.keras.layers.{cls}({args})\n")
+        node.info["call"] = f"{layer}({keras.call_arguments})"
+        node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
+        training = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+        flag = self.scope.lookup(training.value) if isinstance(training, cst.Name) else None
+        if flag is not None and flag.kind == "placeholder":
+            # Keras layers take `training` as a Python bool; a fed flag picks one of two calls.
+            node.info["call"] = (
+                f"tf.cond({training.value}, lambda: {layer}({keras.inputs}, training=True), "  # type: ignore[union-attr]
+                f"lambda: {layer}({keras.inputs}, training=False))"
+            )
+        self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
+        return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
+
+    def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
+        """The layer's TF1 name when given, `<target>_layer` for a target bound once, else the
+        Keras default name (`conv2d`, `dense`)."""
+        given = next((a.split("=", 1)[1] for a in keras.arguments if a.startswith("name=")), "")
+        if given[1:-1].isidentifier() and given[0] == given[-1] and given[0] in "'\"":
+            return given[1:-1]
+        if self._assignments().get(node.name, 0) == 1:
+            return f"{node.name}_layer"
+        return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keras.keras).lower().replace("_2_d", "2d")
+
+    def _assignments(self) -> Counter[str]:
+        """How many statements of the module assign each plain name."""
+        assigns = memoised_walk("assigns", self.module, _assigns)
+        return Counter(t.target.value for a in assigns for t in a.targets if isinstance(t.target, cst.Name))
 
     # ------------------------------------------------------------ run sites
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
@@ -598,10 +905,17 @@ class ProgramMove:
                     if isinstance(call, cst.Call) and move._is_noop_session_call(call):
                         move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
+                    write = move._summary_write(call) if isinstance(call, cst.Call) else None
+                    if write is not None:
+                        move._fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
+                        return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]
                 return updated
 
             def visit_Call(self, node: cst.Call) -> bool:
                 return True
+
+            def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+                return feed_vars.string_key(original) if id(original) in keyed else updated
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 saver = move._saver_call(original)
@@ -635,10 +949,11 @@ class ProgramMove:
         # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
-        self._check_driver_refs(stmt)
-        if not any(
+        keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
+        self._check_driver_refs(stmt, keyed)
+        if not keyed and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
-            or self._graph_method_call(c)
+            or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
@@ -764,9 +1079,10 @@ class ProgramMove:
                 and expr.value.value in self.graph_instances
                 and expr.attr.value in self.graph_instances[expr.value.value].variables)
 
-    def _check_driver_refs(self, stmt: cst.BaseStatement) -> None:
-        """Tensors may be read outside a run only through run sites; anything else is unmodelled."""
-        allowed: set[int] = set()
+    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int]) -> None:
+        """Tensors may be read outside a run only through run sites; anything else is unmodelled.
+        Names a statement binds (`_, loss_value = ...`) are not reads; feed keys become strings."""
+        allowed: set[int] = set(keyed) | _bound_names(stmt)
         for call in _calls(stmt):
             if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
                 allowed.update(id(name) for name in names_read(call))
@@ -801,10 +1117,16 @@ class ProgramMove:
         roots = self.scope.deps_of(fetch)
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
-        if any(r.kind == "schedule" for r in roots):
-            raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate")
+        for root in roots:
+            if root.kind == "schedule" and root.info["step"] is None:
+                raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate with no step")
+        if isinstance(fetch, cst.Name) and roots[0].kind == "schedule":
+            self._fixed(SESSION_RULE.id, site, "decayed rate read from its schedule at the step")
+            return cst.parse_expression(f"{fetch.value}({code(roots[0].info['step'])}).numpy()")  # type: ignore[arg-type]
         feeds: dict[str, cst.BaseExpression] = {}
-        if feed is not None:
+        if isinstance(feed, cst.Name) and feed.value in self.feeds:
+            feeds = feed_vars.fed_values(feed.value, self.feeds[feed.value])
+        elif feed is not None:
             if not isinstance(feed, cst.Dict):
                 raise Unsupported(SESSION_RULE.id, self._line(site), "feed_dict is not a dict literal")
             for element in feed.elements:
@@ -833,6 +1155,12 @@ class ProgramMove:
             new_functions.append(fn.definition)
         args = []
         for param in fn.params:
+            if "iterator" in param.info:
+                pulled = f"{param.info['iterator']}.get_next()"
+                args.append(f"*{pulled}" if len(param.names) > 1 else pulled)
+                continue
+            if param.name not in feeds and "default" in param.info:
+                feeds[param.name] = param.info["default"]  # type: ignore[assignment]
             if param.name not in feeds:
                 raise Unsupported(SESSION_RULE.id, self._line(site), f"placeholder {param.name} is not fed")
             args.append(code(feeds[param.name]))
@@ -865,7 +1193,12 @@ class ProgramMove:
         forward = [n for n in inside if n not in after_tape]
         later = [n for n in inside if n in after_tape]
         body: list[str] = []
-        forward_stmts = [self._inside_statement(n) for n in forward]
+        # A fetched decayed rate is the schedule at the step before this update, as in TF1.
+        forward_stmts = [
+            cst.parse_statement(f"{n.name}_value = {n.name}({code(n.info['step'])})\n")  # type: ignore[arg-type]
+            for n in roots if n.kind == "schedule"
+        ]
+        forward_stmts += [self._inside_statement(n) for n in forward]
         forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
         counter = iter(range(1, 100))
@@ -876,8 +1209,9 @@ class ProgramMove:
         later_sources = [self._after_tape_source(n, counter) for n in later]
         returns, structure = self._return_source(fetch if returned is None else returned)
         # Assemble text for the signature; statements are attached as nodes to keep comments.
-        params = ", ".join(p.name for p in placeholders)
-        specs = [self._spec(p) for p in placeholders]
+        params = ", ".join(", ".join(p.names) if "iterator" in p.info else p.name for p in placeholders)
+        # Batches pulled from a dataset take its element structure: no signature to spell.
+        specs = [] if any("iterator" in p.info for p in placeholders) else [self._spec(p) for p in placeholders]
         if not specs:
             decorator = "@tf.function"
         elif len(specs) == 1:
@@ -951,10 +1285,12 @@ class ProgramMove:
         return stmt.with_changes(leading_lines=lines)
 
     def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
+        if node.info.get("regularization"):
+            return self._with_layer_losses(node.stmt)
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             return node.stmt.with_changes(
-                body=[cst.parse_statement(f"{target} = {node.info['instance']}({node.info['call_source']})\n").body[0]]  # type: ignore[union-attr]
+                body=[cst.parse_statement(f"{target} = {node.info['call']}\n").body[0]]  # type: ignore[union-attr]
             )
         return node.stmt
 
@@ -971,13 +1307,13 @@ class ProgramMove:
         parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
             f"{name}.trainable_variables"
             for name in [*self.models.model_instances.values(),
-                         *(str(n.info["instance"]) for n in self.scope.nodes if n.info.get("instance"))]
+                         *(str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n))]
         ]
         if any("container" in n.info for n in self.scope.nodes):
             raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), "trainable_variables() over variable containers")
         return " + ".join(parts) or "[]"
 
-    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None) -> str:
+    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None, line: int = 0) -> str:
         if given is not None:
             given_nodes = self.scope.deps_of(given)
             if isinstance(given, cst.Name) and given_nodes and given_nodes[0].kind == "collection":
@@ -993,14 +1329,14 @@ class ProgramMove:
         parts = ["[" + ", ".join(plain) + "]"] if plain else []
         inside, _, _ = backward_slice(self.scope.deps_of(loss))
         for n in inside:
-            if n.info.get("instance"):
+            if _has_weights(n):
                 parts.append(f"{n.info['instance']}.trainable_variables")
         assert self.models is not None
         for n in inside:
             for model in self.models.models_called(n.value):
                 parts.append(f"{model}.trainable_variables")
         if not parts:
-            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss), "loss depends on no trainable variable")
+            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss) or line, "loss depends on no trainable variable")
         return " + ".join(dict.fromkeys(parts))
 
     def _optimizer_for(self, train: Node, var_list: str) -> str:
@@ -1043,14 +1379,14 @@ class ProgramMove:
             stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
             return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
         if node.kind == "compute_gradients":
-            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
+            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
-                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"))  # type: ignore[arg-type]
+                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
                 instance = self._optimizer_for(node, var_list)
                 n = next(counter)
                 grads = "grads" if n == 1 else f"grads_{n}"
@@ -1092,6 +1428,10 @@ class ProgramMove:
             node = self.scope.lookup(fetch.value)
             if node is not None and node.kind == "train":
                 return None, "none"
+            if node is not None and node.kind == "summary":
+                return self._summary_dict(node), "dict"
+            if node is not None and node.kind == "schedule":
+                return f"{node.name}_value", "single"
             if node is not None and _list_valued(node):
                 return fetch.value, "nested"
             return fetch.value, "single"
@@ -1102,6 +1442,10 @@ class ProgramMove:
                 node = move.scope.lookup(original.value)
                 if node is not None and node.kind == "train":
                     return cst.Name("None")
+                if node is not None and node.kind == "summary":
+                    return cst.parse_expression(move._summary_dict(node))
+                if node is not None and node.kind == "schedule":
+                    return cst.Name(f"{original.value}_value")
                 return updated
 
         returned = fetch.visit(NoneForOps())
@@ -1123,6 +1467,43 @@ class ProgramMove:
         return code(returned), structure  # type: ignore[arg-type]
 
 
+def _globals_read(func: cst.FunctionDef) -> list[str]:
+    """Names a function reads from the module: not its parameters or its own assignments."""
+    params = func.params
+    local = {p.name.value for p in [*params.params, *params.posonly_params, *params.kwonly_params]}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            local.add(star.name.value)
+    bound = _bound_names(func.body)
+    local |= {n.value for n in names_read(func.body) if id(n) in bound}
+    return [n.value for n in names_read(func.body) if n.value not in local]
+
+
+def _bound_names(stmt: cst.CSTNode) -> set[int]:
+    """Ids of the names a statement assigns to or loops over (plain targets, tuples of them)."""
+    bound: set[int] = set()
+
+    def add(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            bound.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value)
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            add(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            add(node.target)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            add(node.target)
+
+    stmt.visit(Targets())
+    return bound
+
+
 def _ancestors(nodes: list[Node]) -> list[Node]:
     seen: list[Node] = []
     stack = list(nodes)
@@ -1134,6 +1515,18 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
     return seen
 
 
+def _rate_of_variables(node: Node) -> bool:
+    """A tensor computed in one expression from variables only (a warmup or decay rate)."""
+    return node.kind == "tensor" and bool(node.deps) and all(
+        d.kind not in INSIDE and d.kind != "placeholder" for d in node.deps
+    ) and not node.info
+
+
+def _has_weights(node: Node) -> bool:
+    """A layer instance with variables (pooling, flatten and dropout layers have none)."""
+    return bool(node.info.get("instance")) and LAYER_SPECS[str(node.info["layer"])].weights
+
+
 def _is_main_guard(stmt: cst.If) -> bool:
     test = stmt.test
     return (
@@ -1142,6 +1535,17 @@ def _is_main_guard(stmt: cst.If) -> bool:
         and isinstance(test.comparisons[0].comparator, cst.SimpleString)
         and test.comparisons[0].comparator.evaluated_value == "__main__"
     )
+
+
+def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
+    found: list[cst.Assign] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            found.append(assign)
+
+    node.visit(Finder())
+    return found
 
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:
@@ -1157,6 +1561,9 @@ def _list_valued(node: Node) -> bool:
     if len(node.names) > 1:
         return False
     return node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+
+
+_LITERAL_DTYPES: dict[type, str] = {cst.Integer: "tf.int32", cst.Float: "tf.float32"}
 
 
 def _trainable(call: cst.Call) -> bool:

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYERS
-from .graph import Scope, call_args
+from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
+from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
 
 
@@ -86,6 +87,8 @@ class ModelBuilder:
     layer_classes: dict[str, str] = field(default_factory=dict)  # function -> Layer class
     model_instances: dict[str, str] = field(default_factory=dict)  # function -> instance name
     scoped_instances: dict[str, str] = field(default_factory=dict)  # variable_scope -> instance
+    # layer function -> (position, name) of the parameter naming its variable_scope
+    scope_params: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -127,7 +130,9 @@ class ModelBuilder:
         if not self._creates_variables(func):
             return None
         body = list(func.body.body)  # type: ignore[union-attr]
-        if any(_get_variable_call(s, self.aliases) for s in body):
+        params = [p.name.value for p in func.params.params]
+        inner = list(body[0].body.body) if self._scope_param(body, params) else body  # type: ignore[attr-defined]
+        if any(_get_variable_call(s, self.aliases) for s in inner):
             return [self._layer_class(func, body)]
         return self._model_class(func, body)
 
@@ -137,15 +142,29 @@ class ModelBuilder:
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs, config = params[0].name.value, params[1:]
+        scope_param = self._scope_param(body, [p.name.value for p in params])
+        if scope_param is not None:
+            # `with tf.variable_scope(name):` over the whole body: the caller's literal names
+            # the layer instance, so the parameter leaves the layer's configuration.
+            body = list(body[0].body.body)  # type: ignore[attr-defined]
+            position = [p.name.value for p in params].index(scope_param)
+            self.scope_params[func.name.value] = (position, scope_param)
+            config = [p for p in config if p.name.value != scope_param]
         config_names = [p.name.value for p in config]
         weights: list[str] = []
         build: list[str] = []
         shape_map = {f"{inputs}.shape": "input_shape", f"{inputs}.get_shape()": "input_shape",
                      f"{inputs}.get_shape().as_list()": "input_shape"}
         self_config = {n: f"self.{n}" for n in config_names}
-        for stmt in body:
+        last_weight = max((i for i, s in enumerate(body) if _get_variable_call(s, self.aliases)), default=-1)
+        moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
+        for index, stmt in enumerate(body):
             found = _get_variable_call(stmt, self.aliases)
             if found is None:
+                if index < last_weight:
+                    shape_lines = self._shape_statement(stmt, inputs, shape_map, self_config)
+                    build.extend(shape_lines)
+                    moved.extend([stmt] if shape_lines else [])
                 continue
             target, call = found
             args = call_args(call, GET_VARIABLE_PARAMS)
@@ -162,15 +181,20 @@ class ModelBuilder:
             extra = f", dtype={dtype}" if "dtype" in args else ""
             if "trainable" in args:
                 extra += f", trainable={_code(args['trainable'])}"
+            attr = f"{target}_" if target in _LAYER_ATTRIBUTES else target
             build.append(
-                f"self.{target} = self.add_weight(name={_code(args['name'])}, shape={shape}, "
+                f"self.{attr} = self.add_weight(name={_code(args['name'])}, shape={shape}, "
                 f"initializer={init}{extra})"
             )
             weights.append(target)
-        mapping = {w: f"self.{w}" for w in weights} | self_config
+        mapping = {w: f"self.{w}_" if w in _LAYER_ATTRIBUTES else f"self.{w}" for w in weights} | self_config
         call_body = [
-            s.visit(_Replace(mapping)) for s in body if _get_variable_call(s, self.aliases) is None
+            s.visit(_Replace(mapping)) for s in body
+            if _get_variable_call(s, self.aliases) is None and s not in moved
         ]
+        read = {n.value for s in call_body for n in names_read(s)}
+        kept = [s for s in moved if set(_assigned(s)) & read]
+        call_body = [s.visit(_Replace(mapping)) for s in kept] + call_body
         cls = _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
@@ -193,6 +217,32 @@ class ModelBuilder:
         return cls_node.with_changes(
             body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines
         )
+
+    def _scope_param(self, body: list[cst.BaseStatement], params: list[str]) -> str | None:
+        """The parameter naming a `with tf.variable_scope(param):` that is the whole body."""
+        if len(body) != 1 or not isinstance(body[0], cst.With) or len(body[0].items) != 1:
+            return None
+        call = body[0].items[0].item
+        if (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"
+                and len(call.args) == 1 and isinstance(call.args[0].value, cst.Name)
+                and call.args[0].value.value in params[1:]):
+            return call.args[0].value.value
+        return None
+
+    def _shape_statement(
+        self, stmt: cst.BaseStatement, inputs: str, shape_map: dict[str, str], config: dict[str, str],
+    ) -> list[str]:
+        """A statement computing a weight dimension from the input's shape, for `build`."""
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+                and isinstance(stmt.body[0], cst.Assign)):
+            return []
+        source = _code(stmt.body[0])
+        for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
+            source = source.replace(old, new)
+        source = _code(cst.parse_statement(source + "\n").visit(_Replace(config))).strip()
+        if inputs in source.replace("input_shape", ""):
+            raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
+        return [source]
 
     # ------------------------------------------------------------ models
     def _model_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
@@ -269,6 +319,20 @@ class ModelBuilder:
         return out
 
 
+# Names a Keras Layer already uses; a weight attribute must not shadow them.
+_LAYER_ATTRIBUTES = frozenset({
+    "weights", "trainable_weights", "non_trainable_weights", "variables", "trainable_variables",
+    "non_trainable_variables", "name", "dtype", "built", "losses", "input", "output", "trainable",
+    "input_spec", "path", "metrics", "supports_masking", "dtype_policy",
+})
+
+
+def _assigned(stmt: cst.BaseStatement) -> list[str]:
+    if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
+        return [t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)]
+    return []
+
+
 # Names a Keras Model already uses; a layer attribute must not shadow them.
 _MODEL_ATTRIBUTES = frozenset({
     "input", "output", "layers", "weights", "variables", "name", "losses", "metrics",
@@ -299,7 +363,17 @@ class _LayerCalls(cst.CSTTransformer):
         if not updated.args:
             raise Unsupported(RULE.id, self.builder._line(original), "layer call without an input")
         inputs, *rest = updated.args
-        name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == "name"), None)
+        name_keyword = "scope" if (path or "").startswith("contrib.") else "name"
+        name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == name_keyword), None)
+        scoped = self.builder.scope_params.get(func.value) if isinstance(func, cst.Name) else None
+        if scoped is not None:
+            position, param = scoped
+            positional = [a for a in updated.args if a.keyword is None]
+            name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == param),
+                            positional[position] if len(positional) > position else None)
+            if name_arg is None or not isinstance(name_arg.value, cst.SimpleString):
+                raise Unsupported(RULE.id, self.builder._line(original), "variable_scope name is not a literal")
+            rest = [a for a in rest if a is not name_arg]
         if name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
             attr = str(name_arg.value.evaluated_value)
         elif self.scope is not None:
@@ -315,8 +389,15 @@ class _LayerCalls(cst.CSTTransformer):
             raise Unsupported(RULE.id, self.builder._line(original), f"scope name {attr!r} is not an identifier")
         ctor_args = [a for a in rest if not (a.keyword is not None and a.keyword.value in ("name", "reuse"))]
         ctor = ", ".join(_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor_args)
+        call_args = _code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        if path in LAYERS:
+            keras = keras_layer(path, updated)
+            if keras is None:
+                raise Unsupported(LAYERS_RULE.id, self.builder._line(original), f"tf.{path} with an argument Keras has no form for")
+            ctor = ", ".join(a for a in keras.arguments if not a.startswith("name="))
+            call_args = keras.call_arguments
         ctor = f"{ctor}, name={attr!r}" if ctor else f"name={attr!r}"
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:
             self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)
-        return cst.parse_expression(f"self.{attr}({_code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))})")
+        return cst.parse_expression(f"self.{attr}({call_args})")

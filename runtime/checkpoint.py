@@ -344,6 +344,12 @@ class Checkpoint:
     def read(self, save_path: str, options: Any = None) -> _Status:
         values = _read(os.fspath(save_path))
         mine = self._values()
+        for name, obj in self._objects.items():
+            unbuilt = isinstance(obj, Layer) and not obj.variables
+            if unbuilt and any(k.startswith(f"{name}/") for k in values):
+                from runtime.errors import Unsupported
+
+                raise Unsupported("tf.train.Checkpoint restore into a Keras layer not built yet (deferred restoration)")
         if "save_counter/.ATTRIBUTES/VARIABLE_VALUE" in values:
             mine.setdefault("save_counter/.ATTRIBUTES/VARIABLE_VALUE", self.save_counter)
         for key, var in mine.items():

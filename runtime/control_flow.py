@@ -23,7 +23,17 @@ def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None 
     from runtime.ops.math import where
 
     t, f = true_fn(), false_fn()
-    return nest.map_structure(lambda a, b: where(pred, a, b), t, f)
+    return nest.map_structure(lambda a, b: _select(where, pred, a, b), t, f)
+
+
+def _select(where: Any, pred: Any, a: Any, b: Any) -> Any:
+    """``where`` on a scalar predicate; the result keeps the shape both branches agree on, as TF's
+    cond does even when the predicate's own shape is unknown."""
+    out = where(pred, a, b)
+    sa, sb = getattr(a, "shape", None), getattr(b, "shape", None)
+    if out.shape.rank is None and sa is not None and sb is not None and sa.rank == sb.rank and sa.rank is not None:
+        out.set_shape([x if x == y else None for x, y in zip(sa.as_list(), sb.as_list())])
+    return out
 
 
 def while_loop(cond_fn: Any, body: Any, loop_vars: Any, shape_invariants: Any = None,

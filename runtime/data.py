@@ -59,11 +59,25 @@ def _normalize(structure: Any) -> Any:
     return _leaf(structure)
 
 
+_NAMED: dict[tuple[type, str], type] = {}
+
+
+def _named(base: type, kind: str) -> type:
+    """The class an instance shows, as in TF: one per transformation (``_BatchDataset``...);
+    every ``tf.compat.v1`` dataset is a ``DatasetV1Adapter``."""
+    name = "DatasetV1Adapter" if issubclass(base, DatasetV1) else kind
+    if (base, name) not in _NAMED:
+        _NAMED[base, name] = type(name, (base,), {"__module__": base.__module__})
+    return _NAMED[base, name]
+
+
 class DatasetV2:
     """``tf.data.Dataset``."""
 
     def __init__(self, parent: DatasetV2 | None, tensors: list, spec: Any,
-                 gen: Callable[[_Env], Iterator]) -> None:
+                 gen: Callable[[_Env], Iterator], kind: str = "_TensorSliceDataset") -> None:
+        self.__class__ = _named(self._base(), kind)
+        self._kind = kind
         self._parent = parent
         self._tensors = [t for t in tensors if isinstance(t, Tensor)]
         self._spec = spec
@@ -78,8 +92,12 @@ class DatasetV2:
         own = list(self._tensors)
         return (self._parent._all_tensors() if self._parent is not None else []) + own
 
-    def _stage(self, tensors: list, spec: Any, gen: Callable[[_Env], Iterator]) -> DatasetV2:
-        return type(self)(self, tensors, spec, gen)
+    @classmethod
+    def _base(cls) -> type:
+        return DatasetV1 if issubclass(cls, DatasetV1) else DatasetV2
+
+    def _stage(self, tensors: list, spec: Any, gen: Callable[[_Env], Iterator], kind: str) -> DatasetV2:
+        return self._base()(self, tensors, spec, gen, kind)
 
     # --- sources --------------------------------------------------------------------------------
     @classmethod
@@ -107,13 +125,13 @@ class DatasetV2:
         def gen(env: _Env) -> Iterator:
             yield nest.pack_sequence_as(structure, [np.asarray(_value(x, env)) for x in leaves])
 
-        return cls(None, leaves, spec, gen)
+        return cls(None, leaves, spec, gen, "_TensorDataset")
 
     @classmethod
     def range(cls, *args: Any, output_type: Any = dtypes.int64, name: str | None = None) -> DatasetV2:
         dt = dtypes.as_dtype(output_type)
         values = np.arange(*[int(a) for a in args]).astype(dt.np)
-        return cls(None, [], TensorSpec([], dt), lambda env: iter(values))
+        return cls(None, [], TensorSpec([], dt), lambda env: iter(values), "_RangeDataset")
 
     @staticmethod
     def zip(*datasets: Any, name: str | None = None) -> DatasetV2:
@@ -125,7 +143,8 @@ class DatasetV2:
             for items in zip(*[d._gen(env) for d in parts]):
                 yield nest.pack_sequence_as(structure, list(items))
 
-        out = cls(None, [], nest.pack_sequence_as(structure, [d.element_spec for d in parts]), gen)
+        spec = nest.pack_sequence_as(structure, [d.element_spec for d in parts])
+        out = cls._base()(None, [], spec, gen, "_ZipDataset")
         out._tensors = [t for d in parts for t in d._all_tensors()]
         return out
 
@@ -149,7 +168,7 @@ class DatasetV2:
             if chunk and not drop_remainder:
                 yield _stack(self._spec, chunk)
 
-        return self._stage([size], spec, gen)
+        return self._stage([size], spec, gen, "_BatchDataset")
 
     def repeat(self, count: Any = None, name: str | None = None) -> DatasetV2:
         times = _leaf(count) if count is not None else None
@@ -167,7 +186,7 @@ class DatasetV2:
                 if not produced:
                     return
 
-        return self._stage([times], self._spec, gen)
+        return self._stage([times], self._spec, gen, "_RepeatDataset")
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: Any = None,
                 name: str | None = None) -> DatasetV2:
@@ -193,7 +212,7 @@ class DatasetV2:
             while buffer:
                 yield buffer.pop(rng.randint(len(buffer)))
 
-        return self._stage([size], self._spec, gen)
+        return self._stage([size], self._spec, gen, "_ShuffleDataset")
 
     def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
             name: str | None = None) -> DatasetV2:
@@ -207,7 +226,7 @@ class DatasetV2:
                     out = call(nest.map_structure(lambda a: EagerTensor(np.asarray(a)), element))
                 yield nest.map_structure(lambda t: np.asarray(_leaf(t)), _normalize_out(out))
 
-        return self._stage([], spec, gen)
+        return self._stage([], spec, gen, "_MapDataset")
 
     def filter(self, predicate: Callable, name: str | None = None) -> DatasetV2:
         call = _call_with_element(predicate)
@@ -220,7 +239,7 @@ class DatasetV2:
                 if bool(np.asarray(_leaf(keep))):
                     yield element
 
-        return self._stage([], self._spec, gen)
+        return self._stage([], self._spec, gen, "_FilterDataset")
 
     def take(self, count: Any, name: str | None = None) -> DatasetV2:
         n_leaf = _leaf(count)
@@ -233,7 +252,7 @@ class DatasetV2:
                     return
                 yield element
 
-        return self._stage([n_leaf], self._spec, gen)
+        return self._stage([n_leaf], self._spec, gen, "_TakeDataset")
 
     def skip(self, count: Any, name: str | None = None) -> DatasetV2:
         n_leaf = _leaf(count)
@@ -247,24 +266,26 @@ class DatasetV2:
                 if i >= n:
                     yield element
 
-        return self._stage([n_leaf], self._spec, gen)
+        return self._stage([n_leaf], self._spec, gen, "_SkipDataset")
 
     def concatenate(self, dataset: DatasetV2, name: str | None = None) -> DatasetV2:
         parent = self._gen
-        out = self._stage([], self._spec, lambda env: _chain(parent(env), dataset._gen(env)))
+        out = self._stage([], self._spec, lambda env: _chain(parent(env), dataset._gen(env)),
+                          "_ConcatenateDataset")
         out._tensors = dataset._all_tensors()
         return out
 
     def enumerate(self, start: int = 0, name: str | None = None) -> DatasetV2:
         parent = self._gen
         spec = (TensorSpec([], dtypes.int64), self._spec)
-        return self._stage([], spec, lambda env: ((np.int64(start + i), e) for i, e in enumerate(parent(env))))
+        return self._stage([], spec, lambda env: ((np.int64(start + i), e) for i, e in enumerate(parent(env))),
+                           "_ZipDataset")
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> DatasetV2:
-        return self._stage([], self._spec, self._gen)
+        return self._stage([], self._spec, self._gen, "_PrefetchDataset")
 
     def cache(self, filename: str = "", name: str | None = None) -> DatasetV2:
-        return self._stage([], self._spec, self._gen)
+        return self._stage([], self._spec, self._gen, "CacheDataset")
 
     # --- iteration ------------------------------------------------------------------------------
     def __iter__(self) -> OwnedIterator:
@@ -285,7 +306,7 @@ class DatasetV2:
         return env
 
     def __repr__(self) -> str:
-        return f"<_{type(self).__name__} element_spec={self._spec}>"
+        return f"<{self._kind} element_spec={self._spec}>"
 
 
 def _chain(a: Iterator, b: Iterator) -> Iterator:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes, nest
+from runtime import context, dtypes, nest, trace
 from runtime.graph import Graph, constant_value
 from runtime.ops.registry import apply, not_differentiable, register
 from runtime.plan import compile_plan
@@ -68,7 +68,10 @@ class ConcreteFunction:
         self.structured_outputs = outputs
         self._flat = flat_outputs
         fetch = [t if isinstance(t, SymbolicTensor) else None for t in flat_outputs]
-        ops = graph.get_operations() if graph.loops else _live_ops(graph.get_operations(), fetch)
+        # Recording values (``trace.ValueLog``) runs dead ops too: a value the program
+        # computes and drops still shows which of its lines match the other program's.
+        keep_all = graph.loops or trace.recorder.values is not None
+        ops = graph.get_operations() if keep_all else _live_ops(graph.get_operations(), fetch)
         self._plan = compile_plan(ops, inputs, fetch, graph.loops)
         seen: dict[int, Any] = {}
         for op in graph.get_operations():

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes
+from runtime import context, dtypes, trace
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -247,6 +247,8 @@ class Graph:
         self._ops.append(op)
         self._by_name[name] = op
         _make_outputs(op)
+        if trace.recorder.values is not None:  # after _make_outputs: probes are not values
+            op.fn = trace.recorder.values.wrap(op, op.fn)
         return op
 
 

@@ -20,8 +20,14 @@ TF1_ONLY_NAMES = frozenset({
     "assign_sub", "random_normal", "random_uniform", "truncated_normal", "set_random_seed", "log",
     "global_variables", "trainable_variables", "get_collection", "add_to_collection", "GraphKeys",
     "layers", "contrib", "to_float", "to_int32", "variables_initializer", "AUTO_REUSE", "get_variable_scope",
-    "Print", "arg_max", "div", "zeros_initializer", "constant_initializer",
-    "random_normal_initializer", "truncated_normal_initializer", "glorot_uniform_initializer",
+    "Print", "arg_max", "div", "truncated_normal_initializer", "glorot_uniform_initializer",
+})  # not tf.zeros_initializer, tf.constant_initializer, tf.random_normal_initializer: TF2 has them
+# TF 1.x top-level linear algebra and segment names (tf.linalg.* / tf.math.* in TF2).
+TF1_ONLY_NAMES |= frozenset({
+    "matrix_inverse", "matrix_determinant", "matrix_solve", "matrix_solve_ls", "cholesky", "diag", "diag_part",
+    "matrix_diag", "matrix_diag_part", "matrix_set_diag", "matrix_transpose", "matrix_band_part", "segment_sum",
+    "unsorted_segment_sum", "segment_max", "segment_min", "segment_mean", "unsorted_segment_max",
+    "unsorted_segment_min", "unsorted_segment_mean",
 })
 TF1_TRAIN_NAMES = frozenset({"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
                              "AdagradOptimizer", "RMSPropOptimizer", "AdadeltaOptimizer", "Saver",

@@ -250,7 +250,8 @@ KERAS_NAMES = {
     "glorot_normal": GlorotNormal, "he_normal": HeNormal, "he_uniform": HeUniform,
     "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform, "random_normal": RandomNormalV2,
     "random_uniform": RandomUniformV2, "truncated_normal": TruncatedNormalV2, "identity": Identity,
-    "orthogonal": Orthogonal, "variance_scaling": VarianceScaling,
+    "orthogonal": Orthogonal, "variance_scaling": VarianceScaling, "uniform": RandomUniformV2,
+    "normal": RandomNormalV2,
 }
 
 

@@ -191,11 +191,14 @@ def _limit_memory(limit_bytes: int) -> Callable[[], None]:
 
 
 def child_environment(
-    program: Path, trace_path: Path, max_steps: int | None, seed: int
+    program: Path, trace_path: Path, max_steps: int | None, seed: int, values: bool = False
 ) -> dict[str, str]:
     """The environment of a run: the caller's, plus what makes runs comparable."""
     env = dict(os.environ)
     env.pop(trace.MAX_STEPS_ENV, None)
+    env.pop(trace.VALUES_ENV, None)
+    if values:
+        env[trace.VALUES_ENV] = "1"
     # From a source checkout, the child must find ``runtime``; an installed package
     # is found anyway, and its site-packages must not go ahead of the stdlib.
     source_checkout = (PROJECT_ROOT / "pyproject.toml").is_file()
@@ -234,11 +237,13 @@ def run_program(
     source: str | None = None,
     runner: Runner = engine_command,
     seed: int = 0,
+    values: bool = False,
 ) -> RunResult:
     """Run ``program`` (inside ``workdir``, default its directory) in a fresh copy.
 
     With ``source``, the copy of the program file gets that text instead: how an
-    in-memory rewrite is run without writing it into the user's tree.
+    in-memory rewrite is run without writing it into the user's tree. With
+    ``values``, the trace also holds the values ops computed (``trace.ValueLog``).
     """
     program = Path(program).resolve()
     if not program.is_file() and source is None:
@@ -256,7 +261,7 @@ def run_program(
             copy.write_text(source, encoding="utf-8")
         trace_path = Path(tmp) / "trace.json"
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
-        env = child_environment(copy, trace_path, max_steps, seed)
+        env = child_environment(copy, trace_path, max_steps, seed, values)
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             process = subprocess.Popen(
                 [*runner(copy, face), *argv],

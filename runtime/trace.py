@@ -25,7 +25,10 @@ Recorded per run: every variable's creation line in the user program
 first update and value at exit; every step's gradients and the program line that
 applied it; which program line printed which stdout bytes; and how much stdout
 had been written at each event, so events and printed text can be ordered.
-The trace file is JSON (``FORMAT`` below); ``runtime.compare`` reads it.
+On request (``TFMIGRATE_VALUES``), also every value the program's ops compute
+(``ValueLog``; the engine calls ``recorder.values`` when op kernels run).
+The trace file is JSON (``FORMAT`` below); ``runtime.compare`` and
+``runtime.attribute`` read it.
 """
 
 from __future__ import annotations
@@ -44,7 +47,11 @@ import numpy as np
 TRACE_ENV = "TFMIGRATE_TRACE"
 MAX_STEPS_ENV = "TFMIGRATE_MAX_STEPS"
 PROGRAM_ENV = "TFMIGRATE_PROGRAM"
+VALUES_ENV = "TFMIGRATE_VALUES"  # set: also record the values ops compute (``ValueLog``)
 FORMAT = 1
+
+# Computed values recorded per run: enough for the first steps of a tutorial model.
+VALUES_LIMIT = 4000
 
 # Tensors larger than this are recorded as a digest (norms plus a fixed sample):
 # full gradients of an MNIST-sized model at every step would not fit in memory.
@@ -143,6 +150,93 @@ def _stdout_offset() -> int | None:
         return None
 
 
+_ENGINE = os.path.dirname(os.path.abspath(__file__))
+# Engine code that computes values on the program's behalf: gradients and updates.
+_DERIVING = tuple(
+    os.path.join(_ENGINE, *part)
+    for part in (("gradients.py",), ("optimizers", ""), ("keras", "optimizers.py"))
+)
+
+
+def _deriving() -> bool:
+    """Is the engine differentiating or applying an update (not running the user's ops)?"""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(_DERIVING):
+            return True
+        frame = frame.f_back
+    return False
+
+
+class ValueLog:
+    """The values a program computes, each with the program line that made its op.
+
+    Recorded only on request (a second run after a divergence): which lines first
+    compute something the other program never computes names every independent
+    mistake, not only the first observable that shows one. Every execution of an
+    op is recorded, up to ``VALUES_LIMIT`` values.
+    A value's inputs are the indices of recorded values (-1: a feed or a capture);
+    ``derived`` marks values of gradients and updates, which TF1 and TF2 compute
+    through different intermediate ops.
+    """
+
+    def __init__(self, limit: int = VALUES_LIMIT) -> None:
+        self.limit = limit
+        self.records: list[dict[str, Any]] = []
+        self._by_tensor: dict[int, int] = {}
+        self._keep: list[Any] = []  # eager tensors stay alive so their ids stay theirs
+
+    def wrap(self, op: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn``, the kernel of graph op ``op``, recording its outputs each time it runs."""
+        lines = _program_lines()
+        derived = _deriving()
+
+        def kernel(*arrays: Any) -> Any:
+            result = fn(*arrays)
+            if len(self.records) < self.limit:
+                outputs = [result] if op.opdef.n_out == 1 else list(result or ())
+                self._add(op.type, op.inputs, op.outputs, outputs, lines, derived)
+            return result
+
+        return kernel
+
+    def computed(self, op_type: str, inputs: list[Any], outputs: list[Any]) -> None:
+        """An eager op ran: ``outputs`` (tensors with ``.numpy()``) from ``inputs``."""
+        if len(self.records) >= self.limit:
+            return
+        self._keep += outputs
+        values = [t.numpy() for t in outputs]
+        self._add(op_type, inputs, outputs, values, _program_lines(), _deriving())
+
+    def _add(
+        self,
+        op_type: str,
+        inputs: list[Any],
+        tensors: list[Any],
+        values: list[Any],
+        lines: list[int],
+        derived: bool,
+    ) -> None:
+        sources = [self._by_tensor.get(id(t), -1) for t in inputs]
+        for tensor, value in zip(tensors, values):
+            if len(self.records) >= self.limit:
+                return
+            array = np.asarray(value)
+            if array.dtype.kind not in "biuf":
+                continue
+            self._by_tensor[id(tensor)] = len(self.records)
+            self.records.append(
+                {
+                    "op": op_type,
+                    "line": lines[0] if lines else None,
+                    "callers": lines[1:],
+                    "inputs": sources,
+                    "derived": derived,
+                    "value": record_array(array),
+                }
+            )
+
+
 class Recorder:
     """Collects variables and optimizer steps; writes them as JSON at exit."""
 
@@ -158,6 +252,7 @@ class Recorder:
         self._index: dict[int, int] = {}
         self._by_key: dict[str, int] = {}
         self._initial: dict[int, dict[str, Any] | None] = {}
+        self.values: ValueLog | None = None
 
     @property
     def active(self) -> bool:
@@ -252,6 +347,7 @@ class Recorder:
             "steps": self.steps,
             "variables": final,
             "prints": self.prints,
+            "values": self.values.records if self.values is not None else None,
         }
 
     def write(self) -> None:
@@ -290,6 +386,8 @@ def _from_env() -> Recorder:
     steps = os.environ.get(MAX_STEPS_ENV)
     recorder = Recorder(os.environ.get(TRACE_ENV), int(steps) if steps else None)
     if recorder.path is not None:
+        if os.environ.get(VALUES_ENV):
+            recorder.values = ValueLog()
         atexit.register(recorder.write)
         if os.environ.get(PROGRAM_ENV):
             builtins.print = traced_print(recorder, builtins.print)

@@ -111,6 +111,7 @@ def variable_scope(name_or_scope: Any = None, default_name: str | None = None, v
     _SCOPES.append(scope)
     _scope_counts(parent).setdefault(short, 0)
     _scope_counts(parent)[short] += 1
+    reentered = _count_snapshot() if isinstance(name_or_scope, VariableScope) else None
     try:
         if auxiliary_name_scope:
             with name_scope(ns if ns else short) as ns_name:
@@ -120,6 +121,28 @@ def variable_scope(name_or_scope: Any = None, default_name: str | None = None, v
             yield scope
     finally:
         _SCOPES.pop()
+        _close_subscopes(full, reentered)
+
+
+def _count_snapshot() -> dict:
+    return {k: dict(v) for k, v in _store().items() if isinstance(k, tuple) and k[0] == "__scope_counts__"}
+
+
+def _close_subscopes(full: str, snapshot: dict | None) -> None:
+    """TF on leaving a scope: default names under it start afresh (a scope re-entered by name,
+    e.g. with reuse=True, names its cells and layers as the first time); a scope object
+    re-entered restores the counts it found."""
+    store = _store()
+    if snapshot is not None:
+        for key in [k for k in store if isinstance(k, tuple) and k[0] == "__scope_counts__"]:
+            del store[key]
+        store.update(snapshot)
+        return
+    for key, counts in store.items():
+        if isinstance(key, tuple) and key[0] == "__scope_counts__" and (
+                key[1] == full or key[1].startswith(full + "/")):
+            for name in counts:
+                counts[name] = 0
 
 
 def _scope_counts(parent: VariableScope) -> dict:

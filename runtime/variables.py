@@ -106,7 +106,8 @@ class Variable:
             else:
                 unique = graph.unique_name(base)  # type: ignore[union-attr]
             self._name = unique + ":0"
-            with graph.as_default(), graph.name_scope(unique + "/"):  # type: ignore[union-attr]
+            # init_scope semantics: a variable's initializer ignores enclosing control dependencies
+            with graph.as_default(), graph.name_scope(unique + "/"), graph.control_dependencies(None):  # type: ignore[union-attr]
                 from runtime.convert import convert_to_tensor
                 from runtime.ops.registry import apply
 

@@ -5,14 +5,15 @@ own usage error):
 
 - 0 **equivalent**: every printed number, every gradient at every optimizer
   step and every final variable value agree within ``|new - old| <= atol +
-  rtol*|old|`` (``|old|`` of a tensor element: the tensor's largest magnitude;
-  see ``runtime.compare``), words and exit status agree exactly; also when both
-  programs fail with the same exception type. With the defaults (rtol=1e-4,
-  atol=1e-6), measured on the engine over 300 Adam steps of a small MLP: a
-  correct Keras Adam rewrite stays within 1.8e-5, an RMSprop rewrite whose
-  accumulator starts at zeros differs at step 2; Keras Adam's default epsilon
-  instead of TF1's 1e-8 stays within 3.8e-5 and is *not* caught;
-- 1 **different**: the first divergence in the original's order;
+  rtol*scale`` (a tensor element's scale: the largest magnitude of its
+  observable; see ``runtime.compare``), words and exit status agree exactly;
+  also when both programs fail with the same exception type. With the
+  defaults (rtol=1e-4, atol=1e-6) a correct Keras Adam rewrite passes, Keras
+  Adam's default epsilon instead of TF1's 1e-8 does not, and an RMSprop
+  rewrite whose accumulator starts at zeros differs at step 2;
+- 1 **different**: the first divergence in the original's order, then every
+  other place where values start to differ (``runtime.attribute``, from a
+  second run of each program that records the values its ops compute);
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (and the rewrite does not fail the same way), a run timed out or hit
   the memory cap, or the program could not be started.
@@ -21,11 +22,12 @@ own usage error):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runtime.attribute import first_differences
 from runtime.compare import Divergence, Tolerance, compare_runs, failure
 from runtime.sandbox import Runner, RunResult, SandboxError, engine_command, run_program
 
@@ -50,6 +52,8 @@ class Options:
     memory_mb: int = 4096  # address-space cap, per program
     argv: Sequence[str] = ()
     stdin: bytes = b""
+    # When different: run both again to name every place values start to differ (``also``).
+    attribute: bool = True
 
 
 @dataclass
@@ -58,9 +62,10 @@ class Verdict:
     reason: str  # one line, for humans
     steps_compared: int = 0
     max_abs_diff: float = 0.0
-    max_rel_diff: float = 0.0  # for tensor elements: relative to the tensor's largest magnitude
+    max_rel_diff: float = 0.0  # for tensor elements: relative to their observable's scale
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
+    also: list[Divergence] = field(default_factory=list)  # further mistakes, original's order
 
     @property
     def exit_code(self) -> int:
@@ -92,8 +97,8 @@ def verify_files(
 ) -> Verdict:
     """Run two programs, each in a copy of its own directory, and compare them."""
     return _verify(
-        lambda: _run(Path(old), options, old_face, runner),
-        lambda: _run(Path(new), options, new_face, runner),
+        lambda **extra: _run(Path(old), options, old_face, runner, **extra),
+        lambda **extra: _run(Path(new), options, new_face, runner, **extra),
         options,
     )
 
@@ -115,25 +120,49 @@ def verify_sources(
     files next to the program are found and the user's tree is not written.
     """
     program = Path(workdir) / filename
+    where = {"workdir": Path(workdir)}
     return _verify(
-        lambda: _run(program, options, old_face, runner, workdir=Path(workdir), source=old_src),
-        lambda: _run(program, options, new_face, runner, workdir=Path(workdir), source=new_src),
+        lambda **extra: _run(program, options, old_face, runner, **where, source=old_src, **extra),
+        lambda **extra: _run(program, options, new_face, runner, **where, source=new_src, **extra),
         options,
     )
 
 
 def _run(program: Path, options: Options, face: str, runner: Runner, **where: Any) -> RunResult:
+    """One run; ``values=True`` (see ``_attribute``) also records computed values."""
     return run_program(
         program,
         argv=list(options.argv),
         stdin=options.stdin,
         timeout=options.timeout,
         memory_mb=options.memory_mb,
-        max_steps=options.max_steps,
+        max_steps=1 if where.get("values") else options.max_steps,
         face=face,
         runner=runner,
         **where,
     )
+
+
+# Runs a program once more, recording values: ``run(values=True)``.
+_Rerun = Callable[..., RunResult]
+
+
+def _attribute(run_old: _Rerun, run_new: _Rerun, first: Divergence, tol: Tolerance) -> list:
+    """Where else values start to differ, from a second run of each program.
+
+    The runs stop after one optimizer step: a mistake in what a program computes
+    shows in the first values it computes; one in how it updates does not, and
+    the first divergence names that.
+    """
+    try:
+        old, new = run_old(values=True), run_new(values=True)
+    except SandboxError:
+        return []
+    records = [run.trace.get("values") if run.trace else None for run in (old, new)]
+    if records[0] is None or records[1] is None:
+        return []
+    found = first_differences(records[0], records[1], tol)
+    return [d for d in found if (d.old_line, d.new_line) != (first.old_line, first.new_line)]
 
 
 def _unsupported(run: RunResult) -> str | None:
@@ -156,7 +185,7 @@ def _cannot_run(run: RunResult, side: str, options: Options) -> str | None:
     return None
 
 
-def _verify(run_old: Any, run_new: Any, options: Options) -> Verdict:
+def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
     try:
         old = run_old()
         reason = _cannot_run(old, "original", options)
@@ -172,7 +201,8 @@ def _verify(run_old: Any, run_new: Any, options: Options) -> Verdict:
     if old_failure is not None and failure(new) != old_failure:
         message = f": {old.exception_message}" if old.exception_message else ""
         return Verdict("unverified", f"the original itself fails: {old_failure}{message}")
-    comparison = compare_runs(old, new, Tolerance(options.rtol, options.atol))
+    tol = Tolerance(options.rtol, options.atol)
+    comparison = compare_runs(old, new, tol)
     d = comparison.divergence
     common = {
         "steps_compared": comparison.steps_compared,
@@ -192,7 +222,11 @@ def _verify(run_old: Any, run_new: Any, options: Options) -> Verdict:
             f"max rel diff {comparison.max_rel_diff:.3g}){both_fail}",
             **common,
         )
-    return Verdict("different", _describe(d), **common)
+    also = []
+    if options.attribute and d.observable != "exit":
+        also = _attribute(run_old, run_new, d, tol)
+    reason = "; also ".join(_describe(found) for found in [d, *also])
+    return Verdict("different", reason, **common, also=also)
 
 
 def _describe(d: Divergence) -> str:

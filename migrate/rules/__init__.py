@@ -23,21 +23,24 @@ def _load() -> dict[str, Rule]:
         api_rename,
         assign,
         compat_fallback,
+        data,
         get_variable,
         gradients,
         imports,
         layers,
+        losses,
         optimizers,
         saver,
         session,
+        summaries,
         variable_scope,
     )
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, saver, compat_fallback,
+        api_rename, layers, losses, saver, summaries, data, compat_fallback,
     )
-    rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE]
+    rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import libcst as cst
@@ -10,11 +11,18 @@ from ..api_table import (
     CALL_TRANSFORMS,
     INITIALIZERS,
     KEYWORD_RENAMES,
+    LAYER_SPECS,
+    LOSS_NEUTRAL_ARGS,
+    LOSSES,
+    QUEUE_INPUTS,
+    REGULARIZERS,
     RENAMES,
     TF1_MEANING_BY_SPELLING,
     is_tf1_only,
+    is_tf2_call,
 )
 from ..codegen import code
+from ..graph import call_args
 from ..imports import Aliases
 from ..report import Finding
 from ..suppress import is_skipped
@@ -22,7 +30,11 @@ from . import Rule
 from .assign import ASSIGN_CALLS
 from .assign import RULE as ASSIGN_RULE
 from .compat_fallback import RULE as COMPAT_RULE
+from .data import QUEUE_RULE
 from .get_variable import initializer_args
+from .layers import RULE as LAYERS_RULE
+from .layers import keras_layer
+from .losses import RULE as LOSSES_RULE
 
 RULE = Rule(
     id="TF108",
@@ -93,9 +105,56 @@ def _global_step_variable(call: cst.Call, alias: str) -> cst.Call:
     )
 
 
+_TEMPLATE_FIELD = re.compile(r"\{\((\w+)\)\}|\{(\w+)\}")
+
+
+def tf2_loss(path: str, call: cst.Call, alias: str) -> cst.BaseExpression | None:
+    """The TF2 expression of a `tf.losses` call; None when an argument changes its meaning
+    (weights, a reduction, label smoothing)."""
+    spec = LOSSES[path]
+    if any(a.star for a in call.args):
+        return None
+    bound = {k: _code(v) for k, v in call_args(call, spec.params).items()}
+    for name, value in list(bound.items()):
+        if name in LOSS_NEUTRAL_ARGS and (not LOSS_NEUTRAL_ARGS[name] or value in LOSS_NEUTRAL_ARGS[name]):
+            del bound[name]
+    values = {**spec.defaults, **bound}
+    used = {a or b for a, b in _TEMPLATE_FIELD.findall(spec.template)}
+    if set(bound) - used or used - set(values):
+        return None
+
+    def fill(match: re.Match[str]) -> str:
+        grouped, plain = match.groups()
+        text = values[grouped or plain]
+        if grouped and not _single_term(text):
+            return f"({text})"
+        return text
+
+    return cst.parse_expression(_TEMPLATE_FIELD.sub(fill, spec.template.replace("tf.", f"{alias}.")))
+
+
+def _single_term(text: str) -> bool:
+    expr = cst.parse_expression(text)
+    return isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float))
+
+
+def _keras_regularizer(path: str) -> Callable[[cst.Call, str], cst.Call]:
+    def transform(call: cst.Call, alias: str) -> cst.Call:
+        cls, template = REGULARIZERS[path]
+        scale = call_args(call, ("scale", "scope")).get("scale")
+        text = _code(scale) if scale is not None else "0.0"
+        if not _single_term(text):
+            text = f"({text})"
+        return cst.parse_expression(f"{alias}.keras.regularizers.{cls}({template.format(scale=text)})")  # type: ignore[return-value]
+
+    return transform
+
+
 def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
     if name.startswith("cast_to:"):
         return _cast_to(name.split(":", 1)[1])
+    if name.startswith("regularizer:"):
+        return _keras_regularizer(name.split(":", 1)[1])
     return {
         "dropout_keep_prob": _dropout_keep_prob,
         "stop_gradient_labels": _stop_gradient_labels,
@@ -114,8 +173,12 @@ class RenameTransformer(cst.CSTTransformer):
         findings: list[Finding],
         enabled: Callable[[str], bool],
         tf2_spelled: bool = False,
+        graph_mode: bool = False,
     ) -> None:
         super().__init__()
+        # In a file kept in graph mode, a TF1 layer call becomes a Keras layer built on the
+        # spot: graph mode runs it once, as TF1 did (tf.compat.v1.layers needs Keras 2).
+        self.graph_mode = graph_mode
         # A file already spelled `tensorflow` + `tf.compat.v1.*` (a rewrite's output) means
         # TF2 by every name that is not under compat.v1.
         self.tf2_spelled = tf2_spelled
@@ -128,9 +191,34 @@ class RenameTransformer(cst.CSTTransformer):
         self.compat_paths: set[str] = set()
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
         self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
+        self.called: set[int] = set()  # attributes that are the function of a call
+        self.scoped_defaults: list[bool] = []  # per enclosing `with`: does it set scope defaults
+        self.tf2_calls: set[int] = set()  # functions of calls only TF2 accepts (kept as written)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
+
+    def visit_With(self, node: cst.With) -> None:
+        self.scoped_defaults.append(self._sets_scope_defaults(node))
+
+    def leave_With(self, original_node: cst.With, updated_node: cst.With) -> cst.With:
+        self.scoped_defaults.pop()
+        return updated_node
+
+    def _sets_scope_defaults(self, node: cst.With) -> bool:
+        """A variable_scope with an initializer, regularizer or reuse: get_variable defaults a
+        Keras layer would not see."""
+        return any(
+            isinstance(item.item, cst.Call) and self.aliases.resolve(item.item.func) == "variable_scope"
+            and any(a.keyword is not None and a.keyword.value != "name_or_scope" for a in item.item.args)
+            for item in node.items
+        )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.called.add(id(node.func))
+        path = self.aliases.resolve(node.func)
+        if path is not None and is_tf2_call(path, {a.keyword.value for a in node.args if a.keyword is not None}):
+            self.tf2_calls.add(id(node.func))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Attribute):
@@ -158,17 +246,24 @@ class RenameTransformer(cst.CSTTransformer):
         head = updated_node.value
         if isinstance(head, cst.Name) and head.value != self.alias and self.aliases.modules.get(head.value) == "":
             updated_node = updated_node.with_changes(value=cst.Name(self.alias))
-        if path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)):
+        if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
+                or ((path in LOSSES or path in REGULARIZERS) and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
-        if id(original_node) in self.inside_compat:
+        if id(original_node) in self.inside_compat or id(original_node) in self.tf2_calls:
             return updated_node
         if is_tf1_only(path):
             self.compat_left = True
             self.compat_paths.add(path)
-            if id(original_node) in self.lines:  # not for statements the rewrite inserted
+            if id(original_node) in self.lines and path in QUEUE_INPUTS:
+                self._report(
+                    QUEUE_RULE.id, original_node,
+                    f"tf.{path} is a queue-runner input pipeline; kept as tf.compat.v1.{path} "
+                    "(rewrite the input with tf.data)", "manual",
+                )
+            elif id(original_node) in self.lines:  # not for statements the rewrite inserted
                 self._report(
                     COMPAT_RULE.id, original_node,
                     f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",
@@ -182,6 +277,42 @@ class RenameTransformer(cst.CSTTransformer):
                 return _attr_chain(self.alias, path)
         return updated_node
 
+    def _inline_layer(self, path: str) -> bool:
+        return (self.graph_mode and path in LAYER_SPECS and LAYER_SPECS[path].in_graph
+                and not any(self.scoped_defaults) and self.enabled(LAYERS_RULE.id))
+
+    def _layer_in_graph(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """`tf.layers.dense(x, 10)` in graph mode → `tf.keras.layers.Dense(10)(x)`."""
+        keras = keras_layer(path, updated)
+        if keras is None or any(k.endswith("_regularizer") for k in keras.keywords):
+            # Keras 3 regularizers do not reach TF1's REGULARIZATION_LOSSES collection.
+            self.compat_left = True
+            self.compat_paths.add(path)
+            self._report(COMPAT_RULE.id, original, f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual")
+            return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
+        self.compat_left = True
+        self._report(
+            LAYERS_RULE.id, original, f"tf.{path} → tf.keras.layers.{keras.keras} built in place, graph "
+            "mode kept (variable_scope reuse does not share it: share the layer object)", "manual",
+        )
+        return cst.parse_expression(
+            f"{self.alias}.keras.layers.{keras.keras}({keras.constructor})({keras.call_arguments})"
+        )
+
+    def _loss(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """`tf.losses.*` → the TF2 expression it computes; compat.v1 when weights and the like
+        change it (that form also runs eagerly)."""
+        loss = tf2_loss(path, updated, self.alias)
+        if loss is not None:
+            self._report(LOSSES_RULE.id, original, f"tf.{path} → the TF2 ops it computes (mean over elements, as TF1 reduced)", "fixed")
+            return loss
+        self.compat_left = True
+        self.compat_paths.add(path)
+        self._report(COMPAT_RULE.id, original, f"tf.{path} with weights or a reduction; kept as tf.compat.v1.{path}", "manual")
+        if self._spelled_compat(original.func):
+            return updated
+        return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
         if path is None:
@@ -193,6 +324,10 @@ class RenameTransformer(cst.CSTTransformer):
             return cst.Call(func=method, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in rest[:1]])
         if not self.enabled(RULE.id):
             return updated_node
+        if self._inline_layer(path):
+            return self._layer_in_graph(path, original_node, updated_node)
+        if path in LOSSES:
+            return self._loss(path, original_node, updated_node)
         if path in INITIALIZERS and is_tf1_only(path):
             spec = INITIALIZERS[path]
             obj = spec.keras.format(args=initializer_args(original_node, spec.defaults))

@@ -21,7 +21,11 @@ RULE = Rule(
         "SGD(momentum, nesterov), Adam → Adam(epsilon=1e-8), Adagrad → "
         "Adagrad(initial_accumulator_value=0.1, epsilon=0.0), Adadelta → Adadelta(epsilon=1e-8). "
         "A learning rate fed through a placeholder is assigned to `optimizer.learning_rate` in "
-        "the step; `global_step` passed to minimize is incremented after the update."
+        "the step; a rate computed from variables in one expression (a tf.cond warmup on "
+        "global_step) becomes a callable rate `lambda: <expression>`, which Keras evaluates "
+        "before each update as TF1 did; `tf.train.*_decay` becomes a Keras schedule, and a "
+        "fetched decayed rate is the schedule at the step. `global_step` passed to minimize is "
+        "incremented after the update."
     ),
     kind="auto",
 )

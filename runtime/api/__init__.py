@@ -27,6 +27,17 @@ def real_api() -> dict:
     return _REAL
 
 
+#: Modules whose TF 1.15 names TF 2.21 no longer lists (Keras 3 emptied ``tf.compat.v1.layers``);
+#: only the TF 1.x face serves these paths as ApiModules, so a miss there is Unsupported.
+TF115_NAMES = {"tf.compat.v1.layers": frozenset(
+    f"{kind}{dims}" for kind in ("average_pooling", "max_pooling", "conv", "separable_conv")
+    for dims in ("1d", "2d", "3d")) | {
+    "conv2d_transpose", "conv3d_transpose", "batch_normalization", "dense", "dropout", "flatten",
+    "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "BatchNormalization", "Conv1D", "Conv2D",
+    "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Dense", "Dropout", "Flatten", "InputSpec", "Layer",
+    "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "SeparableConv1D", "SeparableConv2D"}}
+
+
 class ApiModule(types.ModuleType):
     """A facade module: table entries as attributes; misses fail loudly and precisely."""
 
@@ -45,7 +56,7 @@ class ApiModule(types.ModuleType):
             setattr(self, name, sub)
             return sub
         info = api.get(self._real_path)
-        if info is not None and name in info["names"]:
+        if (info is not None and name in info["names"]) or name in TF115_NAMES.get(self._real_path, ()):
             raise Unsupported(f"{self._api_path}.{name}")
         shown = info["module"] if info is not None else self.__name__
         if self._real_path == "tf":
@@ -84,6 +95,25 @@ class Keras3V1Layers(types.ModuleType):
         if name.startswith("__"):
             raise AttributeError(name)
         raise AttributeError(f"`{name}` is not available with Keras 3.")
+
+
+class Keras3V1RnnCells(Keras3V1Layers):
+    """``tf.compat.v1.nn.rnn_cell`` in TF 2.21: the cell classes are gone with Keras 3."""
+
+
+class Tf1OnlyModule(types.ModuleType):
+    """A TF 1.x-only module (``tf.nn.rnn_cell``, ``tf.contrib.rnn``): the engine's names as
+    attributes; any other member is Unsupported, by name."""
+
+    def __init__(self, import_name: str, api_path: str, table: dict) -> None:
+        super().__init__(import_name)
+        self.__dict__["_api_path"] = api_path
+        self.__dict__.update(table)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise Unsupported(f"{self._api_path}.{name}")
 
 
 class ContribModule(types.ModuleType):

@@ -17,10 +17,19 @@ from runtime import losses_v1 as LV1
 from runtime import lr_schedules as LR
 from runtime import metrics_v1 as MV1
 from runtime import nest
+from runtime import rnn as RNN
+from runtime import sampled as SAMPLED
 from runtime import summary as SUM
 from runtime import tf1_layers as L1
 from runtime import variable_scope as VS
-from runtime.api import ApiModule, ContribModule, Keras3V1Layers, LegacyOptimizers
+from runtime.api import (
+    ApiModule,
+    ContribModule,
+    Keras3V1Layers,
+    Keras3V1RnnCells,
+    LegacyOptimizers,
+    Tf1OnlyModule,
+)
 from runtime.api_scopes import NameScopeV2
 from runtime.context import init_scope
 from runtime.convert import constant, convert_to_tensor
@@ -28,12 +37,16 @@ from runtime.function import TensorSpec, function
 from runtime.gradients import gradients
 from runtime.graph import Graph, GraphKeys, Operation, constant_value
 from runtime.keras import activations as KA
+from runtime.keras import conv_transpose as KCT
 from runtime.keras import layers as KL
 from runtime.keras import losses as KLS
+from runtime.keras import normalization as KN
 from runtime.keras import optimizers as KO
+from runtime.keras import recurrent as KR
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
+from runtime.ops import conv_transpose as CT
 from runtime.ops import conv_variants as CV
 from runtime.ops import evaluation as EV
 from runtime.ops import image as IM
@@ -43,6 +56,7 @@ from runtime.ops import nn as N
 from runtime.ops import normalization as NORM
 from runtime.ops import random as R
 from runtime.ops import search as S
+from runtime.ops import segments as SG
 from runtime.ops.state import group, tf_print
 from runtime.optimizers import tf1 as O1
 from runtime.session import InteractiveSession, Session, get_default_session
@@ -80,7 +94,13 @@ MATH = {
 MATH = {k: v for k, v in MATH.items() if v is not None}
 MATH_ONLY = {"confusion_matrix": EV.confusion_matrix}  # tf.math.* names that are not also tf.*
 
-CORE = MATH | {
+#: tf.math names TF 2.21 no longer has at top level (TF 1.x had them; compat.v1 still does, but
+#: not softplus or l2_normalize).
+MATH_ONLY_V2 = ("floordiv", "floormod", "mod", "squared_difference", "rsqrt", "log", "log1p", "expm1",
+                "reciprocal", "ceil", "is_nan", "is_finite", "is_inf", "softplus", "l2_normalize",
+                "count_nonzero")
+V1_TOP_MATH = {k: MATH[k] for k in MATH_ONLY_V2 if k not in ("softplus", "l2_normalize")}
+CORE = {k: v for k, v in MATH.items() if k not in MATH_ONLY_V2} | {
     "constant": constant, "convert_to_tensor": convert_to_tensor, "Variable": Variable, "Tensor": Tensor,
     "Module": Module,
     "TensorShape": TensorShape, "TensorSpec": TensorSpec, "function": function, "GradientTape": GradientTape,
@@ -92,7 +112,7 @@ CORE = MATH | {
     "expand_dims": A.expand_dims, "gather": A.gather, "one_hot": A.one_hot, "zeros": A.zeros,
     "ones": A.ones, "fill": A.fill, "shape": A.shape, "size": A.size, "rank": A.rank, "range": A.range,
     "tile": A.tile, "pad": A.pad, "broadcast_to": A.broadcast_to, "reverse": A.reverse, "slice": A.slice,
-    "strided_slice": A.strided_slice, "is_tensor": is_tensor, "newaxis": None,
+    "strided_slice": A.strided_slice, "reverse_sequence": RNN.reverse_sequence, "is_tensor": is_tensor, "newaxis": None,
     "get_static_value": constant_value, "init_scope": init_scope, "group": group, "no_op": CF.no_op,
     "cond": CF.cond, "while_loop": CF.while_loop, "control_dependencies": CF.control_dependencies,
     "executing_eagerly": V1.executing_eagerly, "Graph": Graph, "Operation": Operation,
@@ -108,19 +128,19 @@ NN_V2 = {
     "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits_v2,
     "sparse_softmax_cross_entropy_with_logits": N.sparse_softmax_cross_entropy_with_logits,
     "sigmoid_cross_entropy_with_logits": N.sigmoid_cross_entropy_with_logits, "l2_loss": M.l2_loss,
-    "conv2d": N.conv2d, "max_pool": N.max_pool, "max_pool2d": N.max_pool, "avg_pool": N.avg_pool,
+    "conv2d": N.conv2d, "conv2d_transpose": CT.conv2d_transpose, "max_pool": N.max_pool, "max_pool2d": N.max_pool, "avg_pool": N.avg_pool,
     "avg_pool2d": N.avg_pool, "bias_add": N.bias_add, "dropout": N.dropout_v2,
     "l2_normalize": N.l2_normalize, "moments": N.moments, "batch_normalization": N.batch_normalization,
     "embedding_lookup": LV1.embedding_lookup,
     "lrn": NORM.local_response_normalization, "local_response_normalization": NORM.local_response_normalization,
-}
+} | SAMPLED.NN_V2
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
     "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
     "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
-}
+} | RNN.NN | SAMPLED.NN_V1
 RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
-          "set_seed": R.set_seed, "shuffle": R.shuffle}
+          "set_seed": R.set_seed, "shuffle": R.shuffle} | SAMPLED.RANDOM
 INIT_V2 = {"Zeros": I.Zeros, "Ones": I.Ones, "Constant": I.Constant, "RandomNormal": I.RandomNormalV2,
            "RandomUniform": I.RandomUniformV2, "TruncatedNormal": I.TruncatedNormalV2,
            "GlorotUniform": I.GlorotUniform, "GlorotNormal": I.GlorotNormal, "HeNormal": I.HeNormal,
@@ -149,7 +169,8 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
 TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1
 TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
-LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "max_pooling2d": L1.max_pooling2d,
+LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "conv2d_transpose": L1.conv2d_transpose,
+             "batch_normalization": L1.batch_normalization, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
              "Dense": KL.Dense, "Layer": KL.Layer}
 V1_ONLY = {
@@ -178,11 +199,13 @@ V1_ONLY = {
     "trace": LA.trace, "matrix_diag_part": LA.matrix_diag_part, "confusion_matrix": EV.confusion_matrix,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
+V1_ONLY |= V1_TOP_MATH
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
                 "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
                 "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
-                "AvgPool2D": KL.AveragePooling2D}
+                "AvgPool2D": KL.AveragePooling2D, "BatchNormalization": KN.BatchNormalization,
+                "Conv2DTranspose": KCT.Conv2DTranspose} | KR.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
 KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
@@ -194,7 +217,8 @@ LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference"
              "sigmoid_cross_entropy": LV1.sigmoid_cross_entropy, "get_losses": LV1.get_losses,
              "get_regularization_loss": LV1.get_regularization_loss,
              "get_regularization_losses": LV1.get_regularization_losses, "get_total_loss": LV1.get_total_loss,
-             "add_loss": LV1.add_loss}
+             "add_loss": LV1.add_loss, "huber_loss": LV1.huber_loss, "log_loss": LV1.log_loss,
+             "hinge_loss": LV1.hinge_loss, "Reduction": LV1.Reduction, "compute_weighted_loss": LV1.compute_weighted_loss}
 LINALG = {"matmul": M.matmul, "global_norm": M.global_norm, "l2_normalize": N.l2_normalize}
 # Linear algebra and search ops (runtime/ops/linalg.py, search.py, conv_variants.py), per face.
 LINALG |= {"eye": LA.eye, "diag": LA.matrix_diag, "diag_part": LA.matrix_diag_part, "set_diag": LA.matrix_set_diag,
@@ -205,13 +229,18 @@ LINALG |= {"eye": LA.eye, "diag": LA.matrix_diag, "diag_part": LA.matrix_diag_pa
 LINALG_V1 = LINALG | {"norm": LA.norm}
 SEARCH_MATH = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "segment_sum": S.segment_sum,
                "unsorted_segment_sum": S.unsorted_segment_sum}
+SEGMENTS = {"segment_max": SG.segment_max, "segment_min": SG.segment_min, "segment_mean": SG.segment_mean,
+            "unsorted_segment_max": SG.unsorted_segment_max, "unsorted_segment_min": SG.unsorted_segment_min,
+            "unsorted_segment_mean": SG.unsorted_segment_mean}
+SEARCH_MATH |= SEGMENTS
 SEARCH_MATH_V1 = SEARCH_MATH | {"in_top_k": S.in_top_k}
 SEARCH_NN = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "conv1d": CV.conv1d_v2,
              "depthwise_conv2d": CV.depthwise_conv2d_v2}
 SEARCH_NN_V1 = SEARCH_NN | {"in_top_k": S.in_top_k, "conv1d": CV.conv1d, "depthwise_conv2d": CV.depthwise_conv2d}
 IMAGE = {"resize": IM.resize, "ResizeMethod": IM.ResizeMethod}
 IMAGE_V1 = {"resize": IM.resize_images, "resize_images": IM.resize_images, "resize_bilinear": IM.resize_bilinear,
-                    "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
+            "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
+METRICS_V1 = {"accuracy": MV1.accuracy, "mean": MV1.mean}
 SEARCH_TOP = {"eye": LA.eye, "norm": LA.norm_v2, "tensordot": LA.tensordot, "einsum": LA.einsum,
               "boolean_mask": S.boolean_mask, "gather_nd": S.gather_nd, "scatter_nd": S.scatter_nd,
               "sort": S.sort, "argsort": S.argsort, "unique": S.unique, "sequence_mask": S.sequence_mask}
@@ -221,7 +250,7 @@ SEARCH_TOP_V1 = SEARCH_TOP | {
     "matrix_set_diag": LA.matrix_set_diag, "matrix_transpose": LA.matrix_transpose,
     "matrix_inverse": LA.inv, "matrix_determinant": LA.det, "matrix_solve": LA.solve, "cholesky": LA.cholesky,
     "matrix_band_part": LA.band_part, "matrix_solve_ls": LA.lstsq, "segment_sum": S.segment_sum,
-    "unsorted_segment_sum": S.unsorted_segment_sum}
+    "unsorted_segment_sum": S.unsorted_segment_sum} | SEGMENTS
 
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
@@ -285,7 +314,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
                "math": (MATH | MATH_ONLY | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg"),
-               "metrics": ({"accuracy": MV1.accuracy, "mean": MV1.mean}, "metrics"), "image": (IMAGE_V1, "image"),
+               "metrics": (METRICS_V1, "metrics"), "image": (IMAGE_V1, "image"),
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
                "flags": (FL.FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
@@ -298,14 +327,16 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
         mods.update(top)
-        mods["tensorflow"].contrib = ContribModule("tensorflow.contrib")
+        mods["tensorflow.contrib"] = ContribModule("tensorflow.contrib")
         mods["tensorflow.contrib.layers"] = _module("tensorflow.contrib.layers", "tf.contrib.layers", CL.TABLE)
-        mods["tensorflow"].contrib.layers = mods["tensorflow.contrib.layers"]
+        mods["tensorflow.contrib.rnn"] = Tf1OnlyModule("tensorflow.contrib.rnn", "tf.contrib.rnn", RNN.CONTRIB)
+        mods["tensorflow.nn.rnn_cell"] = Tf1OnlyModule("tensorflow.nn.rnn_cell", "tf.nn.rnn_cell", RNN.CELLS)
     else:
         mods.update(v2)
     mods.update(v1)
     if face != "tf1":
         mods["tensorflow.compat.v1.layers"] = Keras3V1Layers("tensorflow.compat.v1.layers")
+        mods["tensorflow.compat.v1.nn.rnn_cell"] = Keras3V1RnnCells("tensorflow.compat.v1.nn.rnn_cell")
     mods.update(keras)
     mods["tensorflow.compat"] = _module("tensorflow.compat", "tf.compat", {}, "tf.compat")
     v2_alias = {f"tensorflow.compat.v2{k[len('tensorflow'):]}": m for k, m in v2.items()}
@@ -315,6 +346,9 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         mods[ns].keras = keras["tensorflow.keras"]
         mods[ns].compat = mods["tensorflow.compat"]
     mods["tensorflow"].__dict__["__version__"] = "2.21.0" if face != "tf1" else "1.15.5"
-    mods["tensorflow"].__dict__["VERSION"] = mods["tensorflow"].__version__
+    # tf.VERSION is a TF 1.x name: compat.v1 has it, TF 2.21's top level does not.
+    if face == "tf1":
+        mods["tensorflow"].__dict__["VERSION"] = mods["tensorflow"].__version__
+    mods["tensorflow.compat.v1"].__dict__.setdefault("VERSION", mods["tensorflow"].__version__)
     return mods
 

@@ -264,6 +264,8 @@ class Flatten(Layer):
 
 
 class Dropout(Layer):
+    _takes_training = True
+
     def __init__(self, rate: float, noise_shape: Any = None, seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rate, self.seed = rate, seed
@@ -306,7 +308,7 @@ class Sequential(Model):
     def call(self, inputs: Any, training: Any = None) -> Any:
         x = inputs
         for layer in self._seq:
-            x = layer(x, training=training) if isinstance(layer, Dropout) else layer(x)
+            x = layer(x, training=training) if getattr(layer, "_takes_training", False) else layer(x)
         return x
 
 

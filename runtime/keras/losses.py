@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.convert import convert_to_tensor
+from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
 
@@ -58,27 +59,62 @@ def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False) -> 
     return M.reduce_mean(M.negative(bce), axis=-1)
 
 
-class Loss:
-    """A loss object: per-example values averaged over the batch."""
+REDUCTIONS = (None, "none", "sum", "sum_over_batch_size", "mean", "mean_with_sample_weight")
 
-    def __init__(self, fn: Any, name: str, **kwargs: Any) -> None:
-        self.fn, self.name, self.kwargs = fn, name, kwargs
+
+class Loss:
+    """A loss object: per-example values (times ``sample_weight``), then Keras 3's reduction."""
+
+    def __init__(self, fn: Any, name: str, reduction: Any = "sum_over_batch_size", **kwargs: Any) -> None:
+        if reduction not in REDUCTIONS:
+            raise ValueError(f"Invalid value for argument `reduction`. Expected one of {REDUCTIONS}. "
+                             f"Received: reduction={reduction}")
+        self.fn, self.name, self.reduction, self.kwargs = fn, name, reduction, kwargs
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
+        if isinstance(y_true, (list, tuple)) != isinstance(y_pred, (list, tuple)):
+            # Keras maps convert_to_tensor over each structure, then asserts they match: a Python
+            # list of labels against a tensor of predictions is a structure mismatch.
+            kind = type(y_true if isinstance(y_true, (list, tuple)) else y_pred).__name__
+            other = y_pred if isinstance(y_true, (list, tuple)) else y_true
+            raise ValueError(f"Expected an instance of {kind}, got {other!r}.")
         values = self.fn(y_true, y_pred, **self.kwargs)
+        weights = None
         if sample_weight is not None:
-            values = M.multiply(values, M.cast(convert_to_tensor(sample_weight), values.dtype))
-        return M.reduce_mean(values)
+            weights = M.multiply(M.ones_like(values), M.cast(convert_to_tensor(sample_weight), values.dtype))
+            values = M.multiply(values, weights)
+        if self.reduction in (None, "none"):
+            return values
+        total = M.reduce_sum(values)
+        if self.reduction == "sum":
+            return total
+        if self.reduction == "mean_with_sample_weight" and weights is not None:
+            return M.truediv(total, M.reduce_sum(weights))
+        return M.truediv(total, M.cast(A.size(values), values.dtype))
 
 
 class MeanSquaredError(Loss):
     def __init__(self, reduction: str = "sum_over_batch_size", name: str = "mean_squared_error") -> None:
-        super().__init__(mean_squared_error, name)
+        super().__init__(mean_squared_error, name, reduction)
 
 
 class MeanAbsoluteError(Loss):
     def __init__(self, reduction: str = "sum_over_batch_size", name: str = "mean_absolute_error") -> None:
-        super().__init__(mean_absolute_error, name)
+        super().__init__(mean_absolute_error, name, reduction)
+
+
+def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
+    """Mean over the last axis of 0.5 e^2 (|e| <= delta) or delta * (|e| - 0.5 delta)."""
+    t, p = _pair(y_true, y_pred)
+    err = M.abs(M.subtract(p, t))
+    small = M.multiply(0.5, M.square(err))
+    large = M.multiply(delta, M.subtract(err, 0.5 * delta))
+    return M.reduce_mean(M.where(M.less_equal(err, delta), small, large), axis=-1)
+
+
+class Huber(Loss):
+    def __init__(self, delta: float = 1.0, reduction: str = "sum_over_batch_size", name: str = "huber_loss") -> None:
+        super().__init__(huber, name, reduction, delta=delta)
 
 
 class CategoricalCrossentropy(Loss):
@@ -88,13 +124,13 @@ class CategoricalCrossentropy(Loss):
             from runtime.errors import Unsupported
 
             raise Unsupported("tf.keras.losses.CategoricalCrossentropy(label_smoothing=...)")
-        super().__init__(categorical_crossentropy, name, from_logits=from_logits, axis=axis)
+        super().__init__(categorical_crossentropy, name, reduction, from_logits=from_logits, axis=axis)
 
 
 class SparseCategoricalCrossentropy(Loss):
     def __init__(self, from_logits: bool = False, ignore_class: Any = None,
                  reduction: str = "sum_over_batch_size", name: str = "sparse_categorical_crossentropy") -> None:
-        super().__init__(sparse_categorical_crossentropy, name, from_logits=from_logits)
+        super().__init__(sparse_categorical_crossentropy, name, reduction, from_logits=from_logits)
 
 
 class BinaryCrossentropy(Loss):
@@ -104,7 +140,7 @@ class BinaryCrossentropy(Loss):
             from runtime.errors import Unsupported
 
             raise Unsupported("tf.keras.losses.BinaryCrossentropy(label_smoothing=...)")
-        super().__init__(binary_crossentropy, name, from_logits=from_logits)
+        super().__init__(binary_crossentropy, name, reduction, from_logits=from_logits)
 
 
 TABLE = {
@@ -115,5 +151,5 @@ TABLE = {
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
     "binary_crossentropy": binary_crossentropy, "MSE": mean_squared_error, "mse": mean_squared_error,
     "MAE": mean_absolute_error, "mae": mean_absolute_error,
-    "Loss": Loss,
+    "Loss": Loss, "Huber": Huber, "huber": huber,
 }

@@ -143,8 +143,9 @@ class Optimizer:
         def update(gs: list, _hs: list) -> None:
             lr_var = self._learning_rate._engine_variable
             it = self._iterations._engine_variable
-            if self._schedule is not None:
-                lr_var._assign_array(np.float32(np.asarray(_eager_value(self._schedule(it._value)))))
+            if self._schedule is not None:  # Keras 3 calls a schedule with the step, a plain callable bare
+                rate = self._schedule(it._value) if isinstance(self._schedule, LearningRateSchedule) else self._schedule()
+                lr_var._assign_array(np.float32(np.asarray(_eager_value(rate))))
             for ev, dt, g, s in zip(evars, np_dtypes, gs, slots):
                 self._update(ev, g.astype(dt, copy=False), lr_var._value.astype(dt, copy=False), s, it._value)
             it._assign_array(it._value + 1)

@@ -1,3 +1,13 @@
 """Registered ops, grouped by family. Importing this package registers all of them."""
 
-from runtime.ops import array, evaluation, linalg, math, nn, normalization, random, state  # noqa: F401
+from runtime.ops import (  # noqa: F401
+    array,
+    conv_transpose,
+    evaluation,
+    linalg,
+    math,
+    nn,
+    normalization,
+    random,
+    state,
+)

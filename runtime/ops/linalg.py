@@ -484,30 +484,56 @@ def _split_equation(eq: str) -> tuple[list[str], str]:
 @register_gradient("Einsum")
 def _einsum_grad(op: Any, grad: Tensor) -> list:
     """d/dx_i of an einsum is an einsum of the output gradient with the other operands; subscripts
-    summed only inside x_i come back by broadcasting."""
+    summed only inside x_i come back by broadcasting, and a subscript repeated inside x_i (a
+    diagonal) comes back on the diagonal."""
     ins, out = _split_equation(op.attrs["equation"])
-    grads = []
-    for i, sub in enumerate(ins):
-        x = op.inputs[i]
-        if len(set(sub.replace("...", ""))) != len(sub.replace("...", "")):
-            raise Unsupported("the gradient of tf.einsum with a repeated subscript in one operand")
-        others = [s for j, s in enumerate(ins) if j != i]
-        present = set(out) | set("".join(others))
-        kept = "".join(c for c in _tokens(sub) if c == "..." or c in present)
-        # NumPy keeps broadcast (ellipsis) axes in the output; sum them away if x has none.
-        spill = "..." in out and "..." not in sub
-        g = _einsum([grad] + [t for j, t in enumerate(op.inputs) if j != i],
-                    ",".join([out] + others) + "->" + ("..." if spill else "") + kept)
-        if spill:
-            n_ell = op.outputs[0].shape.rank - (len(_tokens(out)) - 1)
-            g = M.reduce_sum(g, list(range(n_ell))) if n_ell else g
-        if kept != sub:
-            for pos, c in enumerate(_tokens(sub)):
-                if c not in kept:
-                    g = A.expand_dims(g, pos)
-            g = A.broadcast_to(g, A.shape(x))
-        grads.append(M.sum_to_shape(g, x) if "..." in sub else g)
-    return grads
+    return [_einsum_operand_grad(op, grad, ins, out, i) for i in range(len(ins))]
+
+
+def _einsum_operand_grad(op: Any, grad: Tensor, ins: list[str], out: str, i: int) -> Tensor:
+    x, sub = op.inputs[i], ins[i]
+    toks = _tokens(sub)
+    unique = list(dict.fromkeys(toks))
+    if len(unique) != len(toks) and ("..." in toks or not x.shape.is_fully_defined()):
+        raise Unsupported("the gradient of tf.einsum with a repeated subscript next to '...' or unknown sizes")
+    others = [s for j, s in enumerate(ins) if j != i]
+    present = set(out) | set("".join(others))
+    kept = "".join(c for c in unique if c == "..." or c in present)
+    # NumPy keeps broadcast (ellipsis) axes in the output; sum them away if x has none.
+    spill = "..." in out and "..." not in sub
+    g = _einsum([grad] + [t for j, t in enumerate(op.inputs) if j != i],
+                ",".join([out] + others) + "->" + ("..." if spill else "") + kept)
+    if spill:
+        n_ell = op.outputs[0].shape.rank - (len(_tokens(out)) - 1)
+        g = M.reduce_sum(g, list(range(n_ell))) if n_ell else g
+    if kept != "".join(unique):
+        for pos, c in enumerate(unique):
+            if c not in kept:
+                g = A.expand_dims(g, pos)
+        sizes = dict(zip(toks, x.shape.as_list())) if "..." not in toks else None
+        g = A.broadcast_to(g, [sizes[c] for c in unique] if sizes else A.shape(x))
+    if len(unique) != len(toks):
+        g = _embed_diagonals(g, unique, toks, x.shape.as_list())
+    return M.sum_to_shape(g, x) if "..." in sub else g
+
+
+def _embed_diagonals(g: Tensor, unique: list[str], toks: list[str], dims: list) -> Tensor:
+    """Put ``g`` (one axis per distinct subscript) on the diagonals of x's shape: each repeat of a
+    subscript gets a fresh letter tied to the first by an identity matrix."""
+    free = iter(c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in toks)
+    seen: set[str] = set()
+    renamed, eyes, subs = [], [], []
+    for c, n in zip(toks, dims):
+        if c in seen:
+            f = next(free)
+            renamed.append(f)
+            subs.append(c + f)
+            eyes.append(np.eye(n, dtype=g.dtype.np))
+        else:
+            seen.add(c)
+            renamed.append(c)
+    return _einsum([g, *[convert_to_tensor(e) for e in eyes]], ",".join(["".join(unique), *subs]) + "->"
+                   + "".join(renamed))
 
 
 def _tokens(sub: str) -> list[str]:

@@ -578,6 +578,12 @@ def add_n(inputs: list, name: str | None = None) -> Tensor:
     ts = [convert_to_tensor(x) for x in inputs]
     if len(ts) == 1:
         return ts[0]
+    shape = ts[0].shape
+    for t in ts[1:]:
+        if not shape.is_compatible_with(t.shape):  # AddN does not broadcast
+            raise ValueError(f"Shapes must be equal rank, but are {shape.rank} and {t.shape.rank}"
+                             if shape.rank != t.shape.rank else f"Dimensions must be equal: {shape} vs {t.shape}")
+        shape = shape.merge_with(t.shape)
     return apply("AddN", ts, name=name)
 
 

@@ -16,6 +16,9 @@ from runtime.tensor import SymbolicTensor, Tensor
 
 def _seed_key(op_seed: Any) -> list[int]:
     g = context.STATE.global_seed
+    if op_seed is None and not context.executing_eagerly() and g is not None:
+        # TF's get_seed: a graph's n-th unseeded op takes op seed n, as if given seed=n.
+        op_seed = context.get_default_graph().next_seed()
     if op_seed is not None:
         return [0 if g is None else int(g), 1, int(op_seed)]
     if context.executing_eagerly():

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes
+from runtime import context, dtypes, trace
 from runtime.tensor import EagerTensor, SymbolicTensor
 
 
@@ -109,6 +109,8 @@ def apply(op_type: str, inputs: list, attrs: dict | None = None, name: str | Non
             return None
     if context.STATE.tapes:
         _record(EagerOp(opdef, list(inputs), outs, attrs))
+    if trace.recorder.values is not None:
+        trace.recorder.values.computed(opdef.name, list(inputs), outs)
     return outs[0] if opdef.n_out == 1 else tuple(outs)
 
 

@@ -360,9 +360,14 @@ w = tf.get_variable('w', shape=[], initializer=tf.constant_initializer(0.5))
 train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_mean(tf.square(w * x - x)))
 sess = tf.Session()
 sess.run(tf.global_variables_initializer())
+
+
+def feed(batch):
+    return {x: batch}
+
+
 for batch in [np.ones(3), np.ones(2)]:
-    feed = {x: batch}
-    sess.run(train, feed_dict=feed)
+    sess.run(train, feed_dict=feed(batch))
 print(sess.run(w))
 """
 

@@ -16,28 +16,72 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "programs"
 # TF1-era programs say `import tensorflow as tf`; this prelude gives them the TF1 face.
-# TF 2.21 with Keras 3 has no tf.compat.v1.layers.dense; originals get TF1's own definition
-# (variables 'dense/kernel' and 'dense/bias' from get_variable: glorot kernel, zeros bias).
+# TF 2.21 with Keras 3 has no tf.compat.v1.layers nor tf.contrib; originals get TF1's own layer
+# functions (still shipped as tensorflow.python.keras.legacy_tf_layers) and contrib.layers'
+# basics written over them with contrib's defaults (relu, 'weights'/'biases' names).
 LAYERS_SHIM = """
 import types, tensorflow.compat.v1 as v1
-def _dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
-           bias_initializer=None, name=None, reuse=None):
-    with v1.variable_scope(name, default_name='dense', reuse=reuse):
+from tensorflow.python.keras.legacy_tf_layers import convolutional, core, pooling
+v1.layers = types.SimpleNamespace(
+    dense=core.dense, dropout=core.dropout, flatten=core.flatten, conv2d=convolutional.conv2d,
+    conv2d_transpose=convolutional.conv2d_transpose, max_pooling2d=pooling.max_pooling2d,
+    average_pooling2d=pooling.average_pooling2d)
+def _fully_connected(inputs, num_outputs, activation_fn=v1.nn.relu, weights_initializer=None,
+                     weights_regularizer=None, biases_initializer=v1.zeros_initializer(),
+                     biases_regularizer=None, trainable=True, scope=None):
+    with v1.variable_scope(scope, default_name='fully_connected'):
         out = v1.matmul(inputs, v1.get_variable(
-            'kernel', [inputs.shape[-1], units], initializer=kernel_initializer))
-        if use_bias:
-            out = out + v1.get_variable(
-                'bias', [units], initializer=bias_initializer or v1.zeros_initializer())
-        return activation(out) if activation is not None else out
-v1.layers = types.SimpleNamespace(dense=_dense)
+            'weights', [inputs.shape[-1], num_outputs], initializer=weights_initializer,
+            regularizer=weights_regularizer, trainable=trainable))
+        if biases_initializer is not None:
+            out = out + v1.get_variable('biases', [num_outputs], initializer=biases_initializer,
+                                        regularizer=biases_regularizer, trainable=trainable)
+        return activation_fn(out) if activation_fn is not None else out
+def _batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                         training=False, name=None, **unused):
+    # TF1's non-fused form: batch moments while training, moving averages in UPDATE_OPS.
+    with v1.variable_scope(name, default_name='batch_normalization'):
+        size = [inputs.shape[-1]]
+        gamma = v1.get_variable('gamma', size, initializer=v1.ones_initializer()) if scale else None
+        beta = v1.get_variable('beta', size, initializer=v1.zeros_initializer()) if center else None
+        moving_mean = v1.get_variable('moving_mean', size, initializer=v1.zeros_initializer(), trainable=False)
+        moving_var = v1.get_variable('moving_variance', size, initializer=v1.ones_initializer(), trainable=False)
+        training = v1.convert_to_tensor(training)
+        mean, var = v1.cond(training, lambda: v1.nn.moments(inputs, list(range(inputs.shape.ndims - 1))),
+                            lambda: (v1.identity(moving_mean), v1.identity(moving_var)))
+        decay = v1.cond(training, lambda: v1.constant(1.0 - momentum), lambda: v1.constant(0.0))
+        for variable, value in ((moving_mean, mean), (moving_var, var)):
+            v1.add_to_collection(v1.GraphKeys.UPDATE_OPS, v1.assign_sub(variable, (variable - value) * decay))
+        return v1.nn.batch_normalization(inputs, mean, var, beta, gamma, epsilon)
+v1.layers.batch_normalization = _batch_normalization
+def _l2_regularizer(scale, scope=None):
+    return lambda weights: v1.multiply(scale, v1.nn.l2_loss(weights), name='l2_regularizer')
+v1.contrib = types.SimpleNamespace(layers=types.SimpleNamespace(
+    fully_connected=_fully_connected, flatten=lambda inputs, scope=None: core.flatten(inputs),
+    l2_regularizer=_l2_regularizer, xavier_initializer=lambda uniform=True, seed=None, dtype=v1.float32: (
+        v1.glorot_uniform_initializer if uniform else v1.glorot_normal_initializer)(seed=seed, dtype=dtype)))
 """
-TF1_PRELUDE = LAYERS_SHIM + (
+# `tensorflow.examples.tutorials.mnist.input_data` is gone from TF 2.21: both sides read the
+# engine's synthetic MNIST from the same place, as under `tfmigrate verify`.
+TUTORIAL_DATA = f"""
+import sys, types
+sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+from runtime.datasets import TUTORIAL_MODULES, read_data_sets
+_parent = None
+for _name in (*TUTORIAL_MODULES, TUTORIAL_MODULES[-1] + '.input_data'):
+    sys.modules[_name] = _module = types.ModuleType(_name)
+    if _parent is not None:
+        setattr(_parent, _name.rsplit('.', 1)[1], _module)
+    _parent = _module
+_parent.read_data_sets = read_data_sets
+"""
+TF1_PRELUDE = TUTORIAL_DATA + LAYERS_SHIM + (
     "import sys, runpy\n"
     "v1.disable_eager_execution()\n"
     "sys.modules['tensorflow'] = v1\n"
     "runpy.run_path(sys.argv[1], run_name='__main__')\n"
 )
-PLAIN = "import sys, runpy\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
+PLAIN = TUTORIAL_DATA + "import sys, runpy\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
 COMPAT_PRELUDE = LAYERS_SHIM + PLAIN
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
 
@@ -58,6 +102,16 @@ def run(python: str, program: Path, prelude: str, stdin: str) -> tuple[int, str,
 
 def close(a: float, b: float, rtol: float, atol: float) -> bool:
     return abs(a - b) <= atol + rtol * abs(b)
+
+
+def missing_modules(python: str, fixture: Path) -> list[str]:
+    """Modules the fixture's after.py needs (`check.json`: {"needs": [...]}) that `python` lacks:
+    TF 2.21 implements tf.summary.scalar and friends in the separate tensorboard package."""
+    config = json.loads((fixture / "check.json").read_text()) if (fixture / "check.json").exists() else {}
+    return [
+        module for module in config.get("needs", [])
+        if subprocess.run([python, "-c", f"import {module}"], capture_output=True, check=False).returncode
+    ]
 
 
 def check(python: str, fixture: Path) -> tuple[bool, str]:
@@ -91,6 +145,14 @@ def main(argv: list[str]) -> int:
     if names:
         fixtures = [f for f in fixtures if f.name in names]
     failed = 0
+    runnable = []
+    for fixture in fixtures:
+        missing = missing_modules(python, fixture)
+        if missing:
+            print(f"SKIP {fixture.name}: needs {', '.join(missing)}", flush=True)
+        else:
+            runnable.append(fixture)
+    fixtures = runnable
     with ThreadPoolExecutor(max_workers=2) as pool:
         for fixture, (ok, message) in zip(fixtures, pool.map(lambda f: check(python, f), fixtures)):
             failed += not ok

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from check_on_tf import FIXTURES, check
+from check_on_tf import FIXTURES, check, missing_modules
 
 PROGRAMS = sorted(p.name for p in FIXTURES.iterdir() if (p / "after.py").exists())
 
@@ -17,5 +17,8 @@ def test_fixture_agrees_on_real_tensorflow(name: str) -> None:
     python = os.environ.get("TFMIGRATE_TF_PYTHON")
     if not python:
         pytest.skip("set TFMIGRATE_TF_PYTHON to a Python with TensorFlow 2.21 to run this check")
+    missing = missing_modules(python, FIXTURES / name)
+    if missing:
+        pytest.skip(f"{python} lacks {', '.join(missing)}")
     ok, message = check(python, Path(FIXTURES / name))
     assert ok, message

@@ -1,6 +1,10 @@
 """TF109: tf.layers.* calls → Keras layers created once outside the step."""
 
+from textwrap import dedent
+
 from helpers import check_transformed
+
+from migrate.api import rewrite_source
 
 
 def test_dense_layer_created_once_and_trained_through_its_variables() -> None:
@@ -33,3 +37,77 @@ def test_dense_layer_created_once_and_trained_through_its_variables() -> None:
         train([[1.0, 2.0]])
         """,
     )
+
+
+def test_graph_mode_file_builds_keras_layers_in_place() -> None:
+    # A session used outside run() keeps the file in graph mode: tf.compat.v1.layers needs
+    # Keras 2, so the layer is a Keras 3 object built where the TF1 call was.
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 8, 8, 1])
+        h = tf.layers.conv2d(x, 4, 3, activation=tf.nn.relu, name="conv1")
+        h = tf.layers.max_pooling2d(h, 2, 2)
+        sess = tf.Session()
+        print(sess)
+        """,
+        """\
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        x = tf.compat.v1.placeholder(tf.float32, [None, 8, 8, 1])
+        h = tf.keras.layers.Conv2D(4, 3, activation=tf.nn.relu, name="conv1")(x)
+        h = tf.keras.layers.MaxPooling2D(2, 2)(h)
+        sess = tf.compat.v1.Session()
+        print(sess)
+        """,
+        level="partial",
+    )
+    assert any(f.rule == "TF109" and f.kind == "manual" for f in result.findings)
+
+
+def test_contrib_layers_get_contrib_defaults_and_keras_names() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        h = tf.contrib.layers.fully_connected(x, 3, biases_initializer=None, scope="fc")
+        h = tf.contrib.layers.dropout(h, keep_prob=0.8)
+        loss = tf.reduce_mean(h)
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {x: [[1.0, 2.0]]})
+        """,
+        """\
+        import tensorflow as tf
+        fc = tf.keras.layers.Dense(3, use_bias=False, name="fc", activation=tf.nn.relu)
+        dropout = tf.keras.layers.Dropout(rate=1 - 0.8)
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def train(x):
+            with tf.GradientTape() as tape:
+                h = fc(x)
+                h = dropout(h, training=True)
+                loss = tf.reduce_mean(h)
+            grads = tape.gradient(loss, fc.trainable_variables)
+            optimizer.apply_gradients(zip(grads, fc.trainable_variables))
+
+
+        train([[1.0, 2.0]])
+        """,
+    )
+
+
+def test_layer_with_an_argument_keras_lacks_keeps_the_file_in_graph_mode() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        h = tf.contrib.layers.fully_connected(x, 3, normalizer_fn=tf.contrib.layers.batch_norm)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(h, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "partial"
+    assert "tf.compat.v1.contrib.layers.fully_connected" in result.code

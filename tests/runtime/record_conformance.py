@@ -40,9 +40,14 @@ def exception_type(stderr: str) -> str:
     return ""
 
 
+RNN_REFERENCE = HERE / "tf1_rnn_reference.py"
+
+
 def tf1_source(source: str) -> str:
-    return source.replace("import tensorflow as tf\n",
-                          "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n", 1)
+    header = "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
+    if "# tf1: rnn cells" in source:  # TF 2.21 removed the cells; see tf1_rnn_reference.py
+        header += f"import runpy\nrunpy.run_path({str(RNN_REFERENCE)!r})['install'](tf)\n"
+    return source.replace("import tensorflow as tf\n", header, 1)
 
 
 def run_on_tf(python: str, program: Path) -> subprocess.CompletedProcess:

@@ -20,6 +20,8 @@ def test_detect_face() -> None:
     assert detect_face("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n") == "tf1"
     assert detect_face("import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n") == "tf1"
     assert detect_face("import tensorflow as tf\nv = tf.Variable(1.0)\n") == "tf2"
+    init = "import tensorflow as tf\nb = tf.Variable(tf.constant_initializer(0.1)([3]))\n"
+    assert detect_face(init) == "tf2"  # TF 2.21 has tf.constant_initializer
     assert detect_face("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == "tf2"
 
 
@@ -251,3 +253,31 @@ def test_repeated_calls_still_validate_and_graph_block_tensors_hash(tmp_path: Pa
     done = run_engine(program, face="tf2")
     assert done.returncode == 0, done.stderr
     assert done.stdout == REPEATED_CALLS_EXPECTED
+
+
+def test_tf1_layers_names_missing_from_the_engine_are_unsupported(tmp_path: Path) -> None:
+    prog = tmp_path / "p.py"
+    prog.write_text(
+        "import tensorflow as tf\n"
+        "for name in ('separable_conv2d', 'bogus'):\n"
+        "    try:\n        getattr(tf.layers, name)\n"
+        "    except (NotImplementedError, AttributeError) as e:\n        print(type(e).__name__, e)\n")
+    proc = run_engine(prog, face="tf1")
+    assert proc.stdout.splitlines() == [
+        "Unsupported tf.layers.separable_conv2d is not supported by the tfmigrate engine",
+        "AttributeError module 'tensorflow.layers' has no attribute 'bogus'",
+    ]
+
+
+def test_checkpoint_restore_into_an_unbuilt_layer_is_unsupported(tmp_path: Path) -> None:
+    prog = tmp_path / "p.py"
+    prog.write_text(
+        "import tensorflow as tf\n"
+        "layer = tf.keras.layers.Dense(2)\n"
+        "layer.build((None, 3))\n"
+        "path = tf.train.Checkpoint(net=layer).write('ck')\n"
+        "fresh = tf.train.Checkpoint(net=tf.keras.layers.Dense(2))\n"
+        "fresh.restore(path)\n")
+    proc = run_engine(prog, face="tf2")
+    assert proc.returncode == 1
+    assert "deferred restoration) is not supported by the tfmigrate engine" in proc.stderr

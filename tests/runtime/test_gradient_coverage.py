@@ -22,7 +22,9 @@ from runtime.ops import math as M
 from runtime.ops import nn as N
 from runtime.ops import normalization as NORM
 from runtime.ops import search as S
+from runtime.ops import segments as SG
 from runtime.ops.registry import NO_GRADIENT, REGISTRY, apply
+from runtime.rnn import reverse_sequence
 from runtime.tape import GradientTape
 from runtime.tensor import EagerTensor
 from tests.runtime.test_gradients import away_from_zero, check, values
@@ -109,7 +111,8 @@ CASES: dict[str, Case] = {
               + LA.norm(t, axis=[0, 1], keepdims=True)[0] * LA.norm(t, ord=np.inf, axis=0)[:2],
               [np.array([[0.3, -1.2, 0.7], [1.5, 0.2, -0.4]])]),
     "einsum_tensordot": (lambda a, b: M.reduce_sum(LA.einsum("ij,jk->ik", a, b)) + LA.einsum("ij,kj->k", a, b[:, :3])[0]
-                         + M.reduce_sum(LA.einsum("...j,jk->...k", a, b)) + M.reduce_sum(LA.tensordot(a, b, 1)),
+                         + M.reduce_sum(LA.einsum("...j,jk->...k", a, b)) + M.reduce_sum(LA.tensordot(a, b, 1))
+                         + LA.einsum("ii->", b[:, :3]) * LA.einsum("ij,jj->i", a, b[:, 1:])[1],
                          [values((2, 3), seed=1), values((3, 4), seed=2)]),
     "top_k_sort": (lambda t: M.reduce_sum(S.top_k(t, 2).values * 3.0) + M.reduce_sum(S.sort(t, axis=0) * t)
                    + M.reduce_sum(S.sort(t, direction="DESCENDING"))
@@ -124,10 +127,19 @@ CASES: dict[str, Case] = {
                       + M.reduce_sum(S.unsorted_segment_sum(t * t, EagerTensor(np.array([1, -1, 1])), 2))
                       + M.reduce_sum(S.boolean_mask(t, EagerTensor(np.array([True, False, True]))) ** 2.0),
                       [values((3, 2))]),
+    "segment_extremes_means": (lambda t: M.reduce_sum(SG.segment_max(t, EagerTensor(np.array([0, 0, 2, 2]))))
+                               + M.reduce_sum(SG.unsorted_segment_min(t, EagerTensor(np.array([1, -1, 1, 0])), 3)
+                                              [:2] * 2.0)
+                               + M.reduce_sum(SG.segment_min(t, EagerTensor(np.array([0, 1, 1, 1]))) ** 2.0)
+                               + M.reduce_sum(SG.unsorted_segment_max(t * t, EagerTensor(np.array([0, 0, 1, 1])), 2))
+                               + M.reduce_sum(SG.segment_mean(t, EagerTensor(np.array([0, 0, 1, 1]))) ** 2.0)
+                               + M.reduce_sum(SG.unsorted_segment_mean(t, EagerTensor(np.array([1, 1, 0, -1])), 2)),
+                               [_DISTINCT[0, :, :, 0] + 0.05]),
     "conv1d_depthwise": (lambda x, w, s, k: M.reduce_sum(CV.depthwise_conv2d_v2(x, w, [1, 2, 2, 1], "SAME"))
                          + M.reduce_sum(CV.conv1d_v2(s, k, 2, "VALID")),
                          [values((1, 4, 4, 2), seed=1), values((2, 2, 2, 2), seed=2), values((1, 5, 2), seed=3),
                           values((2, 2, 3), seed=4)]),
+    "reverse_sequence": (lambda t: reverse_sequence(t, [3, 1], seq_axis=1, batch_axis=0), [values((2, 3, 2))]),
 }
 
 

@@ -284,3 +284,59 @@ def test_dynamic_slice() -> None:
 
     begin, size = EagerTensor(np.array([1, 0], np.int32)), EagerTensor(np.array([2, -1], np.int32))
     check(lambda t: apply("Slice", [t, begin, size]), values((3, 4)))
+
+
+@SETTINGS
+@given(hw=st.integers(1, 3), stride=st.integers(1, 2), k=st.integers(1, 3), padding=st.sampled_from(["SAME", "VALID"]))
+def test_conv2d_transpose(hw: int, stride: int, k: int, padding: str) -> None:
+    from runtime.ops.conv_transpose import conv2d_transpose, output_length
+
+    out = output_length(hw, k, stride, padding)
+    shape = [1, out, out, 2]
+    check(lambda x, w: conv2d_transpose(x, w, shape, strides=stride, padding=padding),
+          values((1, hw, hw, 3), seed=1), values((k, k, 2, 3), seed=2))
+
+
+def test_reverse_sequence() -> None:
+    from runtime.rnn import reverse_sequence
+
+    x = np.random.default_rng(3).normal(size=(3, 4, 2))
+    check(lambda v: reverse_sequence(v, [4, 1, 3], seq_axis=1, batch_axis=0), x)
+    check(lambda v: reverse_sequence(v, [2, 0, 4], seq_axis=0, batch_axis=1), x.transpose(1, 0, 2).copy())
+
+
+@pytest.mark.parametrize("cell_name", ["BasicRNNCell", "GRUCell", "BasicLSTMCell", "LSTMCell", "peephole"])
+def test_gradient_through_time(cell_name: str) -> None:
+    """dynamic_rnn unrolls into registered ops: d(outputs, state)/d(inputs, initial state)."""
+    from runtime import nest, rnn
+    from runtime.variable_scope import variable_scope
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(2, 3, 2))
+    cell = rnn.LSTMCell(3, use_peepholes=True, num_proj=2) if cell_name == "peephole" else getattr(rnn, cell_name)(3)
+    h_size = nest.flatten(cell.state_size)
+    h0 = [rng.normal(size=(2, n)) * 0.5 for n in h_size]
+    with variable_scope(f"grad_{cell_name}", dtype=np.float64):
+        rnn.dynamic_rnn(cell, EagerTensor(x), initial_state=nest.pack_sequence_as(
+            cell.state_size, [EagerTensor(h) for h in h0]))
+
+    def run(xs: Any, *states: Any) -> Any:
+        out, st = rnn.dynamic_rnn(cell, xs, initial_state=nest.pack_sequence_as(cell.state_size, list(states)),
+                                  sequence_length=[3, 2])
+        return A.concat([A.reshape(out, [2, -1])] + nest.flatten(st), 1)
+
+    check(run, x, *h0)
+
+
+@pytest.mark.parametrize("loss", ["nce", "softmax"])
+def test_sampled_losses(loss: str) -> None:
+    """Given samples, the sampled losses are smooth in weights, biases and inputs (gathered rows
+    get their gradients densely, duplicates summed)."""
+    from runtime import sampled
+
+    rng = np.random.default_rng(5)
+    w, b, x = rng.normal(size=(6, 3)), rng.normal(size=(6,)), rng.normal(size=(4, 3))
+    labels = np.array([[1, 3], [4, 0], [2, 2], [5, 1]])
+    values = (np.array([2, 0, 5]), np.full((4, 2), 0.3), np.array([0.4, 0.7, 0.2]))
+    fn = sampled.nce_loss if loss == "nce" else sampled.sampled_softmax_loss
+    check(lambda w_, b_, x_: fn(w_, b_, labels, x_, 3, 6, num_true=2, sampled_values=values), w, b, x)

@@ -10,11 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from runtime.ops import array as A
 from runtime.ops import conv_variants as CV
 from runtime.ops import image as IM
 from runtime.ops import linalg as LA
 from runtime.ops import math as M
 from runtime.ops import search as S
+from runtime.ops import segments as SG
 from runtime.tensor import EagerTensor
 from tests.runtime.test_gradients import SETTINGS, check, values
 
@@ -57,6 +59,7 @@ EINSUMS = {
     "ij,jk->ik": [(2, 3), (3, 2)], "bij,bjk->bik": [(2, 2, 3), (2, 3, 1)], "i,j->ij": [(3,), (2,)],
     "ij->ji": [(2, 3)], "ij->": [(2, 3)], "ij,ij->i": [(2, 3), (2, 3)], "ij,k->k": [(2, 2), (3,)],
     "...ij,jk->...ik": [(2, 2, 3), (3, 2)], "ij,jk": [(2, 3), (3, 2)], "abc,cd->abd": [(1, 2, 3), (3, 2)],
+    "ii->": [(3, 3)], "bii->bi": [(2, 3, 3)], "ij,jj->i": [(2, 3), (3, 3)], "iij->j": [(2, 2, 3)],
 }
 
 
@@ -139,3 +142,16 @@ def test_image_resize(h: int, w: int, mode: str) -> None:
     align, half = mode == "align", mode == "half"
     check(lambda t: IM.resize_nearest_neighbor(t, [h, w], align_corners=align, half_pixel_centers=half),
           values((1, 3, 4, 2)))
+
+
+@SETTINGS
+@given(ids=st.lists(st.integers(-1, 2), min_size=1, max_size=5))
+def test_segment_extremes_and_means(ids: list) -> None:
+    x = _distinct((len(ids), 2), 7)
+    sorted_ids = EagerTensor(np.sort(np.maximum(ids, 0)))
+    unsorted = EagerTensor(np.array(ids))
+    for fn in (SG.segment_max, SG.segment_min, SG.segment_mean):
+        check(lambda t, fn=fn: fn(t, sorted_ids), x)
+    present = EagerTensor(np.unique([i for i in ids if i >= 0]))  # empty max/min segments hold +-float max
+    for fn in (SG.unsorted_segment_max, SG.unsorted_segment_min, SG.unsorted_segment_mean):
+        check(lambda t, fn=fn: A.gather(fn(t, unsorted, 3), present), x)

@@ -151,6 +151,58 @@ def test_tensor_elements_near_zero_are_judged_against_the_tensors_scale() -> Non
     assert (d.observable, d.step) == ("gradient", 1)
 
 
+def adam_run(late_grad: Any, w_final: Any, b_final: float) -> RunResult:
+    """Two steps of a kernel ``w`` and a bias ``b``: large early gradients, small late ones."""
+    variables = [var("w", 0, w_final, line=3), var("b", 1, b_final, line=4)]
+    steps = [step(("w", 0, [1.0, 2.0]), ("b", 1, 0.5)), step(("w", 0, late_grad), ("b", 1, 1e-3))]
+    return run("", variables, steps)
+
+
+def test_adam_kind_drift_is_judged_against_the_observables_scale() -> None:
+    # A correct Adam rewrite near convergence: gradients of scale 0.01 are 3e-6 off
+    # (3e-4 of themselves, 1.5e-6 of the gradient's scale in step 1), and a bias
+    # that ends near zero is as far off as the kernel (5e-6, 1e-5 of the parameters).
+    old = adam_run([0.01, 0.016], [0.5, -0.25], 0.002)
+    new = adam_run([0.01 + 3e-6, 0.016 - 3e-6], [0.5 + 5e-6, -0.25], 0.002 + 5e-6)
+    result = compare_runs(old, new, TOL)
+    assert result.divergence is None, result.divergence
+    assert result.max_rel_diff < 2e-5
+
+
+@pytest.mark.parametrize(
+    ("w_final", "b_final", "variable"),
+    [
+        ([0.5, -0.25 * (1 + 1e-3)], 0.002, "w"),  # one kernel element, 1e-3 of itself
+        ([0.5, -0.25], 0.002 + 0.5e-3, "b"),  # the bias, by 1e-3 of the parameters' scale
+    ],
+)
+def test_a_1e_3_relative_change_of_the_parameters_is_a_difference(
+    w_final: Any, b_final: float, variable: str
+) -> None:
+    old = adam_run([0.01, 0.016], [0.5, -0.25], 0.002)
+    d = compare_runs(old, adam_run([0.01, 0.016], w_final, b_final), TOL).divergence
+    assert d is not None and (d.observable, d.variable) == ("variable", variable)
+
+
+def test_a_late_small_gradient_is_judged_against_the_gradients_scale_so_far() -> None:
+    # 1e-3 off its own value, 1e-5 of the gradient's scale in step 1: within the drift
+    # allowed there. A mistake that makes it so shows in the parameters it moves (above).
+    old = adam_run([0.01, 0.016], [0.5, -0.25], 0.002)
+    new = adam_run([0.01 * (1 + 1e-3), 0.016 * (1 + 1e-3)], [0.5, -0.25], 0.002)
+    assert compare_runs(old, new, TOL).divergence is None
+
+
+def test_a_1e_3_relative_change_of_a_gradient_at_its_scale_is_a_difference() -> None:
+    old = adam_run([0.01, 0.016], [0.5, -0.25], 0.002)
+    new = run(
+        "",
+        old.trace["variables"],
+        [step(("w", 0, [1.0, 2.0 * (1 + 1e-3)]), ("b", 1, 0.5)), old.trace["steps"][1]],
+    )
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None and (d.observable, d.step, d.variable) == ("gradient", 1, "w")
+
+
 def test_printed_arrays_are_compared_like_tensors() -> None:
     assert compare_runs(run("[1.0 0.016]\n"), run("[1.0 0.016003]\n"), TOL).divergence is None
     d = compare_runs(run("1.0 0.016\n"), run("1.0 0.016003\n"), TOL).divergence
@@ -427,7 +479,7 @@ def test_any_single_gradient_change_beyond_tolerance_is_found_at_its_step(grads,
     k = data.draw(st.integers(0, len(grads) - 1))
     i = data.draw(st.integers(0, 2))
     changed = [list(g) for g in grads]
-    scale = max(abs(np.float32(x)) for x in grads[k])
+    scale = max(abs(np.float32(x)) for g in grads[: k + 1] for x in g)  # the gradient so far
     changed[k][i] = float(np.float32(grads[k][i])) + 2 * (TOL.atol + TOL.rtol * scale) + 1e-3
     d = compare_runs(old, run("", variables, [step(("w", 0, g)) for g in changed]), TOL).divergence
     assert (d.observable, d.step, d.variable) == ("gradient", k + 1, "w")

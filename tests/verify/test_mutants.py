@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from migrate.rules import RULES
 from runtime.sandbox import run_program
 from runtime.verdict import Options, Verdict, verify_files
 
@@ -19,7 +21,8 @@ pytestmark = pytest.mark.skipif(
 MUTANTS = Path(__file__).resolve().parents[2] / "fixtures" / "mutants"
 NAMES = sorted(p.name for p in MUTANTS.iterdir() if (p / "mutant.py").is_file())
 WITH_CORRECT = [name for name in NAMES if (MUTANTS / name / "correct.py").is_file()]
-OPTIONS = Options(max_steps=60, timeout=120)
+# Naming every mistake takes two more runs per mutant: only the tests that check it ask.
+OPTIONS = Options(max_steps=60, timeout=120, attribute=False)
 
 # What TF 2.21 raises for the mutants it refuses to run (the others run there and print
 # numbers different from the original's).
@@ -30,15 +33,30 @@ REAL_TF_RAISES = {
 }
 
 
+# Mistakes in what a model computes, and the line of each side that the verdict must name
+# (``runtime.attribute``): where the original and the rewrite part from the same values.
+MISTAKE_LINES = {
+    "keep_prob_as_rate": ("keep_prob, seed=7", "0.8, seed=7"),
+    "mean_to_sum": ("tf.reduce_mean(tf.square", "tf.reduce_sum(tf.square"),
+    "missing_relu": ("hidden = tf.nn.relu", "pred = tf.matmul(hidden, w2)"),
+    "transposed_matmul": ("transpose_b=True", "tf.matmul(x, w1) + b1"),
+    "wrong_reduce_axis": ("axis=1", "axis=0"),
+}
+
+
+# Rules that rewrite nothing: their code stays TF1 under tf.compat.v1, with a finding.
+NO_REWRITE = {"TF190"}
+
+
 def mutant_dir(name: str) -> Path:
     return MUTANTS / name
 
 
 @functools.cache
-def verdict(name: str, rewrite: str = "mutant.py") -> Verdict:
+def verdict(name: str, rewrite: str = "mutant.py", attribute: bool = False) -> Verdict:
     """The verdict on one rewrite against its original, computed once per session."""
     d = mutant_dir(name)
-    return verify_files(d / "original.py", d / rewrite, OPTIONS)
+    return verify_files(d / "original.py", d / rewrite, replace(OPTIONS, attribute=attribute))
 
 
 def test_there_are_enough_mutants_each_with_a_one_line_why() -> None:
@@ -47,6 +65,22 @@ def test_there_are_enough_mutants_each_with_a_one_line_why() -> None:
         why = (MUTANTS / name / "WHY.txt").read_text().strip()
         assert why and "\n" not in why, name
         assert (MUTANTS / name / "original.py").is_file(), name
+
+
+def rules_of(name: str) -> list[str]:
+    """The rewrite rules whose output the mutant gets wrong (``RULES.txt``: rule ids)."""
+    return (MUTANTS / name / "RULES.txt").read_text().split()
+
+
+def test_every_mutant_names_the_rules_it_concerns() -> None:
+    for name in NAMES:
+        assert rules_of(name), name
+        assert set(rules_of(name)) <= set(RULES), (name, rules_of(name))
+
+
+def test_every_rewrite_rule_has_a_mutant() -> None:
+    covered = {rule for name in NAMES for rule in rules_of(name)}
+    assert set(RULES) - NO_REWRITE - covered == set()
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -84,3 +118,19 @@ def test_verdict_reports_the_rewrites_exception(name: str) -> None:
     assert result.divergence.observable == "exit", result.reason
     assert REAL_TF_RAISES[name] in result.reason
     assert result.divergence.new_line is not None
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKE_LINES))
+def test_verdict_names_the_lines_where_values_part(name: str) -> None:
+    result = verdict(name, attribute=True)
+    old_text, new_text = MISTAKE_LINES[name]
+    expected = (
+        line_of(mutant_dir(name) / "original.py", old_text),
+        line_of(mutant_dir(name) / "mutant.py", new_text),
+    )
+    named = [(d.old_line, d.new_line) for d in [result.divergence, *result.also]]
+    assert expected in named, result.reason

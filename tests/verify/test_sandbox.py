@@ -88,12 +88,12 @@ def test_timeout_ends_the_program(write_program) -> None:
     program = write_program("""
         import time
         print("started", flush=True)
-        time.sleep(60)
+        time.sleep(600)
     """)
     start = time.monotonic()
-    result = run(program, timeout=1.0)
+    result = run(program, timeout=8.0)  # time to start and print on a busy machine
     assert result.timed_out
-    assert time.monotonic() - start < 20
+    assert time.monotonic() - start < 60
     assert result.stdout.strip() == "started"
 
 

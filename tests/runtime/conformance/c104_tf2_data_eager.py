@@ -25,3 +25,9 @@ for e in dd.batch(5):
     print(sorted(e), e['a'].numpy().tolist())
 one = tf.data.Dataset.from_tensor_slices([3.0, 4.0]).shuffle(1, seed=3)
 print([float(v) for v in one])
+print(tf.data.Dataset.from_tensor_slices((np.zeros((3, 2), np.float32), [1, 2, 3])).batch(2))
+print(type(tf.data.Dataset.range(2).repeat()).__name__, type(tf.compat.v1.data.Dataset.range(2)).__name__)
+try:
+    tf.data.Dataset.range(3).shuffle(2).make_one_shot_iterator()
+except AttributeError as e:
+    print(e)

@@ -18,3 +18,8 @@ for t in norms + eins:
 for t in norms + eins:
     gx, gy = tape.gradient(t, [x, y])
     print(gx if gx is None else gx.numpy(), gy if gy is None else gy.numpy())
+m = tf.Variable([[1., 2., 0.5], [3., 4., -1.], [0.25, 2., 5.]])
+with tf.GradientTape(persistent=True) as tape:
+    diag = [tf.einsum('ii->', m), tf.einsum('ii->i', m), tf.einsum('ij,jj->i', x[:, :3], m), tf.einsum('ii', m)]
+for t in diag:
+    print(t, tape.gradient(t, m).numpy())

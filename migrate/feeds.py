@@ -1,0 +1,70 @@
+"""Feed dicts built in a variable: `feed = {x: xs, y: ys}` ... `sess.run(op, feed_dict=feed)`.
+
+Placeholders do not exist in TF2, so such a dict is keyed by the placeholder's name instead
+(`{"x": xs, "y": ys}`, `feed["keep_prob"] = 1.0`); a run site that feeds it passes
+`feed["x"], feed["y"]` to its step function, whose parameters carry those names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+
+def dict_feed_keys(value: cst.BaseExpression, is_placeholder: Callable[[str], bool]) -> list[str] | None:
+    """The placeholder names keying a dict literal, None unless every key is one."""
+    if not isinstance(value, cst.Dict) or not value.elements:
+        return None
+    keys: list[str] = []
+    for element in value.elements:
+        if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name)
+                and is_placeholder(element.key.value)):
+            return None
+        keys.append(element.key.value)
+    return keys
+
+
+def subscript_key(node: cst.BaseExpression, feeds: dict[str, list[str]],
+                  is_placeholder: Callable[[str], bool]) -> tuple[str, cst.Name] | None:
+    """(feed variable, placeholder name node) for `feed[x]` on a recorded feed variable."""
+    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name)
+            and node.value.value in feeds and len(node.slice) == 1):
+        return None
+    index = node.slice[0].slice
+    if isinstance(index, cst.Index) and isinstance(index.value, cst.Name) and is_placeholder(index.value.value):
+        return node.value.value, index.value
+    return None
+
+
+def record(stmt: cst.CSTNode, feeds: dict[str, list[str]], is_placeholder: Callable[[str], bool]) -> set[int]:
+    """Record the feed variables a statement builds; the ids of the placeholder names it keys by."""
+    keyed: set[int] = set()
+
+    class Finder(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) != 1:
+                return
+            target = node.targets[0].target
+            keys = dict_feed_keys(node.value, is_placeholder)
+            if keys is not None and isinstance(target, cst.Name):
+                feeds[target.value] = keys
+                keyed.update(id(e.key) for e in node.value.elements)  # type: ignore[union-attr]
+                return
+            found = subscript_key(target, feeds, is_placeholder)  # type: ignore[arg-type]
+            if found is not None:
+                if found[1].value not in feeds[found[0]]:
+                    feeds[found[0]].append(found[1].value)
+                keyed.add(id(found[1]))
+
+    stmt.visit(Finder())
+    return keyed
+
+
+def string_key(name: cst.Name) -> cst.SimpleString:
+    return cst.SimpleString(f'"{name.value}"')
+
+
+def fed_values(feed: str, keys: list[str]) -> dict[str, cst.BaseExpression]:
+    """Each fed placeholder's value, read from the feed variable."""
+    return {key: cst.parse_expression(f'{feed}["{key}"]') for key in keys}
