@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache, lru_cache
+from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only, is_tf2_call, runs_eagerly
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
+from .lines import start_lines
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
@@ -19,6 +21,7 @@ from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
+from .walk import holding
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -45,19 +48,26 @@ def _untouched(source: bytes | str, findings: list[Finding] | None = None) -> Re
     return RewriteResult(source, False, "untouched", findings or [])
 
 
-def _positions(module: cst.Module) -> dict[int, int]:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    return {id(node): pos.start.line for node, pos in positions.items()}
+def _ast_nodes(tree: ast.AST) -> list[ast.AST]:
+    """`ast.walk`'s nodes, in its order, at a fraction of its per-node cost."""
+    nodes = [tree]
+    for node in nodes:  # grows while it is read: breadth first, as ast.walk
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                nodes.append(value)
+            elif isinstance(value, list):
+                nodes.extend([item for item in value if isinstance(item, ast.AST)])
+    return nodes
 
 
-def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
+def _ast_paths(nodes: list[ast.AST], aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
     """Canonical TF path of every name chain, from the fast stdlib tree (TF2-only calls left out)."""
     tf2_funcs = {
-        id(node.func) for node in ast.walk(tree)
+        id(node.func) for node in nodes
         if isinstance(node, ast.Call) and any(k.arg == "step" for k in node.keywords)
     }
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, (ast.Attribute, ast.Name)):
             continue
         parts: list[str] = []
@@ -76,19 +86,35 @@ def _ast_paths(tree: ast.AST, aliases: Aliases) -> Iterator[tuple[ast.AST, str]]
 
 def _parse_ast(source: bytes | str, filename: str) -> ast.Module:
     try:
-        return ast.parse(source, filename)
+        return _syntax_tree(source)
     except SyntaxError as exc:
         raise ParseError(f"{filename}:{exc.lineno}:{exc.offset}: {exc.msg}") from exc
+
+
+@lru_cache(maxsize=2)
+def _syntax_tree(source: bytes | str) -> ast.Module:
+    """Kept for the next call: a rewrite's output is parsed again by its stability re-run.
+
+    Nothing changes these trees; they are only read.
+    """
+    return ast.parse(source)
+
+
+@cache
+def _is_tf1(path: str) -> bool:
+    """A name TF 2 spells differently or lacks; the tables are fixed, so each path is judged once."""
+    return path in RENAMES or is_tf1_only(path)
 
 
 def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
     """(uses TF1 APIs, creates a Session) in one pass over the stdlib tree."""
     if not aliases:
         return False, False
-    paths = {id(n): p for n, p in _ast_paths(tree, aliases)}
-    tf1 = aliases.uses_v1_import or any(p in RENAMES or is_tf1_only(p) for p in paths.values())
+    nodes = _ast_nodes(tree)
+    paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
+    tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in set(paths.values()))
     sessions = False
-    for node in ast.walk(tree):
+    for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
         if path is None:
             continue
@@ -99,9 +125,14 @@ def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
 
 
 def rewrite_source(
-    source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None
+    source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None,
+    positions: bool = True,
 ) -> RewriteResult:
-    """Rewrite one file's TF1 code into TF2; bytes in → bytes out, str in → str out."""
+    """Rewrite one file's TF1 code into TF2; bytes in → bytes out, str in → str out.
+
+    ``positions=False`` leaves findings at line 0, sparing a codegen pass over the whole
+    tree, for re-runs that only compare the code.
+    """
     config = config or RewriteConfig()
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "tensorflow" not in text or SKIP_FILE in text:
@@ -114,18 +145,20 @@ def rewrite_source(
     module = _parse(source, filename)
     aliases = collect_aliases(module)
     clear_walk_cache()
-    lines = _positions(module)
+    lines = start_lines(module) if positions else {}
+    compat_spelled = ".compat.v1." in text  # the module's code, without generating it again
     findings: list[Finding] = []
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
     if not runs_sessions:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
         body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
-        new_module, compat_left = _rename(module, body, aliases, lines, findings, config)
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
         if compat_left:
             findings.clear()
             new_module, _ = _rename(
-                module, with_v2_imports(module.body), aliases, lines, findings, config, graph_mode=True,
+                module, with_v2_imports(module.body), aliases, lines, findings, config, compat_spelled,
+                graph_mode=True,
             )
             level = "partial"
     else:
@@ -136,14 +169,14 @@ def rewrite_source(
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
-            new_module, left = _rename(module, body, aliases, lines, findings, config)
+            new_module, left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
             graph_only = {p for p in left if not runs_eagerly(p)}
             if graph_only:
                 left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
                 # the whole file keeps TF1 graph semantics.
                 line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0) or min(
-                    (n.lineno for n, p in _ast_paths(tree, ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
+                    (n.lineno for n, p in _ast_paths(_ast_nodes(tree), ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
                 )
                 findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
                                     f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
@@ -153,12 +186,13 @@ def rewrite_source(
                 level = "partial"
         if body is None:
             new_module, _ = _rename(
-                module, _compat_body(module, aliases), aliases, lines, findings, config, graph_mode=True,
+                module, _compat_body(module, aliases), aliases, lines, findings, config, compat_spelled,
+                graph_mode=True,
             )
             level = "partial"
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
-        ast.parse(code_out)  # the output must parse
+        _syntax_tree(code_out)  # the output must parse
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
@@ -172,12 +206,29 @@ def _distinct(findings: list[Finding]) -> list[Finding]:
 
 def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
-    findings: list[Finding], config: RewriteConfig, graph_mode: bool = False,
+    findings: list[Finding], config: RewriteConfig, compat_spelled: bool, graph_mode: bool = False,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
-    tf2_spelled = not aliases.uses_v1_import and ".compat.v1." in module.code
-    renamer = RenameTransformer(aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
-    return module.with_changes(body=body).visit(renamer), renamer.compat_paths
+    tf2_spelled = not aliases.uses_v1_import and compat_spelled
+    tree = module.with_changes(body=body)
+    names = aliases.modules.keys() | aliases.symbols.keys()
+    hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
+    renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
+    return tree.visit(renamer), renamer.compat_paths
+
+
+class _Renamer(RenameTransformer):
+    """Enters only subtrees that name a TensorFlow alias: every rename starts from one.
+
+    Rebuilding the rest of the tree unchanged would cost as much as parsing it again.
+    """
+
+    def __init__(self, hot: set[int], *args: Any) -> None:
+        super().__init__(*args)
+        self.hot = hot
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.hot and super().on_visit(node)
 
 
 # The program move is one transformation: deselecting any of its rules leaves graph mode on.
@@ -211,15 +262,16 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
         return []
     tree = _parse_ast(source, filename)
     aliases = collect_aliases_ast(tree)
+    nodes = _ast_nodes(tree)
     findings = [
         Finding(COMPAT_RULE.id, node.lineno, node.col_offset, "imports tensorflow.compat.v1", "manual")
-        for node in ast.walk(tree)
+        for node in nodes
         if isinstance(node, (ast.Import, ast.ImportFrom)) and "compat.v1" in ast.unparse(node)
         or isinstance(node, ast.ImportFrom) and node.module == "tensorflow.compat"
         and any(a.name == "v1" for a in node.names)
     ]
-    for node, path in _ast_paths(tree, aliases):
-        if path in RENAMES or is_tf1_only(path):
+    for node, path in _ast_paths(nodes, aliases):
+        if _is_tf1(path):
             findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,  # type: ignore[attr-defined]
                                     f"TF1 API tf.{path}", "manual"))
     return _outermost(findings)

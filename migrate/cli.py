@@ -95,10 +95,24 @@ def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         from concurrent.futures import ProcessPoolExecutor
 
+        # Biggest files first, so no worker is left with a large one at the end.
+        order = sorted(range(len(files)), key=lambda i: -_size(files[i]))
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             chunk = max(1, len(files) // (jobs * 8))
-            return run(pool.map(process_file, files, [job] * len(files), chunksize=chunk))
+            done = run(pool.map(process_file, [files[i] for i in order], [job] * len(files),
+                                chunksize=chunk))
+        results = [None] * len(files)
+        for i, result in zip(order, done):
+            results[i] = result
+        return results
     return run(process_file(path, job) for path in files)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # reported by the worker that reads it
 
 
 def _stderr_console():

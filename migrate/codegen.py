@@ -4,9 +4,29 @@ from __future__ import annotations
 
 import libcst as cst
 
+_EMPTY = cst.Module([])
+
 
 def code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+    """The node's source; a plain dotted name (the commonest case by far) without codegen."""
+    parts: list[str] = []
+    cur = node
+    while isinstance(cur, cst.Attribute) and _bare(cur) and _bare(cur.attr) and _tight(cur.dot):
+        parts.append(cur.attr.value)
+        cur = cur.value
+    if isinstance(cur, cst.Name) and _bare(cur):
+        return ".".join([cur.value, *reversed(parts)])
+    return _EMPTY.code_for_node(node)
+
+
+def _bare(node: cst.Name | cst.Attribute) -> bool:
+    return not (node.lpar or node.rpar)
+
+
+def _tight(dot: cst.Dot) -> bool:
+    before, after = dot.whitespace_before, dot.whitespace_after
+    return (isinstance(before, cst.SimpleWhitespace) and not before.value
+            and isinstance(after, cst.SimpleWhitespace) and not after.value)
 
 
 def blank_run(lines: list[cst.EmptyLine]) -> int:

@@ -13,6 +13,7 @@ import libcst as cst
 
 from .api_table import builds_graph
 from .imports import Aliases
+from .walk import children, walk
 
 # Kinds computed inside the generated step functions (re-run on every call). The others are
 # created once outside them (variable, optimizer, varlist, schedule, object, saver) or dropped
@@ -62,26 +63,20 @@ def names_read(node: cst.CSTNode) -> list[cst.Name]:
 
 def _names_read(node: cst.CSTNode) -> list[cst.Name]:
     found: list[cst.Name] = []
-
-    class Collector(cst.CSTVisitor):
-        def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            attr.value.visit(self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
-            return False
-
-        def visit_Lambda(self, lam: cst.Lambda) -> bool:
-            params = {p.name.value for p in lam.params.params}  # a lambda's globals are reads
-            found.extend(n for n in _names_read(lam.body) if n.value not in params)
-            return False
-
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-    node.visit(Collector())
+    for n in walk(node, _read_children):
+        if isinstance(n, cst.Name):
+            found.append(n)
+        elif isinstance(n, cst.Lambda):  # a lambda's globals are reads; its parameters are not
+            params = {p.name.value for p in n.params.params}
+            found.extend(m for m in _names_read(n.body) if m.value not in params)
     return found
+
+
+def _read_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Attribute members and keywords are not reads; a lambda's body is read on its own."""
+    if isinstance(node, (cst.Attribute, cst.Arg)):
+        return [node.value]
+    return [] if isinstance(node, cst.Lambda) else children(node)
 
 
 def call_args(call: cst.Call, positional: tuple[str, ...]) -> dict[str, cst.BaseExpression]:
@@ -101,25 +96,17 @@ def call_args(call: cst.Call, positional: tuple[str, ...]) -> dict[str, cst.Base
 
 def refers_to_tf(expr: cst.CSTNode, aliases: Aliases) -> bool:
     """True if a name chain in `expr` resolves to a TensorFlow API that builds graph nodes."""
-    hit = False
 
-    class Finder(cst.CSTVisitor):
-        def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            nonlocal hit
-            path = aliases.resolve(attr)
-            if path is not None:
-                hit = hit or builds_graph(path)
-                return False
-            return True
+    def inside(node: cst.CSTNode) -> list[cst.CSTNode]:
+        resolved = isinstance(node, cst.Attribute) and aliases.resolve(node) is not None
+        return [] if resolved else children(node)  # a resolved chain is judged whole
 
-        def visit_Name(self, name: cst.Name) -> None:
-            nonlocal hit
-            path = aliases.resolve(name)
-            if path is not None and path != "" and builds_graph(path):
-                hit = True
-
-    expr.visit(Finder())
-    return hit
+    for node in walk(expr, inside):
+        if isinstance(node, (cst.Attribute, cst.Name)):
+            path = aliases.resolve(node)
+            if path and builds_graph(path):
+                return True
+    return False
 
 
 @dataclass

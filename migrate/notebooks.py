@@ -145,14 +145,15 @@ def _cell_source(lines: list[str], old: str) -> str:
 
 
 def rewrite_notebook(
-    source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None
+    source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None,
+    positions: bool = True,
 ) -> RewriteResult:
     """Rewrite a notebook's code cells; bytes in, bytes out."""
     raw = source.encode("utf-8") if isinstance(source, str) else source
     notebook, indent, trailing = _load(raw)
     cells = _code_cells(notebook)
     script, magics = to_script(raw)
-    result = rewrite_source(script, filename=filename, config=config)
+    result = rewrite_source(script, filename=filename, config=config, positions=positions)
     if not result.changed:
         return RewriteResult(source, False, result.level, result.findings)
     rewritten = _split(str(result.code), magics, cells)

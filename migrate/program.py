@@ -62,6 +62,7 @@ from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
 from .suppress import is_skipped
+from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
@@ -948,16 +949,6 @@ class ProgramMove:
         # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
-        class Discards(cst.CSTVisitor):
-            def visit_Expr(self, node: cst.Expr) -> None:
-                if isinstance(node.value, cst.Call):
-                    discarded.add(node.value)
-
-            def visit_Assign(self, node: cst.Assign) -> None:
-                found = move._unpacked_ops(node)
-                if found is not None:
-                    unpacked[node.value] = found  # type: ignore[index]
-
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         self._check_driver_refs(stmt, keyed)
         if not keyed and not any(
@@ -966,7 +957,11 @@ class ProgramMove:
             for c in _calls(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
-        stmt.visit(Discards())
+        for node in walk(stmt):
+            if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+                discarded.add(node.value)
+            elif isinstance(node, cst.Assign) and (found := self._unpacked_ops(node)) is not None:
+                unpacked[node.value] = found  # type: ignore[index]
         new = stmt.visit(Driver())
         if isinstance(new, cst.RemovalSentinel):
             return [], new_functions
@@ -1005,17 +1000,10 @@ class ProgramMove:
         return any(n.value in self.scope.sessions for n in names_read(node))
 
     def _contains_run_site(self, expr: cst.CSTNode) -> bool:
-        found = False
-        move = self
-
-        class Finder(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                nonlocal found
-                found = found or move._run_site(node) is not None or move._is_noop_session_call(node)
-                found = found or move._saver_call(node) is not None
-
-        expr.visit(Finder())
-        return found
+        return any(
+            self._run_site(c) is not None or self._is_noop_session_call(c) or self._saver_call(c) is not None
+            for c in _calls(expr)
+        )
 
     def _is_noop_session_call(self, call: cst.Call) -> bool:
         func = call.func
@@ -1095,20 +1083,14 @@ class ProgramMove:
         """Tensors may be read outside a run only through run sites; anything else is unmodelled.
         Names a statement binds (`_, loss_value = ...`) are not reads; feed keys become strings."""
         allowed: set[int] = set(keyed) | _bound_names(stmt)
-        move = self
-
-        class Sites(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                site = move._run_site(node)
-                if site is not None or move._is_noop_session_call(node) or move._saver_call(node):
-                    for name in names_read(node):
-                        allowed.add(id(name))
-                if move._graph_method_call(node):
-                    for arg in node.args:
-                        if isinstance(arg.value, cst.Name) and arg.value.value in move.scope.sessions:
-                            allowed.add(id(arg.value))
-
-        stmt.visit(Sites())
+        for call in _calls(stmt):
+            if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
+                allowed.update(id(name) for name in names_read(call))
+            if self._graph_method_call(call):
+                allowed.update(
+                    id(arg.value) for arg in call.args
+                    if isinstance(arg.value, cst.Name) and arg.value.value in self.scope.sessions
+                )
         for name in names_read(stmt):
             if id(name) in allowed:
                 continue
@@ -1571,14 +1553,7 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
 
 
 def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    node.visit(Finder())
-    return found
+    return [n for n in walk(node) if isinstance(n, cst.Call)]
 
 
 def _list_valued(node: Node) -> bool:

@@ -21,6 +21,7 @@ from ..api_table import (
     is_tf1_only,
     is_tf2_call,
 )
+from ..codegen import code
 from ..graph import call_args
 from ..imports import Aliases
 from ..report import Finding
@@ -52,7 +53,7 @@ RULE = Rule(
 
 
 def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+    return code(node)
 
 
 def _attr_chain(alias: str, path: str) -> cst.BaseExpression:

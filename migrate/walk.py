@@ -1,0 +1,133 @@
+"""Read-only walks over libcst trees, several times cheaper than a `CSTVisitor`.
+
+libcst rebuilds every node a visitor passes, even a read-only `CSTVisitor`, which costs
+about as much as parsing; most of the rewriter's walks only look. These walks follow the
+order libcst's own visitors take (read once per node class from its
+`_visit_and_replace_children`), so any list they collect is the list a visitor would,
+and they skip the nodes that can hold no code: whitespace, comments, brackets, commas
+and operators.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import typing
+from collections.abc import Callable, Iterator
+
+import libcst as cst
+
+#: Nodes made of whitespace and punctuation only: no name, call or statement inside.
+_TRIVIA_MODULES = ("libcst._nodes.whitespace", "libcst._nodes.op")
+_TRIVIA_CLASSES = frozenset({
+    cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+    cst.LeftCurlyBrace, cst.RightCurlyBrace, cst.Asynchronous,
+})
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _visit_order(cls: type) -> tuple[str, ...] | None:
+    """Fields in the order libcst visits them; None when its source cannot be read."""
+    try:
+        source = textwrap.dedent(inspect.getsource(cls._visit_and_replace_children))  # type: ignore[attr-defined]
+    except (OSError, TypeError):
+        return None
+    calls = [
+        node for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id.startswith("visit_") and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+    ]
+    calls.sort(key=lambda node: (node.lineno, node.col_offset))
+    return tuple(dict.fromkeys(str(node.args[1].value) for node in calls))  # type: ignore[attr-defined]
+
+
+def _code_fields(cls: type) -> tuple[str, ...] | None:
+    """The visited fields whose declared type admits a node that can hold code."""
+    order = _visit_order(cls)
+    if order is None:
+        return None
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an unresolvable annotation: walk every field
+        return order
+    return tuple(name for name in order if name not in hints or _may_hold_code(hints[name]))
+
+
+def _may_hold_code(hint: object) -> bool:
+    args = typing.get_args(hint)
+    if args:
+        return any(_may_hold_code(arg) for arg in args)
+    if not isinstance(hint, type):
+        return True  # a forward reference or Any: assume the worst
+    if not issubclass(hint, cst.CSTNode):
+        return False
+    return any(not _is_trivia(cls) for cls in (hint, *_subclasses(hint)))
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+_TRIVIA: dict[type, bool] = {}
+
+
+def _is_trivia(cls: type) -> bool:
+    hit = _TRIVIA.get(cls)
+    if hit is None:
+        hit = _TRIVIA[cls] = cls.__module__ in _TRIVIA_MODULES or cls in _TRIVIA_CLASSES
+    return hit
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The node's children that can hold code, in libcst's visiting order."""
+    cls = type(node)
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _code_fields(cls)
+    fields = _FIELDS[cls]
+    if fields is None:
+        return [child for child in node.children if not _is_trivia(type(child))]
+    out: list[cst.CSTNode] = []
+    for name in fields:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            if not _is_trivia(type(value)):
+                out.append(value)
+        elif isinstance(value, (tuple, list)):
+            out.extend(v for v in value if isinstance(v, cst.CSTNode) and not _is_trivia(type(v)))
+    return out
+
+
+def walk(
+    node: cst.CSTNode, inside: Callable[[cst.CSTNode], list[cst.CSTNode]] = children,
+) -> Iterator[cst.CSTNode]:
+    """Every code node under ``node`` (itself first), in the order a visitor meets them.
+
+    ``inside(n)`` picks the children walked into, as a visitor's ``visit_*`` would
+    (returning False, or visiting only some children itself); all of them by default.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(inside(current)))
+
+
+def holding(node: cst.CSTNode, hit: Callable[[cst.CSTNode], bool]) -> set[int]:
+    """Ids of the nodes under ``node`` with a ``hit`` node in their subtree (itself included)."""
+    found: set[int] = set()
+
+    def mark(current: cst.CSTNode) -> bool:
+        held = hit(current)
+        for child in children(current):
+            held = mark(child) or held
+        if held:
+            found.add(id(current))
+        return held
+
+    mark(node)
+    return found

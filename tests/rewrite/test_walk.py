@@ -1,0 +1,79 @@
+"""The fast tree walks and start lines agree with libcst's own visitor and PositionProvider."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from migrate.lines import start_lines
+from migrate.walk import _is_trivia, holding, walk
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+SOURCES = sorted(FIXTURES.glob("programs/*/before.py"))
+ODD = """\
+@decorator(a, *b, **c)
+async def f(x: int = 1, /, *args, y=(lambda z: z), **kw) -> "T":  # comment
+    global g
+    async with a as (b, c), d:
+        yield [i async for i in x if i] + {k: v for k, v in y.items()}
+    return f"{x!r:>{width}} {y=}"
+
+class C(Base, metaclass=M):
+    x: list[int] = [
+        1,  # one
+        2,
+    ]
+    match x:
+        case [1, *rest] | {"k": v, **kw} if v:
+            pass
+try:
+    del a[1:2, ::3], b.c
+except* (E, F) as e:
+    raise X from e
+finally:
+    print(\\
+        "\\n", '''a
+b''')
+"""
+
+
+class Recorder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen.append(node)
+        return True
+
+
+def _modules() -> list[tuple[str, cst.Module]]:
+    return [("odd", cst.parse_module(ODD))] + [
+        (path.parent.name, cst.parse_module(path.read_bytes())) for path in SOURCES
+    ]
+
+
+@pytest.mark.parametrize(("name", "module"), _modules())
+def test_walk_meets_code_nodes_in_visitor_order(name: str, module: cst.Module) -> None:
+    recorder = Recorder()
+    module.visit(recorder)
+    expected = [n for n in recorder.seen if not _is_trivia(type(n))]
+    assert [id(n) for n in walk(module)] == [id(n) for n in expected]
+
+
+@pytest.mark.parametrize(("name", "module"), _modules())
+def test_start_lines_are_position_provider_lines(name: str, module: cst.Module) -> None:
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    assert start_lines(module) == {id(node): pos.start.line for node, pos in positions.items()}
+
+
+def test_holding_marks_every_ancestor_of_a_hit() -> None:
+    module = cst.parse_module("a = 1\nb = f(g(x))\n")
+    hot = holding(module, lambda n: isinstance(n, cst.Name) and n.value == "x")
+    second = module.body[1]
+    call = second.body[0].value  # type: ignore[attr-defined]
+    assert {id(module), id(second), id(call), id(call.args[0].value)} <= hot
+    assert id(module.body[0]) not in hot and id(call.func) not in hot
