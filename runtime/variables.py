@@ -234,6 +234,17 @@ class Variable:
             raise ValueError(f"Cannot assign value to variable ' {self._name} ': Shape mismatch."
                              f"The variable shape {self._shape}, and the assigned value shape "
                              f"{v.shape} are incompatible.")
+        from runtime.control_flow import COND_GATES, cond_gate
+
+        if COND_GATES and not context.executing_eagerly():
+            # A write in a graph-mode cond branch: both branches are built, so the write keeps the
+            # current value when its branch is not taken.
+            from runtime.ops import math as M
+
+            current = self._as_tensor()
+            new = v if kind == "AssignVariableOp" else (
+                M.add(current, v) if kind == "AssignAddVariableOp" else M.subtract(current, v))
+            kind, v = "AssignVariableOp", M.where(cond_gate(), new, current)
         out = apply(kind, [v], {"var": self}, name=name)
         if isinstance(out, EagerTensor):
             return self if read_value else None
