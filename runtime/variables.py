@@ -237,14 +237,10 @@ class Variable:
         from runtime.control_flow import COND_GATES, cond_gate
 
         if COND_GATES and not context.executing_eagerly():
-            # A write in a graph-mode cond branch: both branches are built, so the write keeps the
-            # current value when its branch is not taken.
-            from runtime.ops import math as M
-
-            current = self._as_tensor()
-            new = v if kind == "AssignVariableOp" else (
-                M.add(current, v) if kind == "AssignAddVariableOp" else M.subtract(current, v))
-            kind, v = "AssignVariableOp", M.where(cond_gate(), new, current)
+            # A write in a graph-mode cond branch: both branches are built, so the write runs
+            # only when its branch is taken (the op takes the branch's predicate as a gate).
+            out = apply(kind, [v, cond_gate()], {"var": self, "gated": True}, name=name)
+            return out if read_value else out.op
         out = apply(kind, [v], {"var": self}, name=name)
         if isinstance(out, EagerTensor):
             return self if read_value else None
