@@ -7,14 +7,39 @@ from collections.abc import Iterator
 from typing import Any
 
 from runtime import context, nest
+from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
 from runtime.graph import constant_value
 from runtime.tensor import Tensor
 
+#: Graph-mode ``cond`` branches being built: (predicate, branch) pairs, outermost first.
+COND_GATES: list[tuple[Any, bool]] = []
+
+
+def cond_gate() -> Any:
+    """The boolean tensor under which a variable write in the current cond branch takes effect,
+    or None outside cond branches."""
+    from runtime.ops.math import logical_and, logical_not
+
+    gate = None
+    for pred, branch in COND_GATES:
+        g = pred if branch else logical_not(pred)
+        gate = g if gate is None else logical_and(gate, g)
+    return gate
+
+
+def _branch(pred: Any, branch: bool, fn: Any) -> Any:
+    COND_GATES.append((pred, branch))
+    try:
+        return fn()
+    finally:
+        COND_GATES.pop()
+
 
 def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None = None, strict: bool = False) -> Any:
     """Eager and trace-time-constant predicates pick one branch; otherwise both branches are built
-    and their outputs selected with ``where`` (exact for side-effect-free branches)."""
+    and their outputs selected with ``where``. A variable write inside a branch keeps the variable's
+    value unless the branch is taken (see ``Variable._write``), as TF runs only the taken branch."""
     if context.executing_eagerly():
         return true_fn() if bool(pred) else false_fn()
     c = constant_value(pred) if isinstance(pred, Tensor) else pred
@@ -22,7 +47,8 @@ def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None 
         return true_fn() if bool(c) else false_fn()
     from runtime.ops.math import where
 
-    t, f = true_fn(), false_fn()
+    pred = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    t, f = _branch(pred, True, true_fn), _branch(pred, False, false_fn)
     return nest.map_structure(lambda a, b: _select(where, pred, a, b), t, f)
 
 

@@ -234,6 +234,13 @@ class Variable:
             raise ValueError(f"Cannot assign value to variable ' {self._name} ': Shape mismatch."
                              f"The variable shape {self._shape}, and the assigned value shape "
                              f"{v.shape} are incompatible.")
+        from runtime.control_flow import COND_GATES, cond_gate
+
+        if COND_GATES and not context.executing_eagerly():
+            # A write in a graph-mode cond branch: both branches are built, so the write runs
+            # only when its branch is taken (the op takes the branch's predicate as a gate).
+            out = apply(kind, [v, cond_gate()], {"var": self, "gated": True}, name=name)
+            return out if read_value else out.op
         out = apply(kind, [v], {"var": self}, name=name)
         if isinstance(out, EagerTensor):
             return self if read_value else None

@@ -43,6 +43,7 @@ from runtime.keras import losses as KLS
 from runtime.keras import normalization as KN
 from runtime.keras import optimizers as KO
 from runtime.keras import recurrent as KR
+from runtime.keras import regularizers as KRG
 from runtime.keras.variables import KerasVariable
 from runtime.module import Module
 from runtime.ops import array as A
@@ -208,7 +209,7 @@ KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activatio
                 "Conv2DTranspose": KCT.Conv2DTranspose} | KR.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
-KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable}
+KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable, "Regularizer": KRG.Regularizer}
 NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map_structure": nest.map_structure,
         "is_nested": nest.is_nested}
 LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference": LV1.absolute_difference,
@@ -271,6 +272,8 @@ def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
         prefix + ".activations": _module(prefix + ".activations", api + ".activations",
                                          KA.TABLE | {"get": KA.get}, "tf.keras.activations"),
         prefix + ".losses": _module(prefix + ".losses", api + ".losses", KLS.TABLE, "tf.keras.losses"),
+        prefix + ".regularizers": _module(prefix + ".regularizers", api + ".regularizers", KRG.TABLE,
+                                          "tf.keras.regularizers"),
         prefix + ".models": _module(prefix + ".models", api + ".models",
                                     {"Model": KL.Model, "Sequential": KL.Sequential}, "tf.keras.models"),
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.errors import Unsupported
-from runtime.keras import activations, present_as_keras
+from runtime.keras import activations, present_as_keras, regularizers
 from runtime.keras.layers import Layer, _pair
 from runtime.ops import array as A
 from runtime.ops import nn as N
@@ -19,7 +19,9 @@ class Conv2DTranspose(Layer):
                  bias_initializer: Any = "zeros", kernel_regularizer: Any = None, bias_regularizer: Any = None,
                  activity_regularizer: Any = None, kernel_constraint: Any = None, bias_constraint: Any = None,
                  **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         if output_padding is not None or data_format not in (None, "channels_last") or _pair(dilation_rate) != (1, 1):
             raise Unsupported("tf.keras.layers.Conv2DTranspose with output_padding, channels_first or dilation")
         self.filters, self.kernel_size, self.strides = int(filters), _pair(kernel_size), _pair(strides)
@@ -30,9 +32,9 @@ class Conv2DTranspose(Layer):
 
     def build(self, input_shape: Any) -> None:
         self.kernel = self.add_weight(name="kernel", shape=(*self.kernel_size, self.filters, input_shape[-1]),
-                                      initializer=self.kernel_initializer)
-        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer) \
-            if self.use_bias else None
+                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer) if self.use_bias else None
 
     def call(self, inputs: Any) -> Any:
         h, w = inputs.shape.as_list()[1:3]

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from runtime import dtypes, initializers
+from runtime import dtypes, initializers, nest
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
-from runtime.keras import activations, present_as_keras
+from runtime.keras import activations, present_as_keras, regularizers
 from runtime.keras.variables import _NAME_STACK, KerasVariable, make_variable
 from runtime.ops import array as A
 from runtime.ops import math as M
@@ -18,6 +18,8 @@ from runtime.ops import nn as N
 from runtime.tensor import Tensor
 
 _NAME_COUNTS: dict[str, int] = {}
+#: The layers whose ``__call__`` is running; the outermost call clears the layers' losses.
+_CALL_DEPTH: list = []
 
 
 def _snake(name: str) -> str:
@@ -36,15 +38,18 @@ class Layer:
     """Keras 3 Layer: weights created in ``build`` on first call, computation in ``call``."""
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
-                 autocast: bool = True, input_dim: Any = None, input_shape: Any = None, **kwargs: Any) -> None:
+                 autocast: bool = True, input_dim: Any = None, input_shape: Any = None,
+                 activity_regularizer: Any = None, **kwargs: Any) -> None:
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
+        object.__setattr__(self, "_losses", [])
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self.name = name or _auto_name(type(self))
         self.trainable = trainable
         self.built = False
         self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
+        self.activity_regularizer = regularizers.get(activity_regularizer)
 
     def __setattr__(self, key: str, value: Any) -> None:
         if isinstance(value, Layer) and value is not self and value not in self._layers:
@@ -82,6 +87,7 @@ class Layer:
         # get_variable of the same name under a variable_scope named like the layer.
         value = init.sample(dims, dt, f"{self.name}/{wname}")  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
+        v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)
         return v
 
@@ -122,6 +128,35 @@ class Layer:
     def layers(self) -> list:
         return list(self._layers)
 
+    # --- losses ----------------------------------------------------------------------------------
+    def add_loss(self, loss: Any) -> None:
+        self._losses.extend(nest.flatten(loss))
+
+    def _clear_losses(self) -> None:
+        self._losses.clear()
+        for layer in self._layers:
+            layer._clear_losses()
+
+    def _flat_layers(self) -> list:
+        out: list = []
+        for layer in self._layers:
+            if all(layer is not seen for seen in out):
+                out.append(layer)
+            for sub in layer._flat_layers():
+                if all(sub is not seen for seen in out):
+                    out.append(sub)
+        return out
+
+    @property
+    def losses(self) -> list:
+        """Keras 3: losses added during the last top-level call (own, then sublayers'), then the
+        weight penalties, computed now from the current values of the trainable weights."""
+        out = list(self._losses)
+        for layer in self._flat_layers():
+            out.extend(layer._losses)
+        out.extend(w.regularizer(w) for w in self.trainable_weights if getattr(w, "regularizer", None) is not None)
+        return out
+
     def get_weights(self) -> list:
         return [w.numpy() for w in self.weights]
 
@@ -142,14 +177,29 @@ class Layer:
                 inputs, np.ndarray) and np.asarray(inputs).dtype.kind == "f" else convert_to_tensor(inputs)
         if isinstance(inputs, Tensor) and inputs.dtype.is_floating and inputs.dtype != self._dtype:
             inputs = M.cast(inputs, self._dtype)
+        outermost = not _CALL_DEPTH
+        if outermost:
+            self._clear_losses()
         _NAME_STACK.append(self.name)
+        _CALL_DEPTH.append(self)
         try:
             if not self.built:
                 shape = inputs.shape if hasattr(inputs, "shape") else None
                 self.build(tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape)
                 self.built = True
-            return self.call(inputs, *args, **kwargs)
+            outputs = self.call(inputs, *args, **kwargs)
+            if self.activity_regularizer is not None:
+                for out in nest.flatten(outputs):
+                    if isinstance(out, Tensor):
+                        loss = self.activity_regularizer(out)
+                        if out.shape.rank is None or out.shape.rank > 0:
+                            # Keras 3 divides by the batch size.
+                            batch = M.cast(A.shape(out)[0], loss.dtype)
+                            loss = M.where(M.equal(batch, 0.0), M.multiply(loss, 0.0), M.divide(loss, batch))
+                        self.add_loss(loss)
+            return outputs
         finally:
+            _CALL_DEPTH.pop()
             _NAME_STACK.pop()
 
     def get_config(self) -> dict:
@@ -165,7 +215,9 @@ class Dense(Layer):
                  kernel_regularizer: Any = None, bias_regularizer: Any = None,
                  activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: Any = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         self.units = int(units)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -174,9 +226,10 @@ class Dense(Layer):
 
     def build(self, input_shape: Any) -> None:
         self.kernel = self.add_weight(name="kernel", shape=(input_shape[-1], self.units),
-                                      initializer=self.kernel_initializer)
+                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
         if self.use_bias:
-            self.bias = self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer)
+            self.bias = self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
         else:
             self.bias = None
         self.built = True
@@ -204,7 +257,9 @@ class Conv2D(Layer):
                  bias_initializer: Any = "zeros", kernel_regularizer: Any = None, bias_regularizer: Any = None,
                  activity_regularizer: Any = None, kernel_constraint: Any = None, bias_constraint: Any = None,
                  **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         if data_format not in (None, "channels_last") or _pair(dilation_rate) != (1, 1) or groups != 1:
             raise Unsupported("tf.keras.layers.Conv2D with channels_first, dilation or groups")
         self.filters, self.kernel_size, self.strides = int(filters), _pair(kernel_size), _pair(strides)
@@ -215,9 +270,9 @@ class Conv2D(Layer):
 
     def build(self, input_shape: Any) -> None:
         self.kernel = self.add_weight(name="kernel", shape=(*self.kernel_size, input_shape[-1], self.filters),
-                                      initializer=self.kernel_initializer)
-        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer) \
-            if self.use_bias else None
+                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer) if self.use_bias else None
 
     def call(self, inputs: Any) -> Any:
         x = N.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding)

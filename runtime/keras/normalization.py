@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runtime.errors import Unsupported
 from runtime.keras import present_as_keras
 from runtime.keras.layers import Layer
 from runtime.ops import array as A
@@ -19,6 +20,8 @@ class BatchNormalization(Layer):
                  beta_regularizer: Any = None, gamma_regularizer: Any = None, beta_constraint: Any = None,
                  gamma_constraint: Any = None, synchronized: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if beta_regularizer is not None or gamma_regularizer is not None:
+            raise Unsupported("tf.keras.layers.BatchNormalization with beta_regularizer or gamma_regularizer")
         self.axis, self.momentum, self.epsilon = int(axis), float(momentum), float(epsilon)
         self.center, self.scale = center, scale
         self._inits = (gamma_initializer, beta_initializer, moving_mean_initializer, moving_variance_initializer)

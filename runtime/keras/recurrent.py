@@ -38,6 +38,8 @@ class SimpleRNNCell(Layer):
                  seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         _no_dropout(type(self).__name__, dropout, recurrent_dropout)
+        if any(r is not None for r in (kernel_regularizer, recurrent_regularizer, bias_regularizer)):
+            raise Unsupported(f"tf.keras.layers.{type(self).__name__} with weight regularizers")
         self.units = int(units)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -356,6 +358,8 @@ class Embedding(Layer):
                                  f"(of type {type(value).__name__}).")
         if mask_zero:
             raise Unsupported("tf.keras.layers.Embedding with mask_zero=True")
+        if embeddings_regularizer is not None:
+            raise Unsupported("tf.keras.layers.Embedding with embeddings_regularizer")
         kwargs.pop("input_length", None)
         super().__init__(**kwargs)
         self.input_dim, self.output_dim = input_dim, output_dim

@@ -23,6 +23,12 @@ register("ReadVariableOp", lambda attrs: attrs["var"]._read, shape_fn=_var_spec,
 def _assign_make(kind: str) -> Any:
     def make(attrs: dict) -> Any:
         var = attrs["var"]
+        if attrs.get("gated"):  # written from a cond branch: only when the branch's gate holds
+            if kind == "set":
+                return lambda x, gate: var._assign_array(x) if gate else var._read()
+            if kind == "add":
+                return lambda x, gate: var._assign_array(var._read() + x) if gate else var._read()
+            return lambda x, gate: var._assign_array(var._read() - x) if gate else var._read()
         if kind == "set":
             return var._assign_array
         if kind == "add":
