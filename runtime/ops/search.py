@@ -351,13 +351,18 @@ def _segment_sum_kernel(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unsorted_segment_sum_kernel(data: np.ndarray, ids: np.ndarray, num: np.ndarray) -> np.ndarray:
-    n = int(num)
+def check_segment_ids(ids: np.ndarray, n: int, op_type: str) -> None:
+    """TF's error for the first segment id at or past ``n`` (negative ids are dropped, not errors)."""
     flat = ids.ravel()
     bad = np.nonzero(flat >= n)[0]
     if bad.size:
         i = int(bad[0])
-        raise invalid_argument(f"segment_ids[{i}] = {flat[i]} is out of range [0, {n}) [Op:UnsortedSegmentSum]")
+        raise invalid_argument(f"segment_ids[{i}] = {flat[i]} is out of range [0, {n}) [Op:{op_type}]")
+
+
+def _unsorted_segment_sum_kernel(data: np.ndarray, ids: np.ndarray, num: np.ndarray) -> np.ndarray:
+    n = int(num)
+    check_segment_ids(ids, n, "UnsortedSegmentSum")
     out = np.zeros((n, *data.shape[ids.ndim:]), dtype=data.dtype)
     keep = ids >= 0
     np.add.at(out, ids[keep], data[keep])

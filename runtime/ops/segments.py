@@ -18,6 +18,7 @@ from runtime.ops.registry import apply, register, register_gradient
 from runtime.ops.search import (
     _segment_sum_spec,
     _unsorted_segment_sum_spec,
+    check_segment_ids,
     segment_sum,
     unsorted_segment_sum,
 )
@@ -52,12 +53,7 @@ def _unsorted_make(kind: str) -> Any:
     def make(attrs: dict) -> Any:
         def kernel(data: np.ndarray, ids: np.ndarray, num: np.ndarray) -> np.ndarray:
             n = int(num)
-            flat = ids.ravel()
-            bad = np.nonzero(flat >= n)[0]
-            if bad.size:
-                i = int(bad[0])
-                raise invalid_argument(
-                    f"segment_ids[{i}] = {flat[i]} is out of range [0, {n}) [Op:UnsortedSegment{kind}]")
+            check_segment_ids(ids, n, f"UnsortedSegment{kind}")
             out = np.full((n, *data.shape[ids.ndim:]), _extreme(data.dtype, kind), dtype=data.dtype)
             keep = ids >= 0
             _UFUNCS[kind].at(out, ids[keep], data[keep])
