@@ -72,6 +72,8 @@ KEYWORD_RENAMES: dict[str, dict[str, str]] = {
 CALL_TRANSFORMS: dict[str, str] = {
     "nn.dropout": "dropout_keep_prob",
     "nn.softmax_cross_entropy_with_logits": "stop_gradient_labels",
+    "nn.in_top_k": "in_top_k_targets_first",
+    "math.in_top_k": "in_top_k_targets_first",
     "to_float": "cast_to:float32",
     "to_int32": "cast_to:int32",
     "to_int64": "cast_to:int64",
@@ -82,9 +84,11 @@ CALL_TRANSFORMS: dict[str, str] = {
 }
 
 # Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob
-# positionally, v1 softmax cross-entropy does not backpropagate into labels): their transform
-# applies only to files still written against TF1.
-TF1_MEANING_BY_SPELLING = frozenset({"nn.dropout", "nn.softmax_cross_entropy_with_logits"})
+# positionally, v1 softmax cross-entropy does not backpropagate into labels, v1 in_top_k takes
+# predictions before targets): their transform applies only to files still written against TF1.
+TF1_MEANING_BY_SPELLING = frozenset({
+    "nn.dropout", "nn.softmax_cross_entropy_with_logits", "nn.in_top_k", "math.in_top_k",
+})
 
 # Queue-runner input pipelines: TF1-only, with no TF2 form the rewriter can produce (tf.data is
 # the replacement, a redesign of the input code).

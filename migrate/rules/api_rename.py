@@ -90,6 +90,15 @@ def _stop_gradient_labels(call: cst.Call, alias: str) -> cst.Call:
     return call.with_changes(args=args)
 
 
+def _in_top_k_targets_first(call: cst.Call, alias: str) -> cst.Call:
+    """v1 `in_top_k(predictions, targets, k)` → TF2's `in_top_k(targets, predictions, k)`,
+    spelled with keywords so the swap reads as intended."""
+    bound = call_args(call, ("predictions", "targets", "k", "name"))
+    order = [name for name in ("targets", "predictions", "k", "name") if name in bound]
+    text = ", ".join(f"{name}={_code(bound[name])}" for name in order)
+    return call.with_changes(args=cst.parse_expression(f"f({text})").args)  # type: ignore[attr-defined]
+
+
 def _cast_to(dtype: str) -> Callable[[cst.Call, str], cst.Call]:
     def transform(call: cst.Call, alias: str) -> cst.Call:
         args = [a for a in call.args if a.keyword is None or a.keyword.value != "name"]
@@ -159,6 +168,7 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         "dropout_keep_prob": _dropout_keep_prob,
         "stop_gradient_labels": _stop_gradient_labels,
         "global_step_variable": _global_step_variable,
+        "in_top_k_targets_first": _in_top_k_targets_first,
     }[name]
 
 

@@ -19,6 +19,10 @@ from migrate.api_table import RENAMES, is_tf1_only
     ),
     ("tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)",
      "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)"),
+    # v1 in_top_k takes predictions first; TF2's takes targets first.
+    ("tf.nn.in_top_k(logits, labels, 1)", "tf.nn.in_top_k(targets=labels, predictions=logits, k=1)"),
+    ("tf.math.in_top_k(p, targets=t, k=5, name='top')",
+     "tf.math.in_top_k(targets=t, predictions=p, k=5, name='top')"),
     ("tf.truncated_normal_initializer(stddev=0.1)",
      "tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=0.1)"),
 ])
@@ -53,4 +57,5 @@ def test_v1_meanings_are_not_applied_twice_to_a_compat_spelled_file() -> None:
         "x = tf.compat.v1.placeholder(tf.float32)\n"
         "y = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(x), logits=x)\n"
         "z = tf.nn.dropout(x, 0.5)\n"
+        "k = tf.nn.in_top_k(x, x, 1)\n"
     )
