@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import dtypes
+from runtime import context, dtypes
 from runtime.api_scopes import name_scope
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported, invalid_argument
@@ -160,8 +160,16 @@ not_differentiable("InTopKV2")
 
 def in_top_k_v2(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Tensor:
     """``tf.math.in_top_k``: whether each target is among the k largest predictions (ties count)."""
-    p = convert_to_tensor(predictions)
-    t = convert_to_tensor(targets)
+    p = convert_to_tensor(predictions, dtype_hint=dtypes.float32)
+    t = convert_to_tensor(targets, dtype_hint=dtypes.int32)
+    if not context.executing_eagerly():
+        # Building a graph, TF checks the inputs against the op's signature, in its order.
+        if p.dtype != dtypes.float32:
+            raise TypeError(f"Input 'predictions' of 'InTopKV2' Op has type {p.dtype.name} that does not "
+                            "match expected type of float32.")
+        if t.dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"Value passed to parameter 'targets' has DataType {t.dtype.name} not in list "
+                            "of allowed values: int32, int64")
     if not t.dtype.is_integer:
         raise attr_error(t.dtype, "int32, int64", "InTopKV2")
     if p.dtype != dtypes.float32:
