@@ -99,6 +99,16 @@ def _in_top_k_targets_first(call: cst.Call, alias: str) -> cst.Call:
     return call.with_changes(args=cst.parse_expression(f"f({text})").args)  # type: ignore[attr-defined]
 
 
+def _training_flag(path: str, call: cst.Call) -> str | None:
+    """The code of a layer call's `training` value when it is not a literal bool."""
+    spec = LAYER_SPECS[path]
+    bound = call_args(call, ("inputs", *spec.positional))
+    value = next((bound[name] for name, keyword in spec.call.items() if keyword == "training" and name in bound), None)
+    if value is None or (isinstance(value, cst.Name) and value.value in ("True", "False")):
+        return None
+    return _code(value)
+
+
 def _cast_to(dtype: str) -> Callable[[cst.Call, str], cst.Call]:
     def transform(call: cst.Call, alias: str) -> cst.Call:
         args = [a for a in call.args if a.keyword is None or a.keyword.value != "name"]
@@ -305,9 +315,17 @@ class RenameTransformer(cst.CSTTransformer):
             LAYERS_RULE.id, original, f"tf.{path} → tf.keras.layers.{keras.keras} built in place, graph "
             "mode kept (variable_scope reuse does not share it: share the layer object)", "manual",
         )
-        return cst.parse_expression(
-            f"{self.alias}.keras.layers.{keras.keras}({keras.constructor})({keras.call_arguments})"
-        )
+        layer = f"{self.alias}.keras.layers.{keras.keras}({keras.constructor})"
+        flag = _training_flag(path, updated)
+        if flag is not None and not LAYER_SPECS[path].weights:
+            # Keras 3 layers test `training` as a Python bool; a tensor (a fed flag) picks one
+            # of two calls, and tf.cast also takes a Python bool.
+            return cst.parse_expression(
+                f"{self.alias}.cond({self.alias}.cast({flag}, {self.alias}.bool), "
+                f"lambda: {layer}({keras.inputs}, training=True), "
+                f"lambda: {layer}({keras.inputs}, training=False))"
+            )
+        return cst.parse_expression(f"{layer}({keras.call_arguments})")
 
     def _loss(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.losses.*` → the TF2 expression it computes; compat.v1 when weights and the like

@@ -65,6 +65,30 @@ def test_graph_mode_file_builds_keras_layers_in_place() -> None:
     assert any(f.rule == "TF109" and f.kind == "manual" for f in result.findings)
 
 
+def test_graph_mode_dropout_with_a_flag_picks_one_of_two_calls() -> None:
+    # Keras 3 Dropout tests `training` as a Python bool: a fed flag would raise TypeError.
+    check_transformed(
+        """\
+        import tensorflow as tf
+        def block(x, is_training):
+            h = tf.layers.dropout(x, rate=0.1, training=is_training)
+            return tf.layers.dropout(h, 0.2, training=True)
+        x = tf.placeholder(tf.float32, [None, 8])
+        print(tf.Session(), block(x, tf.placeholder(tf.bool)))
+        """,
+        """\
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        def block(x, is_training):
+            h = tf.cond(tf.cast(is_training, tf.bool), lambda: tf.keras.layers.Dropout(0.1)(x, training=True), lambda: tf.keras.layers.Dropout(0.1)(x, training=False))
+            return tf.keras.layers.Dropout(0.2)(h, training=True)
+        x = tf.compat.v1.placeholder(tf.float32, [None, 8])
+        print(tf.compat.v1.Session(), block(x, tf.compat.v1.placeholder(tf.bool)))
+        """,
+        level="partial",
+    )
+
+
 def test_contrib_layers_get_contrib_defaults_and_keras_names() -> None:
     check_transformed(
         """\
