@@ -16,7 +16,7 @@ from .lines import start_lines
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
-from .rules.api_rename import RenameTransformer
+from .rules.api_rename import DATASET_ITERATOR_METHODS, RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.session import SESSION_CALLS
@@ -212,6 +212,7 @@ def _rename(
     tf2_spelled = not aliases.uses_v1_import and compat_spelled
     tree = module.with_changes(body=body)
     names = aliases.modules.keys() | aliases.symbols.keys()
+    names |= DATASET_ITERATOR_METHODS  # `dataset.make_one_shot_iterator()` names no alias
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     return tree.visit(renamer), renamer.compat_paths

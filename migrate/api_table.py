@@ -120,7 +120,8 @@ TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "truncated_normal_initializer", "random_normal_initializer",
     "random_uniform_initializer", "glorot_uniform_initializer", "glorot_normal_initializer",
     "nn.rnn_cell.", "nn.static_rnn", "nn.dynamic_rnn", "app.", "flags.", "gfile.",
-    "to_float", "to_int32", *QUEUE_INPUTS,
+    "to_float", "to_int32", "data.make_one_shot_iterator", "data.make_initializable_iterator",
+    *QUEUE_INPUTS,
 )
 
 

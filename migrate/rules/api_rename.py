@@ -182,6 +182,10 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
     }[name]
 
 
+# TF1 dataset methods TF2 datasets lack; tf.compat.v1.data has them as functions.
+DATASET_ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+
+
 class RenameTransformer(cst.CSTTransformer):
     """Rename TF1 symbols and arguments; spell TF1-only leftovers `compat.v1` and report them."""
 
@@ -327,6 +331,20 @@ class RenameTransformer(cst.CSTTransformer):
             )
         return cst.parse_expression(f"{layer}({keras.call_arguments})")
 
+    def _dataset_iterator(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """`dataset.make_initializable_iterator()` → `tf.compat.v1.data.make_initializable_iterator(
+        dataset)`: TF2 datasets lack the methods; the functions still build graph iterators."""
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in DATASET_ITERATOR_METHODS
+                and not updated.args and self.enabled(RULE.id)):
+            return updated
+        self.compat_left = True
+        method = func.attr.value
+        self.compat_paths.add(f"data.{method}")
+        self._report(COMPAT_RULE.id, original, f"dataset.{method}() has no TF2 form here; kept as "
+                     f"tf.compat.v1.data.{method}(dataset)", "manual")
+        return cst.Call(func=_attr_chain(self.alias, f"compat.v1.data.{method}"), args=[cst.Arg(func.value)])
+
     def _loss(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.losses.*` → the TF2 expression it computes; compat.v1 when weights and the like
         change it (that form also runs eagerly)."""
@@ -344,7 +362,7 @@ class RenameTransformer(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
         if path is None:
-            return updated_node
+            return self._dataset_iterator(original_node, updated_node)
         if path in ASSIGN_CALLS and len(updated_node.args) >= 2 and self.enabled(ASSIGN_RULE.id):
             target, *rest = updated_node.args
             self._report(ASSIGN_RULE.id, original_node, f"tf.{path}(v, x) → v.{path}(x)", "fixed")

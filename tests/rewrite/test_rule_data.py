@@ -21,3 +21,30 @@ def test_queue_runner_input_is_kept_in_graph_mode_and_reported() -> None:
         level="partial",
     )
     assert sum(f.rule == "TF116" for f in result.findings) == 2
+
+
+def test_graph_mode_iterators_are_made_by_the_compat_functions() -> None:
+    # TF2 datasets have no make_*_iterator methods; tf.compat.v1.data has them as functions.
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None])
+        it = tf.data.Dataset.from_tensor_slices(x).batch(2).make_initializable_iterator()
+        one = tf.data.Dataset.range(3).make_one_shot_iterator()
+        with tf.Session() as sess:
+            sess.run(it.initializer, {x: [1.0, 2.0]})
+            print(sess.run(it.get_next()), sess.run(one.get_next()))
+        """,
+        """\
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        x = tf.compat.v1.placeholder(tf.float32, [None])
+        it = tf.compat.v1.data.make_initializable_iterator(tf.data.Dataset.from_tensor_slices(x).batch(2))
+        one = tf.compat.v1.data.make_one_shot_iterator(tf.data.Dataset.range(3))
+        with tf.compat.v1.Session() as sess:
+            sess.run(it.initializer, {x: [1.0, 2.0]})
+            print(sess.run(it.get_next()), sess.run(one.get_next()))
+        """,
+        level="partial",
+    )
+    assert sum("tf.compat.v1.data.make_" in f.message for f in result.findings) == 2
