@@ -845,7 +845,8 @@ class ProgramMove:
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
         source, note = keras_optimizer(path, call, lr_override)
-        varying_lr = "lr_placeholder" in node.info or "schedule" in node.info or "rate_function" in node.info
+        # A decayed rate's momentum is rescaled after each update (`_momentum_rescale`).
+        varying_lr = "lr_placeholder" in node.info or "rate_function" in node.info
         if varying_lr and path == "train.MomentumOptimizer":
             self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
@@ -1413,6 +1414,9 @@ class ProgramMove:
                         OPTIMIZER_RULE.id, self._line(node.stmt),
                         "decayed learning rate not driven by this train op's global_step",
                     )
+                if opt.info["path"] == "train.MomentumOptimizer":
+                    names = (self._fresh("rescale"), self._fresh("momentum"))
+                    lines.extend(_momentum_rescale(instance, schedule.name, *names))  # type: ignore[union-attr]
             if "global_step" in args:
                 lines.append(f"{code(args['global_step'])}.assign_add(1)")
             self._fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
@@ -1513,6 +1517,21 @@ def _ancestors(nodes: list[Node]) -> list[Node]:
             seen.append(n)
             stack.extend(n.deps)
     return seen
+
+
+def _momentum_rescale(optimizer: str, schedule: str, rescale: str, momentum: str) -> list[str]:
+    """Lines that keep Keras momentum equal to TF1's under a decayed rate.
+
+    TF1 accumulates raw gradients and scales the whole accumulator by the current rate;
+    Keras SGD's momentum holds steps scaled by the rates they were taken at. Rescaling it by
+    next rate / this rate after each update makes it the TF1 accumulator times the next rate.
+    """
+    return [
+        "# TF1 scales its whole momentum accumulator by the current rate: rescale Keras's for the next.\n"
+        f"{rescale} = {schedule}({optimizer}.iterations) / {schedule}({optimizer}.iterations - 1)",
+        f"for {momentum} in [v for v in {optimizer}.variables if v.path.endswith('momentum')]:\n"
+        f"    {momentum}.assign({momentum} * {rescale})",
+    ]
 
 
 def _rate_of_variables(node: Node) -> bool:
