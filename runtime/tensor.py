@@ -305,18 +305,15 @@ class SymbolicTensor(Tensor):
     def __bool__(self) -> bool:
         from runtime.errors import OperatorNotAllowedInGraphError
 
-        if context.STATE.eager_enabled:  # TF checks eager-outside-functions, any graph
-            raise OperatorNotAllowedInGraphError(
-                "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt "
-                "the following resolutions to the problem: If you are running in Graph mode, use "
-                "Eager execution mode or decorate this function with @tf.function. If you are "
-                "using AutoGraph, you can try decorating this function with @tf.function. If that "
-                "does not work, then you may be using an unsupported feature or your source code "
-                "may not be visible to AutoGraph.")
-        raise TypeError(
-            "Using a `tf.Tensor` as a Python `bool` is not allowed. Use `if t is not None:` "
-            "instead of `if t:` to test if a tensor is defined, and use TensorFlow ops such as "
-            "tf.cond to execute subgraphs conditioned on the value of a tensor.")
+        # TF 2.21 raises this (a TypeError) for any symbolic tensor, in a tf.function or in a
+        # graph built with eager execution disabled alike.
+        raise OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt "
+            "the following resolutions to the problem: If you are running in Graph mode, use "
+            "Eager execution mode or decorate this function with @tf.function. If you are "
+            "using AutoGraph, you can try decorating this function with @tf.function. If that "
+            "does not work, then you may be using an unsupported feature or your source code "
+            "may not be visible to AutoGraph.")
 
     def __len__(self) -> int:
         if self._shape.rank is None or self._shape.rank == 0 or self._shape[0] is None:
