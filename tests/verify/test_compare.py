@@ -144,6 +144,7 @@ def test_tensor_elements_near_zero_are_judged_against_the_tensors_scale() -> Non
     result = compare_runs(old, new, TOL)
     assert result.divergence is None
     assert result.max_rel_diff == pytest.approx(3e-6, rel=1e-2)
+
     # the same drift in a gradient vector that is all small is a difference
     def small(grad: list[float]) -> RunResult:
         return run("", [var("w", 0, [0.1, 0.2])], [step(("w", 0, grad))])
