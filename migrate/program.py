@@ -1526,11 +1526,12 @@ def _momentum_rescale(optimizer: str, schedule: str, rescale: str, momentum: str
     Keras SGD's momentum holds steps scaled by the rates they were taken at. Rescaling it by
     next rate / this rate after each update makes it the TF1 accumulator times the next rate.
     """
+    comment = "# TF1 scales its whole momentum accumulator by the current rate: rescale Keras's for the next."
+    rates = f"{schedule}({optimizer}.iterations) / {schedule}({optimizer}.iterations - 1)"
+    momentums = f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
     return [
-        "# TF1 scales its whole momentum accumulator by the current rate: rescale Keras's for the next.\n"
-        f"{rescale} = {schedule}({optimizer}.iterations) / {schedule}({optimizer}.iterations - 1)",
-        f"for {momentum} in [v for v in {optimizer}.variables if v.path.endswith('momentum')]:\n"
-        f"    {momentum}.assign({momentum} * {rescale})",
+        f"{comment}\n{rescale} = {rates}",
+        f"for {momentum} in {momentums}:\n    {momentum}.assign({momentum} * {rescale})",
     ]
 
 

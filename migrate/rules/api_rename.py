@@ -103,7 +103,8 @@ def _training_flag(path: str, call: cst.Call) -> str | None:
     """The code of a layer call's `training` value when it is not a literal bool."""
     spec = LAYER_SPECS[path]
     bound = call_args(call, ("inputs", *spec.positional))
-    value = next((bound[name] for name, keyword in spec.call.items() if keyword == "training" and name in bound), None)
+    names = [name for name, keyword in spec.call.items() if keyword == "training" and name in bound]
+    value = bound[names[0]] if names else None
     if value is None or (isinstance(value, cst.Name) and value.value in ("True", "False")):
         return None
     return _code(value)
@@ -335,15 +336,25 @@ class RenameTransformer(cst.CSTTransformer):
         """`dataset.make_initializable_iterator()` → `tf.compat.v1.data.make_initializable_iterator(
         dataset)`: TF2 datasets lack the methods; the functions still build graph iterators."""
         func = updated.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value in DATASET_ITERATOR_METHODS
-                and not updated.args and self.enabled(RULE.id)):
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in DATASET_ITERATOR_METHODS
+            and not updated.args
+            and self.enabled(RULE.id)
+        ):
             return updated
         self.compat_left = True
         method = func.attr.value
         self.compat_paths.add(f"data.{method}")
-        self._report(COMPAT_RULE.id, original, f"dataset.{method}() has no TF2 form here; kept as "
-                     f"tf.compat.v1.data.{method}(dataset)", "manual")
-        return cst.Call(func=_attr_chain(self.alias, f"compat.v1.data.{method}"), args=[cst.Arg(func.value)])
+        self._report(
+            COMPAT_RULE.id,
+            original,
+            f"dataset.{method}() has no TF2 form here; kept as tf.compat.v1.data.{method}(dataset)",
+            "manual",
+        )
+        return cst.Call(
+            func=_attr_chain(self.alias, f"compat.v1.data.{method}"), args=[cst.Arg(func.value)]
+        )
 
     def _loss(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.losses.*` → the TF2 expression it computes; compat.v1 when weights and the like
