@@ -158,6 +158,8 @@ def backward_slice(roots: list[Node]) -> tuple[list[Node], list[Node], list[Node
         seen.add(id(node))
         if node.kind == "placeholder":
             placeholders.append(node)
+            if "iterator" in node.info:
+                continue  # a batch pulled from an iterator: what made the iterator is not an input
         elif node.kind in INSIDE:
             inside.append(node)
         else:

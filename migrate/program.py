@@ -615,9 +615,16 @@ class ProgramMove:
         source = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
         if path in DATA_ITERATORS or (method in ("make_one_shot_iterator", "make_initializable_iterator")
                                       and self._is_dataset(receiver)):
-            if method == "make_initializable_iterator" or path == "data.make_initializable_iterator":
-                raise Unsupported(DATA_RULE.id, item.line, "an initializable tf.data iterator")
             dataset = call.args[0].value if path in DATA_ITERATORS else receiver
+            made = self.scope.lookup(dataset.value) if isinstance(dataset, cst.Name) else None
+            if method == "make_initializable_iterator" or path == "data.make_initializable_iterator":
+                # Each run of its initializer starts a Python iteration over the dataset, made
+                # anew from the values fed to its placeholders.
+                if made is None or made.kind != "dataset":
+                    raise Unsupported(DATA_RULE.id, item.line, "an initializable iterator over an unnamed dataset")
+                return "iterator", {"dataset": dataset, "initializable": True}
+            if made is not None and made.info.get("placeholders"):
+                raise Unsupported(DATA_RULE.id, item.line, "a one-shot iterator over a dataset built from placeholders")
             return "iterator", {"dataset": dataset}
         if method == "get_next" and source is not None and source.kind == "iterator":
             return "placeholder", {"iterator": source.name}
@@ -627,9 +634,13 @@ class ProgramMove:
             if made is not None and made[0] == "iterator":
                 return "placeholder", {"iterator": self._fresh("iterator"), "dataset": made[1]["dataset"]}
         if (path or "").startswith("data.") or (receiver is not None and self._is_dataset(receiver)):
-            if any(n.kind == "placeholder" for n in self.scope.deps_of(call)):
-                raise Unsupported(DATA_RULE.id, item.line, "a dataset built from placeholders")
-            return "dataset", {}
+            deps = self.scope.deps_of(call)
+            if any(n.kind == "dataset" and n.info.get("placeholders") for n in deps):
+                raise Unsupported(DATA_RULE.id, item.line, "a dataset built in steps from placeholders")
+            fed = sorted((n for n in deps if n.kind == "placeholder"), key=lambda n: n.index)
+            if fed and any(n.kind not in ("placeholder", "dataset") for n in deps):
+                raise Unsupported(DATA_RULE.id, item.line, "a dataset built from placeholders and graph tensors")
+            return "dataset", {"placeholders": fed} if fed else {}
         return None
 
     def _is_dataset(self, expr: cst.BaseExpression | None) -> bool:
@@ -692,6 +703,9 @@ class ProgramMove:
     # ------------------------------------------------------- graph statements
     def _emit_node(self, node: Node, item: Item) -> list[cst.BaseStatement]:
         stmt = node.stmt
+        if not node.info.get("initializable") and any(d.info.get("placeholders") for d in node.deps if d.kind == "dataset"):
+            # Such a dataset becomes a function of its placeholders: only an initializer run makes one.
+            raise Unsupported(DATA_RULE.id, self._line(stmt), "a dataset built from placeholders used by more than an initializable iterator")
         if node.kind in ("session", "init"):
             if node.kind == "session":
                 self.scope.sessions.update(node.names)
@@ -707,7 +721,19 @@ class ProgramMove:
             self._fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
             return []
         if node.kind == "dataset":
-            return [stmt]
+            fed: list[Node] = node.info.get("placeholders", [])  # type: ignore[assignment]
+            if not fed:
+                return [stmt]
+            if len(node.names) != 1:
+                raise Unsupported(DATA_RULE.id, self._line(stmt), "a dataset built from placeholders")
+            maker = node.info["maker"] = self._fresh(f"make_{node.name}")
+            params = ", ".join(n.name for n in fed)
+            self._fixed(DATA_RULE.id, stmt, f"dataset from placeholders → {maker}({params})")
+            definition = cst.parse_statement(f"def {maker}({params}):\n    return {code(node.value)}\n")
+            return [definition.with_changes(leading_lines=stmt.leading_lines)]
+        if node.kind == "iterator" and node.info.get("initializable"):
+            self._fixed(DATA_RULE.id, stmt, "initializable iterator → iter(dataset) where its initializer ran")
+            return []
         if node.kind == "iterator":
             self._fixed(DATA_RULE.id, stmt, "tf.data iterator → iter(dataset)")
             return [self._replace_value(stmt, f"iter({code(node.info['dataset'])})")]  # type: ignore[arg-type]
@@ -903,6 +929,9 @@ class ProgramMove:
             ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
                 if len(original.body) == 1 and isinstance(original.body[0], cst.Expr):
                     call = original.body[0].value
+                    restart = move._iterator_restart(call) if isinstance(call, cst.Call) else None
+                    if restart is not None:
+                        return restart.with_changes(leading_lines=updated.leading_lines)
                     if isinstance(call, cst.Call) and move._is_noop_session_call(call):
                         move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
@@ -932,7 +961,7 @@ class ProgramMove:
                         for a in updated.args
                     ])
                 site = move._run_site(original)
-                if site is None or move._is_noop_session_call(original):
+                if site is None or move._is_noop_session_call(original) or move._initialized_iterator(original):
                     return updated
                 fetch, feed = site
                 return move._call_for(
@@ -1005,6 +1034,38 @@ class ProgramMove:
             self._run_site(c) is not None or self._is_noop_session_call(c) or self._saver_call(c) is not None
             for c in _calls(expr)
         )
+
+    def _initialized_iterator(self, call: cst.Call) -> Node | None:
+        """The initializable iterator whose initializer a session run runs, if it does."""
+        site = self._run_site(call)
+        fetch = site[0] if site is not None else None
+        if not (isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer"
+                and isinstance(fetch.value, cst.Name)):
+            return None
+        iterator = self.scope.lookup(fetch.value.value)
+        return iterator if iterator is not None and iterator.info.get("initializable") else None
+
+    def _iterator_restart(self, call: cst.Call) -> cst.SimpleStatementLine | None:
+        """`sess.run(iterator.initializer, feed)` → `iterator = iter(make_dataset(<fed values>))`."""
+        iterator = self._initialized_iterator(call)
+        if iterator is None:
+            return None
+        feed = self._run_site(call)[1]  # type: ignore[index]
+        dataset = self.scope.lookup(code(iterator.info["dataset"]))  # type: ignore[arg-type]
+        fed: list[Node] = dataset.info.get("placeholders", []) if dataset is not None else []  # type: ignore[assignment]
+        feeds: dict[str, str] = {}
+        if feed is not None:
+            if not isinstance(feed, cst.Dict) or not all(
+                isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) for e in feed.elements
+            ):
+                raise Unsupported(DATA_RULE.id, self._line(call), "initializer feed_dict is not a dict literal")
+            feeds = {e.key.value: code(e.value) for e in feed.elements}  # type: ignore[union-attr]
+        if set(feeds) != {n.name for n in fed}:
+            raise Unsupported(DATA_RULE.id, self._line(call), "initializer run without a value for each placeholder")
+        args = ", ".join(feeds[n.name] for n in fed)
+        source = f"iter({dataset.info['maker']}({args}))" if fed else f"iter({code(iterator.info['dataset'])})"  # type: ignore[union-attr,arg-type]
+        self._fixed(DATA_RULE.id, call, "iterator initializer run → a new Python iteration over the dataset")
+        return cst.parse_statement(f"{iterator.name} = {source}\n")  # type: ignore[return-value]
 
     def _is_noop_session_call(self, call: cst.Call) -> bool:
         func = call.func

@@ -15,8 +15,11 @@ RULE = Rule(
         "one: the step function takes `x, y` as arguments and is called as "
         "`train_op(*iterator.get_next())`. `get_next()` still raises "
         "`tf.errors.OutOfRangeError` at the end of the data, so TF1 end-of-epoch handling "
-        "keeps working. Initializable iterators over datasets built from placeholders are "
-        "not rewritten yet (the file keeps graph mode)."
+        "keeps working. An initializable iterator starts a new Python iteration where TF1 ran "
+        "its initializer: a dataset built from placeholders becomes a function of them "
+        "(`make_dataset(x, y, batch_size)`) and `sess.run(iterator.initializer, feed)` becomes "
+        "`iterator = iter(make_dataset(<fed values>))`. In a file kept in graph mode, "
+        "`dataset.make_*_iterator()` becomes `tf.compat.v1.data.make_*_iterator(dataset)`."
     ),
     kind="auto",
 )
