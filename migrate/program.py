@@ -871,9 +871,8 @@ class ProgramMove:
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
         source, note = keras_optimizer(path, call, lr_override)
-        # A decayed rate's momentum is rescaled after each update (`_momentum_rescale`).
-        varying_lr = "lr_placeholder" in node.info or "rate_function" in node.info
-        if varying_lr and path == "train.MomentumOptimizer":
+        # Under a decayed or fed rate the momentum is rescaled (`_momentum_rescale`, `_fed_rate`).
+        if "rate_function" in node.info and path == "train.MomentumOptimizer":
             self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
         if note:
@@ -1401,6 +1400,20 @@ class ProgramMove:
             raise Unsupported(OPTIMIZER_RULE.id, self._line(loss) or line, "loss depends on no trainable variable")
         return " + ".join(dict.fromkeys(parts))
 
+    def _fed_rate(self, opt: Node, instance: str, var_list: str, rate: str) -> list[str]:
+        """Lines that set a fed learning rate; under Momentum, first rescale Keras's momentum by
+        new rate / old rate, as TF1 scales its whole accumulator by the current rate."""
+        lines = []
+        if opt.info["path"] == "train.MomentumOptimizer":
+            rescale, momentum = self._fresh("rescale"), self._fresh("momentum")
+            comment = "# TF1 scales its whole momentum accumulator by the current rate: rescale Keras's."
+            lines = [
+                f"{instance}.build({var_list})",
+                f"{comment}\n{rescale} = {rate} / {instance}.learning_rate",
+                f"for {momentum} in {_momentums(instance)}:\n    {momentum}.assign({momentum} * {rescale})",
+            ]
+        return [*lines, f"{instance}.learning_rate.assign({rate})"]
+
     def _optimizer_for(self, train: Node, var_list: str) -> str:
         """One Keras optimizer instance per (TF1 optimizer, variable list)."""
         opt: Node = train.info["optimizer"]  # type: ignore[assignment]
@@ -1454,7 +1467,7 @@ class ProgramMove:
                 grads = "grads" if n == 1 else f"grads_{n}"
                 lr = opt.info.get("lr_placeholder")
                 if lr is not None:
-                    lines.append(f"{instance}.learning_rate.assign({lr.name})")  # type: ignore[union-attr]
+                    lines.extend(self._fed_rate(opt, instance, var_list, lr.name))  # type: ignore[union-attr]
                 lines.append(f"{grads} = tape.gradient({code(args['loss'])}, {var_list})")
                 lines.append(f"{instance}.apply_gradients(zip({grads}, {var_list}))")
             else:
@@ -1464,7 +1477,7 @@ class ProgramMove:
                 instance = self._optimizer_for(node, var_list)
                 lr = opt.info.get("lr_placeholder")
                 if lr is not None:
-                    lines.append(f"{instance}.learning_rate.assign({lr.name})")  # type: ignore[union-attr]
+                    lines.extend(self._fed_rate(opt, instance, var_list, lr.name))  # type: ignore[union-attr]
                 lines.append(f"{instance}.apply_gradients({code(gv)})")
             schedule = opt.info.get("schedule")
             if schedule is not None:
@@ -1589,11 +1602,15 @@ def _momentum_rescale(optimizer: str, schedule: str, rescale: str, momentum: str
     """
     comment = "# TF1 scales its whole momentum accumulator by the current rate: rescale Keras's for the next."
     rates = f"{schedule}({optimizer}.iterations) / {schedule}({optimizer}.iterations - 1)"
-    momentums = f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
     return [
         f"{comment}\n{rescale} = {rates}",
-        f"for {momentum} in {momentums}:\n    {momentum}.assign({momentum} * {rescale})",
+        f"for {momentum} in {_momentums(optimizer)}:\n    {momentum}.assign({momentum} * {rescale})",
     ]
+
+
+def _momentums(optimizer: str) -> str:
+    """The momentum variables of a built Keras SGD optimizer."""
+    return f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
 
 
 def _rate_of_variables(node: Node) -> bool:

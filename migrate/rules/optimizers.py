@@ -24,10 +24,10 @@ RULE = Rule(
         "the step; a rate computed from variables in one expression (a tf.cond warmup on "
         "global_step) becomes a callable rate `lambda: <expression>`, which Keras evaluates "
         "before each update as TF1 did; `tf.train.*_decay` becomes a Keras schedule, and a "
-        "fetched decayed rate is the schedule at the step. Under a schedule, Momentum's Keras "
-        "momentum is rescaled by next rate / this rate after each update: TF1 scales its whole "
-        "accumulator by the current rate. `global_step` passed to minimize is incremented after "
-        "the update."
+        "fetched decayed rate is the schedule at the step. Under a schedule or a fed rate, "
+        "Momentum's Keras momentum is rescaled by new rate / old rate (after each update, or "
+        "before the fed rate is assigned): TF1 scales its whole accumulator by the current rate. "
+        "`global_step` passed to minimize is incremented after the update."
     ),
     kind="auto",
 )
@@ -91,9 +91,8 @@ MOMENTUM_RULE = Rule(
         "TF1 MomentumOptimizer accumulates raw gradients and multiplies the whole accumulator "
         "by the current learning rate; Keras SGD(momentum) accumulates lr-scaled steps. The two "
         "agree while the learning rate is constant and drift apart when it changes. A decayed "
-        "rate (a Keras schedule) is handled by rescaling the momentum after each update (TF106); "
-        "a rate fed through a placeholder or computed from variables is reported: keep it "
-        "constant or accept the difference."
+        "or fed rate is handled by rescaling the momentum (TF106); a rate computed from "
+        "variables (a callable rate) is reported: keep it constant or accept the difference."
     ),
     kind="manual",
 )

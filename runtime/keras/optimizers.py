@@ -101,6 +101,8 @@ class Optimizer:
         return v
 
     def build(self, var_list: list) -> None:
+        if self._built:  # every Keras 3 optimizer's build returns early once built
+            return
         for i, v in enumerate(var_list):
             self._var_index[id(engine_variable(v))] = i
         self._slots: list[dict[str, KerasVariable]] = [self._make_slots(v) for v in var_list]
