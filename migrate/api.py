@@ -18,6 +18,8 @@ from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupport
 from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
+from .rules.dimensions import RULE as DIMENSION_RULE
+from .rules.dimensions import DimensionValues, dimension_values
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
@@ -140,7 +142,8 @@ def rewrite_source(
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     uses_tf1, runs_sessions = _scan(tree, ast_aliases)
-    if not uses_tf1:
+    reads_dimensions = ".value" in text and bool(dimension_values(_ast_nodes(tree)))
+    if not (uses_tf1 or reads_dimensions):
         return _untouched(source)
     module = _parse(source, filename)
     aliases = collect_aliases(module)
@@ -190,6 +193,8 @@ def rewrite_source(
                 graph_mode=True,
             )
             level = "partial"
+    if reads_dimensions and config.enabled(DIMENSION_RULE.id):
+        new_module = _drop_dimension_values(new_module, lines, findings)
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -215,6 +220,33 @@ def _rename(
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     return tree.visit(renamer), renamer.compat_paths
+
+
+def _drop_dimension_values(
+    module: cst.Module, lines: dict[int, int], findings: list[Finding]
+) -> cst.Module:
+    """TF119 over the subtrees that hold a ``.value`` attribute (the rest is not rebuilt)."""
+    hot = holding(
+        module, lambda node: isinstance(node, cst.Attribute) and node.attr.value == "value"
+    )
+    return module.visit(_HotOnly(hot, DimensionValues(lines, findings)))
+
+
+class _HotOnly(cst.CSTTransformer):
+    """Runs ``inner``'s ``leave_Attribute`` inside the ``hot`` subtrees only."""
+
+    def __init__(self, hot: set[int], inner: DimensionValues) -> None:
+        super().__init__()
+        self.hot = hot
+        self.inner = inner
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.hot
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        return self.inner.leave_Attribute(original_node, updated_node)
 
 
 class _Renamer(RenameTransformer):
@@ -269,6 +301,10 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
         if isinstance(node, (ast.Import, ast.ImportFrom)) and "compat.v1" in ast.unparse(node)
         or isinstance(node, ast.ImportFrom) and node.module == "tensorflow.compat"
         and any(a.name == "v1" for a in node.names)
+    ]
+    findings += [
+        Finding(DIMENSION_RULE.id, node.lineno, node.col_offset, "TF1 Dimension .value", "manual")
+        for node in dimension_values(nodes)
     ]
     for node, path in _ast_paths(nodes, aliases):
         if _is_tf1(path):

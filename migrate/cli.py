@@ -122,7 +122,9 @@ def _stderr_console():
 
 
 def _cache_salt(config) -> str:
-    return f"{__version__}|{sorted(config.select or [])}|{sorted(config.ignore)}"
+    from migrate.cache import tool_fingerprint
+
+    return f"{tool_fingerprint()}|{sorted(config.select or [])}|{sorted(config.ignore)}"
 
 
 def _color(color: bool | None) -> bool:

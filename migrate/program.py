@@ -65,6 +65,9 @@ from .suppress import is_skipped
 from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+#: Ops that only run others: ``sess.run`` returns None for them, and a tf.function may not
+#: return them (TF raises TypeError for an Operation).
+VALUELESS_OPS = frozenset({"group", "no_op"})
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
@@ -604,6 +607,8 @@ class ProgramMove:
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
+        if path in VALUELESS_OPS:
+            return "tensor", {"valueless": True}
         return "tensor", {}
 
     def _data_kind(self, call: cst.Call, path: str | None, item: Item) -> tuple[str, dict] | None:
@@ -983,7 +988,7 @@ class ProgramMove:
         keep: list[int] = []
         for i, (f, t) in enumerate(zip(fetch.elements, target.elements)):
             node = self.scope.lookup(f.value.value) if isinstance(f.value, cst.Name) else None
-            if node is not None and node.kind == "train":
+            if node is not None and _valueless(node):
                 if not (isinstance(t.value, cst.Name) and t.value.value == "_"):
                     return None
             else:
@@ -1426,7 +1431,7 @@ class ProgramMove:
         """The function's return expression (train ops → None) and the result structure."""
         if isinstance(fetch, cst.Name):
             node = self.scope.lookup(fetch.value)
-            if node is not None and node.kind == "train":
+            if node is not None and _valueless(node):
                 return None, "none"
             if node is not None and node.kind == "summary":
                 return self._summary_dict(node), "dict"
@@ -1440,7 +1445,7 @@ class ProgramMove:
         class NoneForOps(cst.CSTTransformer):
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
                 node = move.scope.lookup(original.value)
-                if node is not None and node.kind == "train":
+                if node is not None and _valueless(node):
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
                     return cst.parse_expression(move._summary_dict(node))
@@ -1554,6 +1559,11 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
 
 def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
     return [n for n in walk(node) if isinstance(n, cst.Call)]
+
+
+def _valueless(node: Node) -> bool:
+    """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
+    return node.kind == "train" or bool(node.info.get("valueless"))
 
 
 def _list_valued(node: Node) -> bool:
