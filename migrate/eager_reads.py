@@ -1,0 +1,99 @@
+"""Graph objects a TF1 program reads outside a session run, found in one driver statement.
+
+TF1 code may print a tensor or list the graph's variables between building the graph and
+running it. In TF2 these are eager values: a tensor is computed by calling a step function,
+a variable list is read from the objects that own the variables. This module finds such reads;
+the program move (program.py) decides whether they can be computed and rewrites them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .graph import INSIDE, Scope, names_read
+from .imports import Aliases
+from .rules.eager_reads import VARIABLE_LISTS
+
+# Tensor attributes with no eager counterpart: a tensor read through them stays unmodelled.
+GRAPH_ONLY_ATTRIBUTES = frozenset({"name", "op", "graph", "eval", "consumers", "device", "value_index"})
+# Calls that show what they are given: what a read prints changes in TF2.
+SHOWING_CALLS = frozenset({"print", "str", "repr", "format"})
+COLLECTION_KEYS = {"GraphKeys.GLOBAL_VARIABLES": "variables", "GraphKeys.TRAINABLE_VARIABLES": "trainable_variables"}
+
+
+@dataclass
+class Reads:
+    """The graph reads of one statement, by the id of the CST node read."""
+
+    tensors: dict[int, cst.Name] = field(default_factory=dict)  # inside nodes read as values
+    lists: dict[int, tuple[cst.Call, str]] = field(default_factory=dict)  # call -> Keras attribute
+    shown: list[tuple[cst.CSTNode, str]] = field(default_factory=list)  # (read, what) printed
+
+    @property
+    def rewrites(self) -> bool:
+        return bool(self.tensors or self.lists)
+
+
+def variable_list(call: cst.Call, aliases: Aliases) -> str | None:
+    """"variables"/"trainable_variables" for a TF1 call listing the graph's variables."""
+    path = aliases.resolve(call.func) or ""
+    if path in VARIABLE_LISTS and not call.args:
+        return VARIABLE_LISTS[path]
+    if path == "get_collection" and len(call.args) == 1:
+        return COLLECTION_KEYS.get(aliases.resolve(call.args[0].value) or "")
+    return None
+
+
+def find_reads(stmt: cst.CSTNode, scope: Scope, aliases: Aliases, allowed: set[int]) -> Reads:
+    """Reads of inside nodes (not in `allowed`), variable lists, and printed variables."""
+    reads = Reads()
+    read_ids = {id(n) for n in names_read(stmt)} - allowed
+    stack: list[cst.CSTNode] = []
+
+    def showing() -> bool:
+        """Is the node on top of the stack printed: an argument of print/str/f-string?"""
+        for parent in reversed(stack[:-1]):
+            if isinstance(parent, cst.FormattedString):
+                return True
+            if isinstance(parent, cst.Call):
+                func = parent.func
+                name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
+                return name in SHOWING_CALLS
+        return False
+
+    class Finder(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            stack.append(node)
+            if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
+                reads.lists[id(node)] = (node, attr)
+                if showing() or not _counted(stack):
+                    reads.shown.append((node, "variables"))
+                return False
+            if isinstance(node, cst.Name) and id(node) in read_ids:
+                found = scope.lookup(node.value)
+                parent = stack[-2] if len(stack) > 1 else None
+                graph_only = (isinstance(parent, cst.Attribute) and parent.value is node
+                              and parent.attr.value in GRAPH_ONLY_ATTRIBUTES)
+                if found is not None and found.kind in INSIDE and not graph_only:
+                    reads.tensors[id(node)] = node
+                    if showing():
+                        reads.shown.append((node, "tensor"))
+                elif found is not None and found.kind == "variable" and showing():
+                    reads.shown.append((node, "variable"))
+            return True
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            stack.pop()
+
+    stmt.visit(Finder())
+    return reads
+
+
+def _counted(stack: list[cst.CSTNode]) -> bool:
+    """A variable list whose only use is `len(...)`: its printed count stays the same."""
+    parent = stack[-2] if len(stack) > 1 else None
+    arg_parent = stack[-3] if len(stack) > 2 else None
+    return (isinstance(parent, cst.Arg) and isinstance(arg_parent, cst.Call)
+            and isinstance(arg_parent.func, cst.Name) and arg_parent.func.value == "len")
