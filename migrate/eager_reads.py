@@ -20,6 +20,8 @@ from .rules.eager_reads import VARIABLE_LISTS
 GRAPH_ONLY_ATTRIBUTES = frozenset({"name", "op", "graph", "eval", "consumers", "device", "value_index"})
 # Calls that show what they are given: what a read prints changes in TF2.
 SHOWING_CALLS = frozenset({"print", "str", "repr", "format"})
+# Calls a printed read may pass through: what they print is the same in TF1 and TF2.
+SIZE_CALLS = frozenset({"len"})
 COLLECTION_KEYS = {"GraphKeys.GLOBAL_VARIABLES": "variables", "GraphKeys.TRAINABLE_VARIABLES": "trainable_variables"}
 
 
@@ -27,8 +29,10 @@ COLLECTION_KEYS = {"GraphKeys.GLOBAL_VARIABLES": "variables", "GraphKeys.TRAINAB
 class Reads:
     """The graph reads of one statement, by the id of the CST node read."""
 
-    tensors: dict[int, cst.Name] = field(default_factory=dict)  # inside nodes read as values
-    lists: dict[int, tuple[cst.Call, str]] = field(default_factory=dict)  # call -> Keras attribute
+    tensors: dict[int, cst.Name] = field(default_factory=dict)  # inside nodes printed
+    # variable-list call -> (Keras attribute, whether only printed or counted: the variables'
+    # names are not used, so Keras variables can stand for TF1's)
+    lists: dict[int, tuple[str, bool]] = field(default_factory=dict)
     shown: list[tuple[cst.CSTNode, str]] = field(default_factory=list)  # (read, what) printed
 
     @property
@@ -47,28 +51,22 @@ def variable_list(call: cst.Call, aliases: Aliases) -> str | None:
 
 
 def find_reads(stmt: cst.CSTNode, scope: Scope, aliases: Aliases, allowed: set[int]) -> Reads:
-    """Reads of inside nodes (not in `allowed`), variable lists, and printed variables."""
+    """Tensors printed (names not in `allowed`), variable lists, and printed variables.
+
+    A tensor read any other way (`y = y * 2` in a loop builds more graph) is not a read of a
+    value, and stays for the program move to reject."""
     reads = Reads()
     read_ids = {id(n) for n in names_read(stmt)} - allowed
+    rebinds = any(scope.lookup(n.value) is not None for n in names_read(stmt) if id(n) in allowed)
     stack: list[cst.CSTNode] = []
-
-    def showing() -> bool:
-        """Is the node on top of the stack printed: an argument of print/str/f-string?"""
-        for parent in reversed(stack[:-1]):
-            if isinstance(parent, cst.FormattedString):
-                return True
-            if isinstance(parent, cst.Call):
-                func = parent.func
-                name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
-                return name in SHOWING_CALLS
-        return False
 
     class Finder(cst.CSTVisitor):
         def on_visit(self, node: cst.CSTNode) -> bool:
             stack.append(node)
             if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
-                reads.lists[id(node)] = (node, attr)
-                if showing() or not _counted(stack):
+                counted = _argument_of(stack, SIZE_CALLS)
+                reads.lists[id(node)] = (attr, counted or _argument_of(stack, SHOWING_CALLS))
+                if not counted:
                     reads.shown.append((node, "variables"))
                 return False
             if isinstance(node, cst.Name) and id(node) in read_ids:
@@ -76,11 +74,11 @@ def find_reads(stmt: cst.CSTNode, scope: Scope, aliases: Aliases, allowed: set[i
                 parent = stack[-2] if len(stack) > 1 else None
                 graph_only = (isinstance(parent, cst.Attribute) and parent.value is node
                               and parent.attr.value in GRAPH_ONLY_ATTRIBUTES)
-                if found is not None and found.kind in INSIDE and not graph_only:
+                if found is not None and found.kind in INSIDE and not graph_only and not rebinds and _shown(stack):
                     reads.tensors[id(node)] = node
-                    if showing():
+                    if _argument_of(stack, SHOWING_CALLS):
                         reads.shown.append((node, "tensor"))
-                elif found is not None and found.kind == "variable" and showing():
+                elif found is not None and found.kind == "variable" and _argument_of(stack, SHOWING_CALLS):
                     reads.shown.append((node, "variable"))
             return True
 
@@ -91,9 +89,25 @@ def find_reads(stmt: cst.CSTNode, scope: Scope, aliases: Aliases, allowed: set[i
     return reads
 
 
-def _counted(stack: list[cst.CSTNode]) -> bool:
-    """A variable list whose only use is `len(...)`: its printed count stays the same."""
+def _shown(stack: list[cst.CSTNode]) -> bool:
+    """Is the node on top of the stack printed: inside a print/str call or an f-string?"""
+    for parent in reversed(stack[:-1]):
+        if isinstance(parent, cst.FormattedString):
+            return True
+        if isinstance(parent, cst.Call) and _call_name(parent) not in SIZE_CALLS:
+            return _call_name(parent) in SHOWING_CALLS
+    return False
+
+
+def _argument_of(stack: list[cst.CSTNode], calls: frozenset[str]) -> bool:
+    """Is the node on top of the stack itself an argument of one of `calls` (or an f-string)?"""
     parent = stack[-2] if len(stack) > 1 else None
-    arg_parent = stack[-3] if len(stack) > 2 else None
-    return (isinstance(parent, cst.Arg) and isinstance(arg_parent, cst.Call)
-            and isinstance(arg_parent.func, cst.Name) and arg_parent.func.value == "len")
+    grandparent = stack[-3] if len(stack) > 2 else None
+    if isinstance(parent, cst.FormattedStringExpression):
+        return "print" in calls
+    return isinstance(parent, cst.Arg) and isinstance(grandparent, cst.Call) and _call_name(grandparent) in calls
+
+
+def _call_name(call: cst.Call) -> str:
+    func = call.func
+    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""

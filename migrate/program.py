@@ -1145,8 +1145,8 @@ class ProgramMove:
         prelude: list[cst.BaseStatement] = []
         if reads.lists:
             prelude = self._build_weights(stmt, new_functions)
-        for key, (_, attr) in reads.lists.items():
-            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt))
+        for key, (attr, names_unused) in reads.lists.items():
+            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused))
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
@@ -1206,9 +1206,10 @@ class ProgramMove:
             self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
         return statements
 
-    def _variable_listing(self, attr: str, stmt: cst.BaseStatement) -> str:
+    def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
         """The variables TF1's collection held, in creation order: plain variables by name,
-        Keras layers' and models' through `attr`."""
+        Keras layers' and models' through `attr` (only where their names are not used: a
+        Keras variable's `name` is not TF1's scoped name)."""
         if attr == "variables" and any(n.kind == "train" for n in self.scope.nodes):
             raise Unsupported(EAGER_RULE.id, self._line(stmt), "global variables listed after a train op (TF1 lists its optimizer slots)")
         if self.graph_instances or self.variable_factories:
@@ -1223,6 +1224,8 @@ class ProgramMove:
                                  if container else node.names)
                 continue
             for owner in self._lazy_owners(node):
+                if not names_unused:
+                    raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of Keras variables read from a TF1 variable list")
                 if f"{owner}.{attr}" not in parts:
                     parts.extend([f"[{', '.join(plain)}]"] if plain else [])
                     plain = []
