@@ -17,12 +17,17 @@ from .imports import Aliases
 from .rules.eager_reads import VARIABLE_LISTS
 
 # Tensor attributes with no eager counterpart: a tensor read through them stays unmodelled.
-GRAPH_ONLY_ATTRIBUTES = frozenset({"name", "op", "graph", "eval", "consumers", "device", "value_index"})
+GRAPH_ONLY_ATTRIBUTES = frozenset(
+    {"name", "op", "graph", "eval", "consumers", "device", "value_index"}
+)
 # Calls that show what they are given: what a read prints changes in TF2.
 SHOWING_CALLS = frozenset({"print", "str", "repr", "format"})
 # Calls a printed read may pass through: what they print is the same in TF1 and TF2.
 SIZE_CALLS = frozenset({"len"})
-COLLECTION_KEYS = {"GraphKeys.GLOBAL_VARIABLES": "variables", "GraphKeys.TRAINABLE_VARIABLES": "trainable_variables"}
+COLLECTION_KEYS = {
+    "GraphKeys.GLOBAL_VARIABLES": "variables",
+    "GraphKeys.TRAINABLE_VARIABLES": "trainable_variables",
+}
 
 
 @dataclass
@@ -41,7 +46,7 @@ class Reads:
 
 
 def variable_list(call: cst.Call, aliases: Aliases) -> str | None:
-    """"variables"/"trainable_variables" for a TF1 call listing the graph's variables."""
+    """The Keras attribute (`variables`, `trainable_variables`) a TF1 variable-list call maps to."""
     path = aliases.resolve(call.func) or ""
     if path in VARIABLE_LISTS and not call.args:
         return VARIABLE_LISTS[path]
@@ -72,13 +77,26 @@ def find_reads(stmt: cst.CSTNode, scope: Scope, aliases: Aliases, allowed: set[i
             if isinstance(node, cst.Name) and id(node) in read_ids:
                 found = scope.lookup(node.value)
                 parent = stack[-2] if len(stack) > 1 else None
-                graph_only = (isinstance(parent, cst.Attribute) and parent.value is node
-                              and parent.attr.value in GRAPH_ONLY_ATTRIBUTES)
-                if found is not None and found.kind in INSIDE and not graph_only and not rebinds and _shown(stack):
+                graph_only = (
+                    isinstance(parent, cst.Attribute)
+                    and parent.value is node
+                    and parent.attr.value in GRAPH_ONLY_ATTRIBUTES
+                )
+                if (
+                    found is not None
+                    and found.kind in INSIDE
+                    and not graph_only
+                    and not rebinds
+                    and _shown(stack)
+                ):
                     reads.tensors[id(node)] = node
                     if _argument_of(stack, SHOWING_CALLS):
                         reads.shown.append((node, "tensor"))
-                elif found is not None and found.kind == "variable" and _argument_of(stack, SHOWING_CALLS):
+                elif (
+                    found is not None
+                    and found.kind == "variable"
+                    and _argument_of(stack, SHOWING_CALLS)
+                ):
                     reads.shown.append((node, "variable"))
             return True
 
@@ -105,9 +123,19 @@ def _argument_of(stack: list[cst.CSTNode], calls: frozenset[str]) -> bool:
     grandparent = stack[-3] if len(stack) > 2 else None
     if isinstance(parent, cst.FormattedStringExpression):
         return "print" in calls
-    return isinstance(parent, cst.Arg) and isinstance(grandparent, cst.Call) and _call_name(grandparent) in calls
+    return (
+        isinstance(parent, cst.Arg)
+        and isinstance(grandparent, cst.Call)
+        and _call_name(grandparent) in calls
+    )
 
 
 def _call_name(call: cst.Call) -> str:
     func = call.func
-    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
+    return (
+        func.value
+        if isinstance(func, cst.Name)
+        else func.attr.value
+        if isinstance(func, cst.Attribute)
+        else ""
+    )

@@ -44,8 +44,8 @@ from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
-from .rules.assign import ASSIGN_CALLS
 from .report import Finding, Unsupported
+from .rules.assign import ASSIGN_CALLS
 from .rules.data import RULE as DATA_RULE
 from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
@@ -1238,7 +1238,8 @@ class ProgramMove:
         messages = {
             "tensor": "{} is printed as its computed value, not TF1's symbolic Tensor(...)",
             "variable": "{} is printed with its value (TF1 printed name, shape and dtype only)",
-            "variables": "the variable list holds TF2 variables: their printed form and Keras .name differ from TF1's (.path keeps the scope)",
+            "variables": "the variable list holds TF2 variables: printed, they show their values, and a Keras "
+                         "variable's .name lacks TF1's scope (its .path has it)",
         }
         for read, what in reads.shown:
             name = read.value if isinstance(read, cst.Name) else ""

@@ -19,7 +19,9 @@ def rewrite(body: str):
 
 
 def test_printed_tensor_is_computed_by_a_function_with_an_info_finding() -> None:
-    result = rewrite("v = tf.Variable(2.0)\ny = v * 3.0\nprint(y)\n" + RUN + "    print(sess.run(y))\n")
+    result = rewrite(
+        "v = tf.Variable(2.0)\ny = v * 3.0\nprint(y)\n" + RUN + "    print(sess.run(y))\n"
+    )
     assert result.level == "idiomatic"
     assert "print(y())\n" in result.code and "print(y().numpy())\n" in result.code
     info = [f for f in result.findings if f.rule == "TF117" and f.kind == "info"]
@@ -46,14 +48,21 @@ def test_keras_variables_listed_by_name_keep_the_file_in_tf1() -> None:
         "x = tf.placeholder(tf.float32, [None, 2])\nh = tf.layers.dense(x, 3)\n"
         "print([v.name for v in tf.global_variables()])\n"
     )
-    result = rewrite_source("import tensorflow as tf\n" + body + RUN + "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n")
+    result = rewrite_source(
+        "import tensorflow as tf\n" + body + RUN + "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n"
+    )
     assert result.level == "partial"
     assert "names of Keras variables" in result.findings[0].message
 
 
 def test_plain_variables_are_listed_in_creation_order_wherever_read() -> None:
     body = "a = tf.Variable(1.0, name='a')\nb = tf.Variable(2, trainable=False, name='b')\ny = a * 2.0\n"
-    result = rewrite(body + "for v in tf.global_variables():\n    print(v.name)\n" + RUN + "    print(sess.run(y))\n")
+    result = rewrite(
+        body
+        + "for v in tf.global_variables():\n    print(v.name)\n"
+        + RUN
+        + "    print(sess.run(y))\n"
+    )
     assert result.level == "idiomatic"
     assert "for v in [a, b]:\n" in result.code
 
