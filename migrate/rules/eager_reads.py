@@ -18,7 +18,8 @@ RULE = Rule(
         "and layers that own the rest; step functions whose models are not built yet are "
         "traced first (`get_concrete_function()`), as TF1 built them with the graph. What "
         "such a read prints changes (values where TF1 printed reprs, Keras variable names): "
-        "an informational finding says where."
+        "an informational finding says where, and `tfmigrate verify` pairs what those prints "
+        "write by print order instead of comparing it."
     ),
     kind="auto",
 )
