@@ -55,14 +55,17 @@ def variable_list(call: cst.Call, aliases: Aliases) -> str | None:
     return None
 
 
-def find_reads(stmt: cst.CSTNode, scope: Scope, aliases: Aliases, allowed: set[int]) -> Reads:
+def find_reads(
+    stmt: cst.CSTNode, scope: Scope, aliases: Aliases, allowed: set[int], bound: set[int]
+) -> Reads:
     """Tensors printed (names not in `allowed`), variable lists, and printed variables.
 
-    A tensor read any other way (`y = y * 2` in a loop builds more graph) is not a read of a
-    value, and stays for the program move to reject."""
+    A tensor read any other way, or in a statement binding a graph name (`y = y * 2` in a
+    loop builds more graph), is not a read of a value: it stays for the program move to
+    reject."""
     reads = Reads()
     read_ids = {id(n) for n in names_read(stmt)} - allowed
-    rebinds = any(scope.lookup(n.value) is not None for n in names_read(stmt) if id(n) in allowed)
+    rebinds = any(scope.lookup(n.value) is not None for n in names_read(stmt) if id(n) in bound)
     stack: list[cst.CSTNode] = []
 
     class Finder(cst.CSTVisitor):

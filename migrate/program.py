@@ -958,7 +958,7 @@ class ProgramMove:
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
-        reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed))
+        reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
         self._report_shown(reads)
         if not keyed and not reads.rewrites and not any(
@@ -978,6 +978,11 @@ class ProgramMove:
             return prelude, new_functions
         if isinstance(new, cst.FlattenSentinel):
             return prelude + list(new.nodes), new_functions
+        if prelude and isinstance(new, cst.FunctionDef):
+            # The variables are listed when the function runs: build them on entry.
+            body = list(new.body.body)
+            at = 1 if body and cg.is_docstring(body[0]) else 0
+            return [new.with_changes(body=new.body.with_changes(body=body[:at] + prelude + body[at:]))], new_functions
         if prelude:
             prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
             new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]

@@ -82,3 +82,20 @@ def test_seed_programs_reading_the_graph_are_idiomatic(name: str) -> None:
     result = rewrite_source((SEEDS / name).read_text(encoding="utf-8"))
     assert result.level == "idiomatic"
     assert any(f.rule == "TF117" and f.kind == "info" for f in result.findings)
+
+
+def test_a_function_listing_keras_variables_builds_them_on_entry() -> None:
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n\n"
+        "x = tf.placeholder(tf.float32, [None, 4])\nh = tf.layers.dense(x, 3)\nv = tf.Variable(2.0)\n\n"
+        "def report():\n"
+        "    print(len(tf.trainable_variables()))\n"
+        "    print(sess.run(h, {x: np.ones([1, 4])}).shape)\n\n"
+        "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nreport()\n"
+    )
+    result = rewrite_source(source)
+    assert result.level == "idiomatic"
+    assert (
+        "def report():\n    h.get_concrete_function()\n"
+        "    print(len(h_layer.trainable_variables + [v]))\n" in result.code
+    )
