@@ -74,6 +74,8 @@ PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
 DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
+# Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
+RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropout", "multinomial")
 
 
 @dataclass
@@ -1180,12 +1182,14 @@ class ProgramMove:
 
     def _stateful(self, node: Node) -> bool:
         """A node whose evaluation changes state: an update or a random draw."""
-        return any(
-            is_random(c, self.aliases) or uncounted(c, self.aliases) and (self.aliases.resolve(c.func) or "").startswith("nn.dropout")
-            or (self.aliases.resolve(c.func) or "") in ASSIGN_CALLS
-            or isinstance(c.func, cst.Attribute) and c.func.attr.value.startswith(("assign", "scatter_"))
-            for c in _calls(node.value)
-        )
+        for call in _calls(node.value):
+            path = self.aliases.resolve(call.func) or ""
+            method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+            if is_random(call, self.aliases) or path.startswith(RANDOM_PREFIXES) or path in ASSIGN_CALLS:
+                return True
+            if method.startswith(("assign", "scatter_")):
+                return True
+        return False
 
     def _lazy_owners(self, node: Node) -> list[str]:
         """Keras layers and models a graph node calls: their weights exist once called."""
