@@ -885,7 +885,9 @@ def compare_runs(
     prints = tuple(run.trace.get("prints", []) if run.trace else [] for run in (old, new))
     new_stdout, skipped = with_reprints(old.stdout, new.stdout, prints, reprinted)
     if skipped:
-        notes.append(f"{skipped} print(s) that TF2 shows as values, not graph reprs, were not compared")
+        notes.append(
+            f"{skipped} print(s) that TF2 shows as values, not graph reprs, were not compared"
+        )
     stdout = compare_stdout(old.stdout, new_stdout, tol, stats, step_offsets, prints)
     if stdout is not None:
         candidates.append(stdout)
