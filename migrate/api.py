@@ -264,7 +264,7 @@ class _Renamer(RenameTransformer):
 
 
 # The program move is one transformation: deselecting any of its rules leaves graph mode on.
-PROGRAM_MOVE_RULES = ("TF102", "TF103", "TF104", "TF105", "TF106", "TF109", "TF110")
+PROGRAM_MOVE_RULES = ("TF102", "TF103", "TF104", "TF105", "TF106", "TF109", "TF110", "TF117")
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:

@@ -29,6 +29,7 @@ from .api_table import (
     SUMMARY_OPS,
 )
 from .codegen import code
+from .eager_reads import Reads, find_reads
 from .graph import (
     INSIDE,
     Node,
@@ -44,7 +45,9 @@ from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
+from .rules.assign import ASSIGN_CALLS
 from .rules.data import RULE as DATA_RULE
+from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
 from .rules.get_variable import variable_from_get_variable
 from .rules.gradients import GRADIENTS_PARAMS
@@ -74,6 +77,8 @@ PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
 DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
+# Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
+RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropout", "multinomial")
 
 
 @dataclass
@@ -117,6 +122,7 @@ class ProgramMove:
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
     feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
+    built: set[int] = field(default_factory=set)  # nodes whose Keras weights a trace created
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -920,9 +926,13 @@ class ProgramMove:
                 return True
 
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+                if id(original) in eager:
+                    return eager[id(original)]
                 return feed_vars.string_key(original) if id(original) in keyed else updated
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                if id(original) in eager:
+                    return eager[id(original)]
                 saver = move._saver_call(original)
                 if saver is not None:
                     return saver
@@ -955,13 +965,16 @@ class ProgramMove:
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
-        self._check_driver_refs(stmt, keyed)
-        if not keyed and not any(
+        reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
+        self._check_driver_refs(stmt, keyed, reads)
+        self._report_shown(reads)
+        if not keyed and not reads.rewrites and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
+        prelude, eager = self._eager_reads(stmt, reads, new_functions)
         for node in walk(stmt):
             if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
                 discarded.add(node.value)
@@ -969,10 +982,18 @@ class ProgramMove:
                 unpacked[node.value] = found  # type: ignore[index]
         new = stmt.visit(Driver())
         if isinstance(new, cst.RemovalSentinel):
-            return [], new_functions
+            return prelude, new_functions
         if isinstance(new, cst.FlattenSentinel):
-            return list(new.nodes), new_functions
-        return [new], new_functions  # type: ignore[list-item]
+            return prelude + list(new.nodes), new_functions
+        if prelude and isinstance(new, cst.FunctionDef):
+            # The variables are listed when the function runs: build them on entry.
+            body = list(new.body.body)
+            at = 1 if body and cg.is_docstring(body[0]) else 0
+            return [new.with_changes(body=new.body.with_changes(body=body[:at] + prelude + body[at:]))], new_functions
+        if prelude:
+            prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
+            new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
+        return [*prelude, new], new_functions  # type: ignore[list-item]
 
     def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
         """(kept positions, new target) when a run's op results are unpacked into `_`."""
@@ -1084,9 +1105,8 @@ class ProgramMove:
                 and expr.value.value in self.graph_instances
                 and expr.attr.value in self.graph_instances[expr.value.value].variables)
 
-    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int]) -> None:
-        """Tensors may be read outside a run only through run sites; anything else is unmodelled.
-        Names a statement binds (`_, loss_value = ...`) are not reads; feed keys become strings."""
+    def _driver_allowed(self, stmt: cst.BaseStatement, keyed: set[int]) -> set[int]:
+        """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
         allowed: set[int] = set(keyed) | _bound_names(stmt)
         for call in _calls(stmt):
             if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
@@ -1096,6 +1116,13 @@ class ProgramMove:
                     id(arg.value) for arg in call.args
                     if isinstance(arg.value, cst.Name) and arg.value.value in self.scope.sessions
                 )
+        return allowed
+
+    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
+        """Tensors may be read outside a run only through run sites or as eager reads; anything
+        else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
+        keys become strings."""
+        allowed = self._driver_allowed(stmt, keyed) | set(reads.tensors)
         for name in names_read(stmt):
             if id(name) in allowed:
                 continue
@@ -1107,6 +1134,130 @@ class ProgramMove:
                 )
             if name.value in self.scope.sessions:
                 raise Unsupported(SESSION_RULE.id, self._line(stmt), f"session {name.value} used outside run()")
+
+    # ------------------------------------------------------------ eager reads
+    def _eager_reads(
+        self, stmt: cst.BaseStatement, reads: Reads, new_functions: list[cst.FunctionDef],
+    ) -> tuple[list[cst.BaseStatement], dict[int, cst.BaseExpression]]:
+        """Statements building lazy Keras weights first, and the TF2 expression of each read:
+        a tensor → a call of the step function computing it; a variable list → the owners'."""
+        if not reads.rewrites:
+            return [], {}
+        if self.class_mode:
+            name = next(iter(reads.tensors.values()), None)
+            what = f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')}" if name else "variable list"
+            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"{what} used outside a session run")
+        eager: dict[int, cst.BaseExpression] = {}
+        for key, name in reads.tensors.items():
+            node = self.scope.lookup(name.value)
+            assert node is not None
+            fn = self._eager_function(node, stmt, new_functions)
+            eager[key] = cst.parse_expression(f"{fn.name}()")
+            self._fixed(EAGER_RULE.id, stmt, f"{name.value} computed eagerly by {fn.name}()")
+        prelude: list[cst.BaseStatement] = []
+        if reads.lists:
+            prelude = self._build_weights(stmt, new_functions)
+        for key, (attr, names_unused) in reads.lists.items():
+            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused))
+            self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
+        return prelude, eager
+
+    def _eager_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
+        """The step function computing one tensor read outside a run (made once per tensor)."""
+        inside, placeholders, _ = backward_slice([node])
+        why = ""
+        if placeholders:
+            why = f" (it needs {placeholders[0].name} fed)"
+        elif any(n.kind == "train" or self._stateful(n) for n in inside):
+            why = " (computing it would run updates or draw random numbers)"
+        if why:
+            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"graph tensor {node.name} used outside a session run{why}")
+        return self._step_function(node, stmt, new_functions)
+
+    def _step_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
+        """The step function fetching `node` alone, the one a `sess.run(<node>)` gets."""
+        fetch = cst.Name(node.name)
+        key = f"{node.name} -> {node.name}"
+        fn = self.functions.get(key)
+        if fn is None:
+            fn = self._make_function(fetch, [node], stmt)
+            self.functions[key] = fn
+            new_functions.append(fn.definition)
+        return fn
+
+    def _stateful(self, node: Node) -> bool:
+        """A node whose evaluation changes state: an update or a random draw."""
+        for call in _calls(node.value):
+            path = self.aliases.resolve(call.func) or ""
+            method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+            if is_random(call, self.aliases) or path.startswith(RANDOM_PREFIXES) or path in ASSIGN_CALLS:
+                return True
+            if method.startswith(("assign", "scatter_")):
+                return True
+        return False
+
+    def _lazy_owners(self, node: Node) -> list[str]:
+        """Keras layers and models a graph node calls: their weights exist once called."""
+        if node.kind not in INSIDE:
+            return []
+        assert self.models is not None
+        layers = [str(node.info["instance"])] if _has_weights(node) else []
+        return layers + self.models.models_called(node.value)
+
+    def _build_weights(self, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> list[cst.BaseStatement]:
+        """`f.get_concrete_function()` for the step functions whose Keras weights do not exist
+        yet: TF1 created them when the graph was built; Keras creates them on the first call."""
+        lazy = [n for n in self.scope.nodes if id(n) not in self.built and self._lazy_owners(n)]
+        slices = {id(n): {id(m) for m in backward_slice([n])[0]} for n in lazy}
+        sinks = [n for n in lazy if not any(id(n) in slices[id(m)] for m in lazy if m is not n)]
+        statements: list[cst.BaseStatement] = []
+        for sink in sinks:
+            fn = self._step_function(sink, stmt, new_functions)
+            if any("iterator" in p.info for p in fn.params):
+                raise Unsupported(EAGER_RULE.id, self._line(stmt), f"variables of {fn.name}() read before a batch built them")
+            self.built.update(slices[id(sink)])
+            statements.append(cst.parse_statement(f"{fn.name}.get_concrete_function()\n"))
+            self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
+        return statements
+
+    def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
+        """The variables TF1's collection held, in creation order: plain variables by name,
+        Keras layers' and models' through `attr` (only where their names are not used: a
+        Keras variable's `name` is not TF1's scoped name)."""
+        if attr == "variables" and any(n.kind == "train" for n in self.scope.nodes):
+            raise Unsupported(EAGER_RULE.id, self._line(stmt), "global variables listed after a train op (TF1 lists its optimizer slots)")
+        if self.graph_instances or self.variable_factories:
+            raise Unsupported(EAGER_RULE.id, self._line(stmt), "variables created where the program model does not list them")
+        parts: list[str] = []
+        plain: list[str] = []
+        for node in self.scope.nodes:
+            if node.kind == "variable":
+                if attr == "variables" or node.trainable:
+                    container = node.info.get("container")
+                    plain.extend([{"dict": f"*{node.name}.values()", "list": f"*{node.name}"}[str(container)]]
+                                 if container else node.names)
+                continue
+            for owner in self._lazy_owners(node):
+                if not names_unused:
+                    raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of Keras variables read from a TF1 variable list")
+                if f"{owner}.{attr}" not in parts:
+                    parts.extend([f"[{', '.join(plain)}]"] if plain else [])
+                    plain = []
+                    parts.append(f"{owner}.{attr}")
+        parts.extend([f"[{', '.join(plain)}]"] if plain else [])
+        return " + ".join(parts) or "[]"
+
+    def _report_shown(self, reads: Reads) -> None:
+        """What a printed read shows differs in TF2: an informational finding says so."""
+        messages = {
+            "tensor": "{} is printed as its computed value, not TF1's symbolic Tensor(...)",
+            "variable": "{} is printed with its value (TF1 printed name, shape and dtype only)",
+            "variables": "the variable list holds TF2 variables: printed, they show their values, and a Keras "
+                         "variable's .name lacks TF1's scope (its .path has it)",
+        }
+        for read, what in reads.shown:
+            name = read.value if isinstance(read, cst.Name) else ""
+            self._fixed(EAGER_RULE.id, self._line(read), messages[what].format(name), "info")
 
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,

@@ -25,6 +25,7 @@ def _load() -> dict[str, Rule]:
         compat_fallback,
         data,
         dimensions,
+        eager_reads,
         get_variable,
         gradients,
         imports,
@@ -39,7 +40,8 @@ def _load() -> dict[str, Rule]:
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, losses, saver, summaries, data, dimensions, compat_fallback,
+        api_rename, layers, losses, saver, summaries, data, dimensions, eager_reads,
+        compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}
