@@ -42,6 +42,7 @@ from .graph import (
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
+from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.data import RULE as DATA_RULE
@@ -118,6 +119,7 @@ class ProgramMove:
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings)
         return self._process(list(self.module.body), top=True)
@@ -749,8 +751,16 @@ class ProgramMove:
         if node.kind == "updates":
             self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
             return []
-        # Inside nodes leave the top level; some bring an object that is created once.
-        self.op_seeds.count(_calls(stmt), self.aliases)
+        # Inside nodes leave the top level; some bring an object that is created once. Their
+        # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
+        # call to call, as the graph's op did from run to run.
+        if node.kind == "tensor" and not node.info:
+            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
+            if seeded is not stmt:
+                node.info["seeded"] = seeded
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
+        else:
+            self.op_seeds.count(_calls(stmt), self.aliases)
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -1287,6 +1297,8 @@ class ProgramMove:
     def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
         if node.info.get("regularization"):
             return self._with_layer_losses(node.stmt)
+        if "seeded" in node.info:
+            return node.info["seeded"]  # type: ignore[return-value]
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             return node.stmt.with_changes(
