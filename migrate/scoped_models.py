@@ -165,7 +165,9 @@ class ModelBuilder:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: a scoped layer function takes only its input")
         name, scope_name = func.name.value, str(scope.evaluated_value)
         kept = func.params.with_changes(params=[p for p in func.params.params if p.name.value != reuse_param])
-        layer = self._layer_class(func.with_changes(params=kept), inner)
+        renamed = func.with_changes(params=kept)
+        self.lines[id(renamed)] = self._line(func)
+        layer = self._layer_class(renamed, inner)
         self.layer_classes.pop(name)  # called through its one instance, not built per call
         self.model_instances[name] = name
         self.scoped_instances[scope_name] = name
