@@ -115,6 +115,9 @@ class ProgramMove:
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
     feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
+    # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
+    # reach a writer in the driver through what its methods return)
+    summary_kinds: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -201,6 +204,7 @@ class ProgramMove:
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
+                summary_kinds=self.summary_kinds,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -210,6 +214,7 @@ class ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
+            summary_kinds=self.summary_kinds,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -440,6 +445,7 @@ class ProgramMove:
         entries = self._summary_entries(value) or []
         deps = list(dict.fromkeys(d for _, _, data in entries for d in self.scope.deps_of(data)))
         merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
+        self.summary_kinds.update(op for op, _, _ in entries)
         self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
         return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
 
@@ -457,7 +463,7 @@ class ProgramMove:
         if writer is None or writer.kind != "writer":
             return None
         args = call_args(call, ("summary", "global_step"))
-        ops = {op for n in self.scope.nodes if n.kind == "summary" for op, _, _ in n.info["entries"]}  # type: ignore[attr-defined]
+        ops = set(self.summary_kinds)
         if "summary" not in args or len(ops) != 1:
             raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary over summaries of several kinds")
         step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
