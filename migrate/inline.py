@@ -44,7 +44,11 @@ def inline_builders(
     module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
 ) -> cst.Module:
     """The module with each placeholder-building function called once inlined at its call."""
-    for func in [s for s in module.body if isinstance(s, cst.FunctionDef)]:
+    for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
+        # Look the def up again: inlining an earlier builder may have rebuilt it.
+        func = next(
+            s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
+        )
         if not _is_builder(func, aliases):
             continue
         site = _one_call_site(module, func.name.value)
