@@ -43,6 +43,7 @@ from .graph import (
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
+from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
@@ -123,10 +124,14 @@ class ProgramMove:
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
     feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
     built: set[int] = field(default_factory=set)  # nodes whose Keras weights a trace created
+    # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
+    # reach a writer in the driver through what its methods return)
+    summary_kinds: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings)
         return self._process(list(self.module.body), top=True)
@@ -208,6 +213,7 @@ class ProgramMove:
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
+                summary_kinds=self.summary_kinds,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -217,6 +223,7 @@ class ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
+            summary_kinds=self.summary_kinds,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -447,6 +454,7 @@ class ProgramMove:
         entries = self._summary_entries(value) or []
         deps = list(dict.fromkeys(d for _, _, data in entries for d in self.scope.deps_of(data)))
         merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
+        self.summary_kinds.update(op for op, _, _ in entries)
         self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
         return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
 
@@ -464,7 +472,7 @@ class ProgramMove:
         if writer is None or writer.kind != "writer":
             return None
         args = call_args(call, ("summary", "global_step"))
-        ops = {op for n in self.scope.nodes if n.kind == "summary" for op, _, _ in n.info["entries"]}  # type: ignore[attr-defined]
+        ops = set(self.summary_kinds)
         if "summary" not in args or len(ops) != 1:
             raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary over summaries of several kinds")
         step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
@@ -537,7 +545,7 @@ class ProgramMove:
                         and c.func.value in self.variable_factories), None)
         if kind in INSIDE and factory is not None:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls {factory}, which creates variables, on computed tensors")
-        if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
+        if kind != "collection" and isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
             d.kind == "collection" for d in deps
         ):
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
@@ -560,6 +568,9 @@ class ProgramMove:
         container = self._variable_container(value)
         if container is not None:
             return "variable", {"container": container}
+        scope = self._scope_filter(value)
+        if scope is not None:
+            return "collection", {"scope": scope}
         if not isinstance(value, cst.Call):
             return "tensor", {}
         path = self.aliases.resolve(value.func)
@@ -616,6 +627,31 @@ class ProgramMove:
         if path in VALUELESS_OPS:
             return "tensor", {"valueless": True}
         return "tensor", {}
+
+    def _scope_filter(self, value: cst.BaseExpression) -> str | None:
+        """The variable_scope picked by `[v for v in <all trainable> if v.name.startswith("scope")]`,
+        when the prefix names exactly one scope whose layer or model the rewrite created."""
+        if not (isinstance(value, cst.ListComp) and isinstance(value.elt, cst.Name)
+                and isinstance(value.for_in.target, cst.Name) and value.for_in.inner_for_in is None
+                and len(value.for_in.ifs) == 1 and value.for_in.target.value == value.elt.value):
+            return None
+        source = value.for_in.iter
+        node = self.scope.lookup(source.value) if isinstance(source, cst.Name) else None
+        every = (node is not None and node.kind == "collection" and node.info["scope"] is None) or (
+            isinstance(source, cst.Call) and self.aliases.resolve(source.func) == "trainable_variables" and not source.args
+        )
+        test = value.for_in.ifs[0].test
+        if not (every and isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute)
+                and test.func.attr.value == "startswith" and len(test.args) == 1
+                and isinstance(test.args[0].value, cst.SimpleString)
+                and code(test.func.value) == f"{value.elt.value}.name"):
+            return None
+        prefix = str(test.args[0].value.evaluated_value)
+        assert self.models is not None
+        matching = [s for s in self.models.scoped_instances if f"{s}/".startswith(prefix)]
+        if len(matching) != 1 or not (prefix in (matching[0], f"{matching[0]}/")):
+            return None
+        return matching[0]
 
     def _data_kind(self, call: cst.Call, path: str | None, item: Item) -> tuple[str, dict] | None:
         """tf.data: datasets and their iterators are created once; each `get_next()` is a
@@ -760,8 +796,19 @@ class ProgramMove:
         if node.kind == "updates":
             self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
             return []
-        # Inside nodes leave the top level; some bring an object that is created once.
-        self.op_seeds.count(_calls(stmt), self.aliases)
+        # Inside nodes leave the top level; some bring an object that is created once. Their
+        # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
+        # call to call, as the graph's op did from run to run.
+        replayed = self._without_reuse(stmt)
+        if node.kind == "tensor" and not node.info:
+            seeded = self.op_seeds.seed(replayed, _calls(replayed), self.aliases, self.lines)
+            if seeded is not replayed:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
+            replayed = seeded  # type: ignore[assignment]
+        else:
+            self.op_seeds.count(_calls(stmt), self.aliases)
+        if replayed is not stmt:
+            node.info["stmt"] = replayed
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -772,6 +819,30 @@ class ProgramMove:
         if node.info.get("layer"):
             out.append(self._layer_instance(node))
         return out
+
+    def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """Calls of a scoped layer instance lose their `reuse` argument: the instance is shared."""
+        assert self.models is not None
+        reuse = self.models.reuse_params
+        if not any(isinstance(c.func, cst.Name) and c.func.value in reuse for c in _calls(stmt)):
+            return stmt
+
+        class Drop(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+                if not (isinstance(original.func, cst.Name) and original.func.value in reuse):
+                    return updated
+                position, name = reuse[original.func.value]
+                args = [a for i, a in enumerate(updated.args)
+                        if not (a.keyword is not None and a.keyword.value == name)
+                        and not (a.keyword is None and i == position)]
+                if args:
+                    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return updated.with_changes(args=args)
+
+        self._fixed(SCOPE_RULE.id, stmt, "reuse argument dropped: the layer instance is shared")
+        new = stmt.visit(Drop())
+        cg.copy_lines(stmt, new, self.lines)
+        return new  # type: ignore[return-value]
 
     def _replace_value(self, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:
         assign = stmt.body[0]
@@ -1443,6 +1514,8 @@ class ProgramMove:
     def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
         if node.info.get("regularization"):
             return self._with_layer_losses(node.stmt)
+        if "stmt" in node.info:
+            return node.info["stmt"]  # type: ignore[return-value]
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             return node.stmt.with_changes(

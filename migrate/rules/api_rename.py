@@ -99,6 +99,23 @@ def _cast_to(dtype: str) -> Callable[[cst.Call, str], cst.Call]:
     return transform
 
 
+def _keywords_after(kept: int, params: tuple[str, ...]) -> Callable[[cst.Call, str], cst.Call]:
+    """Positional arguments past the first `kept` are passed by their TF1 parameter names, for
+    a TF2 function that orders its later parameters differently."""
+
+    def transform(call: cst.Call, alias: str) -> cst.Call:
+        args = list(call.args)
+        for i, arg in enumerate(args):
+            if arg.keyword is None and not arg.star and kept <= i < len(params):
+                args[i] = arg.with_changes(
+                    keyword=cst.Name(params[i]),
+                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                )
+        return call.with_changes(args=args)
+
+    return transform
+
+
 def _global_step_variable(call: cst.Call, alias: str) -> cst.Call:
     return cst.parse_expression(  # type: ignore[return-value]
         f"{alias}.Variable(0, dtype={alias}.int64, trainable=False, name='global_step')"
@@ -155,6 +172,9 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         return _cast_to(name.split(":", 1)[1])
     if name.startswith("regularizer:"):
         return _keras_regularizer(name.split(":", 1)[1])
+    if name.startswith("keywords_after:"):
+        _, kept, params = name.split(":")
+        return _keywords_after(int(kept), tuple(params.split(",")))
     return {
         "dropout_keep_prob": _dropout_keep_prob,
         "stop_gradient_labels": _stop_gradient_labels,
