@@ -19,6 +19,7 @@ from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
+from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
 from .walk import holding
@@ -214,7 +215,39 @@ def _rename(
     names = aliases.modules.keys() | aliases.symbols.keys()
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
-    return tree.visit(renamer), renamer.compat_paths
+    renamed = tree.visit(renamer)
+    if renamer.rnn_cells:
+        renamed = renamed.with_changes(body=with_cell_definitions(list(renamed.body), renamer.rnn_cells, aliases))
+    return renamed, renamer.compat_paths
+
+
+def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliases) -> list[cst.BaseStatement]:
+    """The TF1 cell classes the file now uses, after its leading imports and mode switch;
+    `import collections` with the imports when LSTMStateTuple needs it."""
+    at = 0
+    for i, stmt in enumerate(body):
+        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
+            at = i + 1
+        else:
+            break
+    imported = any(_is_import(s) and "import collections" in cst.Module([s]).code for s in body[:at])
+    needs_collections = "collections." in cst.Module(rnn_definitions(cells, OUT_ALIAS)).code
+    extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []
+    last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
+    body = body[:last_import] + extra + body[last_import:]
+    at += len(extra)
+    return body[:at] + rnn_definitions(cells, OUT_ALIAS) + body[at:]
+
+
+def _is_import(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
+    )
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.SimpleString))
 
 
 class _Renamer(RenameTransformer):
