@@ -236,7 +236,15 @@ def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliase
     last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
     body = body[:last_import] + extra + body[last_import:]
     at += len(extra)
-    return body[:at] + rnn_definitions(cells, OUT_ALIAS) + body[at:]
+    definitions = rnn_definitions(cells, OUT_ALIAS)
+    definitions[0] = _blank_lines_before(definitions[0], 1)
+    rest = [_blank_lines_before(body[at], 2), *body[at + 1:]] if at < len(body) else []
+    return body[:at] + definitions + rest
+
+
+def _blank_lines_before(stmt: cst.BaseStatement, n: int) -> cst.BaseStatement:
+    blank = sum(1 for line in stmt.leading_lines if line.comment is None)
+    return stmt.with_changes(leading_lines=[cst.EmptyLine()] * max(0, n - blank) + list(stmt.leading_lines))
 
 
 def _is_import(stmt: cst.BaseStatement) -> bool:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from ..graph import call_args
 from . import Rule
 
 RULE = Rule(
@@ -84,22 +83,28 @@ def cell_name(path: str) -> str | None:
 
 
 def cell_arguments(name: str, call: cst.Call) -> list[cst.Arg] | None:
-    """The emitted class's arguments (TF1 defaults dropped, the rest by keyword after the
-    first); None when the call uses what the class does not model."""
+    """The emitted class's arguments: TF1 defaults dropped, positional ones after the first
+    by keyword (the class takes fewer); None when the call uses what the class does not model."""
     spec = CELLS[name]
     if any(a.star for a in call.args):
         return None
-    bound = call_args(call, spec.positional)
     args: list[cst.Arg] = []
-    for param, value in bound.items():
-        text = cst.Module([]).code_for_node(value)
-        if spec.defaults.get(param) == text:
+    position = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            param = arg.keyword.value
+        elif position < len(spec.positional):
+            param, position = spec.positional[position], position + 1
+        else:
+            return None
+        if spec.defaults.get(param) == cst.Module([]).code_for_node(arg.value):
             continue
         if param not in spec.kept:
             return None
-        first = param == spec.positional[0]
-        args.append(cst.Arg(value=value, keyword=None if first else cst.Name(param)))
-    args.sort(key=lambda a: a.keyword is not None)
+        if arg.keyword is None and param != spec.positional[0]:
+            arg = arg.with_changes(keyword=cst.Name(param), equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+        args.append(arg)
     return args
 
 
