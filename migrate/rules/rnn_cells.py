@@ -114,7 +114,8 @@ SOURCES: dict[str, str] = {
     "RNNCellTF1": '''
 class RNNCellTF1(object):
     """A tf.nn.rnn_cell cell with TF1's variables and math (TF 2.21 with Keras 3 has no
-    tf.compat.v1.nn.rnn_cell): get_variable in a scope of its own on the first call, reused after."""
+    tf.compat.v1.nn.rnn_cell): on the first call its variables are made with get_variable in a
+    scope of its own, before any of its ops (as TF1 built them, which fixes their random seeds)."""
 
     scope_name = "rnn_cell"
 
@@ -130,25 +131,34 @@ class RNNCellTF1(object):
     def __call__(self, inputs, state, scope=None):
         if self.scope is None:
             with tf.compat.v1.variable_scope(scope, default_name=self.name or self.scope_name) as self.scope:
+                self.build(int(inputs.shape[-1]), inputs.dtype)
                 return self.step(inputs, state)
         with tf.compat.v1.variable_scope(self.scope, reuse=True, auxiliary_name_scope=False):
             return self.step(inputs, state)
 
-    def linear(self, name, values, width, initializer=None, bias_initializer=None):
-        """concat(values) @ <name>kernel + <name>bias: one kernel over [inputs, h], as TF1 keeps it."""
-        inputs = tf.concat(values, 1)
-        kernel = tf.compat.v1.get_variable(name + "kernel", [int(inputs.shape[-1]), width], inputs.dtype,
-                                           initializer=initializer)
-        bias = tf.compat.v1.get_variable(name + "bias", [width], inputs.dtype,
+    def build(self, depth, dtype):
+        pass
+
+    def weights(self, name, shape, dtype, initializer=None, bias_initializer=None):
+        """`<name>kernel` over [inputs, h] (TF1 keeps one) and `<name>bias`."""
+        kernel = tf.compat.v1.get_variable(name + "kernel", shape, dtype, initializer=initializer)
+        bias = tf.compat.v1.get_variable(name + "bias", shape[-1:], dtype,
                                          initializer=bias_initializer or tf.zeros_initializer())
-        return tf.nn.bias_add(tf.matmul(inputs, kernel), bias)
+        return kernel, bias
+
+
+def linear(values, kernel, bias):
+    return tf.nn.bias_add(tf.matmul(tf.concat(values, 1), kernel), bias)
 ''',
     "BasicRNNCell": '''
 class BasicRNNCell(RNNCellTF1):
     scope_name = "basic_rnn_cell"
 
+    def build(self, depth, dtype):
+        self.kernel, self.bias = self.weights("", [depth + self.output_size, self.output_size], dtype)
+
     def step(self, inputs, state):
-        output = self.activation(self.linear("", [inputs, state], self.output_size))
+        output = self.activation(linear([inputs, state], self.kernel, self.bias))
         return output, output
 ''',
     "GRUCell": '''
@@ -162,12 +172,16 @@ class GRUCell(RNNCellTF1):
         super().__init__(num_units, activation, name)
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
 
-    def step(self, inputs, state):
+    def build(self, depth, dtype):
         n = self.output_size
-        r, u = tf.split(tf.sigmoid(self.linear("gates/", [inputs, state], 2 * n, self.kernel_initializer,
-                                               self.bias_initializer or tf.constant_initializer(1.0))), 2, axis=1)
-        c = self.activation(self.linear("candidate/", [inputs, r * state], n, self.kernel_initializer,
-                                        self.bias_initializer))
+        self.gates = self.weights("gates/", [depth + n, 2 * n], dtype, self.kernel_initializer,
+                                  self.bias_initializer or tf.constant_initializer(1.0))
+        self.candidate = self.weights("candidate/", [depth + n, n], dtype, self.kernel_initializer,
+                                      self.bias_initializer)
+
+    def step(self, inputs, state):
+        r, u = tf.split(tf.sigmoid(linear([inputs, state], *self.gates)), 2, axis=1)
+        c = self.activation(linear([inputs, r * state], *self.candidate))
         new_h = u * state + (1 - u) * c
         return new_h, new_h
 ''',
@@ -182,9 +196,13 @@ class BasicLSTMCell(RNNCellTF1):
         self.state_size = LSTMStateTuple(num_units, num_units)
         self.forget_bias, self.initializer = forget_bias, initializer
 
+    def build(self, depth, dtype):
+        n = self.output_size
+        self.kernel, self.bias = self.weights("", [depth + n, 4 * n], dtype, self.initializer)
+
     def step(self, inputs, state):
         c, h = state
-        i, j, f, o = tf.split(self.linear("", [inputs, h], 4 * self.output_size, self.initializer), 4, axis=1)
+        i, j, f, o = tf.split(linear([inputs, h], self.kernel, self.bias), 4, axis=1)
         new_c = c * tf.sigmoid(f + self.forget_bias) + tf.sigmoid(i) * self.activation(j)
         new_h = self.activation(new_c) * tf.sigmoid(o)
         return new_h, LSTMStateTuple(new_c, new_h)
