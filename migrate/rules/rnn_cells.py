@@ -48,37 +48,82 @@ class CellSpec:
 _UNITS_DEFAULTS = {"reuse": "None", "dtype": "None"}
 _LSTM_DEFAULTS = {**_UNITS_DEFAULTS, "state_is_tuple": "True"}
 CELLS: dict[str, CellSpec] = {
-    "BasicRNNCell": CellSpec(("num_units", "activation", "reuse", "name", "dtype"),
-                             frozenset({"num_units", "activation", "name"}), _UNITS_DEFAULTS,
-                             ("RNNCellTF1", "BasicRNNCell")),
-    "GRUCell": CellSpec(("num_units", "activation", "reuse", "kernel_initializer", "bias_initializer", "name", "dtype"),
-                        frozenset({"num_units", "activation", "kernel_initializer", "bias_initializer", "name"}),
-                        _UNITS_DEFAULTS, ("RNNCellTF1", "GRUCell")),
-    "BasicLSTMCell": CellSpec(("num_units", "forget_bias", "state_is_tuple", "activation", "reuse", "name", "dtype"),
-                              frozenset({"num_units", "forget_bias", "activation", "name"}), _LSTM_DEFAULTS,
-                              ("LSTMStateTuple", "RNNCellTF1", "BasicLSTMCell")),
-    "LSTMCell": CellSpec(("num_units", "use_peepholes", "cell_clip", "initializer", "num_proj", "proj_clip",
-                          "num_unit_shards", "num_proj_shards", "forget_bias", "state_is_tuple", "activation",
-                          "reuse", "name", "dtype"),
-                         frozenset({"num_units", "initializer", "forget_bias", "activation", "name"}),
-                         {**_LSTM_DEFAULTS, "use_peepholes": "False", "cell_clip": "None", "num_proj": "None",
-                          "proj_clip": "None", "num_unit_shards": "None", "num_proj_shards": "None"},
-                         ("LSTMStateTuple", "RNNCellTF1", "BasicLSTMCell", "LSTMCell")),
-    "MultiRNNCell": CellSpec(("cells", "state_is_tuple"), frozenset({"cells"}), {"state_is_tuple": "True"},
-                             ("RNNCellTF1", "MultiRNNCell")),
+    "BasicRNNCell": CellSpec(
+        ("num_units", "activation", "reuse", "name", "dtype"),
+        frozenset({"num_units", "activation", "name"}),
+        _UNITS_DEFAULTS,
+        ("RNNCellTF1", "BasicRNNCell"),
+    ),
+    "GRUCell": CellSpec(
+        (
+            "num_units",
+            "activation",
+            "reuse",
+            "kernel_initializer",
+            "bias_initializer",
+            "name",
+            "dtype",
+        ),
+        frozenset({"num_units", "activation", "kernel_initializer", "bias_initializer", "name"}),
+        _UNITS_DEFAULTS,
+        ("RNNCellTF1", "GRUCell"),
+    ),
+    "BasicLSTMCell": CellSpec(
+        ("num_units", "forget_bias", "state_is_tuple", "activation", "reuse", "name", "dtype"),
+        frozenset({"num_units", "forget_bias", "activation", "name"}),
+        _LSTM_DEFAULTS,
+        ("LSTMStateTuple", "RNNCellTF1", "BasicLSTMCell"),
+    ),
+    "LSTMCell": CellSpec(
+        (
+            "num_units",
+            "use_peepholes",
+            "cell_clip",
+            "initializer",
+            "num_proj",
+            "proj_clip",
+            "num_unit_shards",
+            "num_proj_shards",
+            "forget_bias",
+            "state_is_tuple",
+            "activation",
+            "reuse",
+            "name",
+            "dtype",
+        ),
+        frozenset({"num_units", "initializer", "forget_bias", "activation", "name"}),
+        {
+            **_LSTM_DEFAULTS,
+            "use_peepholes": "False",
+            "cell_clip": "None",
+            "num_proj": "None",
+            "proj_clip": "None",
+            "num_unit_shards": "None",
+            "num_proj_shards": "None",
+        },
+        ("LSTMStateTuple", "RNNCellTF1", "BasicLSTMCell", "LSTMCell"),
+    ),
+    "MultiRNNCell": CellSpec(
+        ("cells", "state_is_tuple"),
+        frozenset({"cells"}),
+        {"state_is_tuple": "True"},
+        ("RNNCellTF1", "MultiRNNCell"),
+    ),
     "LSTMStateTuple": CellSpec(("c", "h"), frozenset({"c", "h"}), {}, ("LSTMStateTuple",)),
 }
 CELL_MODULES = ("nn.rnn_cell.", "contrib.rnn.")
 # contrib.rnn's loops are tf.nn's, which TF 2.21 keeps under tf.compat.v1.
-LOOPS = {"contrib.rnn.static_rnn": "nn.static_rnn",
-         "contrib.rnn.static_bidirectional_rnn": "nn.static_bidirectional_rnn"}
+LOOPS = {
+    "contrib.rnn.static_rnn": "nn.static_rnn",
+    "contrib.rnn.static_bidirectional_rnn": "nn.static_bidirectional_rnn",
+}
 
 
 def cell_name(path: str) -> str | None:
     """`BasicLSTMCell` for `nn.rnn_cell.BasicLSTMCell` / `contrib.rnn.BasicLSTMCell`."""
     for module in CELL_MODULES:
-        if path.startswith(module) and path[len(module):] in CELLS:
-            return path[len(module):]
+        if path.startswith(module) and path[len(module) :] in CELLS:
+            return path[len(module) :]
     return None
 
 
@@ -102,8 +147,13 @@ def cell_arguments(name: str, call: cst.Call) -> list[cst.Arg] | None:
         if param not in spec.kept:
             return None
         if arg.keyword is None and param != spec.positional[0]:
-            arg = arg.with_changes(keyword=cst.Name(param), equal=cst.AssignEqual(
-                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+            arg = arg.with_changes(
+                keyword=cst.Name(param),
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""),
+                    whitespace_after=cst.SimpleWhitespace(""),
+                ),
+            )
         args.append(arg)
     return args
 
@@ -150,7 +200,7 @@ class RNNCellTF1(object):
 def linear(values, kernel, bias):
     return tf.nn.bias_add(tf.matmul(tf.concat(values, 1), kernel), bias)
 ''',
-    "BasicRNNCell": '''
+    "BasicRNNCell": """
 class BasicRNNCell(RNNCellTF1):
     scope_name = "basic_rnn_cell"
 
@@ -160,7 +210,7 @@ class BasicRNNCell(RNNCellTF1):
     def step(self, inputs, state):
         output = self.activation(linear([inputs, state], self.kernel, self.bias))
         return output, output
-''',
+""",
     "GRUCell": '''
 class GRUCell(RNNCellTF1):
     """Reset and update gates from `gates/kernel` (bias starting at ones), then the candidate
@@ -207,10 +257,10 @@ class BasicLSTMCell(RNNCellTF1):
         new_h = self.activation(new_c) * tf.sigmoid(o)
         return new_h, LSTMStateTuple(new_c, new_h)
 ''',
-    "LSTMCell": '''
+    "LSTMCell": """
 class LSTMCell(BasicLSTMCell):
     scope_name = "lstm_cell"
-''',
+""",
     "MultiRNNCell": '''
 class MultiRNNCell(RNNCellTF1):
     """Cells stacked in scopes `cell_<i>`; the state is the tuple of their states."""
