@@ -19,6 +19,8 @@ from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
+from .rules.rnn_cells import SOURCES as CELL_SOURCES
+from .rules.rnn_cells import bound_names
 from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
@@ -215,6 +217,7 @@ def _rename(
     names = aliases.modules.keys() | aliases.symbols.keys()
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
+    renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
     renamed = tree.visit(renamer)
     if renamer.rnn_cells:
         renamed = renamed.with_changes(body=with_cell_definitions(list(renamed.body), renamer.rnn_cells, aliases))

@@ -199,6 +199,7 @@ class RenameTransformer(cst.CSTTransformer):
         self.rnn_cells: set[str] = set()  # cell classes the file now defines (rnn_cells.SOURCES)
         self.modelled_cells: set[int] = set()  # cell constructors replaced by those classes
         self.unmodelled_cells: set[int] = set()  # cell constructors with arguments they lack
+        self.cell_names_free = True  # the module binds none of the names the classes take
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
@@ -289,7 +290,7 @@ class RenameTransformer(cst.CSTTransformer):
 
     def _emits_cells(self) -> bool:
         """TF1 cells become classes of the file only where graph mode stays (dynamic_rnn needs it)."""
-        return self.graph_mode and self.enabled(RNN_RULE.id)
+        return self.graph_mode and self.cell_names_free and self.enabled(RNN_RULE.id)
 
     def _rnn_name(self, path: str, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         """A TF1 cell class → the file's class of that name; contrib.rnn's loops → tf.nn's."""

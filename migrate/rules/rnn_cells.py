@@ -196,9 +196,9 @@ class RNNCellTF1(object):
                                          initializer=bias_initializer or tf.zeros_initializer())
         return kernel, bias
 
-
-def linear(values, kernel, bias):
-    return tf.nn.bias_add(tf.matmul(tf.concat(values, 1), kernel), bias)
+    @staticmethod
+    def linear(values, kernel, bias):
+        return tf.nn.bias_add(tf.matmul(tf.concat(values, 1), kernel), bias)
 ''',
     "BasicRNNCell": """
 class BasicRNNCell(RNNCellTF1):
@@ -208,7 +208,7 @@ class BasicRNNCell(RNNCellTF1):
         self.kernel, self.bias = self.weights("", [depth + self.output_size, self.output_size], dtype)
 
     def step(self, inputs, state):
-        output = self.activation(linear([inputs, state], self.kernel, self.bias))
+        output = self.activation(self.linear([inputs, state], self.kernel, self.bias))
         return output, output
 """,
     "GRUCell": '''
@@ -230,8 +230,8 @@ class GRUCell(RNNCellTF1):
                                       self.bias_initializer)
 
     def step(self, inputs, state):
-        r, u = tf.split(tf.sigmoid(linear([inputs, state], *self.gates)), 2, axis=1)
-        c = self.activation(linear([inputs, r * state], *self.candidate))
+        r, u = tf.split(tf.sigmoid(self.linear([inputs, state], *self.gates)), 2, axis=1)
+        c = self.activation(self.linear([inputs, r * state], *self.candidate))
         new_h = u * state + (1 - u) * c
         return new_h, new_h
 ''',
@@ -252,7 +252,7 @@ class BasicLSTMCell(RNNCellTF1):
 
     def step(self, inputs, state):
         c, h = state
-        i, j, f, o = tf.split(linear([inputs, h], self.kernel, self.bias), 4, axis=1)
+        i, j, f, o = tf.split(self.linear([inputs, h], self.kernel, self.bias), 4, axis=1)
         new_c = c * tf.sigmoid(f + self.forget_bias) + tf.sigmoid(i) * self.activation(j)
         new_h = self.activation(new_c) * tf.sigmoid(o)
         return new_h, LSTMStateTuple(new_c, new_h)
@@ -285,6 +285,24 @@ class MultiRNNCell(RNNCellTF1):
 ''',
 }
 ORDER = tuple(SOURCES)
+
+
+def bound_names(body: list[cst.BaseStatement]) -> set[str]:
+    """Names a module binds at its top level (classes, functions, assignments, imports)."""
+    names: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, (cst.ClassDef, cst.FunctionDef)):
+            names.add(stmt.name.value)
+        for node in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(node, cst.Assign):
+                names |= {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+            elif isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(
+                node.names, cst.ImportStar
+            ):
+                for alias in node.names:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    names.add(cst.Module([]).code_for_node(bound).split(".")[0])
+    return names
 
 
 def definitions(needed: set[str], alias: str) -> list[cst.BaseStatement]:

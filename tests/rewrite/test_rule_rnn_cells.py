@@ -89,3 +89,13 @@ def test_deselected_rule_leaves_the_cells_under_compat() -> None:
     )
     result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({"TF117"})))
     assert "tf.compat.v1.nn.rnn_cell.GRUCell(3)" in result.code and not defined_classes(result.code)
+
+
+def test_a_module_with_a_name_the_classes_take_keeps_the_cells_under_compat() -> None:
+    source = "class GRUCell(object):\n    pass\n\n\n" + PROGRAM.format(
+        cell_line="cell = tf.nn.rnn_cell.GRUCell(3)",
+        loop="tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)",
+    )
+    result = rewrite_source(source)
+    assert "tf.compat.v1.nn.rnn_cell.GRUCell(3)" in result.code
+    assert defined_classes(result.code) == {"GRUCell"}
