@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
@@ -19,6 +20,7 @@ from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
+from .rules.rnn_cells import IMPORTS as RNN_IMPORTS
 from .rules.rnn_cells import SOURCES as CELL_SOURCES
 from .rules.rnn_cells import bound_names
 from .rules.rnn_cells import definitions as rnn_definitions
@@ -220,7 +222,8 @@ def _rename(
     renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
     renamed = tree.visit(renamer)
     if renamer.rnn_cells:
-        renamed = renamed.with_changes(body=with_cell_definitions(list(renamed.body), renamer.rnn_cells, aliases))
+        body = _without_unused_imports(list(renamed.body), RNN_IMPORTS)
+        renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases))
     return renamed, renamer.compat_paths
 
 
@@ -248,6 +251,25 @@ def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliase
 def _blank_lines_before(stmt: cst.BaseStatement, n: int) -> cst.BaseStatement:
     blank = sum(1 for line in stmt.leading_lines if line.comment is None)
     return stmt.with_changes(leading_lines=[cst.EmptyLine()] * max(0, n - blank) + list(stmt.leading_lines))
+
+
+def _without_unused_imports(body: list[cst.BaseStatement], modules: frozenset[str]) -> list[cst.BaseStatement]:
+    """`body` without `from <module> import ...` lines of `modules` whose names nothing reads
+    any more (`from tensorflow.contrib import rnn` once its cells are the file's own)."""
+    rest = cst.Module([s for s in body if not _is_import(s)]).code
+
+    def unused(stmt: cst.BaseStatement) -> bool:
+        if not _is_import(stmt) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.ImportFrom):  # type: ignore[attr-defined]
+            return False
+        node = stmt.body[0]  # type: ignore[attr-defined]
+        if node.module is None or cst.Module([]).code_for_node(node.module) not in modules:
+            return False
+        if isinstance(node.names, cst.ImportStar):
+            return False
+        bound = [(a.asname.name if a.asname else a.name) for a in node.names]
+        return not any(re.search(rf"\b{cst.Module([]).code_for_node(b)}\b", rest) for b in bound)
+
+    return [s for s in body if not unused(s)]
 
 
 def _is_import(stmt: cst.BaseStatement) -> bool:

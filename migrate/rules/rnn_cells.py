@@ -111,6 +111,8 @@ CELLS: dict[str, CellSpec] = {
     ),
     "LSTMStateTuple": CellSpec(("c", "h"), frozenset({"c", "h"}), {}, ("LSTMStateTuple",)),
 }
+# Modules the cells are imported from (`from tensorflow.contrib import rnn`).
+IMPORTS = frozenset({"tensorflow.contrib", "tensorflow.contrib.rnn"})
 CELL_MODULES = ("nn.rnn_cell.", "contrib.rnn.")
 # contrib.rnn's loops are tf.nn's, which TF 2.21 keeps under tf.compat.v1.
 LOOPS = {

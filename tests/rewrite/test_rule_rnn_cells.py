@@ -99,3 +99,16 @@ def test_a_module_with_a_name_the_classes_take_keeps_the_cells_under_compat() ->
     result = rewrite_source(source)
     assert "tf.compat.v1.nn.rnn_cell.GRUCell(3)" in result.code
     assert defined_classes(result.code) == {"GRUCell"}
+
+
+def test_an_import_of_contrib_rnn_goes_once_nothing_reads_it() -> None:
+    source = PROGRAM.format(
+        cell_line="cell = rnn.BasicLSTMCell(4)",
+        loop="rnn.static_rnn(cell, tf.unstack(x, 3, 1), dtype=tf.float32)",
+    ).replace(
+        "import tensorflow as tf\n", "import tensorflow as tf\nfrom tensorflow.contrib import rnn\n"
+    )
+    result = rewrite_source(source)
+    assert "contrib" not in result.code and "cell = BasicLSTMCell(4)" in result.code
+    kept = source.replace("cell = rnn.BasicLSTMCell(4)", "cell = rnn.LSTMCell(4, num_proj=2)")
+    assert "from tensorflow.contrib import rnn" in rewrite_source(kept).code
