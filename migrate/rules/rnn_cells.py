@@ -1,4 +1,4 @@
-"""TF117: `tf.nn.rnn_cell.*` / `tf.contrib.rnn.*` cells → classes in the file with TF1's math.
+"""TF118: `tf.nn.rnn_cell.*` / `tf.contrib.rnn.*` cells → classes in the file with TF1's math.
 
 TF 2.21 with Keras 3 has no TF1 cells (`tf.compat.v1.nn.rnn_cell.BasicLSTMCell` raises "not
 available with Keras 3", `tf.compat.v1.contrib` is gone), but `tf.compat.v1.nn.dynamic_rnn` and
@@ -14,7 +14,7 @@ import libcst as cst
 from . import Rule
 
 RULE = Rule(
-    id="TF117",
+    id="TF118",
     name="rnn-cells-tf1-layout",
     summary="Define TF1's RNN cells in the file (TF 2.21 with Keras 3 has none); graph mode stays.",
     doc=(

@@ -1,4 +1,4 @@
-"""TF117: TF1 RNN cells become classes of the file (TF 2.21 with Keras 3 has none)."""
+"""TF118: TF1 RNN cells become classes of the file (TF 2.21 with Keras 3 has none)."""
 
 import ast
 
@@ -44,7 +44,7 @@ def test_cells_become_classes_of_the_file_in_graph_mode() -> None:
     )
     assert "rnn_cell.BasicLSTMCell" not in result.code and "contrib" not in result.code
     assert result.level == "partial"
-    assert [f.line for f in result.findings if f.rule == "TF117"] == [3, 3, 3]
+    assert [f.line for f in result.findings if f.rule == "TF118"] == [3, 3, 3]
     check_noop(result.code)
 
 
@@ -68,7 +68,7 @@ def test_a_cell_with_arguments_the_class_lacks_stays_as_written() -> None:
     result = rewrite("cell = tf.nn.rnn_cell.LSTMCell(4, use_peepholes=True)")
     assert "tf.compat.v1.nn.rnn_cell.LSTMCell(4, use_peepholes=True)" in result.code
     assert not defined_classes(result.code)
-    assert not [f for f in result.findings if f.rule == "TF117"]
+    assert not [f for f in result.findings if f.rule == "TF118"]
 
 
 def test_contrib_static_rnn_is_tf_nn_static_rnn() -> None:
@@ -87,7 +87,7 @@ def test_deselected_rule_leaves_the_cells_under_compat() -> None:
         cell_line="cell = tf.nn.rnn_cell.GRUCell(3)",
         loop="tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)",
     )
-    result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({"TF117"})))
+    result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({"TF118"})))
     assert "tf.compat.v1.nn.rnn_cell.GRUCell(3)" in result.code and not defined_classes(result.code)
 
 
