@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
@@ -21,6 +22,10 @@ from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.dimensions import RULE as DIMENSION_RULE
 from .rules.dimensions import DimensionValues, dimension_values
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
+from .rules.rnn_cells import IMPORTS as RNN_IMPORTS
+from .rules.rnn_cells import SOURCES as CELL_SOURCES
+from .rules.rnn_cells import bound_names
+from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
 from .walk import holding
@@ -219,7 +224,68 @@ def _rename(
     names = aliases.modules.keys() | aliases.symbols.keys()
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
-    return tree.visit(renamer), renamer.compat_paths
+    renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
+    renamed = tree.visit(renamer)
+    if renamer.rnn_cells:
+        body = _without_unused_imports(list(renamed.body), RNN_IMPORTS)
+        renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases))
+    return renamed, renamer.compat_paths
+
+
+def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliases) -> list[cst.BaseStatement]:
+    """The TF1 cell classes the file now uses, after its leading imports and mode switch;
+    `import collections` with the imports when LSTMStateTuple needs it."""
+    at = 0
+    for i, stmt in enumerate(body):
+        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
+            at = i + 1
+        else:
+            break
+    imported = any(_is_import(s) and "import collections" in cst.Module([s]).code for s in body[:at])
+    needs_collections = "collections." in cst.Module(rnn_definitions(cells, OUT_ALIAS)).code
+    extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []
+    last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
+    body = body[:last_import] + extra + body[last_import:]
+    at += len(extra)
+    definitions = rnn_definitions(cells, OUT_ALIAS)
+    definitions[0] = _blank_lines_before(definitions[0], 1)
+    rest = [_blank_lines_before(body[at], 2), *body[at + 1:]] if at < len(body) else []
+    return body[:at] + definitions + rest
+
+
+def _blank_lines_before(stmt: cst.BaseStatement, n: int) -> cst.BaseStatement:
+    blank = sum(1 for line in stmt.leading_lines if line.comment is None)
+    return stmt.with_changes(leading_lines=[cst.EmptyLine()] * max(0, n - blank) + list(stmt.leading_lines))
+
+
+def _without_unused_imports(body: list[cst.BaseStatement], modules: frozenset[str]) -> list[cst.BaseStatement]:
+    """`body` without `from <module> import ...` lines of `modules` whose names nothing reads
+    any more (`from tensorflow.contrib import rnn` once its cells are the file's own)."""
+    rest = cst.Module([s for s in body if not _is_import(s)]).code
+
+    def unused(stmt: cst.BaseStatement) -> bool:
+        if not _is_import(stmt) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.ImportFrom):  # type: ignore[attr-defined]
+            return False
+        node = stmt.body[0]  # type: ignore[attr-defined]
+        if node.module is None or cst.Module([]).code_for_node(node.module) not in modules:
+            return False
+        if isinstance(node.names, cst.ImportStar):
+            return False
+        bound = [(a.asname.name if a.asname else a.name) for a in node.names]
+        return not any(re.search(rf"\b{cst.Module([]).code_for_node(b)}\b", rest) for b in bound)
+
+    return [s for s in body if not unused(s)]
+
+
+def _is_import(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
+    )
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.SimpleString))
 
 
 def _drop_dimension_values(

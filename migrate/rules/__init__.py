@@ -32,6 +32,7 @@ def _load() -> dict[str, Rule]:
         layers,
         losses,
         optimizers,
+        rnn_cells,
         saver,
         session,
         summaries,
@@ -40,7 +41,7 @@ def _load() -> dict[str, Rule]:
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, losses, saver, summaries, data, dimensions, eager_reads,
+        api_rename, layers, losses, rnn_cells, saver, summaries, data, dimensions, eager_reads,
         compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
