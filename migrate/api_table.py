@@ -240,17 +240,17 @@ INITIALIZERS: dict[str, InitializerSpec] = {
     ),
     "random_normal_initializer": InitializerSpec(
         "tf.random_normal_initializer({args})",
-        "tf.random.normal({shape}, {args}, dtype={dtype})",
+        "tf.random_normal_initializer({args})({shape}, {dtype})",
         (("mean", "0.0"), ("stddev", "1.0"), ("seed", "None")),
     ),
     "truncated_normal_initializer": InitializerSpec(
         "tf.keras.initializers.TruncatedNormal({args})",
-        "tf.random.truncated_normal({shape}, {args}, dtype={dtype})",
+        "tf.keras.initializers.TruncatedNormal({args})({shape}, {dtype})",
         (("mean", "0.0"), ("stddev", "1.0"), ("seed", "None")),
     ),
     "random_uniform_initializer": InitializerSpec(
         "tf.random_uniform_initializer({args})",
-        "tf.random.uniform({shape}, {args}, dtype={dtype})",
+        "tf.random_uniform_initializer({args})({shape}, {dtype})",
         (("minval", "0.0"), ("maxval", "1.0"), ("seed", "None")),
     ),
     "glorot_uniform_initializer": InitializerSpec(
