@@ -23,10 +23,10 @@ SET_SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 RANDOM_OPS: dict[str, int] = {
     "random_normal": 4, "random_uniform": 4, "truncated_normal": 4, "random_shuffle": 1,
     "multinomial": 2, "random.normal": 4, "random.uniform": 4, "random.truncated_normal": 4,
-    "random.shuffle": 1, "random.categorical": 3,
+    "random.shuffle": 1, "random.categorical": 3, "nn.dropout": 3,
 }
 # Other APIs that may take op seeds from the graph (initializers, dropout, layers).
-SEED_USERS = ("get_variable", "nn.dropout", "layers.", "contrib.", "keras.", "random_gamma",
+SEED_USERS = ("get_variable", "layers.", "contrib.", "keras.", "random_gamma",
               "random_poisson", "random.gamma", "random.poisson", "random.stateless")
 CONSTANT_INITS = ("zeros_initializer", "ones_initializer", "constant_initializer")
 
@@ -42,11 +42,6 @@ class OpSeeds:
 
     def lose(self) -> None:
         self.next = None
-
-    def count(self, calls: list[cst.Call], aliases: Aliases) -> None:
-        """Random ops built by a statement that moves into a step function."""
-        if self.next is not None:
-            self.next += sum(1 for c in calls if _unseeded_random(c, aliases))
 
     def seed(self, stmt: cst.CSTNode, calls: list[cst.Call], aliases: Aliases, lines: dict[int, int]) -> cst.CSTNode:
         """`stmt` with `seed=n` on each unseeded random call, numbered in graph order (the

@@ -105,6 +105,8 @@ class ProgramMove:
     lr_placeholders: set[int] = field(default_factory=set)
     models: ModelBuilder | None = None
     sliced: set[int] = field(default_factory=set)
+    # seeded random ops -> the step functions that build a copy of them
+    random_copies: dict[int, list[str]] = field(default_factory=dict)
     variable_factories: set[str] = field(default_factory=set)
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
@@ -750,7 +752,10 @@ class ProgramMove:
             self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
             return []
         # Inside nodes leave the top level; some bring an object that is created once.
-        self.op_seeds.count(_calls(stmt), self.aliases)
+        seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
+        if seeded is not stmt:
+            node.info["seeded"] = seeded
+            self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -1184,6 +1189,7 @@ class ProgramMove:
                     placeholders.append(lr)  # type: ignore[arg-type]
         placeholders.sort(key=lambda n: n.index)
         name = self._function_name(fetch)
+        self._note_random_copies(inside, name)
         grad_nodes = [n for n in inside if n.kind in ("train", "gradients", "compute_gradients")]
         tape_calls = [n for n in grad_nodes if n.kind != "train" or n.info["method"] == "minimize"]
         after_tape = set()
@@ -1279,6 +1285,20 @@ class ProgramMove:
                     watch.append(e.value)
         return watch
 
+    def _note_random_copies(self, inside: list[Node], function: str) -> None:
+        """TF1 ran one random op whose stream every session.run advanced; each step function
+        builds its own copy with its own stream, so once two functions draw, the numbers part."""
+        for node in inside:
+            if "seeded" not in node.info:
+                continue
+            copies = self.random_copies.setdefault(id(node), [])
+            copies.append(function)
+            if len(copies) == 2:
+                self._fixed(SESSION_RULE.id, node.stmt, f"{node.name}: its random op runs in {copies[0]}() "
+                            f"and {function}(); TF1's single op drew one stream across all session runs, "
+                            "each tf.function draws its own, so their random values differ once both run",
+                            "manual")
+
     def _inside_statement(self, node: Node) -> cst.BaseStatement:
         stmt = self._inside_statement_raw(node)
         lines = [ln if ln.comment else ln.with_changes(indent=False) for ln in stmt.leading_lines]
@@ -1292,7 +1312,7 @@ class ProgramMove:
             return node.stmt.with_changes(
                 body=[cst.parse_statement(f"{target} = {node.info['call']}\n").body[0]]  # type: ignore[union-attr]
             )
-        return node.stmt
+        return node.info.get("seeded", node.stmt)  # type: ignore[return-value]
 
     def _collection_source(self, node: Node) -> str:
         """Trainable variables of a TF1 collection, read from their owners inside the step."""
