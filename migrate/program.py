@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -107,6 +107,7 @@ class ProgramMove:
     sliced: set[int] = field(default_factory=set)
     # seeded random ops -> the step functions that build a copy of them
     random_copies: dict[int, list[str]] = field(default_factory=dict)
+    layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken
     variable_factories: set[str] = field(default_factory=set)
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
@@ -764,7 +765,7 @@ class ProgramMove:
                 opt.index = node.index - 0.5  # type: ignore[assignment]
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if node.info.get("layer"):
-            out.append(self._layer_instance(node))
+            out.append(self._layer_instance(node, item.prefix))
         return out
 
     def _replace_value(self, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:
@@ -858,7 +859,7 @@ class ProgramMove:
             self._fixed(RMSPROP_RULE.id, call, note, "manual")
         return source
 
-    def _layer_instance(self, node: Node) -> cst.BaseStatement:
+    def _layer_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
         call = node.value
         assert isinstance(call, cst.Call)
         path = str(node.info["layer"])
@@ -866,6 +867,13 @@ class ProgramMove:
         if keras is None:
             raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
         layer = self._fresh(self._layer_name(node, keras))
+        scope = LAYER_SPECS[path].scope
+        if scope and not prefix and not any(a.startswith("name=") for a in keras.arguments):
+            # TF1 named the layer's variables `fully_connected_1/weights`; Keras would say `dense_1`.
+            taken = self.layer_scopes[scope]
+            self.layer_scopes[scope] += 1
+            unique = f"{scope}_{taken}" if taken else scope
+            keras = replace(keras, arguments=(*keras.arguments, f"name={unique!r}"))
         node.info["instance"] = layer
         node.info["call"] = f"{layer}({keras.call_arguments})"
         node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
