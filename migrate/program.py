@@ -108,6 +108,8 @@ class ProgramMove:
     # seeded random ops -> the step functions that build a copy of them
     random_copies: dict[int, list[str]] = field(default_factory=dict)
     layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken
+    # module functions whose random ops take TF1's op seeds: name -> (def, seeded def)
+    seeded_helpers: dict[str, tuple[cst.FunctionDef, cst.FunctionDef]] = field(default_factory=dict)
     variable_factories: set[str] = field(default_factory=set)
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
@@ -159,6 +161,7 @@ class ProgramMove:
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
+        out = self._with_seeded_helpers(out)
         # Function bodies run when called, after the graph is built: convert them last.
         late: list[cst.FunctionDef] = []
         for index, func in deferred:
@@ -483,13 +486,48 @@ class ProgramMove:
         functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
         called = [functions[c.func.value] for c in calls
                   if isinstance(c.func, cst.Name) and c.func.value in functions]
-        if any(uncounted(c, self.aliases) for c in calls) or any(refers_to_tf(f, self.aliases) for f in called):
+        helpers = [f for f in called if refers_to_tf(f, self.aliases)]
+        if not any(uncounted(c, self.aliases) for c in calls) and self._seed_helper(calls, helpers):
+            return
+        if any(uncounted(c, self.aliases) for c in calls) or helpers:
             self.op_seeds.lose()
             for func in called:
                 if any(is_random(c, self.aliases) for c in _calls(func)):
                     self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
                                 "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
                                 "to its random ops to keep them", "manual")
+
+    def _seed_helper(self, calls: list[cst.Call], helpers: list[cst.FunctionDef]) -> bool:
+        """A graph-building function called once, from a statement that draws nothing else:
+        its random ops take the next op seeds in its body's order, as TF1 built them."""
+        if len(helpers) != 1 or any(is_random(c, self.aliases) for c in calls):
+            return False
+        func = helpers[0]
+        name = func.name.value
+        sites = [c for c in _calls(self.module) if isinstance(c.func, cst.Name) and c.func.value == name]
+        body = _calls(func)
+        straight = all(isinstance(s, cst.SimpleStatementLine) for s in func.body.body)
+        others = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)} - {name}
+        if len(sites) != 1 or not straight or any(uncounted(c, self.aliases) for c in body) or any(
+            isinstance(c.func, cst.Name) and c.func.value in others for c in body
+        ):
+            return False
+        seeded = self.op_seeds.seed(func, body, self.aliases, self.lines)
+        if self.op_seeds.next is None:
+            return False
+        if seeded is not func:
+            self.seeded_helpers[name] = (func, seeded)  # type: ignore[assignment]
+            self._fixed(SESSION_RULE.id, func, f"{name}(): random ops given TF1's op seeds")
+        return True
+
+    def _with_seeded_helpers(self, out: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """Module functions whose random ops were numbered, with their seeds written in."""
+        for i, stmt in enumerate(out):
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in self.seeded_helpers:
+                original, seeded = self.seeded_helpers[stmt.name.value]
+                if stmt.body.deep_equals(original.body):
+                    out[i] = stmt.with_changes(body=seeded.body)
+        return out
 
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
@@ -757,6 +795,9 @@ class ProgramMove:
         if seeded is not stmt:
             node.info["seeded"] = seeded
             self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
+        if seeded is not stmt or any(isinstance(c.func, cst.Name) and c.func.value in self.seeded_helpers
+                                     for c in _calls(stmt)):
+            node.info["draws"] = True
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -1297,7 +1338,7 @@ class ProgramMove:
         """TF1 ran one random op whose stream every session.run advanced; each step function
         builds its own copy with its own stream, so once two functions draw, the numbers part."""
         for node in inside:
-            if "seeded" not in node.info:
+            if not node.info.get("draws"):
                 continue
             copies = self.random_copies.setdefault(id(node), [])
             copies.append(function)
