@@ -82,9 +82,10 @@ class InitialDraw(EagerTensor):
     """An initializer's eager result, drawn when first read. `tf.Variable(init(shape), name=n)`
     draws it by the variable's full name, as `get_variable(n, initializer=init)` and Keras
     `add_weight` do, so every way of starting a variable from an initializer starts it equal;
-    read before that, it draws by call order."""
+    read before that, or for a name already drawn by, it draws by call order."""
 
     __slots__ = ("_sample",)
+    _names_drawn: set[str] = set()
 
     def __init__(self, sample: Callable[[str | None], np.ndarray], dtype: dtypes.DType) -> None:
         self._sample: Callable[[str | None], np.ndarray] | None = sample
@@ -92,6 +93,10 @@ class InitialDraw(EagerTensor):
 
     def draw(self, name: str | None) -> np.ndarray:
         if self._sample is not None:
+            if name in InitialDraw._names_drawn:
+                name = None  # two variables of one name must not start equal
+            if name is not None:
+                InitialDraw._names_drawn.add(name)
             _VALUE_SLOT.__set__(self, self._sample(name))
             self._sample = None
         return _VALUE_SLOT.__get__(self)

@@ -81,7 +81,7 @@ class Variable:
             if eager and callable(initial_value) and not isinstance(initial_value, Tensor):
                 initial_value = initial_value()
             if eager and isinstance(initial_value, InitialDraw):
-                initial_value.draw(_eager_full_name(name or "Variable", _absolute_name))
+                initial_value.draw(None if name is None else _eager_full_name(name, _absolute_name))
             arr, sym = _initial_array(initial_value, dt)
             graph = None if eager else context.get_default_graph()
         if trace_ctx is not None:

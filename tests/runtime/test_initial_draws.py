@@ -48,3 +48,16 @@ def test_initializer_calls_start_variables_as_tf1_get_variable_did(tmp_path: Pat
     assert second.returncode == 0, second.stderr
     # A tensor has one value: once read, the variables it starts take that value.
     assert second.stdout.split() == ["True", "True"]
+
+
+def test_variables_without_a_distinct_name_draw_by_order(tmp_path: Path) -> None:
+    (tmp_path / "p.py").write_text(
+        "import numpy as np\nimport tensorflow as tf\n"
+        "init = tf.keras.initializers.GlorotUniform()\n"
+        "u, v = tf.Variable(init([3, 2])), tf.Variable(init([3, 2]))\n"
+        "a, b = tf.Variable(init([3, 2]), name='w'), tf.Variable(init([3, 2]), name='w')\n"
+        "print(np.array_equal(u.numpy(), v.numpy()), np.array_equal(a.numpy(), b.numpy()))\n"
+    )
+    run = run_engine(tmp_path / "p.py", face="tf2")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "False"]
