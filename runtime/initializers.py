@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -85,7 +85,7 @@ class InitialDraw(EagerTensor):
     read before that, or for a name already drawn by, it draws by call order."""
 
     __slots__ = ("_sample",)
-    _names_drawn: set[str] = set()
+    _names_drawn: ClassVar[set[str]] = set()
 
     def __init__(self, sample: Callable[[str | None], np.ndarray], dtype: dtypes.DType) -> None:
         self._sample: Callable[[str | None], np.ndarray] | None = sample

@@ -53,8 +53,10 @@ def test_nce_loss_draws_through_a_sampler_with_the_op_seed() -> None:
         "sess = tf.Session()\n"
         "print(sess.run(loss, {x: [[1.0, 2.0, 3.0]], labels: [[1]]}))\n"
     )
-    assert ("sampled_values=tf.random.log_uniform_candidate_sampler(tf.cast(labels, tf.int64), 1, 1, True, 2, "
-            "seed=1)") in code
+    assert (
+        "sampled_values=tf.random.log_uniform_candidate_sampler(tf.cast(labels, tf.int64), 1, 1, True, 2, "
+        "seed=1)"
+    ) in code
 
 
 def test_a_random_op_in_two_step_functions_is_reported() -> None:
