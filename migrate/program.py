@@ -46,7 +46,7 @@ from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.data import RULE as DATA_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
-from .rules.get_variable import variable_from_get_variable
+from .rules.get_variable import draws_start_values, variable_from_get_variable
 from .rules.gradients import GRADIENTS_PARAMS
 from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
@@ -757,6 +757,10 @@ class ProgramMove:
             if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
                 self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
+                if self._seeded_module() and draws_start_values(call, self.aliases):
+                    self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name}: a TF2 initializer takes no graph "
+                                "op seed, so under tf.random.set_seed it draws other start values than "
+                                "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
             seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
             if seeded is not stmt:

@@ -97,3 +97,17 @@ def test_a_model_function_called_twice_keeps_no_seeds() -> None:
     )
     assert "seed=1" not in code
     assert any("model() draws random values" in m for m in findings)
+
+
+def test_a_random_get_variable_start_under_a_seed_is_noted() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "tf.set_random_seed(1)\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())\n"
+        "b = tf.get_variable('b', [2], initializer=tf.zeros_initializer())\n"
+        "sess = tf.Session()\n"
+        "sess.run(tf.global_variables_initializer())\n"
+        "print(sess.run(w + b))\n"
+    )
+    notes = [f for f in result.findings if "takes no graph op seed" in f.message]
+    assert [(f.line, f.kind) for f in notes] == [(3, "info")]
