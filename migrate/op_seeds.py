@@ -165,8 +165,11 @@ def is_random(call: cst.Call, aliases: Aliases) -> bool:
 
 
 def uncounted(call: cst.Call, aliases: Aliases) -> bool:
-    """True when a call may take op seeds the count cannot number."""
+    """True when a call may take op seeds the count cannot number (`Dataset.shuffle` without a
+    seed takes the graph's next one too)."""
     path = aliases.resolve(call.func)
-    return path is not None and (
-        path.startswith(SEED_USERS) or "initializer" in path and not path.startswith(CONSTANT_INITS)
-    )
+    if path is None:
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+        positional = [a for a in call.args if a.keyword is None]
+        return method == "shuffle" and len(positional) < 2 and not _has_keyword(call, "seed")
+    return path.startswith(SEED_USERS) or "initializer" in path and not path.startswith(CONSTANT_INITS)

@@ -111,3 +111,14 @@ def test_a_random_get_variable_start_under_a_seed_is_noted() -> None:
     )
     notes = [f for f in result.findings if "takes no graph op seed" in f.message]
     assert [(f.line, f.kind) for f in notes] == [(3, "info")]
+
+
+def test_an_unseeded_dataset_shuffle_ends_the_count() -> None:
+    code, _ = _rewrite(
+        "batches = tf.data.Dataset.range(4).shuffle(4).make_one_shot_iterator().get_next()\n"
+        "v = tf.Variable(tf.random_uniform([2]))\n"
+        "sess = tf.Session()\n"
+        "sess.run(tf.global_variables_initializer())\n"
+        "print(sess.run(v))\n"
+    )
+    assert "tf.random.uniform([2])" in code
