@@ -1,10 +1,14 @@
-"""Explicit op seeds on random initial values, so eager TF2 draws what TF1's graph drew.
+"""Explicit op seeds on random ops, so TF2 draws what TF1's graph drew.
 
 Under a graph-level seed (`tf.set_random_seed`), TF1 gives the n-th unseeded random op of the
-graph the op seed n. Eager TF2 takes op seeds from a generator instead, so the same calls start
-the variables from other values. Random calls in statements kept at the top level (variable
-initial values) therefore get `seed=n`, for as long as every earlier random op of the graph is
-known; once a statement may create random ops the count cannot see, no more seeds are added.
+graph the op seed n. Eager TF2 takes op seeds from a generator instead, and each tf.function
+numbers its own ops from 0, so the same calls draw other numbers. Random calls therefore get
+`seed=n` in graph order, for as long as every earlier random op of the graph is known: in
+statements kept at the top level (variable initial values), in statements that move into step
+functions (dropout, samplers), and in a graph-building function called once. nce_loss takes no
+seed: its candidates come from an explicit sampler given the op seed. Once a statement may create
+random ops the count cannot see (initializers, layers, an unseeded Dataset.shuffle), no more
+seeds are added.
 """
 
 from __future__ import annotations
