@@ -46,6 +46,7 @@ RENAMES: dict[str, str] = {
     "initializers.zeros": "zeros_initializer",
     "initializers.ones": "ones_initializer",
     "train.get_or_create_global_step": "Variable",
+    "confusion_matrix": "math.confusion_matrix",
 }
 RENAMES |= {k: v for k, v in tf2_names.MOVED.items() if k not in RENAMES}
 
@@ -81,6 +82,8 @@ CALL_TRANSFORMS: dict[str, str] = {
     "train.get_or_create_global_step": "global_step_variable",
     "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
     "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
+    # TF2 moved `weights` before `dtype` and `name`: arguments after the first three go by name.
+    "confusion_matrix": "keywords_after:3:labels,predictions,num_classes,dtype,name,weights",
 }
 
 # Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob
@@ -245,17 +248,17 @@ INITIALIZERS: dict[str, InitializerSpec] = {
     ),
     "random_normal_initializer": InitializerSpec(
         "tf.random_normal_initializer({args})",
-        "tf.random.normal({shape}, {args}, dtype={dtype})",
+        "tf.random_normal_initializer({args})({shape}, {dtype})",
         (("mean", "0.0"), ("stddev", "1.0"), ("seed", "None")),
     ),
     "truncated_normal_initializer": InitializerSpec(
         "tf.keras.initializers.TruncatedNormal({args})",
-        "tf.random.truncated_normal({shape}, {args}, dtype={dtype})",
+        "tf.keras.initializers.TruncatedNormal({args})({shape}, {dtype})",
         (("mean", "0.0"), ("stddev", "1.0"), ("seed", "None")),
     ),
     "random_uniform_initializer": InitializerSpec(
         "tf.random_uniform_initializer({args})",
-        "tf.random.uniform({shape}, {args}, dtype={dtype})",
+        "tf.random_uniform_initializer({args})({shape}, {dtype})",
         (("minval", "0.0"), ("maxval", "1.0"), ("seed", "None")),
     ),
     "glorot_uniform_initializer": InitializerSpec(
@@ -293,6 +296,7 @@ class LayerSpec:
     unsupported: frozenset[str] = frozenset()  # TF1 keywords with no Keras form
     weights: bool = True  # False for pooling, flatten and dropout: no variables to train or save
     in_graph: bool = True  # False: built in graph mode, Keras would not run its state updates
+    scope: str = ""  # the variable scope TF1 names an unnamed layer by, when Keras names it otherwise
 
 
 _DROPPED = {"reuse": "", "fused": "", "variables_collections": "", "outputs_collections": ""}
@@ -350,7 +354,7 @@ LAYER_SPECS: dict[str, LayerSpec] = {
          "biases_regularizer", "reuse", "variables_collections", "outputs_collections",
          "trainable", "scope"),
         _CONTRIB_KEYWORDS, leading=1, tf1_defaults={"activation": "tf.nn.relu"},
-        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER,
+        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER, scope="fully_connected",
     ),
     "contrib.layers.conv2d": LayerSpec(
         "Conv2D",
@@ -361,7 +365,7 @@ LAYER_SPECS: dict[str, LayerSpec] = {
         {**_CONTRIB_KEYWORDS, "num_outputs": "filters", "stride": "strides",
          "rate": "dilation_rate"},
         leading=2, tf1_defaults={"padding": "'same'", "activation": "tf.nn.relu"},
-        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER,
+        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER, scope="Conv",
     ),
     "contrib.layers.max_pool2d": LayerSpec(
         "MaxPooling2D", ("kernel_size", "stride", "padding", "data_format", "outputs_collections", "scope"),

@@ -27,6 +27,7 @@ OPTIONS = Options(max_steps=60, timeout=120, attribute=False)
 # What TF 2.21 raises for the mutants it refuses to run (the others run there and print
 # numbers different from the original's).
 REAL_TF_RAISES = {
+    "confusion_matrix_dtype_as_weights": "TypeError",  # Failed to convert elements of <dtype: 'float32'> ...
     "graph_dropout_flag_as_training": "OperatorNotAllowedInGraphError",  # a TypeError: Dropout tests `training`
     "in_top_k_v1_order": "TypeError",  # Input 'predictions' of 'InTopKV2' Op has type int32 ...
     "numpy_in_function": "AttributeError",  # 'SymbolicTensor' object has no attribute 'numpy'
