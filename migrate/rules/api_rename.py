@@ -162,6 +162,12 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
     }[name]
 
 
+def _under_tf1_only(path: str) -> bool:
+    """`GraphKeys.TRAINABLE_VARIABLES`: a member of a name TF 2.21 keeps only under compat.v1."""
+    parts = path.split(".")
+    return any(is_tf1_only(".".join(parts[:i])) for i in range(1, len(parts)))
+
+
 class RenameTransformer(cst.CSTTransformer):
     """Rename TF1 symbols and arguments; spell TF1-only leftovers `compat.v1` and report them."""
 
@@ -273,7 +279,7 @@ class RenameTransformer(cst.CSTTransformer):
             return _attr_chain(self.alias, f"compat.v1.{path}")
         if id(original_node) not in self.inner and self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
             text = _code(updated_node)
-            if ".compat.v1." in text or ".compat.v2." in text:
+            if (".compat.v1." in text or ".compat.v2." in text) and not _under_tf1_only(path):
                 return _attr_chain(self.alias, path)
         return updated_node
 
