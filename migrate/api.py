@@ -214,7 +214,29 @@ def _rename(
     names = aliases.modules.keys() | aliases.symbols.keys()
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
-    return tree.visit(renamer), renamer.compat_paths
+    tree = tree.visit(renamer)
+    if renamer.helpers:
+        tree = tree.with_changes(body=_with_helpers(list(tree.body), renamer.helpers))
+    return tree, renamer.compat_paths
+
+
+def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str]) -> list[cst.BaseStatement]:
+    """The module body with helper functions defined after the imports and the graph-mode switch."""
+    at = 0
+    for i, stmt in enumerate(body):
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else None
+        if isinstance(small, (cst.Import, cst.ImportFrom)) or (
+            isinstance(small, cst.Expr) and "disable_eager_execution" in cst.Module([]).code_for_node(small)
+        ):
+            at = i + 1
+        elif not (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)):
+            break
+    blank = [cst.EmptyLine(), cst.EmptyLine()]
+    defs = [cst.parse_statement(source).with_changes(leading_lines=blank) for source in helpers.values()]
+    if at < len(body) and not any(isinstance(line, cst.EmptyLine) and line.comment is None
+                                  for line in body[at].leading_lines[:1]):
+        body[at] = body[at].with_changes(leading_lines=blank + list(body[at].leading_lines))
+    return body[:at] + defs + body[at:]
 
 
 class _Renamer(RenameTransformer):

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from runtime import dtypes
+from runtime.tensor import EagerTensor
 
 _call_counter = [0]
 
@@ -50,6 +51,21 @@ def _truncated(rng: np.random.Generator, shape: tuple, dt: Any) -> np.ndarray:
     return out.astype(dt)
 
 
+class Drawn(EagerTensor):
+    """An initializer's eager output. `tf.Variable(init(shape), name=...)` redraws it from the
+    variable's name, so it starts like the `get_variable` or `add_weight` of that name."""
+
+    __slots__ = ("initializer", "dims")
+
+    def __init__(self, value: np.ndarray, dtype: Any, initializer: Initializer, dims: tuple) -> None:
+        super().__init__(value, dtype)
+        self.initializer = initializer
+        self.dims = dims
+
+    def redraw(self, name: str) -> np.ndarray:
+        return np.asarray(self.initializer.sample(self.dims, self._dtype, name), self._dtype.np)
+
+
 class Initializer:
     """Base: ``sample`` draws an array; calling returns a tensor like TF initializers do."""
 
@@ -63,7 +79,11 @@ class Initializer:
         from runtime.convert import constant
 
         dt = dtypes.as_dtype(dtype) if dtype is not None else (self.dtype or dtypes.float32)
-        return constant(self.sample(tuple(_dims(shape)), dt, None), dt)
+        dims = tuple(_dims(shape))
+        value = constant(self.sample(dims, dt, None), dt)
+        if not isinstance(value, EagerTensor):
+            return value
+        return Drawn(value._value, dt, self, dims)
 
     def get_config(self) -> dict:
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}

@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime import context, dtypes, trace
 from runtime.errors import FailedPreconditionError
+from runtime.initializers import Drawn
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, numpy_text
 
@@ -98,6 +99,8 @@ class Variable:
             scope = _eager_name_scope()
             self._name = (base if _absolute_name or not scope else scope + base) + ":0"
             self._value = arr
+            if isinstance(initial_value, Drawn) and arr is not None and arr.shape == initial_value.dims:
+                self._value = initial_value.redraw(self._name[:-2]).astype(self._dtype.np)
             self.initializer = None
         else:
             if _absolute_name:

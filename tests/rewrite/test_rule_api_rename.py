@@ -17,6 +17,10 @@ from migrate.api_table import RENAMES, is_tf1_only
         "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)",
         "tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)",
     ),
+    (  # labels a rewrite already cut from the gradient are not wrapped twice
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)",
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)",
+    ),
     ("tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)",
      "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)"),
     ("tf.truncated_normal_initializer(stddev=0.1)",
