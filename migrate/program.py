@@ -119,7 +119,7 @@ class ProgramMove:
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
         self.used_names = {n.value for n in names_read(self.module)}
-        self.models = ModelBuilder(self.aliases, self.lines, self.findings)
+        self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
         return self._process(list(self.module.body), top=True)
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:

@@ -55,7 +55,7 @@ class Drawn(EagerTensor):
     """An initializer's eager output. `tf.Variable(init(shape), name=...)` redraws it from the
     variable's name, so it starts like the `get_variable` or `add_weight` of that name."""
 
-    __slots__ = ("initializer", "dims")
+    __slots__ = ("dims", "initializer")
 
     def __init__(self, value: np.ndarray, dtype: Any, initializer: Initializer, dims: tuple) -> None:
         super().__init__(value, dtype)
