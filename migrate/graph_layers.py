@@ -62,12 +62,41 @@ def tf1_fully_connected(inputs, num_outputs, activation_fn=tf.nn.relu,
 '''
 
 GRAPH_LAYERS: dict[str, GraphLayer] = {
-    "layers.dense": GraphLayer("tf1_dense", frozenset({
-        "inputs", "units", "activation", "use_bias", "kernel_initializer", "bias_initializer",
-        "kernel_regularizer", "bias_regularizer", "trainable", "name", "reuse",
-    }), _DENSE),
-    "contrib.layers.fully_connected": GraphLayer("tf1_fully_connected", frozenset({
-        "inputs", "num_outputs", "activation_fn", "weights_initializer", "weights_regularizer",
-        "biases_initializer", "biases_regularizer", "reuse", "trainable", "scope",
-    }), _FULLY_CONNECTED),
+    "layers.dense": GraphLayer(
+        "tf1_dense",
+        frozenset(
+            {
+                "inputs",
+                "units",
+                "activation",
+                "use_bias",
+                "kernel_initializer",
+                "bias_initializer",
+                "kernel_regularizer",
+                "bias_regularizer",
+                "trainable",
+                "name",
+                "reuse",
+            }
+        ),
+        _DENSE,
+    ),
+    "contrib.layers.fully_connected": GraphLayer(
+        "tf1_fully_connected",
+        frozenset(
+            {
+                "inputs",
+                "num_outputs",
+                "activation_fn",
+                "weights_initializer",
+                "weights_regularizer",
+                "biases_initializer",
+                "biases_regularizer",
+                "reuse",
+                "trainable",
+                "scope",
+            }
+        ),
+        _FULLY_CONNECTED,
+    ),
 }
