@@ -1,5 +1,5 @@
 """``python -m migrate`` is ``tfmigrate``."""
 
-from migrate.cli import main
+from migrate.entry import main
 
 main()

@@ -134,28 +134,14 @@ def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
     assert result["status"] == "equivalent" and result["steps_compared"] == 150
 
 
-# Goldens whose rewrite does not verify today, with what was observed.
-GOLDEN_XFAILS: dict[str, str] = {
-    "contrib_layers_l2": "different: gradient of fully_connected_1/biases 1.6e-5 off at step 182 of 200; "
-    "each side matches real TF to ~1e-7 every step, and real TF shows the same before/after drift "
-    "(data loss 3.3e-5 relative by step 200; not the penalty: 1e-3 * l2_loss in after.py drifts the same)",
-}
-
 #: Goldens whose rewrite cannot keep TF1's numbers, with the rule whose finding says so.
 EXPECTED_DIFFERENT = {"rmsprop_optimizer": "TF111"}
 
 
-def golden_params() -> list:
-    params = []
-    for directory in sorted(p for p in PROGRAMS.iterdir() if (p / "after.py").is_file()):
-        marks = ()
-        if directory.name in GOLDEN_XFAILS:
-            marks = pytest.mark.xfail(strict=True, reason=GOLDEN_XFAILS[directory.name])
-        params.append(pytest.param(directory, id=directory.name, marks=marks))
-    return params
+GOLDENS = sorted(p for p in PROGRAMS.iterdir() if (p / "after.py").is_file())
 
 
-@pytest.mark.parametrize("directory", golden_params())
+@pytest.mark.parametrize("directory", GOLDENS, ids=[p.name for p in GOLDENS])
 def test_rewriter_golden_is_equivalent(directory: Path) -> None:
     stdin = directory / "stdin.txt"
     options = Options(timeout=300, stdin=stdin.read_bytes() if stdin.is_file() else b"")

@@ -144,11 +144,61 @@ def test_tensor_elements_near_zero_are_judged_against_the_tensors_scale() -> Non
     result = compare_runs(old, new, TOL)
     assert result.divergence is None
     assert result.max_rel_diff == pytest.approx(3e-6, rel=1e-2)
-    # the same drift in a tensor that is all small is a difference
-    d = compare_runs(
-        two_var_run([[0.01, 0.016]], [0.1, 0.2]), two_var_run([[0.01, 0.016003]], [0.1, 0.2]), TOL
-    ).divergence
+
+    # the same drift in a gradient vector that is all small is a difference
+    def small(grad: list[float]) -> RunResult:
+        return run("", [var("w", 0, [0.1, 0.2])], [step(("w", 0, grad))])
+
+    d = compare_runs(small([0.01, 0.016]), small([0.01, 0.016003]), TOL).divergence
     assert (d.observable, d.step) == ("gradient", 1)
+
+
+def test_a_bias_gradient_is_judged_against_its_steps_gradient_vector() -> None:
+    # one step updates w and b: b's 2e-5 is 2e-5 of the step's scale (w's 1.0)
+    old = two_var_run([[1.0, 2.0]], [0.1, 0.2])
+    new = run("", old.trace["variables"], [step(("w", 0, [1.0, 2.0]), ("b", 1, 1.0 + 2e-5))])
+    assert compare_runs(old, new, TOL).divergence is None
+    # and past the step's scale it is a difference in b
+    new = run("", old.trace["variables"], [step(("w", 0, [1.0, 2.0]), ("b", 1, 1.0 + 1e-3))])
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.step, d.variable) == ("gradient", 1, "b")
+
+
+def many_steps(late: float, steps: int) -> RunResult:
+    """``steps`` steps of one variable with gradient ``[1, 2]``, the last one's scaled by ``late``."""
+    grads = [[1.0, 2.0]] * (steps - 1) + [[1.0, 2.0 * late]]
+    return run("", [var("w", 0, [0.1, 0.2])], [step(("w", 0, g)) for g in grads])
+
+
+@pytest.mark.parametrize(
+    ("relative", "steps", "equivalent"),
+    [
+        (2e-4, 1, False),  # 2e-4 at once: twice the base tolerance
+        (2e-4, 10, False),  # still within the drift-free steps
+        (2e-4, 200, True),  # after 199 steps: sqrt(19.9) x 1e-4 allowed
+        (1e-3, 200, False),
+        (1e-3, 100_000, False),  # the allowance stops growing at 5x
+    ],
+)
+def test_rounding_drift_allowance_grows_with_the_steps_taken(
+    relative: float, steps: int, equivalent: bool
+) -> None:
+    old = many_steps(1.0, steps)
+    d = compare_runs(old, many_steps(1.0 + relative, steps), TOL).divergence
+    assert (d is None) is equivalent
+    if not equivalent:
+        assert (d.observable, d.step) == ("gradient", steps)
+
+
+def test_late_printed_numbers_get_the_drift_allowance_of_the_steps_before_them() -> None:
+    steps = [step(("w", 0, [1.0, 2.0]), offset=0)] * 200
+    variables = [var("w", 0, [0.1, 0.2])]
+    old = run("loss 0.5\n", variables, steps)
+    # printed after 200 steps, 2e-4 off: within sqrt(20) x 1e-4
+    assert compare_runs(old, run("loss 0.5001\n", variables, steps), TOL).divergence is None
+    # printed before any step, the same difference is one
+    d = compare_runs(run("loss 0.5\n", variables), run("loss 0.5001\n", variables), TOL).divergence
+    assert d is not None and d.observable == "stdout"
 
 
 def adam_run(late_grad: Any, w_final: Any, b_final: float) -> RunResult:

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 PROGRAMS = Path(__file__).parent / "programs"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "verify"
 
 
 def line_of(path: Path, text: str) -> int:
@@ -47,12 +48,12 @@ def test_max_steps_stops_both_sides() -> None:
 
 
 def test_guides_hand_migration_is_not_equivalent_and_names_both_lines() -> None:
-    old, new = PROGRAMS / "scope_tf1.py", PROGRAMS / "scope_tf2_hand.py"
+    old, new = FIXTURES / "variable_scope_tf1.py", PROGRAMS / "scope_tf2_hand.py"
     verdict = verify_files(old, new, Options())
     d = verdict.divergence
     assert verdict.status == "different", verdict.reason
     assert (d.observable, d.variable) == ("variable", "dense2/weight")
-    assert d.old_line == line_of(old, 'name="weight"')
+    assert d.old_line == line_of(old, "name='weight'")
     assert d.new_line == line_of(new, 'name="weight"')
 
 
