@@ -25,8 +25,10 @@ from migrate.api_table import RENAMES, is_tf1_only
      "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)"),
     (  # contrib's normal xavier is a truncated normal of stddev sqrt(1.3 / fan_avg)
         "tf.contrib.layers.xavier_initializer(uniform=False)",
-        "tf.keras.initializers.VarianceScaling(scale=1.3 * 0.87962566103423978 ** 2, mode='fan_avg', "
-        "distribution='truncated_normal')",
+        (
+            "tf.keras.initializers.VarianceScaling(scale=1.3 * 0.87962566103423978 ** 2, mode='fan_avg', "
+            "distribution='truncated_normal')"
+        ),
     ),
     ("tf.truncated_normal_initializer(stddev=0.1)",
      "tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=0.1)"),
