@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
@@ -18,7 +19,13 @@ from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupport
 from .rules import RULES, Rule
 from .rules.api_rename import RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
+from .rules.dimensions import RULE as DIMENSION_RULE
+from .rules.dimensions import DimensionValues, dimension_values
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
+from .rules.rnn_cells import IMPORTS as RNN_IMPORTS
+from .rules.rnn_cells import SOURCES as CELL_SOURCES
+from .rules.rnn_cells import bound_names
+from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
 from .walk import holding
@@ -140,7 +147,8 @@ def rewrite_source(
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     uses_tf1, runs_sessions = _scan(tree, ast_aliases)
-    if not uses_tf1:
+    reads_dimensions = ".value" in text and bool(dimension_values(_ast_nodes(tree)))
+    if not (uses_tf1 or reads_dimensions):
         return _untouched(source)
     module = _parse(source, filename)
     aliases = collect_aliases(module)
@@ -190,6 +198,8 @@ def rewrite_source(
                 graph_mode=True,
             )
             level = "partial"
+    if reads_dimensions and config.enabled(DIMENSION_RULE.id):
+        new_module = _drop_dimension_values(new_module, lines, findings)
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -214,29 +224,110 @@ def _rename(
     names = aliases.modules.keys() | aliases.symbols.keys()
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
-    tree = tree.visit(renamer)
+    renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
+    renamed = tree.visit(renamer)
+    if renamer.rnn_cells:
+        body = _without_unused_imports(list(renamed.body), RNN_IMPORTS)
+        renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases))
     if renamer.helpers:
-        tree = tree.with_changes(body=_with_helpers(list(tree.body), renamer.helpers))
-    return tree, renamer.compat_paths
+        renamed = renamed.with_changes(body=_with_helpers(list(renamed.body), renamer.helpers, aliases))
+    return renamed, renamer.compat_paths
 
 
-def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str]) -> list[cst.BaseStatement]:
-    """The module body with helper functions defined after the imports and the graph-mode switch."""
+def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliases) -> list[cst.BaseStatement]:
+    """The module body with helper functions defined after its leading imports and mode switch."""
     at = 0
     for i, stmt in enumerate(body):
-        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else None
-        if isinstance(small, (cst.Import, cst.ImportFrom)) or (
-            isinstance(small, cst.Expr) and "disable_eager_execution" in cst.Module([]).code_for_node(small)
-        ):
+        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
             at = i + 1
-        elif not (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)):
+        else:
             break
-    blank = [cst.EmptyLine(), cst.EmptyLine()]
-    defs = [cst.parse_statement(source).with_changes(leading_lines=blank) for source in helpers.values()]
-    if at < len(body) and not any(isinstance(line, cst.EmptyLine) and line.comment is None
-                                  for line in body[at].leading_lines[:1]):
-        body[at] = body[at].with_changes(leading_lines=blank + list(body[at].leading_lines))
-    return body[:at] + defs + body[at:]
+    definitions = [_blank_lines_before(cst.parse_statement(source), 2) for source in helpers.values()]
+    rest = [_blank_lines_before(body[at], 2), *body[at + 1:]] if at < len(body) else []
+    return body[:at] + definitions + rest
+
+
+def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliases) -> list[cst.BaseStatement]:
+    """The TF1 cell classes the file now uses, after its leading imports and mode switch;
+    `import collections` with the imports when LSTMStateTuple needs it."""
+    at = 0
+    for i, stmt in enumerate(body):
+        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
+            at = i + 1
+        else:
+            break
+    imported = any(_is_import(s) and "import collections" in cst.Module([s]).code for s in body[:at])
+    needs_collections = "collections." in cst.Module(rnn_definitions(cells, OUT_ALIAS)).code
+    extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []
+    last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
+    body = body[:last_import] + extra + body[last_import:]
+    at += len(extra)
+    definitions = rnn_definitions(cells, OUT_ALIAS)
+    definitions[0] = _blank_lines_before(definitions[0], 1)
+    rest = [_blank_lines_before(body[at], 2), *body[at + 1:]] if at < len(body) else []
+    return body[:at] + definitions + rest
+
+
+def _blank_lines_before(stmt: cst.BaseStatement, n: int) -> cst.BaseStatement:
+    blank = sum(1 for line in stmt.leading_lines if line.comment is None)
+    return stmt.with_changes(leading_lines=[cst.EmptyLine()] * max(0, n - blank) + list(stmt.leading_lines))
+
+
+def _without_unused_imports(body: list[cst.BaseStatement], modules: frozenset[str]) -> list[cst.BaseStatement]:
+    """`body` without `from <module> import ...` lines of `modules` whose names nothing reads
+    any more (`from tensorflow.contrib import rnn` once its cells are the file's own)."""
+    rest = cst.Module([s for s in body if not _is_import(s)]).code
+
+    def unused(stmt: cst.BaseStatement) -> bool:
+        if not _is_import(stmt) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.ImportFrom):  # type: ignore[attr-defined]
+            return False
+        node = stmt.body[0]  # type: ignore[attr-defined]
+        if node.module is None or cst.Module([]).code_for_node(node.module) not in modules:
+            return False
+        if isinstance(node.names, cst.ImportStar):
+            return False
+        bound = [(a.asname.name if a.asname else a.name) for a in node.names]
+        return not any(re.search(rf"\b{cst.Module([]).code_for_node(b)}\b", rest) for b in bound)
+
+    return [s for s in body if not unused(s)]
+
+
+def _is_import(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
+    )
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.SimpleString))
+
+
+def _drop_dimension_values(
+    module: cst.Module, lines: dict[int, int], findings: list[Finding]
+) -> cst.Module:
+    """TF119 over the subtrees that hold a ``.value`` attribute (the rest is not rebuilt)."""
+    hot = holding(
+        module, lambda node: isinstance(node, cst.Attribute) and node.attr.value == "value"
+    )
+    return module.visit(_HotOnly(hot, DimensionValues(lines, findings)))
+
+
+class _HotOnly(cst.CSTTransformer):
+    """Runs ``inner``'s ``leave_Attribute`` inside the ``hot`` subtrees only."""
+
+    def __init__(self, hot: set[int], inner: DimensionValues) -> None:
+        super().__init__()
+        self.hot = hot
+        self.inner = inner
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.hot
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        return self.inner.leave_Attribute(original_node, updated_node)
 
 
 class _Renamer(RenameTransformer):
@@ -254,7 +345,7 @@ class _Renamer(RenameTransformer):
 
 
 # The program move is one transformation: deselecting any of its rules leaves graph mode on.
-PROGRAM_MOVE_RULES = ("TF102", "TF103", "TF104", "TF105", "TF106", "TF109", "TF110")
+PROGRAM_MOVE_RULES = ("TF102", "TF103", "TF104", "TF105", "TF106", "TF109", "TF110", "TF117")
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
@@ -291,6 +382,10 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
         if isinstance(node, (ast.Import, ast.ImportFrom)) and "compat.v1" in ast.unparse(node)
         or isinstance(node, ast.ImportFrom) and node.module == "tensorflow.compat"
         and any(a.name == "v1" for a in node.names)
+    ]
+    findings += [
+        Finding(DIMENSION_RULE.id, node.lineno, node.col_offset, "TF1 Dimension .value", "manual")
+        for node in dimension_values(nodes)
     ]
     for node, path in _ast_paths(nodes, aliases):
         if _is_tf1(path):

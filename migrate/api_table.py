@@ -48,6 +48,7 @@ RENAMES: dict[str, str] = {
     "initializers.zeros": "zeros_initializer",
     "initializers.ones": "ones_initializer",
     "train.get_or_create_global_step": "Variable",
+    "confusion_matrix": "math.confusion_matrix",
 }
 RENAMES |= {k: v for k, v in tf2_names.MOVED.items() if k not in RENAMES}
 
@@ -81,6 +82,8 @@ CALL_TRANSFORMS: dict[str, str] = {
     "train.get_or_create_global_step": "global_step_variable",
     "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
     "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
+    # TF2 moved `weights` before `dtype` and `name`: arguments after the first three go by name.
+    "confusion_matrix": "keywords_after:3:labels,predictions,num_classes,dtype,name,weights",
 }
 
 # Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob

@@ -1,8 +1,9 @@
 """A content-hash cache of rewrite results.
 
-Keyed by the file's bytes plus a salt made of the tool version and the rewrite
-configuration, so an unchanged tree re-runs almost free and any change to the
-tool or the settings starts afresh. A stored rewrite already passed the safety
+Keyed by the file's bytes plus a salt made of the rewriter's own code (its
+fingerprint: an upgrade, or a checkout between releases, changes it) and the
+rewrite configuration, so an unchanged tree re-runs almost free and any change
+to the tool or the settings starts afresh. A stored rewrite already passed the safety
 checks (it parses, a second run changes nothing) when it was stored.
 """
 
@@ -17,6 +18,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from migrate.api import Finding
+
+
+def tool_fingerprint() -> str:
+    """A hash of the rewriter's source files: what decides every cached result."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,9 @@ def _stderr_console():
 
 
 def _cache_salt(config) -> str:
-    return f"{__version__}|{sorted(config.select or [])}|{sorted(config.ignore)}"
+    from migrate.cache import tool_fingerprint
+
+    return f"{tool_fingerprint()}|{sorted(config.select or [])}|{sorted(config.ignore)}"
 
 
 def _color(color: bool | None) -> bool:
@@ -268,7 +270,7 @@ def _verify_and_write(result, settings, *, write: bool):
     path = Path(result.path)
     try:
         source = read_bytes(path)
-        verdict = _verify_sources(path, source, result.code, settings)
+        verdict = _verify_sources(path, source, result.code, settings, reprinted=_reprinted(result.findings))
         if verdict.status != "equivalent":
             result.status, result.error = FAILED, f"not written: verify says {verdict.status}: {verdict.reason}"
             return result
@@ -293,10 +295,21 @@ def _verify_options(settings, rtol=None, atol=None, max_steps=None, timeout=None
     )
 
 
-def _verify_sources(path: Path, old: bytes, new: bytes, settings, **overrides):
-    """Verify an in-memory rewrite; a notebook is verified as the script its code cells make."""
+def _reprinted(findings) -> frozenset[int]:
+    """Lines whose printed text the rewrite changes by design (TF117's informational findings)."""
+    from migrate.rules.eager_reads import RULE
+
+    return frozenset(f.line for f in findings if f.rule == RULE.id and f.kind == "info")
+
+
+def _verify_sources(path: Path, old: bytes, new: bytes, settings, reprinted: frozenset[int] = frozenset(), **overrides):
+    """Verify an in-memory rewrite; a notebook is verified as the script its code cells make
+    (its findings' lines are not the script's: nothing is taken as reprinted there)."""
+    from dataclasses import replace
+
     from runtime.verdict import verify_sources
 
+    options = _verify_options(settings, **overrides)
     if path.suffix == ".ipynb":
         from migrate.notebooks import to_script
 
@@ -305,8 +318,8 @@ def _verify_sources(path: Path, old: bytes, new: bytes, settings, **overrides):
     else:
         old_text, new_text = old.decode("utf-8", "replace"), new.decode("utf-8", "replace")
         filename = path.name
-    return verify_sources(old_text, new_text, path.parent.resolve(),
-                          _verify_options(settings, **overrides), filename=filename)
+        options = replace(options, reprinted=reprinted)
+    return verify_sources(old_text, new_text, path.parent.resolve(), options, filename=filename)
 
 
 @main.command(epilog=EXIT_CODES)
@@ -429,7 +442,9 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:
             source = path.read_bytes()
             result = rewrite_bytes(source, str(path), _rule_config(settings, (), ()))
             code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
-            verdicts.append((str(path), _verify_sources(path, source, code, settings, **overrides)))
+            verdicts.append((str(path), _verify_sources(
+                path, source, code, settings, reprinted=_reprinted(result.findings), **overrides,
+            )))
     _print_verdicts(verdicts, fmt)
     statuses = {v.status for _, v in verdicts}
     worst = next((s for s in ("different", "unverified") if s in statuses), "equivalent")

@@ -72,6 +72,11 @@ def is_pass(stmt: cst.BaseStatement) -> bool:
     return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Pass)
 
 
+def is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
 def leaves(fetch: cst.BaseExpression) -> list[str] | None:
     """Names of a fetch that is a name or a flat list/tuple of names; None otherwise."""
     if isinstance(fetch, cst.Name):

@@ -23,8 +23,10 @@ SET_SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 RANDOM_OPS: dict[str, int] = {
     "random_normal": 4, "random_uniform": 4, "truncated_normal": 4, "random_shuffle": 1,
     "multinomial": 2, "random.normal": 4, "random.uniform": 4, "random.truncated_normal": 4,
-    "random.shuffle": 1, "random.categorical": 3,
+    "random.shuffle": 1, "random.categorical": 3, "nn.sampled_softmax_loss": 11,
 }
+# Arguments that supply the values a random op would draw (no op is created then).
+DRAWN_BY_CALLER = {"nn.sampled_softmax_loss": ("sampled_values", 7)}
 # Other APIs that may take op seeds from the graph (initializers, dropout, layers).
 SEED_USERS = ("get_variable", "nn.dropout", "layers.", "contrib.", "keras.", "random_gamma",
               "random_poisson", "random.gamma", "random.poisson", "random.stateless")
@@ -78,10 +80,15 @@ class OpSeeds:
 
 
 def _unseeded_random(call: cst.Call, aliases: Aliases) -> bool:
-    position = RANDOM_OPS.get(aliases.resolve(call.func) or "")
+    path = aliases.resolve(call.func) or ""
+    position = RANDOM_OPS.get(path)
     if position is None:
         return False
     positional = [a for a in call.args if a.keyword is None]
+    if path in DRAWN_BY_CALLER:
+        keyword, at = DRAWN_BY_CALLER[path]
+        if len(positional) > at or any(a.keyword is not None and a.keyword.value == keyword for a in call.args):
+            return False
     return len(positional) <= position and not any(
         a.star or a.keyword is not None and a.keyword.value == "seed" for a in call.args
     )

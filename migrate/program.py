@@ -29,6 +29,7 @@ from .api_table import (
     SUMMARY_OPS,
 )
 from .codegen import code
+from .eager_reads import Reads, find_reads
 from .graph import (
     INSIDE,
     Node,
@@ -42,9 +43,12 @@ from .graph import (
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, is_graph_class
 from .imports import Aliases
+from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
+from .rules.assign import ASSIGN_CALLS
 from .rules.data import RULE as DATA_RULE
+from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
 from .rules.get_variable import variable_from_get_variable
 from .rules.gradients import GRADIENTS_PARAMS
@@ -65,6 +69,9 @@ from .suppress import is_skipped
 from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+#: Ops that only run others: ``sess.run`` returns None for them, and a tf.function may not
+#: return them (TF raises TypeError for an Operation).
+VALUELESS_OPS = frozenset({"group", "no_op"})
 MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
@@ -72,6 +79,8 @@ DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterat
 CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
+# Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
+RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropout", "multinomial")
 
 
 @dataclass
@@ -115,10 +124,15 @@ class ProgramMove:
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
     feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
+    built: set[int] = field(default_factory=set)  # nodes whose Keras weights a trace created
+    # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
+    # reach a writer in the driver through what its methods return)
+    summary_kinds: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
         return self._process(list(self.module.body), top=True)
@@ -200,6 +214,7 @@ class ProgramMove:
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
+                summary_kinds=self.summary_kinds,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -209,6 +224,7 @@ class ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
+            summary_kinds=self.summary_kinds,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -439,6 +455,7 @@ class ProgramMove:
         entries = self._summary_entries(value) or []
         deps = list(dict.fromkeys(d for _, _, data in entries for d in self.scope.deps_of(data)))
         merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
+        self.summary_kinds.update(op for op, _, _ in entries)
         self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
         return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
 
@@ -456,7 +473,7 @@ class ProgramMove:
         if writer is None or writer.kind != "writer":
             return None
         args = call_args(call, ("summary", "global_step"))
-        ops = {op for n in self.scope.nodes if n.kind == "summary" for op, _, _ in n.info["entries"]}  # type: ignore[attr-defined]
+        ops = set(self.summary_kinds)
         if "summary" not in args or len(ops) != 1:
             raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary over summaries of several kinds")
         step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
@@ -529,7 +546,7 @@ class ProgramMove:
                         and c.func.value in self.variable_factories), None)
         if kind in INSIDE and factory is not None:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls {factory}, which creates variables, on computed tensors")
-        if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
+        if kind != "collection" and isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
             d.kind == "collection" for d in deps
         ):
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
@@ -552,6 +569,9 @@ class ProgramMove:
         container = self._variable_container(value)
         if container is not None:
             return "variable", {"container": container}
+        scope = self._scope_filter(value)
+        if scope is not None:
+            return "collection", {"scope": scope}
         if not isinstance(value, cst.Call):
             return "tensor", {}
         path = self.aliases.resolve(value.func)
@@ -605,7 +625,34 @@ class ProgramMove:
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
+        if path in VALUELESS_OPS:
+            return "tensor", {"valueless": True}
         return "tensor", {}
+
+    def _scope_filter(self, value: cst.BaseExpression) -> str | None:
+        """The variable_scope picked by `[v for v in <all trainable> if v.name.startswith("scope")]`,
+        when the prefix names exactly one scope whose layer or model the rewrite created."""
+        if not (isinstance(value, cst.ListComp) and isinstance(value.elt, cst.Name)
+                and isinstance(value.for_in.target, cst.Name) and value.for_in.inner_for_in is None
+                and len(value.for_in.ifs) == 1 and value.for_in.target.value == value.elt.value):
+            return None
+        source = value.for_in.iter
+        node = self.scope.lookup(source.value) if isinstance(source, cst.Name) else None
+        every = (node is not None and node.kind == "collection" and node.info["scope"] is None) or (
+            isinstance(source, cst.Call) and self.aliases.resolve(source.func) == "trainable_variables" and not source.args
+        )
+        test = value.for_in.ifs[0].test
+        if not (every and isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute)
+                and test.func.attr.value == "startswith" and len(test.args) == 1
+                and isinstance(test.args[0].value, cst.SimpleString)
+                and code(test.func.value) == f"{value.elt.value}.name"):
+            return None
+        prefix = str(test.args[0].value.evaluated_value)
+        assert self.models is not None
+        matching = [s for s in self.models.scoped_instances if f"{s}/".startswith(prefix)]
+        if len(matching) != 1 or not (prefix in (matching[0], f"{matching[0]}/")):
+            return None
+        return matching[0]
 
     def _data_kind(self, call: cst.Call, path: str | None, item: Item) -> tuple[str, dict] | None:
         """tf.data: datasets and their iterators are created once; each `get_next()` is a
@@ -750,8 +797,19 @@ class ProgramMove:
         if node.kind == "updates":
             self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
             return []
-        # Inside nodes leave the top level; some bring an object that is created once.
-        self.op_seeds.count(_calls(stmt), self.aliases)
+        # Inside nodes leave the top level; some bring an object that is created once. Their
+        # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
+        # call to call, as the graph's op did from run to run.
+        replayed = self._without_reuse(stmt)
+        if node.kind == "tensor" and not node.info:
+            seeded = self.op_seeds.seed(replayed, _calls(replayed), self.aliases, self.lines)
+            if seeded is not replayed:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
+            replayed = seeded  # type: ignore[assignment]
+        else:
+            self.op_seeds.count(_calls(stmt), self.aliases)
+        if replayed is not stmt:
+            node.info["stmt"] = replayed
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -762,6 +820,30 @@ class ProgramMove:
         if node.info.get("layer"):
             out.append(self._layer_instance(node))
         return out
+
+    def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """Calls of a scoped layer instance lose their `reuse` argument: the instance is shared."""
+        assert self.models is not None
+        reuse = self.models.reuse_params
+        if not any(isinstance(c.func, cst.Name) and c.func.value in reuse for c in _calls(stmt)):
+            return stmt
+
+        class Drop(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+                if not (isinstance(original.func, cst.Name) and original.func.value in reuse):
+                    return updated
+                position, name = reuse[original.func.value]
+                args = [a for i, a in enumerate(updated.args)
+                        if not (a.keyword is not None and a.keyword.value == name)
+                        and not (a.keyword is None and i == position)]
+                if args:
+                    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return updated.with_changes(args=args)
+
+        self._fixed(SCOPE_RULE.id, stmt, "reuse argument dropped: the layer instance is shared")
+        new = stmt.visit(Drop())
+        cg.copy_lines(stmt, new, self.lines)
+        return new  # type: ignore[return-value]
 
     def _replace_value(self, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:
         assign = stmt.body[0]
@@ -938,9 +1020,13 @@ class ProgramMove:
                 return True
 
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+                if id(original) in eager:
+                    return eager[id(original)]
                 return feed_vars.string_key(original) if id(original) in keyed else updated
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                if id(original) in eager:
+                    return eager[id(original)]
                 saver = move._saver_call(original)
                 if saver is not None:
                     return saver
@@ -973,13 +1059,16 @@ class ProgramMove:
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
-        self._check_driver_refs(stmt, keyed)
-        if not keyed and not any(
+        reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
+        self._check_driver_refs(stmt, keyed, reads)
+        self._report_shown(reads)
+        if not keyed and not reads.rewrites and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
+        prelude, eager = self._eager_reads(stmt, reads, new_functions)
         for node in walk(stmt):
             if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
                 discarded.add(node.value)
@@ -987,10 +1076,18 @@ class ProgramMove:
                 unpacked[node.value] = found  # type: ignore[index]
         new = stmt.visit(Driver())
         if isinstance(new, cst.RemovalSentinel):
-            return [], new_functions
+            return prelude, new_functions
         if isinstance(new, cst.FlattenSentinel):
-            return list(new.nodes), new_functions
-        return [new], new_functions  # type: ignore[list-item]
+            return prelude + list(new.nodes), new_functions
+        if prelude and isinstance(new, cst.FunctionDef):
+            # The variables are listed when the function runs: build them on entry.
+            body = list(new.body.body)
+            at = 1 if body and cg.is_docstring(body[0]) else 0
+            return [new.with_changes(body=new.body.with_changes(body=body[:at] + prelude + body[at:]))], new_functions
+        if prelude:
+            prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
+            new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
+        return [*prelude, new], new_functions  # type: ignore[list-item]
 
     def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
         """(kept positions, new target) when a run's op results are unpacked into `_`."""
@@ -1006,7 +1103,7 @@ class ProgramMove:
         keep: list[int] = []
         for i, (f, t) in enumerate(zip(fetch.elements, target.elements)):
             node = self.scope.lookup(f.value.value) if isinstance(f.value, cst.Name) else None
-            if node is not None and node.kind == "train":
+            if node is not None and _valueless(node):
                 if not (isinstance(t.value, cst.Name) and t.value.value == "_"):
                     return None
             else:
@@ -1102,9 +1199,8 @@ class ProgramMove:
                 and expr.value.value in self.graph_instances
                 and expr.attr.value in self.graph_instances[expr.value.value].variables)
 
-    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int]) -> None:
-        """Tensors may be read outside a run only through run sites; anything else is unmodelled.
-        Names a statement binds (`_, loss_value = ...`) are not reads; feed keys become strings."""
+    def _driver_allowed(self, stmt: cst.BaseStatement, keyed: set[int]) -> set[int]:
+        """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
         allowed: set[int] = set(keyed) | _bound_names(stmt)
         for call in _calls(stmt):
             if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
@@ -1114,6 +1210,13 @@ class ProgramMove:
                     id(arg.value) for arg in call.args
                     if isinstance(arg.value, cst.Name) and arg.value.value in self.scope.sessions
                 )
+        return allowed
+
+    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
+        """Tensors may be read outside a run only through run sites or as eager reads; anything
+        else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
+        keys become strings."""
+        allowed = self._driver_allowed(stmt, keyed) | set(reads.tensors)
         for name in names_read(stmt):
             if id(name) in allowed:
                 continue
@@ -1125,6 +1228,130 @@ class ProgramMove:
                 )
             if name.value in self.scope.sessions:
                 raise Unsupported(SESSION_RULE.id, self._line(stmt), f"session {name.value} used outside run()")
+
+    # ------------------------------------------------------------ eager reads
+    def _eager_reads(
+        self, stmt: cst.BaseStatement, reads: Reads, new_functions: list[cst.FunctionDef],
+    ) -> tuple[list[cst.BaseStatement], dict[int, cst.BaseExpression]]:
+        """Statements building lazy Keras weights first, and the TF2 expression of each read:
+        a tensor → a call of the step function computing it; a variable list → the owners'."""
+        if not reads.rewrites:
+            return [], {}
+        if self.class_mode:
+            name = next(iter(reads.tensors.values()), None)
+            what = f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')}" if name else "variable list"
+            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"{what} used outside a session run")
+        eager: dict[int, cst.BaseExpression] = {}
+        for key, name in reads.tensors.items():
+            node = self.scope.lookup(name.value)
+            assert node is not None
+            fn = self._eager_function(node, stmt, new_functions)
+            eager[key] = cst.parse_expression(f"{fn.name}()")
+            self._fixed(EAGER_RULE.id, stmt, f"{name.value} computed eagerly by {fn.name}()")
+        prelude: list[cst.BaseStatement] = []
+        if reads.lists:
+            prelude = self._build_weights(stmt, new_functions)
+        for key, (attr, names_unused) in reads.lists.items():
+            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused))
+            self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
+        return prelude, eager
+
+    def _eager_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
+        """The step function computing one tensor read outside a run (made once per tensor)."""
+        inside, placeholders, _ = backward_slice([node])
+        why = ""
+        if placeholders:
+            why = f" (it needs {placeholders[0].name} fed)"
+        elif any(n.kind == "train" or self._stateful(n) for n in inside):
+            why = " (computing it would run updates or draw random numbers)"
+        if why:
+            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"graph tensor {node.name} used outside a session run{why}")
+        return self._step_function(node, stmt, new_functions)
+
+    def _step_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
+        """The step function fetching `node` alone, the one a `sess.run(<node>)` gets."""
+        fetch = cst.Name(node.name)
+        key = f"{node.name} -> {node.name}"
+        fn = self.functions.get(key)
+        if fn is None:
+            fn = self._make_function(fetch, [node], stmt)
+            self.functions[key] = fn
+            new_functions.append(fn.definition)
+        return fn
+
+    def _stateful(self, node: Node) -> bool:
+        """A node whose evaluation changes state: an update or a random draw."""
+        for call in _calls(node.value):
+            path = self.aliases.resolve(call.func) or ""
+            method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+            if is_random(call, self.aliases) or path.startswith(RANDOM_PREFIXES) or path in ASSIGN_CALLS:
+                return True
+            if method.startswith(("assign", "scatter_")):
+                return True
+        return False
+
+    def _lazy_owners(self, node: Node) -> list[str]:
+        """Keras layers and models a graph node calls: their weights exist once called."""
+        if node.kind not in INSIDE:
+            return []
+        assert self.models is not None
+        layers = [str(node.info["instance"])] if _has_weights(node) else []
+        return layers + self.models.models_called(node.value)
+
+    def _build_weights(self, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> list[cst.BaseStatement]:
+        """`f.get_concrete_function()` for the step functions whose Keras weights do not exist
+        yet: TF1 created them when the graph was built; Keras creates them on the first call."""
+        lazy = [n for n in self.scope.nodes if id(n) not in self.built and self._lazy_owners(n)]
+        slices = {id(n): {id(m) for m in backward_slice([n])[0]} for n in lazy}
+        sinks = [n for n in lazy if not any(id(n) in slices[id(m)] for m in lazy if m is not n)]
+        statements: list[cst.BaseStatement] = []
+        for sink in sinks:
+            fn = self._step_function(sink, stmt, new_functions)
+            if any("iterator" in p.info for p in fn.params):
+                raise Unsupported(EAGER_RULE.id, self._line(stmt), f"variables of {fn.name}() read before a batch built them")
+            self.built.update(slices[id(sink)])
+            statements.append(cst.parse_statement(f"{fn.name}.get_concrete_function()\n"))
+            self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
+        return statements
+
+    def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
+        """The variables TF1's collection held, in creation order: plain variables by name,
+        Keras layers' and models' through `attr` (only where their names are not used: a
+        Keras variable's `name` is not TF1's scoped name)."""
+        if attr == "variables" and any(n.kind == "train" for n in self.scope.nodes):
+            raise Unsupported(EAGER_RULE.id, self._line(stmt), "global variables listed after a train op (TF1 lists its optimizer slots)")
+        if self.graph_instances or self.variable_factories:
+            raise Unsupported(EAGER_RULE.id, self._line(stmt), "variables created where the program model does not list them")
+        parts: list[str] = []
+        plain: list[str] = []
+        for node in self.scope.nodes:
+            if node.kind == "variable":
+                if attr == "variables" or node.trainable:
+                    container = node.info.get("container")
+                    plain.extend([{"dict": f"*{node.name}.values()", "list": f"*{node.name}"}[str(container)]]
+                                 if container else node.names)
+                continue
+            for owner in self._lazy_owners(node):
+                if not names_unused:
+                    raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of Keras variables read from a TF1 variable list")
+                if f"{owner}.{attr}" not in parts:
+                    parts.extend([f"[{', '.join(plain)}]"] if plain else [])
+                    plain = []
+                    parts.append(f"{owner}.{attr}")
+        parts.extend([f"[{', '.join(plain)}]"] if plain else [])
+        return " + ".join(parts) or "[]"
+
+    def _report_shown(self, reads: Reads) -> None:
+        """What a printed read shows differs in TF2: an informational finding says so."""
+        messages = {
+            "tensor": "{} is printed as its computed value, not TF1's symbolic Tensor(...)",
+            "variable": "{} is printed with its value (TF1 printed name, shape and dtype only)",
+            "variables": "the variable list holds TF2 variables: printed, they show their values, and a Keras "
+                         "variable's .name lacks TF1's scope (its .path has it)",
+        }
+        for read, what in reads.shown:
+            name = read.value if isinstance(read, cst.Name) else ""
+            self._fixed(EAGER_RULE.id, self._line(read), messages[what].format(name), "info")
 
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
@@ -1318,6 +1545,8 @@ class ProgramMove:
     def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
         if node.info.get("regularization"):
             return self._with_layer_losses(node.stmt)
+        if "stmt" in node.info:
+            return node.info["stmt"]  # type: ignore[return-value]
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             return node.stmt.with_changes(
@@ -1463,7 +1692,7 @@ class ProgramMove:
             fetch = fetch.visit(_Rename(read_first))
         if isinstance(fetch, cst.Name):
             node = self.scope.lookup(fetch.value)
-            if node is not None and node.kind == "train":
+            if node is not None and _valueless(node):
                 return None, "none"
             if node is not None and node.kind == "summary":
                 return self._summary_dict(node), "dict"
@@ -1477,7 +1706,7 @@ class ProgramMove:
         class NoneForOps(cst.CSTTransformer):
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
                 node = move.scope.lookup(original.value)
-                if node is not None and node.kind == "train":
+                if node is not None and _valueless(node):
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
                     return cst.parse_expression(move._summary_dict(node))
@@ -1602,6 +1831,11 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
 
 def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
     return [n for n in walk(node) if isinstance(n, cst.Call)]
+
+
+def _valueless(node: Node) -> bool:
+    """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
+    return node.kind == "train" or bool(node.info.get("valueless"))
 
 
 def _list_valued(node: Node) -> bool:

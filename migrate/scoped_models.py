@@ -104,6 +104,9 @@ class ModelBuilder:
             self.module.visit(Finder())
         return found
 
+    # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
+    reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
+
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
         found: list[str] = []
@@ -148,7 +151,45 @@ class ModelBuilder:
         inner = list(body[0].body.body) if self._scope_param(body, params) else body  # type: ignore[attr-defined]
         if any(_get_variable_call(s, self.aliases) for s in inner):
             return [self._layer_class(func, body)]
+        scoped = self._scoped_layer(func, body)
+        if scoped is not None:
+            return scoped
         return self._model_class(func, body)
+
+    def _scoped_layer(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> list[cst.BaseStatement] | None:
+        """`def f(x[, reuse]): with tf.variable_scope("name"[, reuse=reuse]): <get_variable ...>`:
+        one layer, created once as `f` and named by the scope; every call reuses it, as TF1's
+        calls with reuse did (the `reuse` argument leaves the calls)."""
+        if len(body) != 1 or not isinstance(body[0], cst.With) or len(body[0].items) != 1:
+            return None
+        call = body[0].items[0].item
+        if not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"):
+            return None
+        args = call_args(call, ("name_or_scope", "default_name", "values", "initializer", "regularizer",
+                                "caching_device", "partitioner", "custom_getter", "reuse"))
+        scope = args.get("name_or_scope")
+        inner = list(body[0].body.body)  # type: ignore[union-attr]
+        if not isinstance(scope, cst.SimpleString) or set(args) - {"name_or_scope", "reuse"} or not any(
+            _get_variable_call(s, self.aliases) for s in inner
+        ):
+            return None
+        params = [p.name.value for p in func.params.params]
+        reuse = args.get("reuse")
+        reuse_param = reuse.value if isinstance(reuse, cst.Name) and reuse.value in params[1:] else None
+        if len(params) - (reuse_param is not None) != 1:
+            raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: a scoped layer function takes only its input")
+        name, scope_name = func.name.value, str(scope.evaluated_value)
+        kept = func.params.with_changes(params=[p for p in func.params.params if p.name.value != reuse_param])
+        renamed = func.with_changes(params=kept)
+        self.lines[id(renamed)] = self._line(func)
+        layer = self._layer_class(renamed, inner)
+        self.layer_classes.pop(name)  # called through its one instance, not built per call
+        self.model_instances[name] = name
+        self.scoped_instances[scope_name] = name
+        if reuse_param is not None:
+            self.reuse_params[name] = (params.index(reuse_param), reuse_param)
+        instance = cst.parse_statement(f"{name} = {layer.name.value}(name={scope_name!r})\n")
+        return [layer, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
     # ------------------------------------------------------------ layers
     def _layer_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> cst.ClassDef:
@@ -352,9 +393,12 @@ class ModelBuilder:
                 names = ", ".join(sorted(reads - configurable.keys()))
                 raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")
             config |= reads
+        names = [p.name.value for p in params]
         for call in self.calls_of(func.name.value):
+            positional = [a for a in call.args if a.keyword is None]
             passed = {a.keyword.value for a in call.args if a.keyword is not None}
-            if len([a for a in call.args if a.keyword is None]) > 1 or passed & config:
+            passed |= set(names[: len(positional)])
+            if any(a.star for a in call.args) or passed & config:
                 raise Unsupported(RULE.id, self._line(func), f"a call of {func.name.value} sets the configuration of its layers")
         return [p for p in params if p.name.value in config], built
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime import context
+from runtime import context, shapes
 from runtime.api_scopes import name_scope as _name_scope
 from runtime.graph import GraphKeys
 from runtime.ops import math as M
@@ -21,10 +21,12 @@ def enable_eager_execution(config: Any = None, device_policy: Any = None, execut
 
 def disable_v2_behavior() -> None:
     disable_eager_execution()
+    shapes.V1_DIMENSIONS = True
 
 
 def enable_v2_behavior() -> None:
     enable_eager_execution()
+    shapes.V1_DIMENSIONS = False
 
 
 def executing_eagerly() -> bool:

@@ -173,5 +173,13 @@ def infer_dtype(value: Any) -> DType:
             return string
         if arr.dtype.kind == "c":
             return complex128
+        if arr.dtype.kind == "O":
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
         return as_dtype(arr.dtype)
-    return as_dtype(np.asarray(value).dtype)
+    arr = np.asarray(value)
+    if arr.dtype.kind == "O":  # None, an Operation, any object TF has no conversion for
+        raise ValueError(
+            f"Attempt to convert a value ({value!r}) with an unsupported type "
+            f"({type(value)}) to a Tensor."
+        )
+    return as_dtype(arr.dtype)

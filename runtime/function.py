@@ -306,7 +306,7 @@ class Function:
                         new_flat.append(x)
                 new_args, new_kwargs = nest.pack_sequence_as(structure, new_flat)
                 out = self._fn(*new_args, **new_kwargs)
-                flat_out = [_output_tensor(graph, o) for o in nest.flatten(out)]
+                flat_out = [_output_tensor(graph, o, self._fn) for o in nest.flatten(out)]
                 out_struct = out
         finally:
             context.STATE.function_traces.pop()
@@ -332,18 +332,24 @@ def _arg_names(fn: Any, n: int) -> list[str]:
     return params + [f"args_{i}" for i in range(len(params), max(n, len(params)) + 64)]
 
 
-def _output_tensor(graph: Graph, o: Any) -> Any:
-    if isinstance(o, SymbolicTensor):
+def _output_tensor(graph: Graph, o: Any, fn: Any) -> Any:
+    """A returned value as a tensor of the function's graph; TF rejects what does not convert."""
+    if o is None or isinstance(o, SymbolicTensor):
         return o
     if isinstance(o, EagerTensor):
         return graph.capture(o)
     if hasattr(o, "_as_tensor"):
         return o._as_tensor()
-    if isinstance(o, (bool, int, float, np.ndarray, np.generic)):
-        from runtime.convert import convert_to_tensor
+    from runtime.convert import convert_to_tensor
 
+    try:
         return convert_to_tensor(o)
-    return o
+    except (ValueError, TypeError):
+        raise TypeError(
+            "To be compatible with tf.function, Python functions must return zero or more "
+            f"Tensors or ExtensionTypes or None values; in compilation of {fn}, found return "
+            f"value of type {type(o).__name__}, which is not a Tensor or ExtensionType."
+        ) from None
 
 
 def function(func: Any = None, input_signature: Any = None, autograph: bool = True,

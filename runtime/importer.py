@@ -101,9 +101,10 @@ class EngineFinder:
 
             mount(self._modules)
             if self.face == "tf1":
-                from runtime import context
+                from runtime import context, shapes
 
                 context.STATE.eager_enabled = False
+                shapes.V1_DIMENSIONS = True
         return self._modules
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:

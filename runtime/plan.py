@@ -11,6 +11,8 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+from runtime.errors import InvalidArgumentError
+
 _WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "PyCall", "NoOp"}
 
 
@@ -31,7 +33,12 @@ class Plan:
         v = self.prefill.copy()
         for i, x in zip(self.feed_slots, feed_values):
             v[i] = x
-        _run_steps(self.steps, v)
+        try:
+            _run_steps(self.steps, v)
+        except (ValueError, IndexError) as exc:
+            # A kernel's NumPy call failed on values the static shapes allowed (a batch of
+            # another size, an index out of range): TF's executor reports an OpError.
+            raise InvalidArgumentError(None, None, f"Graph execution error:\n\n{exc}") from None
         if self.const_fetches:
             return [None if s is None else _copy_if(self.prefill[s], v[s]) for s in self.fetch_slots]
         return [None if s is None else v[s] for s in self.fetch_slots]

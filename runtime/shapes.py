@@ -13,6 +13,22 @@ class Dimension:
         self.value = value
 
 
+class KnownDimension(int):
+    """A known dimension read from a shape under TF 1.x behaviour: an int that also has
+    TF1's ``.value``, so ``x.get_shape()[1].value`` runs as it did in TF 1.x."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> int:
+        return int(self)
+
+
+#: Set by the TF 1.x face and ``tf.compat.v1.disable_v2_behavior()``: known dimensions read
+#: from a shape are ``KnownDimension``. Unknown ones stay None, as TF 2.21's compat.v1 has them.
+V1_DIMENSIONS = False
+
+
 class TensorShape:
     """A shape whose rank or dims may be unknown (``None``)."""
 
@@ -108,7 +124,8 @@ class TensorShape:
             return None
         if isinstance(key, slice):
             return TensorShape(self._dims[key])
-        return self._dims[key]
+        d = self._dims[key]
+        return KnownDimension(d) if V1_DIMENSIONS and d is not None else d
 
     def __bool__(self) -> bool:
         return self._dims is not None

@@ -54,6 +54,9 @@ class Options:
     stdin: bytes = b""
     # When different: run both again to name every place values start to differ (``also``).
     attribute: bool = True
+    # Lines of the original whose printed text the rewrite changes by design (a graph tensor's
+    # repr becomes its value): what they print is paired by print order, not compared.
+    reprinted: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -202,7 +205,7 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
         message = f": {old.exception_message}" if old.exception_message else ""
         return Verdict("unverified", f"the original itself fails: {old_failure}{message}")
     tol = Tolerance(options.rtol, options.atol)
-    comparison = compare_runs(old, new, tol)
+    comparison = compare_runs(old, new, tol, options.reprinted)
     d = comparison.divergence
     common = {
         "steps_compared": comparison.steps_compared,

@@ -24,12 +24,15 @@ def _load() -> dict[str, Rule]:
         assign,
         compat_fallback,
         data,
+        dimensions,
+        eager_reads,
         get_variable,
         gradients,
         imports,
         layers,
         losses,
         optimizers,
+        rnn_cells,
         saver,
         session,
         summaries,
@@ -38,7 +41,8 @@ def _load() -> dict[str, Rule]:
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, losses, saver, summaries, data, compat_fallback,
+        api_rename, layers, losses, rnn_cells, saver, summaries, data, dimensions, eager_reads,
+        compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

@@ -37,6 +37,8 @@ from .get_variable import initializer_args
 from .layers import RULE as LAYERS_RULE
 from .layers import keras_layer
 from .losses import RULE as LOSSES_RULE
+from .rnn_cells import LOOPS, cell_arguments, cell_name
+from .rnn_cells import RULE as RNN_RULE
 
 RULE = Rule(
     id="TF108",
@@ -106,6 +108,23 @@ def _cast_to(dtype: str) -> Callable[[cst.Call, str], cst.Call]:
     return transform
 
 
+def _keywords_after(kept: int, params: tuple[str, ...]) -> Callable[[cst.Call, str], cst.Call]:
+    """Positional arguments past the first `kept` are passed by their TF1 parameter names, for
+    a TF2 function that orders its later parameters differently."""
+
+    def transform(call: cst.Call, alias: str) -> cst.Call:
+        args = list(call.args)
+        for i, arg in enumerate(args):
+            if arg.keyword is None and not arg.star and kept <= i < len(params):
+                args[i] = arg.with_changes(
+                    keyword=cst.Name(params[i]),
+                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                )
+        return call.with_changes(args=args)
+
+    return transform
+
+
 def _global_step_variable(call: cst.Call, alias: str) -> cst.Call:
     return cst.parse_expression(  # type: ignore[return-value]
         f"{alias}.Variable(0, dtype={alias}.int64, trainable=False, name='global_step')"
@@ -162,6 +181,9 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         return _cast_to(name.split(":", 1)[1])
     if name.startswith("regularizer:"):
         return _keras_regularizer(name.split(":", 1)[1])
+    if name.startswith("keywords_after:"):
+        _, kept, params = name.split(":")
+        return _keywords_after(int(kept), tuple(params.split(",")))
     return {
         "dropout_keep_prob": _dropout_keep_prob,
         "stop_gradient_labels": _stop_gradient_labels,
@@ -208,6 +230,10 @@ class RenameTransformer(cst.CSTTransformer):
         self.scoped_defaults: list[bool] = []  # per enclosing `with`: does it set scope defaults
         self.tf2_calls: set[int] = set()  # functions of calls only TF2 accepts (kept as written)
         self.helpers: dict[str, str] = {}  # graph-mode layer helpers the file needs: name -> source
+        self.rnn_cells: set[str] = set()  # cell classes the file now defines (rnn_cells.SOURCES)
+        self.modelled_cells: set[int] = set()  # cell constructors replaced by those classes
+        self.unmodelled_cells: set[int] = set()  # cell constructors with arguments they lack
+        self.cell_names_free = True  # the module binds none of the names the classes take
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
@@ -233,6 +259,9 @@ class RenameTransformer(cst.CSTTransformer):
         path = self.aliases.resolve(node.func)
         if path is not None and is_tf2_call(path, {a.keyword.value for a in node.args if a.keyword is not None}):
             self.tf2_calls.add(id(node.func))
+        cell = cell_name(path) if path is not None and self._emits_cells() else None
+        if cell is not None and cell_arguments(cell, node) is None:
+            self.unmodelled_cells.add(id(node.func))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Attribute):
@@ -260,6 +289,8 @@ class RenameTransformer(cst.CSTTransformer):
         head = updated_node.value
         if isinstance(head, cst.Name) and head.value != self.alias and self.aliases.modules.get(head.value) == "":
             updated_node = updated_node.with_changes(value=cst.Name(self.alias))
+        if self._emits_cells() and (path in LOOPS or cell_name(path)):
+            return self._rnn_name(path, original_node, updated_node)
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
                 or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
                 or ((path in LOSSES or path in REGULARIZERS) and id(original_node) in self.called)):
@@ -298,6 +329,25 @@ class RenameTransformer(cst.CSTTransformer):
         return layer is not None and all(
             a.keyword is None or a.keyword.value in layer.keywords for a in call.args
         ) and not any(a.star for a in call.args)
+
+    def _emits_cells(self) -> bool:
+        """TF1 cells become classes of the file only where graph mode stays (dynamic_rnn needs it)."""
+        return self.graph_mode and self.cell_names_free and self.enabled(RNN_RULE.id)
+
+    def _rnn_name(self, path: str, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        """A TF1 cell class → the file's class of that name; contrib.rnn's loops → tf.nn's."""
+        self.compat_left = True
+        cell = cell_name(path)
+        if cell is None or id(original) in self.unmodelled_cells:
+            target = LOOPS.get(path, path)
+            self.compat_paths.add(target)
+            self._report(COMPAT_RULE.id, original, f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{target}", "manual")
+            return updated if self._spelled_compat(original) else _attr_chain(self.alias, f"compat.v1.{target}")
+        self.rnn_cells.add(cell)
+        self.modelled_cells.add(id(original))
+        self._report(RNN_RULE.id, original, f"tf.{path} → {cell} defined in the file with TF1's variables "
+                     "and math (TF 2.21 with Keras 3 has no TF1 cells); graph mode kept", "manual")
+        return cst.Name(cell)
 
     def _inline_layer(self, path: str) -> bool:
         return (self.graph_mode and path in LAYER_SPECS and LAYER_SPECS[path].in_graph
@@ -344,6 +394,9 @@ class RenameTransformer(cst.CSTTransformer):
             self._report(ASSIGN_RULE.id, original_node, f"tf.{path}(v, x) → v.{path}(x)", "fixed")
             method = cst.Attribute(value=target.value, attr=cst.Name(path))
             return cst.Call(func=method, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in rest[:1]])
+        if id(original_node.func) in self.modelled_cells:
+            args = cell_arguments(str(cell_name(path)), updated_node)
+            return updated_node.with_changes(args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args or []])
         if not self.enabled(RULE.id):
             return updated_node
         if self.graph_mode and self.enabled(LAYERS_RULE.id) and self._graph_layer(path, updated_node):

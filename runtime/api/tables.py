@@ -197,7 +197,7 @@ V1_ONLY = {
     "Dimension": Dimension, "global_norm": M.global_norm, "Print": None, "layers": None,
     "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
     "report_uninitialized_variables": V1.report_uninitialized_variables,
-    "trace": LA.trace, "matrix_diag_part": LA.matrix_diag_part, "confusion_matrix": EV.confusion_matrix,
+    "trace": LA.trace, "matrix_diag_part": LA.matrix_diag_part, "confusion_matrix": EV.confusion_matrix_v1,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 V1_ONLY |= V1_TOP_MATH
@@ -316,7 +316,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
-               "math": (MATH | MATH_ONLY | SEARCH_MATH_V1, "math"), "linalg": (LINALG_V1, "linalg"),
+               "math": (MATH | MATH_ONLY | SEARCH_MATH_V1 | {"confusion_matrix": EV.confusion_matrix_v1}, "math"),
+               "linalg": (LINALG_V1, "linalg"),
                "metrics": (METRICS_V1, "metrics"), "image": (IMAGE_V1, "image"),
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),

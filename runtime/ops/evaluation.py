@@ -50,3 +50,9 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
     n = None if num_classes is None else int(num_classes)
     return apply("ConfusionMatrix", [convert_to_tensor(labels), convert_to_tensor(predictions), w],
                  {"dtype": dt, "num_classes": n}, name=name or "confusion_matrix")
+
+
+def confusion_matrix_v1(labels: Any, predictions: Any, num_classes: Any = None, dtype: Any = dtypes.int32,
+                        name: str | None = None, weights: Any = None) -> Tensor:
+    """TF1's argument order (``dtype`` and ``name`` before ``weights``)."""
+    return confusion_matrix(labels, predictions, num_classes, weights, dtype, name)

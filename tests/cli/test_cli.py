@@ -378,3 +378,17 @@ def test_fail_on_manual_exits_3_when_code_is_left_for_a_person(tree: Path) -> No
     strict = cli("rewrite", "--check", "--fail-on-manual", "partial.py")
     assert plain.exit_code == 1 and "need manual work" in plain.stderr
     assert "1 need manual work" in strict.stderr and strict.exit_code == 3
+
+
+def test_a_change_to_the_rewriter_starts_the_cache_afresh(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = tree / "report.json"
+    cli("rewrite", "--check", ".")
+    cli("rewrite", "--check", ".", "--report", str(report))
+    assert json.loads(report.read_text())["files"][0]["cached"]
+    import migrate.cache
+
+    monkeypatch.setattr(migrate.cache, "tool_fingerprint", lambda: "another build")
+    cli("rewrite", "--check", ".", "--report", str(report))
+    assert not any(f["cached"] for f in json.loads(report.read_text())["files"])

@@ -128,13 +128,19 @@ def _outcome(proc: subprocess.CompletedProcess, seconds: float) -> dict:
     return out
 
 
-def run_program(tf_python: str, face: Path, program: Path, timeout: float = 600) -> dict:
-    """Run one program on real TensorFlow in a scratch directory; return its outcome."""
+def run_program(
+    tf_python: str, face: Path, program: Path, timeout: float = 600, extra: list[str] | None = None
+) -> dict:
+    """Run one program on real TensorFlow in a scratch directory; return its outcome.
+
+    ``extra`` goes to the face before the program (``--tf2``: no TF1 face).
+    """
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0")
+    command = [tf_python, str(face), *(extra or []), str(program)]
     with tempfile.TemporaryDirectory() as cwd:
         start = time.perf_counter()
         try:
-            proc = subprocess.run([tf_python, str(face), str(program)], cwd=cwd, env=env,
+            proc = subprocess.run(command, cwd=cwd, env=env,
                                   capture_output=True, text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             return {"rc": None, "exception": f"timed out after {timeout:g} s", "stdout_head": []}

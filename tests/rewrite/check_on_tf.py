@@ -56,7 +56,13 @@ def _batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tr
 v1.layers.batch_normalization = _batch_normalization
 def _l2_regularizer(scale, scope=None):
     return lambda weights: v1.multiply(scale, v1.nn.l2_loss(weights), name='l2_regularizer')
-v1.contrib = types.SimpleNamespace(layers=types.SimpleNamespace(
+# TF1's cells, which TF 2.21 still ships as tensorflow.python.keras.layers.legacy_rnn.
+from tensorflow.python.keras.layers.legacy_rnn import rnn_cell_impl as _cells
+_rnn = types.SimpleNamespace(**{name: getattr(_cells, name) for name in (
+    'BasicRNNCell', 'BasicLSTMCell', 'LSTMCell', 'GRUCell', 'MultiRNNCell', 'LSTMStateTuple', 'DropoutWrapper')})
+v1.nn.rnn_cell = _rnn
+v1.contrib = types.SimpleNamespace(rnn=types.SimpleNamespace(**vars(_rnn), static_rnn=v1.nn.static_rnn),
+                                   layers=types.SimpleNamespace(
     fully_connected=_fully_connected, flatten=lambda inputs, scope=None: core.flatten(inputs),
     l2_regularizer=_l2_regularizer, xavier_initializer=lambda uniform=True, seed=None, dtype=v1.float32: (
         v1.glorot_uniform_initializer if uniform else v1.glorot_normal_initializer)(seed=seed, dtype=dtype)))

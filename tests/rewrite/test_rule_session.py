@@ -183,3 +183,34 @@ def test_saver_becomes_checkpoint() -> None:
         """,
     )
     assert any(f.rule == "TF110" for f in result.findings)
+
+
+def test_a_fetched_group_returns_nothing_as_sess_run_did() -> None:
+    # tf.function may not return the Operation tf.group builds; sess.run gave None for it
+    check_transformed(
+        """\
+        import tensorflow as tf
+        a = tf.Variable(1.0)
+        b = tf.Variable(2.0)
+        step = tf.group(tf.assign_add(a, 1.0), tf.assign_add(b, 1.0))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out, value = sess.run([step, a])
+            print(out, value)
+        """,
+        """\
+        import tensorflow as tf
+        a = tf.Variable(1.0)
+        b = tf.Variable(2.0)
+
+
+        @tf.function
+        def step_and_a():
+            step = tf.group(a.assign_add(1.0), b.assign_add(1.0))
+            return [None, a]
+
+
+        out, value = tf.nest.map_structure(lambda t: None if t is None else t.numpy(), step_and_a())
+        print(out, value)
+        """,
+    )

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables
+from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables, with_reprints
 from runtime.sandbox import RunResult
 from runtime.trace import record_array
 
@@ -605,3 +605,16 @@ def test_shape_change_names_the_calls_that_built_both_variables() -> None:
     )
     assert "(10, 10) vs (32, 10)" in d.detail
     assert "created by the call at original line 14, rewrite line 29" in d.detail
+
+
+def test_reprinted_lines_take_the_originals_text_and_others_are_still_compared() -> None:
+    old = 'Tensor("Square:0", shape=(), dtype=float32)\n9.0\n'
+    new = "tf.Tensor(9.0, shape=(), dtype=float32)\n9.5\n"
+    prints = ([(0, 7), (44, 9)], [(0, 3), (40, 5)])
+    text, replaced = with_reprints(old, new, prints, frozenset({7}))
+    assert (text, replaced) == ('Tensor("Square:0", shape=(), dtype=float32)\n9.5\n', 1)
+
+
+def test_reprints_need_both_runs_to_print_as_often() -> None:
+    prints = ([(0, 7)], [(0, 3), (4, 4)])
+    assert with_reprints("a\n", "b\nc\n", prints, frozenset({7})) == ("b\nc\n", 0)

@@ -1,0 +1,426 @@
+"""Graph builders inlined into their one caller.
+
+Library-style TF1 code builds its graph in a function that creates placeholders and returns
+the tensors (`x, loss, train_op = build_graph()`, or a dict of them), and runs them in another
+function. A placeholder becomes an argument of the step function that feeds it, so the graph
+the builder returns has no TF2 value of its own: the builder's statements move to where it was
+called, its parameters bound to the call's arguments and its returned names renamed to the
+caller's, and the program move then treats them as graph statements of the calling scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from .codegen import copy_lines
+from .graph import call_args
+from .imports import Aliases
+from .report import Finding
+from .rules.session import RULE as SESSION_RULE
+from .rules.session import SESSION_CALLS
+from .walk import children, walk
+
+
+@dataclass
+class _Site:
+    """Where a builder is called: the statement and the scope (function or module) it is in."""
+
+    stmt: cst.SimpleStatementLine
+    owner: cst.Module | cst.FunctionDef
+    call: cst.Call
+
+
+@dataclass
+class _Inlined:
+    """The statements replacing the call, and the caller's `g["key"]` reads to respell."""
+
+    stmts: list[cst.BaseStatement]
+    subscripts: tuple[str, dict[str, str]] | None
+
+
+def inline_builders(
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
+) -> cst.Module:
+    """The module with each placeholder-building function called once inlined at its call."""
+    for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
+        # Look the def up again: inlining an earlier builder may have rebuilt it.
+        func = next(
+            s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
+        )
+        if not _is_builder(func, aliases):
+            continue
+        site = _one_call_site(module, func.name.value)
+        if site is None:
+            continue
+        inlined = _inline(func, site, module, lines)
+        if inlined is None:
+            continue
+        owner_name = (
+            site.owner.name.value if isinstance(site.owner, cst.FunctionDef) else "the module"
+        )
+        findings.append(
+            Finding(
+                SESSION_RULE.id,
+                lines.get(id(site.stmt), 0),
+                0,
+                f"{func.name.value}() inlined into {owner_name}: the graph it returned is built there "
+                f"(code importing {func.name.value} needs the same move)",
+                "fixed",
+            )
+        )
+        module = _replace(module, func, site, inlined, lines)
+    return module
+
+
+def _is_builder(func: cst.FunctionDef, aliases: Aliases) -> bool:
+    """Builds placeholders, runs no session, and is a plain function Python can inline."""
+    params = func.params
+    if (
+        func.decorators
+        or params.star_arg not in (cst.MaybeSentinel.DEFAULT, None)
+        or params.star_kwarg
+        or params.kwonly_params
+        or params.posonly_params
+        or func.asynchronous
+    ):
+        return False
+    nodes = list(walk(func.body))
+    calls = [n for n in nodes if isinstance(n, cst.Call)]
+    if not any(aliases.resolve(c.func) == "placeholder" for c in calls):
+        return False
+    if any(aliases.resolve(c.func) in SESSION_CALLS for c in calls) or any(
+        isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval") for c in calls
+    ):
+        return False
+    blocked = (cst.Global, cst.Nonlocal, cst.Yield, cst.Await, cst.FunctionDef, cst.ClassDef)
+    if any(isinstance(n, blocked) for n in nodes):
+        return False
+    body = list(func.body.body)  # type: ignore[union-attr]
+    returns = [n for n in nodes if isinstance(n, cst.Return)]
+    last = body[-1] if body else None
+    return (
+        len(returns) == 1
+        and isinstance(last, cst.SimpleStatementLine)
+        and len(last.body) == 1
+        and last.body[0] is returns[0]
+        and returns[0].value is not None
+    )
+
+
+def _one_call_site(module: cst.Module, name: str) -> _Site | None:
+    """The only use of `name`: `target = name(...)`, a statement of the module or of a top-level
+    function; None when the name is used anywhere else."""
+    uses = [n for n in walk(module) if isinstance(n, cst.Name) and n.value == name]
+    if len(uses) != 2:  # the def's own name and one call
+        return None
+    owners: list[cst.Module | cst.FunctionDef] = [module]
+    owners += [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value != name]
+    for owner in owners:
+        for stmt in owner.body if isinstance(owner, cst.Module) else owner.body.body:  # type: ignore[union-attr]
+            if not (
+                isinstance(stmt, cst.SimpleStatementLine)
+                and len(stmt.body) == 1
+                and isinstance(stmt.body[0], cst.Assign)
+                and len(stmt.body[0].targets) == 1
+            ):
+                continue
+            value = stmt.body[0].value
+            if (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Name)
+                and value.func.value == name
+            ):
+                return _Site(stmt, owner, value)
+    return None
+
+
+def _bound(node: cst.CSTNode) -> set[str]:
+    """Names a block binds: assignment, loop and `with ... as` targets."""
+    names: set[str] = set()
+
+    def add(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            names.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value)
+        elif isinstance(target, cst.StarredElement):
+            add(target.value)
+
+    for n in walk(node):
+        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)):
+            add(n.target)
+        elif isinstance(n, cst.AsName):
+            add(n.name)  # type: ignore[arg-type]
+    return names
+
+
+def _inline(
+    func: cst.FunctionDef, site: _Site, module: cst.Module, lines: dict[int, int]
+) -> _Inlined | None:
+    """The statements replacing the call; None when the builder cannot be moved faithfully."""
+    assign = site.stmt.body[0]
+    assert isinstance(assign, cst.Assign)
+    target = assign.targets[0].target
+    body = list(func.body.body)  # type: ignore[union-attr]
+    returned = body[-1].body[0].value  # type: ignore[attr-defined]
+    body = body[:-1]
+    if body and _is_docstring(body[0]):
+        body = body[1:]
+    param_names = [p.name.value for p in func.params.params]
+    local = _bound(func.body) | set(param_names)
+    builder_names = _member_free_names(func.body) | local
+    free = builder_names - local
+    owner_body = site.owner
+    caller_names = _member_free_names(owner_body, skip=(site.stmt, func))
+    if isinstance(site.owner, cst.FunctionDef):
+        params = {p.name.value for p in site.owner.params.params}
+        caller_names |= params
+        if free & (_bound(owner_body) | params):
+            return None  # the builder reads a global the calling function shadows
+    bindings = _bindings(func, site.call)
+    if bindings is None:
+        return None
+    rename: dict[str, str] = {}
+    # A parameter passed the caller's own name is that name, unless the builder rebinds it.
+    aliased = {
+        p
+        for p, v in bindings.items()
+        if isinstance(v, cst.Name) and v.value == p and p not in _bound(func.body)
+    }
+    # Returned names take the names the caller gives them.
+    replaced: dict[str, str] = {}  # `g["key"]` source -> local name, for a dict result
+    if isinstance(returned, cst.Dict) and isinstance(target, cst.Name):
+        entries = _dict_entries(returned, local)
+        if entries is None or not _only_subscripted(owner_body, target.value, entries, site.stmt):
+            return None
+        replaced = entries
+    elif isinstance(returned, (cst.Tuple, cst.Name)) and isinstance(
+        target, (cst.Tuple, cst.List, cst.Name)
+    ):
+        sources = _name_elements(returned)
+        targets = _name_elements(target)
+        if (
+            sources is None
+            or targets is None
+            or len(sources) != len(targets)
+            or len(set(sources)) != len(sources)
+        ):
+            return None
+        for source, name in zip(sources, targets):
+            if source not in local or (name != source and name in builder_names):
+                return None
+            rename[source] = name
+    else:
+        return None
+    taken = builder_names | caller_names | _member_free_names(module)
+    for name in sorted(local - set(rename) - aliased):
+        if name in caller_names:
+            rename[name] = _fresh(name, taken)
+    for key, name in list(replaced.items()):
+        replaced[key] = rename.get(name, name)
+    prologue = [
+        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(rename.get(p, p)))], value)])
+        for p, value in bindings.items()
+        if p not in aliased
+    ]
+    moved: list[cst.BaseStatement] = []
+    for stmt in body:
+        new = stmt.visit(_Rename(rename)) if rename else stmt
+        copy_lines(stmt, new, lines)
+        moved.append(new)  # type: ignore[arg-type]
+    out = prologue + moved
+    if not out:
+        return None
+    for stmt in prologue:
+        lines[id(stmt)] = lines.get(id(site.stmt), 0)
+    first = out[0].with_changes(
+        leading_lines=list(site.stmt.leading_lines) + list(out[0].leading_lines)
+    )
+    copy_lines(out[0], first, lines)
+    out[0] = first
+    return _Inlined(out, (target.value, replaced) if replaced else None)  # type: ignore[union-attr]
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, cst.SimpleString)
+    )
+
+
+def _member_free_names(node: cst.CSTNode, skip: tuple[cst.CSTNode, ...] = ()) -> set[str]:
+    """Plain names spelled in a subtree (but not in `skip`), attribute members and keywords aside."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if any(current is s for s in skip):
+            continue
+        if isinstance(current, cst.Name):
+            found.add(current.value)
+            continue
+        if isinstance(current, cst.Attribute):
+            stack.append(current.value)
+            continue
+        if isinstance(current, cst.Arg):
+            stack.append(current.value)
+            continue
+        stack.extend(children(current))
+    return found
+
+
+def _bindings(func: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
+    """Each parameter's value at this call (argument or default); None if one has none."""
+    if any(a.star for a in call.args):
+        return None
+    params = func.params.params
+    bound = call_args(call, tuple(p.name.value for p in params))
+    if set(bound) - {p.name.value for p in params}:
+        return None
+    out: dict[str, cst.BaseExpression] = {}
+    for p in params:
+        value = bound.get(p.name.value, p.default)
+        if value is None:
+            return None
+        out[p.name.value] = value
+    return out
+
+
+def _name_elements(expr: cst.BaseExpression) -> list[str] | None:
+    if isinstance(expr, cst.Name):
+        return [expr.value]
+    if isinstance(expr, (cst.Tuple, cst.List)) and all(
+        isinstance(e.value, cst.Name) for e in expr.elements
+    ):
+        return [e.value.value for e in expr.elements]  # type: ignore[attr-defined]
+    return None
+
+
+def _dict_entries(returned: cst.Dict, local: set[str]) -> dict[str, str] | None:
+    """key -> local name of a returned `{"key": name, ...}`."""
+    entries: dict[str, str] = {}
+    for element in returned.elements:
+        if not (
+            isinstance(element, cst.DictElement)
+            and isinstance(element.key, cst.SimpleString)
+            and isinstance(element.value, cst.Name)
+            and element.value.value in local
+        ):
+            return None
+        entries[str(element.key.evaluated_value)] = element.value.value
+    return entries
+
+
+def _only_subscripted(
+    owner: cst.CSTNode, name: str, entries: dict[str, str], skip: cst.CSTNode
+) -> bool:
+    """`name` is read only as `name["key"]` with a returned key, and bound only at the call."""
+    if name in _bound(owner) - _bound(skip):
+        return False
+    subscripted: set[int] = set()
+    for n in walk(owner):
+        if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and n.value.value == name:
+            key = _key(n)
+            if key is None or key not in entries:
+                return False
+            subscripted.add(id(n.value))
+    target = skip.body[0].targets[0].target  # type: ignore[attr-defined]
+    return all(
+        id(n) in subscripted or n is target
+        for n in walk(owner)
+        if isinstance(n, cst.Name) and n.value == name
+    )
+
+
+def _key(sub: cst.Subscript) -> str | None:
+    if len(sub.slice) != 1 or not isinstance(sub.slice[0].slice, cst.Index):
+        return None
+    value = sub.slice[0].slice.value
+    return str(value.evaluated_value) if isinstance(value, cst.SimpleString) else None
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    n = 2
+    while f"{name}_{n}" in taken:
+        n += 1
+    taken.add(f"{name}_{n}")
+    return f"{name}_{n}"
+
+
+class _Rename(cst.CSTTransformer):
+    """Renames plain names; attribute members and call keywords keep their spelling."""
+
+    def __init__(self, mapping: dict[str, str]) -> None:
+        super().__init__()
+        self.mapping = mapping
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        return updated.with_changes(value=self.mapping.get(original.value, original.value))
+
+
+class _Subscripts(cst.CSTTransformer):
+    """`g["key"]` → the local name the builder returned under that key."""
+
+    def __init__(self, name: str, entries: dict[str, str]) -> None:
+        super().__init__()
+        self.name = name
+        self.entries = entries
+
+    def leave_Subscript(
+        self, original: cst.Subscript, updated: cst.Subscript
+    ) -> cst.BaseExpression:
+        if isinstance(original.value, cst.Name) and original.value.value == self.name:
+            key = _key(original)
+            if key is not None:
+                return cst.Name(self.entries[key])
+        return updated
+
+
+def _replace(
+    module: cst.Module,
+    func: cst.FunctionDef,
+    site: _Site,
+    inlined: _Inlined,
+    lines: dict[int, int],
+) -> cst.Module:
+    """The module without the builder's def, its call replaced by the inlined statements."""
+    respell = _Subscripts(*inlined.subscripts) if inlined.subscripts else None
+
+    def fix_owner(body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        for stmt in body:
+            if stmt is site.stmt:
+                out.extend(inlined.stmts)
+                continue
+            if respell is not None:
+                new = stmt.visit(respell)
+                copy_lines(stmt, new, lines)
+                stmt = new  # type: ignore[assignment]
+            out.append(stmt)
+        return out
+
+    new_body: list[cst.BaseStatement] = []
+    for stmt in module.body:
+        if stmt is func:
+            continue
+        if stmt is site.owner:
+            owner = site.owner
+            assert isinstance(owner, cst.FunctionDef)
+            owner_body = fix_owner(list(owner.body.body))  # type: ignore[union-attr]
+            stmt = owner.with_changes(body=owner.body.with_changes(body=owner_body))
+            lines[id(stmt)] = lines.get(id(owner), 0)
+        new_body.append(stmt)
+    if site.owner is module:
+        new_body = fix_owner(new_body)
+    return module.with_changes(body=new_body)
