@@ -250,17 +250,17 @@ INITIALIZERS: dict[str, InitializerSpec] = {
     ),
     "random_normal_initializer": InitializerSpec(
         "tf.random_normal_initializer({args})",
-        "tf.random.normal({shape}, {args}, dtype={dtype})",
+        "tf.random_normal_initializer({args})({shape}, {dtype})",
         (("mean", "0.0"), ("stddev", "1.0"), ("seed", "None")),
     ),
     "truncated_normal_initializer": InitializerSpec(
         "tf.keras.initializers.TruncatedNormal({args})",
-        "tf.random.truncated_normal({shape}, {args}, dtype={dtype})",
+        "tf.keras.initializers.TruncatedNormal({args})({shape}, {dtype})",
         (("mean", "0.0"), ("stddev", "1.0"), ("seed", "None")),
     ),
     "random_uniform_initializer": InitializerSpec(
         "tf.random_uniform_initializer({args})",
-        "tf.random.uniform({shape}, {args}, dtype={dtype})",
+        "tf.random_uniform_initializer({args})({shape}, {dtype})",
         (("minval", "0.0"), ("maxval", "1.0"), ("seed", "None")),
     ),
     "glorot_uniform_initializer": InitializerSpec(
@@ -314,6 +314,7 @@ class LayerSpec:
     unsupported: frozenset[str] = frozenset()  # TF1 keywords with no Keras form
     weights: bool = True  # False for pooling, flatten and dropout: no variables to train or save
     in_graph: bool = True  # False: built in graph mode, Keras would not run its state updates
+    scope: str = ""  # the variable scope TF1 names an unnamed layer by, when Keras names it otherwise
 
 
 _DROPPED = {"reuse": "", "fused": "", "variables_collections": "", "outputs_collections": ""}
@@ -371,7 +372,7 @@ LAYER_SPECS: dict[str, LayerSpec] = {
          "biases_regularizer", "reuse", "variables_collections", "outputs_collections",
          "trainable", "scope"),
         _CONTRIB_KEYWORDS, leading=1, tf1_defaults={"activation": "tf.nn.relu"},
-        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER,
+        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER, scope="fully_connected",
     ),
     "contrib.layers.conv2d": LayerSpec(
         "Conv2D",
@@ -382,7 +383,7 @@ LAYER_SPECS: dict[str, LayerSpec] = {
         {**_CONTRIB_KEYWORDS, "num_outputs": "filters", "stride": "strides",
          "rate": "dilation_rate"},
         leading=2, tf1_defaults={"padding": "'same'", "activation": "tf.nn.relu"},
-        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER,
+        no_bias_when_none="biases_initializer", unsupported=_NORMALIZER, scope="Conv",
     ),
     "contrib.layers.max_pool2d": LayerSpec(
         "MaxPooling2D", ("kernel_size", "stride", "padding", "data_format", "outputs_collections", "scope"),

@@ -105,8 +105,23 @@ def convert_result(call: str, structure: str) -> str:
 
 
 def copy_lines(old: cst.CSTNode, new: cst.CSTNode, lines: dict[int, int]) -> None:
-    """Give a rebuilt tree the source lines of the tree it replaces, node by node."""
-    if id(old) in lines:
-        lines[id(new)] = lines[id(old)]
-    for old_child, new_child in zip(old.children, new.children):
+    """Give a rebuilt tree the source lines of the tree it replaces, node by node; children
+    the rebuild added (an argument appended to a call) take their parent's line."""
+    line = lines.get(id(old))
+    if line is not None:
+        lines[id(new)] = line
+    old_children, new_children = old.children, new.children
+    for old_child, new_child in zip(old_children, new_children):
         copy_lines(old_child, new_child, lines)
+    if line is not None:
+        for added in new_children[len(old_children):]:
+            fill_lines(added, line, lines)
+
+
+def fill_lines(node: cst.CSTNode, line: int, lines: dict[int, int]) -> None:
+    """Generated code reports at ``line``: every node under ``node`` without a line gets it."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        lines.setdefault(id(current), line)
+        stack.extend(current.children)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -50,7 +50,7 @@ from .rules.assign import ASSIGN_CALLS
 from .rules.data import RULE as DATA_RULE
 from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
-from .rules.get_variable import variable_from_get_variable
+from .rules.get_variable import draws_start_values, variable_from_get_variable
 from .rules.gradients import GRADIENTS_PARAMS
 from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
@@ -115,6 +115,11 @@ class ProgramMove:
     lr_placeholders: set[int] = field(default_factory=set)
     models: ModelBuilder | None = None
     sliced: set[int] = field(default_factory=set)
+    # seeded random ops -> the step functions that build a copy of them
+    random_copies: dict[int, list[str]] = field(default_factory=dict)
+    layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken
+    # module functions whose random ops take TF1's op seeds: name -> (def, seeded def)
+    seeded_helpers: dict[str, tuple[cst.FunctionDef, cst.FunctionDef]] = field(default_factory=dict)
     variable_factories: set[str] = field(default_factory=set)
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
@@ -171,6 +176,7 @@ class ProgramMove:
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
+        out = self._with_seeded_helpers(out)
         # Function bodies run when called, after the graph is built: convert them last.
         late: list[cst.FunctionDef] = []
         for index, func in deferred:
@@ -498,13 +504,48 @@ class ProgramMove:
         functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
         called = [functions[c.func.value] for c in calls
                   if isinstance(c.func, cst.Name) and c.func.value in functions]
-        if any(uncounted(c, self.aliases) for c in calls) or any(refers_to_tf(f, self.aliases) for f in called):
+        helpers = [f for f in called if refers_to_tf(f, self.aliases)]
+        if not any(uncounted(c, self.aliases) for c in calls) and self._seed_helper(calls, helpers):
+            return
+        if any(uncounted(c, self.aliases) for c in calls) or helpers:
             self.op_seeds.lose()
             for func in called:
                 if any(is_random(c, self.aliases) for c in _calls(func)):
                     self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
                                 "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
                                 "to its random ops to keep them", "manual")
+
+    def _seed_helper(self, calls: list[cst.Call], helpers: list[cst.FunctionDef]) -> bool:
+        """A graph-building function called once, from a statement that draws nothing else:
+        its random ops take the next op seeds in its body's order, as TF1 built them."""
+        if len(helpers) != 1 or any(is_random(c, self.aliases) for c in calls):
+            return False
+        func = helpers[0]
+        name = func.name.value
+        sites = [c for c in _calls(self.module) if isinstance(c.func, cst.Name) and c.func.value == name]
+        body = _calls(func)
+        straight = all(isinstance(s, cst.SimpleStatementLine) for s in func.body.body)
+        others = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)} - {name}
+        if len(sites) != 1 or not straight or any(uncounted(c, self.aliases) for c in body) or any(
+            isinstance(c.func, cst.Name) and c.func.value in others for c in body
+        ):
+            return False
+        seeded = self.op_seeds.seed(func, body, self.aliases, self.lines)
+        if self.op_seeds.next is None:
+            return False
+        if seeded is not func:
+            self.seeded_helpers[name] = (func, seeded)  # type: ignore[assignment]
+            self._fixed(SESSION_RULE.id, func, f"{name}(): random ops given TF1's op seeds")
+        return True
+
+    def _with_seeded_helpers(self, out: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """Module functions whose random ops were numbered, with their seeds written in."""
+        for i, stmt in enumerate(out):
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in self.seeded_helpers:
+                original, seeded = self.seeded_helpers[stmt.name.value]
+                if stmt.body.deep_equals(original.body):
+                    out[i] = stmt.with_changes(body=seeded.body)
+        return out
 
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
@@ -764,6 +805,10 @@ class ProgramMove:
             if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
                 self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
+                if self._seeded_module() and draws_start_values(call, self.aliases):
+                    self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name}: a TF2 initializer takes no graph "
+                                "op seed, so under tf.random.set_seed it draws other start values than "
+                                "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
             seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
             if seeded is not stmt:
@@ -801,15 +846,14 @@ class ProgramMove:
         # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
         # call to call, as the graph's op did from run to run.
         replayed = self._without_reuse(stmt)
-        if node.kind == "tensor" and not node.info:
-            seeded = self.op_seeds.seed(replayed, _calls(replayed), self.aliases, self.lines)
-            if seeded is not replayed:
-                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
-            replayed = seeded  # type: ignore[assignment]
-        else:
-            self.op_seeds.count(_calls(stmt), self.aliases)
-        if replayed is not stmt:
-            node.info["stmt"] = replayed
+        seeded = self.op_seeds.seed(replayed, _calls(replayed), self.aliases, self.lines)
+        if seeded is not replayed:
+            self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
+        if seeded is not replayed or any(isinstance(c.func, cst.Name) and c.func.value in self.seeded_helpers
+                                         for c in _calls(stmt)):
+            node.info["draws"] = True
+        if seeded is not stmt:
+            node.info["seeded"] = seeded
         out: list[cst.BaseStatement] = []
         if node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
@@ -818,7 +862,7 @@ class ProgramMove:
                 opt.index = node.index - 0.5  # type: ignore[assignment]
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if node.info.get("layer"):
-            out.append(self._layer_instance(node))
+            out.append(self._layer_instance(node, item.prefix))
         return out
 
     def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
@@ -846,9 +890,12 @@ class ProgramMove:
         return new  # type: ignore[return-value]
 
     def _replace_value(self, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:
+        """The assignment with a new value; the value's nodes report at the statement's line."""
         assign = stmt.body[0]
         assert isinstance(assign, cst.Assign)
-        return stmt.with_changes(body=[assign.with_changes(value=cst.parse_expression(source))])
+        value = cst.parse_expression(source)
+        cg.fill_lines(value, self._line(stmt), self.lines)
+        return stmt.with_changes(body=[assign.with_changes(value=value)])
 
     def _saved_objects(self, call: cst.Call, line: int) -> str:
         """Checkpoint arguments for a Saver's var_list ("" for every variable, as TF1's default)."""
@@ -958,7 +1005,7 @@ class ProgramMove:
             self._fixed(RMSPROP_RULE.id, call, note, "manual")
         return source
 
-    def _layer_instance(self, node: Node) -> cst.BaseStatement:
+    def _layer_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
         call = node.value
         assert isinstance(call, cst.Call)
         path = str(node.info["layer"])
@@ -966,6 +1013,13 @@ class ProgramMove:
         if keras is None:
             raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
         layer = self._fresh(self._layer_name(node, keras))
+        scope = LAYER_SPECS[path].scope
+        if scope and not prefix and not any(a.startswith("name=") for a in keras.arguments):
+            # TF1 named the layer's variables `fully_connected_1/weights`; Keras would say `dense_1`.
+            taken = self.layer_scopes[scope]
+            self.layer_scopes[scope] += 1
+            unique = f"{scope}_{taken}" if taken else scope
+            keras = replace(keras, arguments=(*keras.arguments, f"name={unique!r}"))
         node.info["instance"] = layer
         node.info["call"] = f"{layer}({keras.call_arguments})"
         node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
@@ -1434,6 +1488,7 @@ class ProgramMove:
                     placeholders.append(lr)  # type: ignore[arg-type]
         placeholders.sort(key=lambda n: n.index)
         name = self._function_name(fetch)
+        self._note_random_copies(inside, name)
         grad_nodes = [n for n in inside if n.kind in ("train", "gradients", "compute_gradients")]
         tape_calls = [n for n in grad_nodes if n.kind != "train" or n.info["method"] == "minimize"]
         after_tape = set()
@@ -1537,6 +1592,20 @@ class ProgramMove:
                     watch.append(e.value)
         return watch
 
+    def _note_random_copies(self, inside: list[Node], function: str) -> None:
+        """TF1 ran one random op whose stream every session.run advanced; each step function
+        builds its own copy with its own stream, so once two functions draw, the numbers part."""
+        for node in inside:
+            if not node.info.get("draws"):
+                continue
+            copies = self.random_copies.setdefault(id(node), [])
+            copies.append(function)
+            if len(copies) == 2:
+                self._fixed(SESSION_RULE.id, node.stmt, f"{node.name}: its random op runs in {copies[0]}() "
+                            f"and {function}(); TF1's single op drew one stream across all session runs, "
+                            "each tf.function draws its own, so their random values differ once both run",
+                            "manual")
+
     def _inside_statement(self, node: Node) -> cst.BaseStatement:
         stmt = self._inside_statement_raw(node)
         lines = [ln if ln.comment else ln.with_changes(indent=False) for ln in stmt.leading_lines]
@@ -1545,14 +1614,12 @@ class ProgramMove:
     def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
         if node.info.get("regularization"):
             return self._with_layer_losses(node.stmt)
-        if "stmt" in node.info:
-            return node.info["stmt"]  # type: ignore[return-value]
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             return node.stmt.with_changes(
                 body=[cst.parse_statement(f"{target} = {node.info['call']}\n").body[0]]  # type: ignore[union-attr]
             )
-        return node.stmt
+        return node.info.get("seeded", node.stmt)  # type: ignore[return-value]
 
     def _collection_source(self, node: Node) -> str:
         """Trainable variables of a TF1 collection, read from their owners inside the step."""

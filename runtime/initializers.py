@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import zlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -51,21 +52,6 @@ def _truncated(rng: np.random.Generator, shape: tuple, dt: Any) -> np.ndarray:
     return out.astype(dt)
 
 
-class Drawn(EagerTensor):
-    """An initializer's eager output. `tf.Variable(init(shape), name=...)` redraws it from the
-    variable's name, so it starts like the `get_variable` or `add_weight` of that name."""
-
-    __slots__ = ("dims", "initializer")
-
-    def __init__(self, value: np.ndarray, dtype: Any, initializer: Initializer, dims: tuple) -> None:
-        super().__init__(value, dtype)
-        self.initializer = initializer
-        self.dims = dims
-
-    def redraw(self, name: str) -> np.ndarray:
-        return np.asarray(self.initializer.sample(self.dims, self._dtype, name), self._dtype.np)
-
-
 class Initializer:
     """Base: ``sample`` draws an array; calling returns a tensor like TF initializers do."""
 
@@ -76,17 +62,48 @@ class Initializer:
         raise NotImplementedError
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None, **_: Any) -> Any:
+        from runtime import context
         from runtime.convert import constant
 
         dt = dtypes.as_dtype(dtype) if dtype is not None else (self.dtype or dtypes.float32)
         dims = tuple(_dims(shape))
-        value = constant(self.sample(dims, dt, None), dt)
-        if not isinstance(value, EagerTensor):
-            return value
-        return Drawn(value._value, dt, self, dims)
+        if context.executing_eagerly():
+            return InitialDraw(lambda name: self.sample(dims, dt, name), dt)
+        return constant(self.sample(dims, dt, None), dt)
 
     def get_config(self) -> dict:
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+
+
+_VALUE_SLOT = EagerTensor._value
+
+
+class InitialDraw(EagerTensor):
+    """An initializer's eager result, drawn when first read. `tf.Variable(init(shape), name=n)`
+    draws it by the variable's full name, as `get_variable(n, initializer=init)` and Keras
+    `add_weight` do, so every way of starting a variable from an initializer starts it equal;
+    read before that, or for a name already drawn by, it draws by call order."""
+
+    __slots__ = ("_sample",)
+    _names_drawn: ClassVar[set[str]] = set()
+
+    def __init__(self, sample: Callable[[str | None], np.ndarray], dtype: dtypes.DType) -> None:
+        self._sample: Callable[[str | None], np.ndarray] | None = sample
+        self._dtype = dtype
+
+    def draw(self, name: str | None) -> np.ndarray:
+        if self._sample is not None:
+            if name in InitialDraw._names_drawn:
+                name = None  # two variables of one name must not start equal
+            if name is not None:
+                InitialDraw._names_drawn.add(name)
+            _VALUE_SLOT.__set__(self, self._sample(name))
+            self._sample = None
+        return _VALUE_SLOT.__get__(self)
+
+    @property  # type: ignore[override]
+    def _value(self) -> np.ndarray:
+        return self.draw(None)
 
 
 def _dims(shape: Any) -> list[int]:

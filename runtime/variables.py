@@ -8,7 +8,7 @@ import numpy as np
 
 from runtime import context, dtypes, trace
 from runtime.errors import FailedPreconditionError
-from runtime.initializers import Drawn
+from runtime.initializers import InitialDraw
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, numpy_text
 
@@ -77,8 +77,12 @@ class Variable:
         self.trainable = True if trainable is None else bool(trainable)
         self.constraint = constraint
         with context.init_scope():
-            arr, sym = _initial_array(initial_value, dt)
             eager = context.executing_eagerly()
+            if eager and callable(initial_value) and not isinstance(initial_value, Tensor):
+                initial_value = initial_value()
+            if eager and isinstance(initial_value, InitialDraw):
+                initial_value.draw(None if name is None else _eager_full_name(name, _absolute_name))
+            arr, sym = _initial_array(initial_value, dt)
             graph = None if eager else context.get_default_graph()
         if trace_ctx is not None:
             trace_ctx.created_variables.append(self)
@@ -96,11 +100,8 @@ class Variable:
         self._value: np.ndarray | None = None
         self._initial_tensor: Any = None
         if eager:
-            scope = _eager_name_scope()
-            self._name = (base if _absolute_name or not scope else scope + base) + ":0"
+            self._name = _eager_full_name(base, _absolute_name) + ":0"
             self._value = arr
-            if isinstance(initial_value, Drawn) and arr is not None and arr.shape == initial_value.dims:
-                self._value = initial_value.redraw(self._name[:-2]).astype(self._dtype.np)
             self.initializer = None
         else:
             if _absolute_name:
@@ -341,6 +342,11 @@ def _eager_name_scope() -> str:
     from runtime.api_scopes import eager_scope_prefix
 
     return eager_scope_prefix()
+
+
+def _eager_full_name(base: str, absolute: bool) -> str:
+    scope = _eager_name_scope()
+    return base if absolute or not scope else scope + base
 
 
 def _binop(name: str) -> Any:

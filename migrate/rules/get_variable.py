@@ -32,6 +32,7 @@ RULE = Rule(
 GET_VARIABLE_PARAMS = (
     "name", "shape", "dtype", "initializer", "regularizer", "trainable", "collections",
 )
+CONSTANT_INITIALIZERS = ("zeros_initializer", "ones_initializer", "constant_initializer")
 _INT_DTYPES = ("int8", "int16", "int32", "int64", "uint8")
 
 
@@ -72,6 +73,14 @@ def keras_initializer(expr: cst.BaseExpression | None, dtype: str, aliases: Alia
     key, call = found
     spec = INITIALIZERS[key]
     return spec.keras.format(args=initializer_args(call, spec.defaults))
+
+
+def draws_start_values(call: cst.Call, aliases: Aliases) -> bool:
+    """True when get_variable starts the variable from a random initializer."""
+    args = call_args(call, GET_VARIABLE_PARAMS)
+    dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
+    found = resolve_initializer(args.get("initializer"), dtype, aliases)
+    return found is not None and found[0] not in CONSTANT_INITIALIZERS
 
 
 def variable_from_get_variable(

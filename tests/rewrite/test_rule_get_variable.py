@@ -36,7 +36,7 @@ def test_default_int_initializer_is_zeros() -> None:
 def test_random_normal_initializer_keeps_tf1_stddev() -> None:
     _case(
         "v = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())",
-        "v = tf.Variable(tf.random.normal([2], mean=0.0, stddev=1.0, dtype=tf.float32), name='layer/w')",
+        "v = tf.Variable(tf.random_normal_initializer(mean=0.0, stddev=1.0)([2], tf.float32), name='layer/w')",
     )
 
 

@@ -1,0 +1,124 @@
+"""Random ops under a graph-level seed keep TF1's op seeds (`seed=n`, n-th op of the graph)."""
+
+from migrate.api import rewrite_source
+
+HEAD = """\
+import tensorflow as tf
+tf.set_random_seed(1)
+x = tf.placeholder(tf.float32, [None, 3])
+w = tf.Variable(tf.random_normal([3, 2]))
+"""
+
+
+def _rewrite(body: str) -> tuple[str, list[str]]:
+    result = rewrite_source(HEAD + body)
+    return result.code, [f.message for f in result.findings]
+
+
+def test_dropout_in_a_step_function_takes_the_next_op_seed() -> None:
+    code, _ = _rewrite(
+        "h = tf.nn.dropout(tf.matmul(x, w), keep_prob=0.5)\n"
+        "sess = tf.Session()\n"
+        "sess.run(tf.global_variables_initializer())\n"
+        "print(sess.run(h, {x: [[1.0, 2.0, 3.0]]}))\n"
+    )
+    assert "tf.random.normal([3, 2], seed=0)" in code
+    assert "tf.nn.dropout(tf.matmul(x, w), rate=1 - 0.5, seed=1)" in code
+
+
+def test_arguments_build_their_random_ops_before_the_call_that_takes_them() -> None:
+    code, _ = _rewrite(
+        "h = tf.nn.dropout(x + tf.random_uniform([3]), keep_prob=0.5)\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(h, {x: [[1.0, 2.0, 3.0]]}))\n"
+    )
+    assert "tf.random.uniform([3], seed=1)" in code
+    assert "seed=2)" in code
+
+
+def test_an_op_with_its_own_seed_takes_none_from_the_graph() -> None:
+    code, _ = _rewrite(
+        "a = tf.random_uniform([3], seed=9) + tf.random_uniform([3])\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(a))\n"
+    )
+    assert "tf.random.uniform([3], seed=9) + tf.random.uniform([3], seed=1)" in code
+
+
+def test_nce_loss_draws_through_a_sampler_with_the_op_seed() -> None:
+    code, _ = _rewrite(
+        "labels = tf.placeholder(tf.int32, [None, 1])\n"
+        "loss = tf.reduce_mean(tf.nn.nce_loss(weights=tf.transpose(w), biases=tf.zeros([2]), labels=labels,\n"
+        "                                     inputs=x, num_sampled=1, num_classes=2))\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(loss, {x: [[1.0, 2.0, 3.0]], labels: [[1]]}))\n"
+    )
+    assert (
+        "sampled_values=tf.random.log_uniform_candidate_sampler(tf.cast(labels, tf.int64), 1, 1, True, 2, "
+        "seed=1)"
+    ) in code
+
+
+def test_a_random_op_in_two_step_functions_is_reported() -> None:
+    code, findings = _rewrite(
+        "h = tf.nn.dropout(tf.matmul(x, w), keep_prob=0.5)\n"
+        "total = tf.reduce_sum(h)\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(h, {x: [[1.0, 2.0, 3.0]]}))\n"
+        "print(sess.run(total, {x: [[1.0, 2.0, 3.0]]}))\n"
+    )
+    assert code.count("seed=1)") == 2
+    assert any("each tf.function draws its own" in m for m in findings)
+
+
+def test_a_model_function_called_once_numbers_its_random_ops() -> None:
+    code, _ = _rewrite(
+        "def model(inputs):\n"
+        "    return tf.nn.dropout(tf.matmul(inputs, w), keep_prob=0.5)\n"
+        "\n"
+        "\n"
+        "h = model(x)\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(h, {x: [[1.0, 2.0, 3.0]]}))\n"
+    )
+    assert "tf.nn.dropout(tf.matmul(inputs, w), rate=1 - 0.5, seed=1)" in code
+
+
+def test_a_model_function_called_twice_keeps_no_seeds() -> None:
+    code, findings = _rewrite(
+        "def model(inputs):\n"
+        "    return tf.nn.dropout(tf.matmul(inputs, w), keep_prob=0.5)\n"
+        "\n"
+        "\n"
+        "h = model(x)\n"
+        "g = model(x)\n"
+        "sess = tf.Session()\n"
+        "print(sess.run([h, g], {x: [[1.0, 2.0, 3.0]]}))\n"
+    )
+    assert "seed=1" not in code
+    assert any("model() draws random values" in m for m in findings)
+
+
+def test_a_random_get_variable_start_under_a_seed_is_noted() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "tf.set_random_seed(1)\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())\n"
+        "b = tf.get_variable('b', [2], initializer=tf.zeros_initializer())\n"
+        "sess = tf.Session()\n"
+        "sess.run(tf.global_variables_initializer())\n"
+        "print(sess.run(w + b))\n"
+    )
+    notes = [f for f in result.findings if "takes no graph op seed" in f.message]
+    assert [(f.line, f.kind) for f in notes] == [(3, "info")]
+
+
+def test_an_unseeded_dataset_shuffle_ends_the_count() -> None:
+    code, _ = _rewrite(
+        "batches = tf.data.Dataset.range(4).shuffle(4).make_one_shot_iterator().get_next()\n"
+        "v = tf.Variable(tf.random_uniform([2]))\n"
+        "sess = tf.Session()\n"
+        "sess.run(tf.global_variables_initializer())\n"
+        "print(sess.run(v))\n"
+    )
+    assert "tf.random.uniform([2])" in code

@@ -1,0 +1,63 @@
+"""The determinism contract for initial values: a variable started from an initializer draws by
+its full name, whichever API created it, so a rewrite's variables start where TF1's did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.runtime.helpers import run_engine
+
+TF1 = """
+import numpy as np
+import tensorflow as tf
+with tf.variable_scope("users"):
+    emb = tf.get_variable("embedding", [4, 3], initializer=tf.random_normal_initializer(stddev=0.1))
+w = tf.get_variable("W", [3, 2], initializer=tf.contrib.layers.xavier_initializer())
+x = tf.placeholder(tf.float32, [None, 5])
+h = tf.contrib.layers.fully_connected(x, 2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    var = {v.name: v for v in tf.global_variables()}
+    for name in ("users/embedding:0", "W:0", "fully_connected/weights:0"):
+        np.save(name.split(":")[0].replace("/", "_") + ".npy", sess.run(var[name]))
+"""
+
+TF2 = """
+import numpy as np
+import tensorflow as tf
+emb = tf.Variable(tf.random_normal_initializer(mean=0.0, stddev=0.1)([4, 3], tf.float32), name="users/embedding")
+w = tf.Variable(tf.keras.initializers.GlorotUniform()([3, 2], tf.float32), name="W")
+layer = tf.keras.layers.Dense(2, name="fully_connected")
+layer(tf.zeros([1, 5]))
+for name, value in (("users/embedding", emb), ("W", w), ("fully_connected/weights", layer.kernel)):
+    assert np.array_equal(np.load(name.replace("/", "_") + ".npy"), value.numpy()), name
+drawn = tf.keras.initializers.GlorotUniform()([3, 2], tf.float32)
+first = drawn.numpy()
+a = tf.Variable(drawn, name="a")
+b = tf.Variable(drawn, name="b")
+print(np.array_equal(first, a.numpy()), np.array_equal(a.numpy(), b.numpy()))
+"""
+
+
+def test_initializer_calls_start_variables_as_tf1_get_variable_did(tmp_path: Path) -> None:
+    (tmp_path / "tf1.py").write_text(TF1)
+    (tmp_path / "tf2.py").write_text(TF2)
+    first = run_engine(tmp_path / "tf1.py", face="tf1")
+    assert first.returncode == 0, first.stderr
+    second = run_engine(tmp_path / "tf2.py", face="tf2")
+    assert second.returncode == 0, second.stderr
+    # A tensor has one value: once read, the variables it starts take that value.
+    assert second.stdout.split() == ["True", "True"]
+
+
+def test_variables_without_a_distinct_name_draw_by_order(tmp_path: Path) -> None:
+    (tmp_path / "p.py").write_text(
+        "import numpy as np\nimport tensorflow as tf\n"
+        "init = tf.keras.initializers.GlorotUniform()\n"
+        "u, v = tf.Variable(init([3, 2])), tf.Variable(init([3, 2]))\n"
+        "a, b = tf.Variable(init([3, 2]), name='w'), tf.Variable(init([3, 2]), name='w')\n"
+        "print(np.array_equal(u.numpy(), v.numpy()), np.array_equal(a.numpy(), b.numpy()))\n"
+    )
+    run = run_engine(tmp_path / "p.py", face="tf2")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "False"]
