@@ -230,7 +230,22 @@ def _rename(
     if renamer.rnn_cells:
         body = _without_unused_imports(list(renamed.body), RNN_IMPORTS)
         renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases))
+    if renamer.helpers:
+        renamed = renamed.with_changes(body=_with_helpers(list(renamed.body), renamer.helpers, aliases))
     return renamed, renamer.compat_paths
+
+
+def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliases) -> list[cst.BaseStatement]:
+    """The module body with helper functions defined after its leading imports and mode switch."""
+    at = 0
+    for i, stmt in enumerate(body):
+        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
+            at = i + 1
+        else:
+            break
+    definitions = [_blank_lines_before(cst.parse_statement(source), 2) for source in helpers.values()]
+    rest = [_blank_lines_before(body[at], 2), *body[at + 1:]] if at < len(body) else []
+    return body[:at] + definitions + rest
 
 
 def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliases) -> list[cst.BaseStatement]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import libcst as cst
+
 from . import tf2_names
 
 # TF1 name -> TF2 name (same call signature).
@@ -239,6 +241,11 @@ class InitializerSpec:
     defaults: tuple[tuple[str, str], ...] = ()  # (keyword, TF1 default) in positional order
 
 
+XAVIER_NORMAL = "contrib.layers.xavier_initializer(uniform=False)"
+_XAVIER_NORMAL_KERAS = (
+    "tf.keras.initializers.VarianceScaling(scale=1.3 * 0.87962566103423978 ** 2, mode='fan_avg', "
+    "distribution='truncated_normal')"
+)
 INITIALIZERS: dict[str, InitializerSpec] = {
     "zeros_initializer": InitializerSpec("'zeros'", "tf.zeros({shape}, {dtype})"),
     "ones_initializer": InitializerSpec("'ones'", "tf.ones({shape}, {dtype})"),
@@ -270,7 +277,23 @@ INITIALIZERS: dict[str, InitializerSpec] = {
     "contrib.layers.xavier_initializer": InitializerSpec(
         "'glorot_uniform'", "tf.keras.initializers.GlorotUniform()({shape}, {dtype})"
     ),
+    # xavier_initializer(uniform=False): contrib's truncated normal has stddev sqrt(1.3 / fan_avg),
+    # Keras divides sqrt(scale / fan_avg) by the truncation factor 0.8796...
+    XAVIER_NORMAL: InitializerSpec(
+        _XAVIER_NORMAL_KERAS, f"{_XAVIER_NORMAL_KERAS}({{shape}}, {{dtype}})"
+    ),
 }
+
+
+def initializer_key(path: str, call: cst.Call | None) -> str:
+    """The INITIALIZERS key of an initializer call: its path, or a variant its arguments pick."""
+    if path == "contrib.layers.xavier_initializer" and call is not None:
+        uniform = next((a.value for i, a in enumerate(call.args)
+                        if (a.keyword is None and i == 0) or (a.keyword is not None and a.keyword.value == "uniform")),
+                       None)
+        if isinstance(uniform, cst.Name) and uniform.value == "False":
+            return XAVIER_NORMAL
+    return path
 # get_variable without an initializer: glorot_uniform for floats (biases too), zeros for ints.
 DEFAULT_FLOAT_INITIALIZER = "glorot_uniform_initializer"
 DEFAULT_INT_INITIALIZER = "zeros_initializer"

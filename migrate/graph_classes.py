@@ -32,7 +32,7 @@ class _SelfToNames(cst.CSTTransformer):
 class _NamesToSelf(cst.CSTTransformer):
     """`self__x` back to `self.x`, or to the local `x` inside a step function."""
 
-    def __init__(self, local: set[str]) -> None:
+    def __init__(self, local: dict[str, str]) -> None:
         super().__init__()
         self.local = local
 
@@ -41,13 +41,14 @@ class _NamesToSelf(cst.CSTTransformer):
             return updated
         attr = updated.value[len(PREFIX):]
         if attr in self.local:
-            return cst.Name(attr)
+            return cst.Name(self.local[attr])
         return cst.Attribute(value=cst.Name("self"), attr=cst.Name(attr))
 
     def leave_Param(self, original: cst.Param, updated: cst.Param) -> cst.Param:
         name = updated.name.value
         if name.startswith(PREFIX):
-            return updated.with_changes(name=cst.Name(name[len(PREFIX):]))
+            attr = name[len(PREFIX):]
+            return updated.with_changes(name=cst.Name(self.local.get(attr, attr)))
         return updated
 
 
@@ -101,14 +102,14 @@ def convert_class(
     new_methods: dict[str, cst.BaseStatement] = {}
     for stmt in out:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in method_names:
-            new_methods[stmt.name.value] = _to_self(stmt, set(), lines)  # type: ignore[assignment]
+            new_methods[stmt.name.value] = _to_self(stmt, {}, lines)  # type: ignore[assignment]
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value in step_names:
             attr = stmt.name.value.removeprefix(PREFIX)
-            step = _to_self(stmt.with_changes(name=cst.Name(attr)), local | {attr}, lines)
+            step = _to_self(stmt.with_changes(name=cst.Name(attr)), _local_names(stmt, local | {attr}), lines)
             new_init.append(step)  # type: ignore[arg-type]
             new_init.append(cst.parse_statement(f"self.{attr} = {attr}\n"))
         else:
-            new_init.append(_to_self(stmt, set(), lines))  # type: ignore[arg-type]
+            new_init.append(_to_self(stmt, {}, lines))  # type: ignore[arg-type]
     if not new_init:
         new_init = [cst.parse_statement("pass\n")]
     info = GraphClass(cls.name.value, {
@@ -126,7 +127,39 @@ def convert_class(
     return cls.with_changes(body=cls.body.with_changes(body=rebuilt)), info
 
 
-def _to_self(stmt: cst.BaseStatement, local: set[str], lines: dict[int, int]) -> cst.CSTNode:
+def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:
+    """Local name of each attribute inside a step function.
+
+    `self.x` becomes the local `x` unless the step already reads a plain `x` (an `__init__`
+    parameter, a global, another local); then it takes `x_` (or `x__`, ...) so neither shadows
+    the other.
+    """
+    taken: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            if not node.value.startswith(PREFIX):
+                taken.add(node.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+    step.body.visit(Names())
+    names: dict[str, str] = {}
+    for attr in sorted(local):
+        name = attr
+        while name in taken or name in names.values():
+            name += "_"
+        names[attr] = name
+    return names
+
+
+def _to_self(stmt: cst.BaseStatement, local: dict[str, str], lines: dict[int, int]) -> cst.CSTNode:
     new = stmt.visit(_NamesToSelf(local))
     copy_lines(stmt, new, lines)
     return new

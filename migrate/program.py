@@ -76,6 +76,7 @@ MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
 DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
+CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
 # Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
@@ -138,7 +139,7 @@ class ProgramMove:
         """The new module body. Raises Unsupported when the program falls outside the model."""
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
-        self.models = ModelBuilder(self.aliases, self.lines, self.findings)
+        self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
         return self._process(list(self.module.body), top=True)
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
@@ -928,7 +929,7 @@ class ProgramMove:
         var_list = args.get("var_list")
         for keyword in set(args) - {"var_list", "max_to_keep"}:
             raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
-        if "max_to_keep" in args:
+        if "max_to_keep" in args and not self._reads_checkpoint_state():
             self._fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
         if var_list is None or (
             isinstance(var_list, cst.Call) and self.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
@@ -964,10 +965,32 @@ class ProgramMove:
         if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
             raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
         path = code(args["save_path"])
+        saver = func.value.value
+        if func.attr.value == "save" and self._reads_checkpoint_state():
+            # Saver.save also recorded the file in the directory's `checkpoint` state, which
+            # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
+            if "global_step" not in args or not self._imports_os():
+                raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
+            keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
+            return cst.parse_expression(
+                f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
+                f"max_to_keep={code(keep) if keep is not None else '5'}, "
+                f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={code(args['global_step'])})"
+            )
         if "global_step" in args:
             path = f"'%s-%d' % ({path}, {code(args['global_step'])})"
         method = "write" if func.attr.value == "save" else "read"
-        return cst.parse_expression(f"{func.value.value}.{method}({path})")
+        return cst.parse_expression(f"{saver}.{method}({path})")
+
+    def _reads_checkpoint_state(self) -> bool:
+        return any(self.aliases.resolve(c.func) in CHECKPOINT_STATE_READS for c in _all_calls(self.module))
+
+    def _imports_os(self) -> bool:
+        return any(
+            isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Import)
+            and any(code(a.name) == "os" and a.asname is None for a in stmt.body[0].names)
+            for stmt in self.module.body
+        )
 
     def _schedule_source(self, node: Node) -> str:
         path: str = node.info["path"]  # type: ignore[assignment]
@@ -1541,6 +1564,14 @@ class ProgramMove:
             cst.parse_statement(f"{n.name}_value = {n.name}({code(n.info['step'])})\n")  # type: ignore[arg-type]
             for n in roots if n.kind == "schedule"
         ]
+        # A variable fetched beside its update is read before the update, as TF1's run read it.
+        read_first: dict[str, str] = {}
+        if any(n.kind == "train" for n in grad_nodes):
+            for leaf in dict.fromkeys(n.value for n in names_read(fetch if returned is None else returned)):
+                node = self.scope.lookup(leaf)
+                if node is not None and node.kind == "variable" and "container" not in node.info:
+                    read_first[leaf] = self._fresh(f"{leaf.removeprefix(SELF_PREFIX)}_value")
+        forward_stmts += [cst.parse_statement(f"{v} = tf.identity({k})\n") for k, v in read_first.items()]
         forward_stmts += [self._inside_statement(n) for n in forward]
         forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
@@ -1550,7 +1581,7 @@ class ProgramMove:
             body.append(f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:")
             body.extend(f"    tape.watch({w})" for w in watch)
         later_sources = [self._after_tape_source(n, counter) for n in later]
-        returns, structure = self._return_source(fetch if returned is None else returned)
+        returns, structure = self._return_source(fetch if returned is None else returned, read_first)
         # Assemble text for the signature; statements are attached as nodes to keep comments.
         params = ", ".join(", ".join(p.names) if "iterator" in p.info else p.name for p in placeholders)
         # Batches pulled from a dataset take its element structure: no signature to spell.
@@ -1796,8 +1827,14 @@ class ProgramMove:
         stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines))
         return stmts
 
-    def _return_source(self, fetch: cst.BaseExpression) -> tuple[str | None, str]:
-        """The function's return expression (train ops → None) and the result structure."""
+    def _return_source(
+        self, fetch: cst.BaseExpression, read_first: dict[str, str] | None = None
+    ) -> tuple[str | None, str]:
+        """The function's return expression (train ops → None, variables read before the
+        update → their value) and the result structure."""
+        read_first = read_first or {}
+        if read_first:
+            fetch = fetch.visit(_Rename(read_first))
         if isinstance(fetch, cst.Name):
             node = self.scope.lookup(fetch.value)
             if node is not None and _valueless(node):
@@ -1839,6 +1876,17 @@ class ProgramMove:
         else:
             structure = "single"
         return code(returned), structure  # type: ignore[arg-type]
+
+
+class _Rename(cst.CSTTransformer):
+    """Plain names replaced by others (`global_step` → `global_step_value`)."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return cst.Name(self.names[updated.value]) if updated.value in self.names else updated
 
 
 def _globals_read(func: cst.FunctionDef) -> list[str]:

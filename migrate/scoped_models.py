@@ -89,6 +89,21 @@ class ModelBuilder:
     scoped_instances: dict[str, str] = field(default_factory=dict)  # variable_scope -> instance
     # layer function -> (position, name) of the parameter naming its variable_scope
     scope_params: dict[str, tuple[int, str]] = field(default_factory=dict)
+    module: cst.Module | None = None  # where the converted functions are called
+
+    def calls_of(self, name: str) -> list[cst.Call]:
+        """Every call of the plain name `name` in the module."""
+        found: list[cst.Call] = []
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and node.func.value == name:
+                    found.append(node)
+
+        if self.module is not None:
+            self.module.visit(Finder())
+        return found
+
     # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
     reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
 
@@ -301,12 +316,28 @@ class ModelBuilder:
         cls = _camel(name)
         if cls == name:
             cls = f"{cls}Model"
-        init_lines = "".join(f"        self.{a} = {src}\n" for a, src in attrs.items())
-        params = _code(func.params)
+        config, built = self._layer_dependencies(func, body, attrs)
+        init_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
+        config_names = [p.name.value for p in config]
+        read = {n.value for s in new_body for n in names_read(s)}
+        kept = [n for n in config_names if n in read or any(f"self.{n}" in src for src in built.values())]
+        init_lines = "".join(f"        self.{n} = {n}\n" for n in kept)
+        init_lines += "".join(f"        self.{a} = {src}\n" for a, src in attrs.items() if a not in built)
+        if config:
+            # The layers' configuration moved to the constructor: the body reads it from self.
+            new_body = [s.visit(_Replace({n: f"self.{n}" for n in config_names})) for s in new_body]
+        call_params = [p for p in func.params.params if p not in config]
+        call_params[-1] = call_params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        params = _code(func.params.with_changes(params=call_params))
+        build = ""
+        if built:
+            build_lines = "".join(f"        self.{a} = {src}\n" for a, src in built.items())
+            build = f"    def build(self, input_shape):\n{build_lines}\n"
         source = (
             f"class {cls}(tf.keras.Model):\n"
-            f"    def __init__(self, **kwargs):\n"
+            f"    def __init__(self, {init_sig}**kwargs):\n"
             f"        super().__init__(**kwargs)\n{init_lines}\n"
+            f"{build}"
             f"    def call(self, {params}):\n        pass\n"
         )
         cls_node = cst.parse_statement(source)
@@ -325,6 +356,51 @@ class ModelBuilder:
             cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines),
             instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
         ]
+
+    def _layer_dependencies(
+        self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str]
+    ) -> tuple[list[cst.Param], dict[str, str]]:
+        """Split the layer constructors by what they read of the function.
+
+        A constructor reading a defaulted parameter the body never rebinds (`code_size=3`) gets
+        it from the model's constructor; one reading the input's shape (`inputs.shape[1]`) is
+        built in `build(input_shape)`; one reading anything else computed in the body cannot be
+        created once. Returns the parameters that move to `__init__` and the layers built in
+        `build` (attribute -> constructor source with `input_shape`).
+        """
+        params = list(func.params.params)
+        if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
+            raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
+        inputs = params[0].name.value
+        rebound = {n for s in body for n in _bound(s)}
+        configurable = {p.name.value: p for p in params[1:] if p.default is not None and p.name.value not in rebound}
+        local = {p.name.value for p in params} | rebound
+        shape_map = {f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.get_shape()": "input_shape",
+                     f"{inputs}.shape": "input_shape"}
+        config: set[str] = set()
+        built: dict[str, str] = {}
+        for attr, source in attrs.items():
+            reads = {n.value for n in names_read(cst.parse_expression(source))} & local
+            if not reads:
+                continue
+            if inputs in reads:
+                for old, new in shape_map.items():
+                    source = source.replace(old, new)
+                reads = {n.value for n in names_read(cst.parse_expression(source))} & local
+                built[attr] = _code(cst.parse_expression(source).visit(
+                    _Replace({n: f"self.{n}" for n in reads & configurable.keys()})))
+            if reads - configurable.keys():
+                names = ", ".join(sorted(reads - configurable.keys()))
+                raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")
+            config |= reads
+        names = [p.name.value for p in params]
+        for call in self.calls_of(func.name.value):
+            positional = [a for a in call.args if a.keyword is None]
+            passed = {a.keyword.value for a in call.args if a.keyword is not None}
+            passed |= set(names[: len(positional)])
+            if any(a.star for a in call.args) or passed & config:
+                raise Unsupported(RULE.id, self._line(func), f"a call of {func.name.value} sets the configuration of its layers")
+        return [p for p in params if p.name.value in config], built
 
     def _scope_name(self, stmt: cst.With) -> str | None:
         if len(stmt.items) != 1:
@@ -365,6 +441,35 @@ _LAYER_ATTRIBUTES = frozenset({
     "non_trainable_variables", "name", "dtype", "built", "losses", "input", "output", "trainable",
     "input_spec", "path", "metrics", "supports_masking", "dtype_policy",
 })
+
+
+def _bound(stmt: cst.CSTNode) -> set[str]:
+    """Names a statement binds: assignment, loop and `with ... as` targets."""
+    found: set[str] = set()
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            found.update(n.value for n in _target_names(node.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            found.update(n.value for n in _target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            found.update(n.value for n in _target_names(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            found.update(n.value for n in _target_names(node.name))
+
+    stmt.visit(Targets())
+    return found
+
+
+def _target_names(target: cst.CSTNode) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    return []
 
 
 def _assigned(stmt: cst.BaseStatement) -> list[str]:

@@ -18,11 +18,13 @@ from ..api_table import (
     REGULARIZERS,
     RENAMES,
     TF1_MEANING_BY_SPELLING,
+    initializer_key,
     is_tf1_only,
     is_tf2_call,
 )
 from ..codegen import code
 from ..graph import call_args
+from ..graph_layers import GRAPH_LAYERS
 from ..imports import Aliases
 from ..report import Finding
 from ..suppress import is_skipped
@@ -83,10 +85,15 @@ def _dropout_keep_prob(call: cst.Call, alias: str) -> cst.Call:
     return call.with_changes(args=args)
 
 
+def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
+    """`tf.stop_gradient(y)`: labels a rewrite already cut from the gradient."""
+    return isinstance(expr, cst.Call) and _code(expr.func).endswith("stop_gradient")
+
+
 def _stop_gradient_labels(call: cst.Call, alias: str) -> cst.Call:
     args = list(call.args)
     for i, arg in enumerate(args):
-        if arg.keyword is not None and arg.keyword.value == "labels":
+        if arg.keyword is not None and arg.keyword.value == "labels" and not _is_stop_gradient(arg.value):
             wrapped = cst.parse_expression(f"{alias}.stop_gradient({_code(arg.value)})")
             args[i] = arg.with_changes(value=wrapped)
     return call.with_changes(args=args)
@@ -209,6 +216,12 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
 DATASET_ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 
 
+def _under_tf1_only(path: str) -> bool:
+    """`GraphKeys.TRAINABLE_VARIABLES`: a member of a name TF 2.21 keeps only under compat.v1."""
+    parts = path.split(".")
+    return any(is_tf1_only(".".join(parts[:i])) for i in range(1, len(parts)))
+
+
 class RenameTransformer(cst.CSTTransformer):
     """Rename TF1 symbols and arguments; spell TF1-only leftovers `compat.v1` and report them."""
 
@@ -241,6 +254,7 @@ class RenameTransformer(cst.CSTTransformer):
         self.called: set[int] = set()  # attributes that are the function of a call
         self.scoped_defaults: list[bool] = []  # per enclosing `with`: does it set scope defaults
         self.tf2_calls: set[int] = set()  # functions of calls only TF2 accepts (kept as written)
+        self.helpers: dict[str, str] = {}  # graph-mode layer helpers the file needs: name -> source
         self.rnn_cells: set[str] = set()  # cell classes the file now defines (rnn_cells.SOURCES)
         self.modelled_cells: set[int] = set()  # cell constructors replaced by those classes
         self.unmodelled_cells: set[int] = set()  # cell constructors with arguments they lack
@@ -303,6 +317,7 @@ class RenameTransformer(cst.CSTTransformer):
         if self._emits_cells() and (path in LOOPS or cell_name(path)):
             return self._rnn_name(path, original_node, updated_node)
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
+                or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
                 or ((path in LOSSES or path in REGULARIZERS) and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call
         if path in RENAMES and self.enabled(RULE.id):
@@ -329,9 +344,16 @@ class RenameTransformer(cst.CSTTransformer):
             return _attr_chain(self.alias, f"compat.v1.{path}")
         if id(original_node) not in self.inner and self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
             text = _code(updated_node)
-            if ".compat.v1." in text or ".compat.v2." in text:
+            if (".compat.v1." in text or ".compat.v2." in text) and not _under_tf1_only(path):
                 return _attr_chain(self.alias, path)
         return updated_node
+
+    def _graph_layer(self, path: str, call: cst.Call) -> bool:
+        """A weight layer the file's graph-mode helper takes with these arguments."""
+        layer = GRAPH_LAYERS.get(path)
+        return layer is not None and all(
+            a.keyword is None or a.keyword.value in layer.keywords for a in call.args
+        ) and not any(a.star for a in call.args)
 
     def _emits_cells(self) -> bool:
         """TF1 cells become classes of the file only where graph mode stays (dynamic_rnn needs it)."""
@@ -434,12 +456,21 @@ class RenameTransformer(cst.CSTTransformer):
             return updated_node.with_changes(args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args or []])
         if not self.enabled(RULE.id):
             return updated_node
+        if self.graph_mode and self.enabled(LAYERS_RULE.id) and self._graph_layer(path, updated_node):
+            layer = GRAPH_LAYERS[path]
+            self.helpers[layer.name] = layer.source
+            self.compat_left = True
+            self._report(
+                LAYERS_RULE.id, original_node, f"tf.{path} → {layer.name}, defined in this file: TF1 "
+                "variables under tf.compat.v1 variable scopes, graph mode kept", "manual",
+            )
+            return updated_node.with_changes(func=cst.Name(layer.name))
         if self._inline_layer(path):
             return self._layer_in_graph(path, original_node, updated_node)
         if path in LOSSES:
             return self._loss(path, original_node, updated_node)
         if path in INITIALIZERS and is_tf1_only(path):
-            spec = INITIALIZERS[path]
+            spec = INITIALIZERS[initializer_key(path, original_node)]
             obj = spec.keras.format(args=initializer_args(original_node, spec.defaults))
             if obj.startswith("'"):
                 obj = f"tf.keras.initializers.get({obj})"
@@ -449,8 +480,10 @@ class RenameTransformer(cst.CSTTransformer):
             path == "nn.dropout" and any(a.keyword and a.keyword.value == "keep_prob" for a in original_node.args)
         )
         if path in CALL_TRANSFORMS and not (ambiguous and self.tf2_spelled):
-            updated_node = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
-            self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
+            transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
+            if not transformed.deep_equals(updated_node):
+                self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
+            updated_node = transformed
         renames = KEYWORD_RENAMES.get(path)
         if renames:
             args = [

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..api_table import DEFAULT_FLOAT_INITIALIZER, DEFAULT_INT_INITIALIZER, INITIALIZERS
+from ..api_table import (
+    DEFAULT_FLOAT_INITIALIZER,
+    DEFAULT_INT_INITIALIZER,
+    INITIALIZERS,
+    initializer_key,
+)
 from ..graph import call_args
 from ..imports import Aliases
 from ..report import Unsupported
@@ -56,7 +61,7 @@ def resolve_initializer(
     call = expr if isinstance(expr, cst.Call) else None
     path = aliases.resolve(call.func if call is not None else expr)
     if path is not None and path in INITIALIZERS:
-        return path, call
+        return initializer_key(path, call), call
     return None
 
 
@@ -96,6 +101,10 @@ def variable_from_get_variable(
     extra = ""
     if "trainable" in args:
         extra = f", trainable={_code(args['trainable'])}"
+    if found is None and "shape" in args:
+        # TF1 refuses a shape beside a constant initial value, so this is an initializer
+        # object (often bound to a name once and shared): call it as get_variable did.
+        return f"tf.Variable({_code(init)}({_code(args['shape'])}, {dtype}), name={name}{extra})"  # type: ignore[arg-type]
     if found is None:
         # A tensor or array initial value: the shape comes from the value, as in TF1.
         dtype_part = f", dtype={dtype}" if "dtype" in args else ""

@@ -96,3 +96,48 @@ def test_class_reading_an_unknown_attribute_outside_runs_falls_back() -> None:
     )
     assert "graph tensor self.y used outside a session run" in result.findings[0].message
     assert result.findings[0].line == 9
+
+
+def test_attribute_named_like_an_init_parameter_takes_a_fresh_local() -> None:
+    # `self.x = tf.constant(x)` inside a step: the local `x` must not shadow the parameter.
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        class Model:
+            def __init__(self, x):
+                self.x = tf.constant(x)
+                self.w = tf.Variable(tf.ones([2]))
+                self.out = tf.reduce_sum(self.x * self.w)
+                self.sess = tf.Session()
+                self.sess.run(tf.global_variables_initializer())
+
+            def score(self):
+                return self.sess.run(self.out)
+
+
+        print(Model([1.0, 2.0]).score())
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Model:
+            def __init__(self, x):
+                self.w = tf.Variable(tf.ones([2]))
+
+                @tf.function
+                def out():
+                    x_ = tf.constant(x)
+                    out = tf.reduce_sum(x_ * self.w)
+                    return out
+                self.out = out
+
+            def score(self):
+                return self.out().numpy()
+
+
+        print(Model([1.0, 2.0]).score())
+        """,
+    )

@@ -17,12 +17,23 @@ from migrate.api_table import RENAMES, is_tf1_only
         "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)",
         "tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)",
     ),
+    (  # labels a rewrite already cut from the gradient are not wrapped twice
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)",
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)",
+    ),
     ("tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)",
      "tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)"),
     # v1 in_top_k takes predictions first; TF2's takes targets first.
     ("tf.nn.in_top_k(logits, labels, 1)", "tf.nn.in_top_k(targets=labels, predictions=logits, k=1)"),
     ("tf.math.in_top_k(p, targets=t, k=5, name='top')",
      "tf.math.in_top_k(targets=t, predictions=p, k=5, name='top')"),
+    (  # contrib's normal xavier is a truncated normal of stddev sqrt(1.3 / fan_avg)
+        "tf.contrib.layers.xavier_initializer(uniform=False)",
+        (
+            "tf.keras.initializers.VarianceScaling(scale=1.3 * 0.87962566103423978 ** 2, mode='fan_avg', "
+            "distribution='truncated_normal')"
+        ),
+    ),
     ("tf.truncated_normal_initializer(stddev=0.1)",
      "tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=0.1)"),
 ])

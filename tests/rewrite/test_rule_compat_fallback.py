@@ -46,3 +46,19 @@ def test_tf1_names_the_move_does_not_reach_keep_the_whole_file_in_graph_mode() -
     assert "tf.compat.v1.disable_eager_execution()" in result.code
     assert "tf.compat.v1.Session()" in result.code
     assert result.findings[0].line == 2 and "tf.nn.dynamic_rnn" in result.findings[0].message
+
+
+def test_members_of_tf1_only_names_are_spelled_compat_v1() -> None:
+    # TF 2.21 has tf.compat.v1.GraphKeys but no tf.GraphKeys.
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32)\n"
+        "y = x\n"
+        "for _ in range(2):\n"
+        "    y = y * 2.0\n"
+        "w = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='s')\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: 1.0}))\n"
+    )
+    assert result.level == "partial"
+    assert "tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES, scope='s')" in result.code

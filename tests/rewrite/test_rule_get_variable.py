@@ -45,3 +45,11 @@ def test_array_initial_value_and_trainable_flag() -> None:
         "v = tf.get_variable('c', initializer=[1.0, 2.0], trainable=False)",
         "v = tf.Variable([1.0, 2.0], name='layer/c', trainable=False)",
     )
+
+
+def test_initializer_bound_to_a_name_is_called_with_the_shape() -> None:
+    check_transformed(
+        PROGRAM.format(line="init = tf.constant_initializer(0.5)\n    v = tf.get_variable('w', [2, 3], initializer=init)"),
+        "import tensorflow as tf\ninit = tf.constant_initializer(0.5)\n"
+        "v = tf.Variable(init([2, 3], tf.float32), name='layer/w')\nprint(v.numpy())\n",
+    )

@@ -135,3 +135,22 @@ def test_layer_with_an_argument_keras_lacks_keeps_the_file_in_graph_mode() -> No
         """))
     assert result.level == "partial"
     assert "tf.compat.v1.contrib.layers.fully_connected" in result.code
+
+
+def test_model_function_whose_caller_sets_a_layer_size_stays_in_graph_mode() -> None:
+    # The layer is created once, so a per-call size cannot move into the model's constructor.
+    from migrate.api import rewrite_source
+
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "def net(x, units=3):\n"
+        "    return tf.layers.dense(x, units, name='out')\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = net(x, units=4)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(y, {x: [[1.0, 2.0]]}).shape)\n"
+    )
+    assert result.level == "partial"
+    assert "sets the configuration of its layers" in result.findings[0].message
+    assert "tf1_dense(x, units, name='out')" in result.code
