@@ -235,14 +235,20 @@ def _rename(
     return renamed, renamer.compat_paths
 
 
-def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliases) -> list[cst.BaseStatement]:
-    """The module body with helper functions defined after its leading imports and mode switch."""
+def _after_preamble(body: list[cst.BaseStatement], aliases) -> int:
+    """Where definitions the rewrite adds go: after the docstring, imports and mode switch."""
     at = 0
     for i, stmt in enumerate(body):
         if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
             at = i + 1
         else:
             break
+    return at
+
+
+def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliases) -> list[cst.BaseStatement]:
+    """The module body with helper functions defined after its leading imports and mode switch."""
+    at = _after_preamble(body, aliases)
     definitions = [_blank_lines_before(cst.parse_statement(source), 2) for source in helpers.values()]
     rest = [_blank_lines_before(body[at], 2), *body[at + 1:]] if at < len(body) else []
     return body[:at] + definitions + rest
@@ -251,12 +257,7 @@ def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliase
 def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliases) -> list[cst.BaseStatement]:
     """The TF1 cell classes the file now uses, after its leading imports and mode switch;
     `import collections` with the imports when LSTMStateTuple needs it."""
-    at = 0
-    for i, stmt in enumerate(body):
-        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
-            at = i + 1
-        else:
-            break
+    at = _after_preamble(body, aliases)
     imported = any(_is_import(s) and "import collections" in cst.Module([s]).code for s in body[:at])
     needs_collections = "collections." in cst.Module(rnn_definitions(cells, OUT_ALIAS)).code
     extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []

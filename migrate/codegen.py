@@ -25,8 +25,12 @@ def _bare(node: cst.Name | cst.Attribute) -> bool:
 
 def _tight(dot: cst.Dot) -> bool:
     before, after = dot.whitespace_before, dot.whitespace_after
-    return (isinstance(before, cst.SimpleWhitespace) and not before.value
-            and isinstance(after, cst.SimpleWhitespace) and not after.value)
+    return (
+        isinstance(before, cst.SimpleWhitespace)
+        and not before.value
+        and isinstance(after, cst.SimpleWhitespace)
+        and not after.value
+    )
 
 
 def blank_run(lines: list[cst.EmptyLine]) -> int:
@@ -73,15 +77,20 @@ def is_pass(stmt: cst.BaseStatement) -> bool:
 
 
 def is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)
-            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
 
 
 def leaves(fetch: cst.BaseExpression) -> list[str] | None:
     """Names of a fetch that is a name or a flat list/tuple of names; None otherwise."""
     if isinstance(fetch, cst.Name):
         return [fetch.value]
-    if isinstance(fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in fetch.elements):
+    if isinstance(fetch, (cst.List, cst.Tuple)) and all(
+        isinstance(e.value, cst.Name) for e in fetch.elements
+    ):
         return [e.value.value for e in fetch.elements]  # type: ignore[attr-defined]
     return None
 
@@ -91,7 +100,11 @@ def numpy_structure(fetch: cst.BaseExpression) -> str:
     if isinstance(fetch, cst.Name):
         return f"{fetch.value}.numpy()"
     inner = ", ".join(f"{leaf}.numpy()" for leaf in names)
-    return f"[{inner}]" if isinstance(fetch, cst.List) else f"({inner}{',' if len(names) == 1 else ''})"
+    return (
+        f"[{inner}]"
+        if isinstance(fetch, cst.List)
+        else f"({inner}{',' if len(names) == 1 else ''})"
+    )
 
 
 def convert_result(call: str, structure: str) -> str:
@@ -114,7 +127,7 @@ def copy_lines(old: cst.CSTNode, new: cst.CSTNode, lines: dict[int, int]) -> Non
     for old_child, new_child in zip(old_children, new_children):
         copy_lines(old_child, new_child, lines)
     if line is not None:
-        for added in new_children[len(old_children):]:
+        for added in new_children[len(old_children) :]:
             fill_lines(added, line, lines)
 
 
@@ -125,3 +138,27 @@ def fill_lines(node: cst.CSTNode, line: int, lines: dict[int, int]) -> None:
         current = stack.pop()
         lines.setdefault(id(current), line)
         stack.extend(current.children)
+
+
+class ReplaceNames(cst.CSTTransformer):
+    """Replace reads of some names by expressions (e.g. `weight` → `self.weight`)."""
+
+    def __init__(self, mapping: dict[str, str]) -> None:
+        super().__init__()
+        self.mapping = mapping
+
+    def leave_Attribute(
+        self, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if original.value not in self.mapping:
+            return updated
+        replacement = cst.parse_expression(self.mapping[original.value])
+        if updated.lpar:  # the name's own parentheses stay
+            replacement = replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        return replacement

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .codegen import copy_lines
+from .codegen import ReplaceNames, copy_lines
 from .graph import call_args
 from .imports import Aliases
 from .report import Finding
@@ -228,7 +228,7 @@ def _inline(
     ]
     moved: list[cst.BaseStatement] = []
     for stmt in body:
-        new = stmt.visit(_Rename(rename)) if rename else stmt
+        new = stmt.visit(ReplaceNames(rename)) if rename else stmt
         copy_lines(stmt, new, lines)
         moved.append(new)  # type: ignore[arg-type]
     out = prologue + moved
@@ -350,23 +350,6 @@ def _fresh(name: str, taken: set[str]) -> str:
         n += 1
     taken.add(f"{name}_{n}")
     return f"{name}_{n}"
-
-
-class _Rename(cst.CSTTransformer):
-    """Renames plain names; attribute members and call keywords keep their spelling."""
-
-    def __init__(self, mapping: dict[str, str]) -> None:
-        super().__init__()
-        self.mapping = mapping
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
-        return updated.with_changes(attr=original.attr)
-
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        return updated.with_changes(keyword=original.keyword)
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
-        return updated.with_changes(value=self.mapping.get(original.value, original.value))
 
 
 class _Subscripts(cst.CSTTransformer):

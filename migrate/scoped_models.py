@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYERS
+from .codegen import ReplaceNames
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -58,25 +59,6 @@ def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
     for stmt in stmts:
         stmt.visit(Finder())
     return found
-
-
-class _Replace(cst.CSTTransformer):
-    """Replace reads of some names by expressions (e.g. `weight` → `self.weight`)."""
-
-    def __init__(self, mapping: dict[str, str]) -> None:
-        super().__init__()
-        self.mapping = mapping
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        return updated.with_changes(attr=original.attr)
-
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        return updated.with_changes(keyword=original.keyword)
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        if original.value in self.mapping:
-            return cst.parse_expression(self.mapping[original.value])
-        return updated
 
 
 @dataclass
@@ -228,7 +210,7 @@ class ModelBuilder:
             shape = _code(args["shape"])
             for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
                 shape = shape.replace(old, new)
-            shape = _code(cst.parse_expression(shape).visit(_Replace(self_config)))
+            shape = _code(cst.parse_expression(shape).visit(ReplaceNames(self_config)))
             if inputs in shape.replace("input_shape", ""):
                 raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
             dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
@@ -244,12 +226,12 @@ class ModelBuilder:
             weights.append(target)
         mapping = {w: f"self.{w}_" if w in _LAYER_ATTRIBUTES else f"self.{w}" for w in weights} | self_config
         call_body = [
-            s.visit(_Replace(mapping)) for s in body
+            s.visit(ReplaceNames(mapping)) for s in body
             if _get_variable_call(s, self.aliases) is None and s not in moved
         ]
         read = {n.value for s in call_body for n in names_read(s)}
         kept = [s for s in moved if set(_assigned(s)) & read]
-        call_body = [s.visit(_Replace(mapping)) for s in kept] + call_body
+        call_body = [s.visit(ReplaceNames(mapping)) for s in kept] + call_body
         cls = _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
@@ -294,7 +276,7 @@ class ModelBuilder:
         source = _code(stmt.body[0])
         for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
             source = source.replace(old, new)
-        source = _code(cst.parse_statement(source + "\n").visit(_Replace(config))).strip()
+        source = _code(cst.parse_statement(source + "\n").visit(ReplaceNames(config))).strip()
         if inputs in source.replace("input_shape", ""):
             raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
         return [source]
@@ -325,7 +307,7 @@ class ModelBuilder:
         init_lines += "".join(f"        self.{a} = {src}\n" for a, src in attrs.items() if a not in built)
         if config:
             # The layers' configuration moved to the constructor: the body reads it from self.
-            new_body = [s.visit(_Replace({n: f"self.{n}" for n in config_names})) for s in new_body]
+            new_body = [s.visit(ReplaceNames({n: f"self.{n}" for n in config_names})) for s in new_body]
         call_params = [p for p in func.params.params if p not in config]
         call_params[-1] = call_params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         params = _code(func.params.with_changes(params=call_params))
@@ -388,7 +370,7 @@ class ModelBuilder:
                     source = source.replace(old, new)
                 reads = {n.value for n in names_read(cst.parse_expression(source))} & local
                 built[attr] = _code(cst.parse_expression(source).visit(
-                    _Replace({n: f"self.{n}" for n in reads & configurable.keys()})))
+                    ReplaceNames({n: f"self.{n}" for n in reads & configurable.keys()})))
             if reads - configurable.keys():
                 names = ", ".join(sorted(reads - configurable.keys()))
                 raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")

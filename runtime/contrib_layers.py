@@ -90,31 +90,10 @@ def apply_regularization(regularizer: Any, weights_list: Any = None) -> Any:
     return total
 
 
-class _KerasKeyed(initializers.Initializer):
-    """Draws a contrib layer's `weights`/`biases` as the Keras layer's `kernel`/`bias` of the same
-    name, so a layer keeps its start values whichever API built it (variables draw by name)."""
-
-    def __init__(self, base: initializers.Initializer, leaf: str) -> None:
-        super().__init__(base.dtype)
-        self.base, self.leaf = base, leaf
-
-    def sample(self, shape: Any, dtype: Any, name: str | None) -> Any:
-        if name is None:
-            return self.base.sample(shape, dtype, None)
-        scope = name.rpartition("/")[0]
-        return self.base.sample(shape, dtype, f"{scope}/{self.leaf}" if scope else self.leaf)
-
-
-def _keras_keyed(init: Any, leaf: str) -> Any:
-    return _KerasKeyed(init, leaf) if isinstance(init, initializers.Initializer) else init
-
-
 def _layer_variables(x: Any, kernel_shape: list, weights_initializer: Any, weights_regularizer: Any,
                      biases_initializer: Any, biases_regularizer: Any, trainable: bool,
                      variables_collections: Any) -> tuple:
     cols = _MODEL_COLLECTIONS + list(variables_collections or [])
-    weights_initializer = _keras_keyed(weights_initializer, "kernel")
-    biases_initializer = _keras_keyed(biases_initializer, "bias")
     weights = get_variable("weights", kernel_shape, dtype=x.dtype, initializer=weights_initializer,
                            regularizer=weights_regularizer, trainable=trainable, collections=cols)
     if not context.executing_eagerly():

@@ -174,12 +174,29 @@ def infer_dtype(value: Any) -> DType:
         if arr.dtype.kind == "c":
             return complex128
         if arr.dtype.kind == "O":
-            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+            raise _unconvertible(value, "Can't convert Python sequence with mixed types to Tensor.")
         return as_dtype(arr.dtype)
     arr = np.asarray(value)
     if arr.dtype.kind == "O":  # None, an Operation, any object TF has no conversion for
-        raise ValueError(
+        raise _unconvertible(
+            value,
             f"Attempt to convert a value ({value!r}) with an unsupported type "
-            f"({type(value)}) to a Tensor."
+            f"({type(value)}) to a Tensor.",
         )
     return as_dtype(arr.dtype)
+
+
+def _unconvertible(value: Any, eager_message: str) -> Exception:
+    """What TF raises for a value with no tensor conversion: eager execution and graph
+    building (a tf.function, a TF1 graph) take different paths and say it differently."""
+    from runtime import context
+
+    if context.executing_eagerly():
+        return ValueError(eager_message)
+    if value is None:
+        return ValueError("None values not supported.")
+    return TypeError(
+        f"Failed to convert elements of {value} to Tensor. Consider casting elements to a "
+        "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for "
+        "supported TF dtypes."
+    )

@@ -19,12 +19,19 @@ from runtime.tensor import EagerTensor
 _call_counter = [0]
 
 
+#: TF1 layer code names a layer's variables `weights`/`biases` where Keras says `kernel`/`bias`;
+#: they draw as the Keras names, so a layer starts from the same values whichever API built it.
+DRAW_LEAVES = {"weights": "kernel", "biases": "bias"}
+
+
 def name_rng(name: str | None) -> np.random.Generator:
     """The generator for a variable's initial values: seeded by its full name."""
     if name is None:
         _call_counter[0] += 1
         return np.random.default_rng([7, _call_counter[0]])
-    return np.random.default_rng(zlib.crc32(name.encode("utf-8")))
+    scope, slash, leaf = name.rpartition("/")
+    key = scope + slash + DRAW_LEAVES.get(leaf, leaf)
+    return np.random.default_rng(zlib.crc32(key.encode("utf-8")))
 
 
 def compute_fans(shape: tuple) -> tuple[int, int]:

@@ -24,9 +24,6 @@ CORPUS = ROOT / "fixtures" / "corpus"
 PROGRAMS = sorted(CORPUS.glob("*.py"))
 FACE = Path(__file__).resolve().parent / "synthetic_mnist_face.py"
 
-#: Rewrites that do not run on TF 2.21 yet, with what they raise.
-FAILS_ON_TF: dict[str, str] = {}
-
 
 @pytest.fixture(scope="module")
 def outcomes(real_tf: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
@@ -43,16 +40,7 @@ def outcomes(real_tf: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str
 
 @pytest.mark.tf
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "program",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=FAILS_ON_TF[p.stem]))
-        if p.stem in FAILS_ON_TF
-        else p
-        for p in PROGRAMS
-    ],
-    ids=lambda p: p.stem,
-)
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
 def test_rewrite_runs_on_real_tf(program: Path, outcomes: dict[str, dict]) -> None:
     outcome = outcomes[program.stem]
     assert outcome["rc"] == 0, outcome.get("exception")

@@ -15,10 +15,12 @@ with tf.variable_scope("users"):
 w = tf.get_variable("W", [3, 2], initializer=tf.contrib.layers.xavier_initializer())
 x = tf.placeholder(tf.float32, [None, 5])
 h = tf.contrib.layers.fully_connected(x, 2)
+with tf.variable_scope("fc1"):  # a layer written by hand, TF1 style
+    hand = tf.matmul(x, tf.get_variable("weights", [5, 3])) + tf.get_variable("biases", [3])
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     var = {v.name: v for v in tf.global_variables()}
-    for name in ("users/embedding:0", "W:0", "fully_connected/weights:0"):
+    for name in ("users/embedding:0", "W:0", "fully_connected/weights:0", "fc1/weights:0"):
         np.save(name.split(":")[0].replace("/", "_") + ".npy", sess.run(var[name]))
 """
 
@@ -29,7 +31,11 @@ emb = tf.Variable(tf.random_normal_initializer(mean=0.0, stddev=0.1)([4, 3], tf.
 w = tf.Variable(tf.keras.initializers.GlorotUniform()([3, 2], tf.float32), name="W")
 layer = tf.keras.layers.Dense(2, name="fully_connected")
 layer(tf.zeros([1, 5]))
-for name, value in (("users/embedding", emb), ("W", w), ("fully_connected/weights", layer.kernel)):
+fc1 = tf.keras.layers.Dense(3, name="fc1")  # TF1's weights/biases draw as Keras's kernel/bias
+fc1(tf.zeros([1, 5]))
+pairs = (("users/embedding", emb), ("W", w), ("fully_connected/weights", layer.kernel),
+         ("fc1/weights", fc1.kernel))
+for name, value in pairs:
     assert np.array_equal(np.load(name.replace("/", "_") + ".npy"), value.numpy()), name
 drawn = tf.keras.initializers.GlorotUniform()([3, 2], tf.float32)
 first = drawn.numpy()

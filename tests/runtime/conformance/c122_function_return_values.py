@@ -32,3 +32,16 @@ for value in (None, object(), [1, None]):
         tf.constant(value)
     except ValueError as e:
         print("ValueError", str(e).split(" (")[0].split(" with")[0])
+
+
+@tf.function
+def converts(make):
+    return tf.constant(make())
+
+
+for make in (lambda: tf.float32, lambda: None, lambda: [1, None]):  # graph building says it otherwise
+    try:
+        converts(make)
+    except (TypeError, ValueError) as e:
+        said = [m for m in ("Failed to convert elements", "None values not supported") if m in str(e)]
+        print(type(e).__name__, said)
