@@ -69,6 +69,12 @@ from .suppress import is_skipped
 from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+#: Why a correct Adam rewrite can still part from TF1 late in a run (reported, not changed).
+ADAM_ROUNDING = (
+    "Keras 3's Adam computes 1 - beta_1 and 1 - beta_2 in float64, TF1's kernel in float32: "
+    "each update differs from TF1's at about 1e-5 relative, which a long run can amplify where "
+    "a ReLU or max-pool choice flips"
+)
 #: Ops that only run others: ``sess.run`` returns None for them, and a tf.function may not
 #: return them (TF raises TypeError for an Operation).
 VALUELESS_OPS = frozenset({"group", "no_op"})
@@ -1027,6 +1033,8 @@ class ProgramMove:
         if "rate_function" in node.info and path == "train.MomentumOptimizer":
             self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
+        if path == "train.AdamOptimizer":
+            self._fixed(OPTIMIZER_RULE.id, call, ADAM_ROUNDING, "info")
         if note:
             self._fixed(RMSPROP_RULE.id, call, note, "manual")
         return source
