@@ -1,7 +1,8 @@
 """The ``tfmigrate`` command line: rewrite, check, verify, run, rules.
 
-This is the one module that joins the rewriter (``migrate``) and the engine
-(``runtime``); the engine is imported only by the commands that run programs.
+With ``entry.py`` (which starts ``tfmigrate run`` without it), this is where the rewriter
+(``migrate``) and the engine (``runtime``) meet; the engine is imported only by the
+commands that run programs.
 """
 
 from __future__ import annotations
