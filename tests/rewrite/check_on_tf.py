@@ -81,14 +81,21 @@ for _name in (*TUTORIAL_MODULES, TUTORIAL_MODULES[-1] + '.input_data'):
     _parent = _module
 _parent.read_data_sets = read_data_sets
 """
-TF1_PRELUDE = TUTORIAL_DATA + LAYERS_SHIM + (
+# TF1's executor runs a read and an update fetched in one session.run on two threads, in
+# either order (a global step fetched beside its train op prints before or after the
+# increment from run to run); one inter-op thread runs the read first, as the rewrite does.
+ONE_THREAD = (
+    "import tensorflow as _tf\n"
+    "_tf.config.threading.set_inter_op_parallelism_threads(1)\n"
+)
+TF1_PRELUDE = ONE_THREAD + TUTORIAL_DATA + LAYERS_SHIM + (
     "import sys, runpy\n"
     "v1.disable_eager_execution()\n"
     "sys.modules['tensorflow'] = v1\n"
     "runpy.run_path(sys.argv[1], run_name='__main__')\n"
 )
 PLAIN = TUTORIAL_DATA + "import sys, runpy\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
-COMPAT_PRELUDE = LAYERS_SHIM + PLAIN
+COMPAT_PRELUDE = ONE_THREAD + LAYERS_SHIM + PLAIN
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
 
 
