@@ -113,11 +113,10 @@ def _is_tf1(path: str) -> bool:
     return path in RENAMES or is_tf1_only(path)
 
 
-def _scan(tree: ast.Module, aliases: Aliases) -> tuple[bool, bool]:
-    """(uses TF1 APIs, creates a Session) in one pass over the stdlib tree."""
+def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool]:
+    """(uses TF1 APIs, creates a Session) in one pass over the stdlib tree's nodes."""
     if not aliases:
         return False, False
-    nodes = _ast_nodes(tree)
     paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
     tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in set(paths.values()))
     sessions = False
@@ -146,8 +145,9 @@ def rewrite_source(
         return _untouched(source)
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
-    uses_tf1, runs_sessions = _scan(tree, ast_aliases)
-    reads_dimensions = ".value" in text and bool(dimension_values(_ast_nodes(tree)))
+    nodes = _ast_nodes(tree)
+    uses_tf1, runs_sessions = _scan(nodes, ast_aliases)
+    reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     if not (uses_tf1 or reads_dimensions):
         return _untouched(source)
     module = _parse(source, filename)
@@ -184,7 +184,7 @@ def rewrite_source(
                 # TF1 names the move did not reach: rather than mixing them into eager code,
                 # the whole file keeps TF1 graph semantics.
                 line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0) or min(
-                    (n.lineno for n, p in _ast_paths(_ast_nodes(tree), ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
+                    (n.lineno for n, p in _ast_paths(nodes, ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
                 )
                 findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
                                     f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
@@ -259,12 +259,12 @@ def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliase
     `import collections` with the imports when LSTMStateTuple needs it."""
     at = _after_preamble(body, aliases)
     imported = any(_is_import(s) and "import collections" in cst.Module([s]).code for s in body[:at])
-    needs_collections = "collections." in cst.Module(rnn_definitions(cells, OUT_ALIAS)).code
+    definitions = rnn_definitions(cells, OUT_ALIAS)
+    needs_collections = "collections." in cst.Module(definitions).code
     extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []
     last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
     body = body[:last_import] + extra + body[last_import:]
     at += len(extra)
-    definitions = rnn_definitions(cells, OUT_ALIAS)
     definitions[0] = _blank_lines_before(definitions[0], 1)
     rest = [_blank_lines_before(body[at], 2), *body[at + 1:]] if at < len(body) else []
     return body[:at] + definitions + rest
@@ -312,24 +312,7 @@ def _drop_dimension_values(
     hot = holding(
         module, lambda node: isinstance(node, cst.Attribute) and node.attr.value == "value"
     )
-    return module.visit(_HotOnly(hot, DimensionValues(lines, findings)))
-
-
-class _HotOnly(cst.CSTTransformer):
-    """Runs ``inner``'s ``leave_Attribute`` inside the ``hot`` subtrees only."""
-
-    def __init__(self, hot: set[int], inner: DimensionValues) -> None:
-        super().__init__()
-        self.hot = hot
-        self.inner = inner
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return id(node) in self.hot
-
-    def leave_Attribute(
-        self, original_node: cst.Attribute, updated_node: cst.Attribute
-    ) -> cst.BaseExpression:
-        return self.inner.leave_Attribute(original_node, updated_node)
+    return module.visit(DimensionValues(hot, lines, findings))
 
 
 class _Renamer(RenameTransformer):

@@ -47,12 +47,20 @@ def _is_dimension_value(node: cst.Attribute) -> bool:
 
 
 class DimensionValues(cst.CSTTransformer):
-    """Drops ``.value`` from every ``<shape>[i].value``, reporting each at its line."""
+    """Drops ``.value`` from every ``<shape>[i].value``, reporting each at its line.
 
-    def __init__(self, lines: dict[int, int], findings: list[Finding]) -> None:
+    Enters only the ``hot`` subtrees (those holding a ``.value`` attribute): rebuilding the
+    rest unchanged would cost as much as parsing it again.
+    """
+
+    def __init__(self, hot: set[int], lines: dict[int, int], findings: list[Finding]) -> None:
         super().__init__()
+        self.hot = hot
         self.lines = lines
         self.findings = findings
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.hot
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
