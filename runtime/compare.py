@@ -359,7 +359,8 @@ def compare_stdout(
     old_no, old_line = _line_of(old_text, old_pos)
     new_no, new_line = _line_of(new_text, new_pos)
     byte = _byte_offset(old_text, old_pos)
-    steps_before = sum(1 for o in step_offsets if o is not None and o <= byte)
+    # past the original's end: every step came before
+    steps_before = int(steps[index]) if a is not None else sum(o is not None for o in step_offsets)
     if a is None or b is None:
         kind = "the original's output ends here" if a is None else "the rewrite's output ends here"
         ended = True
