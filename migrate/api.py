@@ -11,6 +11,7 @@ from typing import Any
 import libcst as cst
 
 from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only, is_tf2_call, runs_eagerly
+from .codegen import is_docstring
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .lines import start_lines
@@ -239,7 +240,7 @@ def _after_preamble(body: list[cst.BaseStatement], aliases) -> int:
     """Where definitions the rewrite adds go: after the docstring, imports and mode switch."""
     at = 0
     for i, stmt in enumerate(body):
-        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and _is_docstring(stmt)):
+        if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and is_docstring(stmt)):
             at = i + 1
         else:
             break
@@ -298,11 +299,6 @@ def _is_import(stmt: cst.BaseStatement) -> bool:
     return isinstance(stmt, cst.SimpleStatementLine) and all(
         isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
     )
-
-
-def _is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
-            and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.SimpleString))
 
 
 def _drop_dimension_values(

@@ -77,8 +77,10 @@ def is_pass(stmt: cst.BaseStatement) -> bool:
 
 
 def is_docstring(stmt: cst.BaseStatement) -> bool:
+    """A line that is only a string literal (what Python takes as a docstring when first)."""
     return (
         isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
         and isinstance(stmt.body[0], cst.Expr)
         and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
     )

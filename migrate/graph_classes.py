@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .codegen import copy_lines
+from .codegen import copy_lines, is_docstring
 from .graph import INSIDE
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
@@ -82,7 +82,7 @@ def convert_class(
     members = list(cls.body.body)  # type: ignore[union-attr]
     methods = [m for m in members if isinstance(m, cst.FunctionDef) and m is not init]
     others = [m for m in members if not isinstance(m, cst.FunctionDef)]
-    if any(not _is_docstring(o) for o in others):
+    if any(not is_docstring(o) for o in others):
         raise Unsupported(SESSION_RULE.id, lines.get(id(cls), 0), f"class {cls.name.value} has class-level statements")
     renamed_init = init.visit(_SelfToNames())
     assert isinstance(renamed_init, cst.FunctionDef)
@@ -165,8 +165,3 @@ def _to_self(stmt: cst.BaseStatement, local: dict[str, str], lines: dict[int, in
     return new
 
 
-def _is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.SimpleString)
-    )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .codegen import ReplaceNames, copy_lines
+from .codegen import ReplaceNames, copy_lines, is_docstring
 from .graph import call_args
 from .imports import Aliases
 from .report import Finding
@@ -167,7 +167,7 @@ def _inline(
     body = list(func.body.body)  # type: ignore[union-attr]
     returned = body[-1].body[0].value  # type: ignore[attr-defined]
     body = body[:-1]
-    if body and _is_docstring(body[0]):
+    if body and is_docstring(body[0]):
         body = body[1:]
     param_names = [p.name.value for p in func.params.params]
     local = _bound(func.body) | set(param_names)
@@ -242,15 +242,6 @@ def _inline(
     copy_lines(out[0], first, lines)
     out[0] = first
     return _Inlined(out, (target.value, replaced) if replaced else None)  # type: ignore[union-attr]
-
-
-def _is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, cst.SimpleString)
-    )
 
 
 def _member_free_names(node: cst.CSTNode, skip: tuple[cst.CSTNode, ...] = ()) -> set[str]:
