@@ -367,7 +367,10 @@ class ProgramMove:
 
     def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
         """Regularization collection reads → the Keras layers' `losses`."""
-        owners = [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
+        assert self.models is not None
+        owners = [instance for function, instance in self.models.model_instances.items()
+                  if function in self.models.regularized_models]
+        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
         if not owners:
             # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
             # modelled: reading them as nothing would silently drop them.
