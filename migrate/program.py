@@ -584,8 +584,9 @@ class ProgramMove:
     def _summary_structure(self) -> str:
         return "dict" if len(self.summary_kinds) == 1 else "nested"
 
-    def _summary_write(self, call: cst.Call) -> cst.BaseStatement | None:
-        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step."""
+    def _summary_write(self, call: cst.Call, converted: cst.Call | None = None) -> cst.BaseStatement | None:
+        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step
+        (`converted`: the call with its run sites already converted)."""
         func = call.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "add_summary" and isinstance(func.value, cst.Name)):
             return None
@@ -595,10 +596,17 @@ class ProgramMove:
         args = call_args(call, ("summary", "global_step"))
         if "summary" not in args:
             raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary without a summary")
+        if converted is not None:
+            args = call_args(converted, ("summary", "global_step"))
         step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
         value = code(args["summary"])
         kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
-        loops = "".join(
+        bind = ""
+        if not isinstance(args["summary"], cst.Name) and len(kinds) > 1 and converted is not None:
+            # fetched once, written by kind
+            name = self._fresh("summary_values")
+            bind, value = f"    {name} = {value}\n", name
+        loops = bind + "".join(
             f"    for tag, value in {value if len(kinds) == 1 else f'{value}[{op!r}]'}.items():\n"
             f"        tf.summary.{op}(tag, value, step={step})\n"
             for op in kinds
@@ -1211,7 +1219,8 @@ class ProgramMove:
                     if isinstance(call, cst.Call) and move._is_noop_session_call(call):
                         move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
-                    write = move._summary_write(call) if isinstance(call, cst.Call) else None
+                    converted = updated.body[0].value  # type: ignore[attr-defined]
+                    write = move._summary_write(call, converted) if isinstance(call, cst.Call) else None
                     if write is not None:
                         move._fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
                         return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]

@@ -22,7 +22,6 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
 
-
 VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
                          "caching_device", "partitioner", "custom_getter", "reuse")
 #: Keras keywords that regularize every variable of a dense or convolution layer.

@@ -58,10 +58,16 @@ def summary_helpers(module: cst.Module, aliases: Aliases) -> dict[str, cst.Funct
         paths = [aliases.resolve(c.func) or "" for c in _calls(func)]
         if not any(p in SUMMARY_OPS for p in paths) or any(p in SESSION_CALLS for p in paths):
             continue
-        if any(isinstance(n, (cst.Return, cst.Yield, cst.FunctionDef, cst.Global, cst.Nonlocal))
-               for n in walk(func.body)):
+        if any(
+            isinstance(n, (cst.Return, cst.Yield, cst.FunctionDef, cst.Global, cst.Nonlocal))
+            for n in walk(func.body)
+        ):
             continue
-        calls = [c for c in _calls(module) if isinstance(c.func, cst.Name) and c.func.value == func.name.value]
+        calls = [
+            c
+            for c in _calls(module)
+            if isinstance(c.func, cst.Name) and c.func.value == func.name.value
+        ]
         statements = _call_statements(module, func.name.value)
         if calls and len(statements) == len(calls) and all(_simple_args(c) for c in calls):
             found[func.name.value] = func
@@ -70,29 +76,46 @@ def summary_helpers(module: cst.Module, aliases: Aliases) -> dict[str, cst.Funct
 
 def _plain_params(func: cst.FunctionDef) -> bool:
     params = func.params
-    return not (params.posonly_params or params.kwonly_params or params.star_kwarg
-                or isinstance(params.star_arg, cst.Param))
+    return not (
+        params.posonly_params
+        or params.kwonly_params
+        or params.star_kwarg
+        or isinstance(params.star_arg, cst.Param)
+    )
 
 
 def _simple_args(call: cst.Call) -> bool:
     """Arguments that may be repeated where the parameter is read: names and literals."""
-    return all(not a.star and isinstance(a.value, (cst.Name, cst.SimpleString, cst.Integer, cst.Float))
-               for a in call.args)
+    return all(
+        not a.star and isinstance(a.value, (cst.Name, cst.SimpleString, cst.Integer, cst.Float))
+        for a in call.args
+    )
 
 
 def _call_statements(module: cst.Module, name: str) -> list[cst.Call]:
     """Calls of `name` that are whole expression statements."""
     return [
-        small.value for n in walk(module) if isinstance(n, cst.SimpleStatementLine) and len(n.body) == 1
-        and isinstance(small := n.body[0], cst.Expr) and isinstance(small.value, cst.Call)
-        and isinstance(small.value.func, cst.Name) and small.value.func.value == name
+        small.value
+        for n in walk(module)
+        if isinstance(n, cst.SimpleStatementLine)
+        and len(n.body) == 1
+        and isinstance(small := n.body[0], cst.Expr)
+        and isinstance(small.value, cst.Call)
+        and isinstance(small.value.func, cst.Name)
+        and small.value.func.value == name
     ]
 
 
-def helper_call(stmt: cst.BaseStatement, helpers: dict[str, cst.FunctionDef]) -> cst.FunctionDef | None:
+def helper_call(
+    stmt: cst.BaseStatement, helpers: dict[str, cst.FunctionDef]
+) -> cst.FunctionDef | None:
     """The helper a statement `helper(args)` calls."""
-    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
-            and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call)):
+    if not (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, cst.Call)
+    ):
         return None
     func = stmt.body[0].value.func
     return helpers.get(func.value) if isinstance(func, cst.Name) else None
@@ -138,7 +161,11 @@ def _locals(func: cst.FunctionDef) -> set[str]:
     for n in walk(func.body):
         if isinstance(n, cst.AssignTarget | cst.For | cst.CompFor):
             target = n.target
-            found.update(m.value for m in names_read(target) if isinstance(target, cst.Name | cst.Tuple | cst.List))
+            found.update(
+                m.value
+                for m in names_read(target)
+                if isinstance(target, cst.Name | cst.Tuple | cst.List)
+            )
         elif isinstance(n, cst.AsName) and isinstance(n.name, cst.Name):
             found.add(n.name.value)
     return found
