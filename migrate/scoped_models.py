@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
-from .codegen import ReplaceNames
+from .codegen import ReplaceNames, fill_lines
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -350,10 +350,9 @@ class ModelBuilder:
             self.scoped_instances[outer_name] = name
         instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
         self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
-        return [
-            cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines),
-            instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
-        ]
+        model = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+        fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
+        return [model, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
     def _layer_dependencies(
         self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str]

@@ -63,13 +63,14 @@ def summary_helpers(module: cst.Module, aliases: Aliases) -> dict[str, cst.Funct
             for n in walk(func.body)
         ):
             continue
-        calls = [
-            c
-            for c in _calls(module)
-            if isinstance(c.func, cst.Name) and c.func.value == func.name.value
-        ]
         statements = _call_statements(module, func.name.value)
-        if calls and len(statements) == len(calls) and all(_simple_args(c) for c in calls):
+        # the function's name is read only to call it
+        reads = [n for n in names_read(module) if n.value == func.name.value and n is not func.name]
+        if (
+            statements
+            and len(reads) == len(statements)
+            and all(_simple_args(c) for c in statements)
+        ):
             found[func.name.value] = func
     return found
 
