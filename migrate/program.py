@@ -546,7 +546,11 @@ class ProgramMove:
             raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"summary {tag} under a name scope named at run time")
         literal = static_string(cst.parse_expression(tag))
         if literal is not None:
-            return repr(self.name_scopes.unique(scope + literal))
+            written = self.name_scopes.unique(scope + literal)
+            if written == literal:
+                return tag
+            quote = tag[0] if tag[0] in "'\"" else "'"
+            return f"{quote}{written}{quote}" if quote not in written and "\\" not in written else repr(written)
         return f"{scope!r} + {tag}" if scope else tag
 
     def _summary_loop(self, stmt: cst.BaseStatement) -> tuple[SummaryLoop, list[cst.Call]] | None:

@@ -28,7 +28,7 @@ def test_summaries_of_two_kinds_are_returned_by_kind_and_written_by_kind() -> No
         GRAPH + 'tf.summary.scalar("loss", loss)\ntf.summary.histogram("h", h)\n' + RUN
     )
     assert result.level == "idiomatic"
-    assert "return {'scalar': {'loss': loss}, 'histogram': {'h': h}}" in result.code
+    assert "return {'scalar': {\"loss\": loss}, 'histogram': {\"h\": h}}" in result.code
     # fetched once (the fetch runs the step), then written by kind
     assert "summary_values = tf.nest.map_structure(" in result.code
     assert "for tag, value in summary_values['scalar'].items():" in result.code
@@ -48,14 +48,14 @@ def test_a_helper_making_summaries_is_inlined_at_each_call_with_its_name_scope()
     result = rewrite(source + RUN)
     assert result.level == "idiomatic", result.findings
     assert "def stats" not in result.code
-    assert "'stats_h/mean': mean, 'stats_x/mean': mean_2" in result.code
+    assert '"stats_h/mean": mean, "stats_x/mean": mean_2' in result.code
 
 
 def test_the_same_tag_twice_is_made_unique_as_tf1_did() -> None:
     result = rewrite(
         GRAPH + 'tf.summary.scalar("loss", loss)\ntf.summary.scalar("loss", 2 * loss)\n' + RUN
     )
-    assert "{'loss': loss, 'loss_1': 2 * loss}" in result.code
+    assert "{'loss': loss, 'loss_1': 2 * loss}" in result.code.replace('"', "'")
 
 
 def test_a_tag_under_a_name_scope_named_at_run_time_keeps_tf1() -> None:
