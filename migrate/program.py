@@ -65,7 +65,14 @@ from .rules.session import RULE as SESSION_RULE
 from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
-from .summary_helpers import NameScopes, helper_call, inline_call, static_string, summary_helpers
+from .summary_helpers import (
+    NameScopes,
+    call_statements,
+    helper_call,
+    inline_call,
+    static_string,
+    summary_helpers,
+)
 from .suppress import is_skipped
 from .walk import walk
 
@@ -164,6 +171,7 @@ class ProgramMove:
     # module functions that only attach summaries, inlined at their calls
     summary_helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)
     helper_taken: set[str] = field(default_factory=set)  # names an inlined helper local must avoid
+    inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
     name_scopes: NameScopes = field(default_factory=NameScopes)
 
     # ------------------------------------------------------------------ driver
@@ -175,7 +183,13 @@ class ProgramMove:
         self.summary_helpers = summary_helpers(self.module, self.aliases)
         helper_ids = {id(n) for f in self.summary_helpers.values() for n in names_read(f)}
         self.helper_taken = {n.value for n in names_read(self.module) if id(n) not in helper_ids}
-        return self._process(list(self.module.body), top=True)
+        body = self._process(list(self.module.body), top=True)
+        for name in self.summary_helpers:
+            for call in call_statements(self.module, name):
+                if id(call) not in self.inlined_calls:
+                    # its definition is gone: a call the move did not reach would fail
+                    raise Unsupported(SUMMARIES_RULE.id, self._line(call), f"{name}() called where its summaries reach no merge")
+        return body
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
@@ -256,7 +270,7 @@ class ProgramMove:
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
-                helper_taken=self.helper_taken,
+                helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -267,7 +281,7 @@ class ProgramMove:
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
             summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
-            helper_taken=self.helper_taken,
+            helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -340,8 +354,9 @@ class ProgramMove:
         summary helpers into their bodies."""
         for stmt in body:
             helper = helper_call(stmt, self.summary_helpers)
-            if helper is not None:
-                inlined = inline_call(stmt, helper, self.helper_taken, self.lines)  # type: ignore[arg-type]
+            inlined = inline_call(stmt, helper, self.helper_taken, self.lines) if helper else None  # type: ignore[arg-type]
+            if helper is not None and inlined is not None:
+                self.inlined_calls.add(id(stmt.body[0].value))  # type: ignore[attr-defined]
                 self.used_names |= self.helper_taken
                 self._fixed(SUMMARIES_RULE.id, stmt, f"{helper.name.value}() inlined: its summaries join the merge")
                 self._flatten(inlined, prefix, out, names)
@@ -598,7 +613,7 @@ class ProgramMove:
         if writer is None or writer.kind != "writer":
             return None
         args = call_args(call, ("summary", "global_step"))
-        if "summary" not in args:
+        if "summary" not in args or not self.summary_kinds:
             raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary without a summary")
         if converted is not None:
             args = call_args(converted, ("summary", "global_step"))

@@ -63,7 +63,7 @@ def summary_helpers(module: cst.Module, aliases: Aliases) -> dict[str, cst.Funct
             for n in walk(func.body)
         ):
             continue
-        statements = _call_statements(module, func.name.value)
+        statements = call_statements(module, func.name.value)
         # the function's name is read only to call it
         reads = [n for n in names_read(module) if n.value == func.name.value and n is not func.name]
         if (
@@ -93,7 +93,7 @@ def _simple_args(call: cst.Call) -> bool:
     )
 
 
-def _call_statements(module: cst.Module, name: str) -> list[cst.Call]:
+def call_statements(module: cst.Module, name: str) -> list[cst.Call]:
     """Calls of `name` that are whole expression statements."""
     return [
         small.value
@@ -124,7 +124,7 @@ def helper_call(
 
 def inline_call(
     stmt: cst.SimpleStatementLine, helper: cst.FunctionDef, taken: set[str], lines: dict[int, int]
-) -> list[cst.BaseStatement]:
+) -> list[cst.BaseStatement] | None:
     """The helper's body for one call: parameters replaced by the arguments, locals renamed
     where the calling code (`taken`) already uses their names."""
     call = stmt.body[0].value  # type: ignore[attr-defined]
@@ -134,7 +134,7 @@ def inline_call(
     for p in params:
         value = bound.get(p.name.value, p.default)
         if value is None:
-            return [stmt]  # a missing argument: Python raises at the call, leave it there
+            return None  # a missing argument: Python raises at the call, leave it there
         mapping[p.name.value] = cst.Module([]).code_for_node(value)
     for local in sorted(_locals(helper) - mapping.keys()):
         name, n = local, 2

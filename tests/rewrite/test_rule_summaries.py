@@ -128,3 +128,15 @@ def test_a_scope_regularizer_over_batch_norm_keeps_tf1() -> None:
     result = rewrite(source)
     assert result.level == "partial"
     assert any("regularizes otherwise" in f.message for f in result.findings)
+
+
+def test_a_helper_called_where_the_move_does_not_reach_keeps_tf1() -> None:
+    source = GRAPH + dedent("""\
+        def stats(t):
+            tf.summary.scalar("mean", tf.reduce_mean(t))
+        def later(t):
+            stats(t)
+        """)
+    result = rewrite(source + RUN)
+    assert "def stats" in result.code
+    assert result.level == "partial"
