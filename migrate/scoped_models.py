@@ -86,6 +86,18 @@ class ModelBuilder:
             self.module.visit(Finder())
         return found
 
+    def caller_scope(self, name: str) -> str | None:
+        """The one variable_scope every call of `name` runs under, when it is one literal name
+        opened where the calls are (`with tf.variable_scope("D"): d = discriminator(x)`): TF1
+        put the function's variables under it, so its model is named by it."""
+        if self.module is None:
+            return None
+        scopes = _call_scopes(self.module, self.aliases).get(name, set())
+        if len(scopes) != 1:
+            return None
+        scope = next(iter(scopes))
+        return scope if scope and "/" not in scope and scope.isidentifier() else None
+
     # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
     reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
 
@@ -329,6 +341,7 @@ class ModelBuilder:
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(new_body))
         self.model_instances[name] = name
+        outer_name = outer_name or self.caller_scope(name)
         model_args = f"name={outer_name!r}" if outer_name else ""
         if outer_name:
             self.scoped_instances[outer_name] = name
@@ -415,6 +428,51 @@ class ModelBuilder:
                     continue
             out.append(stmt.visit(_LayerCalls(self, attrs, scope_name)))
         return out
+
+
+def _call_scopes(module: cst.Module, aliases: Aliases) -> dict[str, set[str]]:
+    """For each plain name called in the module, the variable_scope paths its calls run under
+    ("" outside any), counting only scopes opened in the same function or at the top level."""
+    found: dict[str, set[str]] = {}
+
+    class Finder(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str | None] = []  # a scope name, or None for an unknown one
+
+        def _scope(self, node: cst.With) -> str | None | bool:
+            calls = [i.item for i in node.items if isinstance(i.item, cst.Call)
+                     and aliases.resolve(i.item.func) == "variable_scope"]
+            if not calls:
+                return False
+            args = calls[0].args
+            literal = len(calls) == 1 and len(args) == 1 and isinstance(args[0].value, cst.SimpleString)
+            return str(args[0].value.evaluated_value) if literal else None  # type: ignore[union-attr]
+
+        def visit_With(self, node: cst.With) -> None:
+            scope = self._scope(node)
+            if scope is not False:
+                self.stack.append(scope)  # type: ignore[arg-type]
+
+        def leave_With(self, node: cst.With) -> None:
+            if self._scope(node) is not False:
+                self.stack.pop()
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.append("")  # a function's body starts outside the caller's scopes
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.pop()
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name):
+                last = max((i for i, s in enumerate(self.stack) if s == ""), default=-1)
+                inner = self.stack[last + 1:]
+                path = "?" if None in inner else "/".join(s for s in inner if s)
+                found.setdefault(node.func.value, set()).add(path)
+
+    module.visit(Finder())
+    return found
 
 
 # Names a Keras Layer already uses; a weight attribute must not shadow them.
