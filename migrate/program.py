@@ -1115,6 +1115,9 @@ class ProgramMove:
                     return eager[id(original)]
                 return feed_vars.string_key(original) if id(original) in keyed else updated
 
+            def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+                return eager.get(id(original), updated)
+
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 if id(original) in eager:
                     return eager[id(original)]
@@ -1375,7 +1378,13 @@ class ProgramMove:
         if reads.lists:
             prelude = self._build_weights(stmt, new_functions)
         for key, (attr, names_unused) in reads.lists.items():
-            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused))
+            named = reads.names.get(key, [])
+            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused or bool(named)))
+            if named and not self._keras_listing(eager[key]):
+                raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of TF1 and Keras variables read from one list")
+            for read in named:
+                # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
+                eager[id(read)] = cst.parse_expression(f'{code(read.value)}.path + ":0"')
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
@@ -1436,6 +1445,15 @@ class ProgramMove:
             statements.append(cst.parse_statement(f"{fn.name}.get_concrete_function()\n"))
             self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
         return statements
+
+    @staticmethod
+    def _keras_listing(listing: cst.BaseExpression) -> bool:
+        """A listing made only of Keras owners' variables (`a.trainable_variables + b...`)."""
+        while isinstance(listing, cst.BinaryOperation):
+            if not ProgramMove._keras_listing(listing.right):
+                return False
+            listing = listing.left
+        return isinstance(listing, cst.Attribute)
 
     def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
         """The variables TF1's collection held, in creation order: plain variables by name,
