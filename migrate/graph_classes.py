@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .codegen import copy_lines, is_docstring
-from .graph import INSIDE
+from .graph import INSIDE, names_read
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
+from .scoped_models import bound_names, call_scopes
 
 PREFIX = "self__"
 
@@ -58,6 +59,18 @@ class GraphClass:
 
     name: str
     variables: set[str] = field(default_factory=set)
+    # run sites outside the class (`sess.run(gan.fake, {gan.z: noise})`), by `external_key`:
+    # the step function attribute and the placeholder attributes it takes, in order
+    runs: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+
+
+def external_key(fetch: str, fed: list[str]) -> str:
+    """A run site by its fetched attribute and the attributes it feeds."""
+    return f"{fetch} <- {', '.join(sorted(fed))}"
+
+
+#: The method holding the class's run sites found outside it, while the class is converted.
+EXTERNAL = "tfmigrate__external_runs"
 
 
 def is_graph_class(cls: cst.ClassDef, uses_tf1_graph) -> bool:
@@ -74,12 +87,25 @@ def _method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
 
 
 def convert_class(
-    cls: cst.ClassDef, make_move, lines: dict[int, int]
-) -> tuple[cst.ClassDef, GraphClass]:
-    """The class with its graph moved into step functions built in `__init__`."""
+    cls: cst.ClassDef, make_move, lines: dict[int, int], external: list[tuple[str, list[str]]] = (),
+) -> tuple[list[cst.BaseStatement], GraphClass]:
+    """The class with its graph moved into step functions built in `__init__`, after the
+    Layer/Model classes its variable-creating static methods became. `external` lists the
+    (fetched attribute, fed attributes) of its instances' run sites outside the class: each
+    gets a step function too."""
     init = _method(cls, "__init__")
     assert init is not None
     members = list(cls.body.body)  # type: ignore[union-attr]
+    if external:
+        runs = "".join(
+            f"    tfmigrate__session.run(self.{fetch}, {{{', '.join(f'self.{f}: None' for f in fed)}}})\n"
+            for fetch, fed in external
+        )
+        members.append(cst.parse_statement(f"def {EXTERNAL}(self):\n{runs}"))
+    move = make_move()
+    init, classes, converted = _shared_models(cls, init, move, lines)
+    members = [init if isinstance(m, cst.FunctionDef) and m.name.value == "__init__" else m
+               for m in members if m not in converted]
     methods = [m for m in members if isinstance(m, cst.FunctionDef) and m is not init]
     others = [m for m in members if not isinstance(m, cst.FunctionDef)]
     if any(not is_docstring(o) for o in others):
@@ -90,7 +116,6 @@ def convert_class(
     # Findings on the renamed statements point at the original lines.
     for old, new in [*zip(init.body.body, renamed_init.body.body), *zip(methods, renamed_methods)]:  # type: ignore[union-attr]
         copy_lines(old, new, lines)
-    move = make_move()
     body = list(renamed_init.body.body) + renamed_methods  # type: ignore[union-attr,operator]
     out = move._process(body, top=True)
     method_names = {m.name.value for m in methods}
@@ -101,6 +126,8 @@ def convert_class(
     new_init: list[cst.BaseStatement] = []
     new_methods: dict[str, cst.BaseStatement] = {}
     for stmt in out:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == EXTERNAL:
+            continue
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in method_names:
             new_methods[stmt.name.value] = _to_self(stmt, {}, lines)  # type: ignore[assignment]
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value in step_names:
@@ -116,15 +143,94 @@ def convert_class(
         n[len(PREFIX):] for node in move.scope.nodes if node.kind == "variable"
         for n in node.names if n.startswith(PREFIX)
     })
+    for fetch, fed in external:
+        step = move.functions.get(f"{PREFIX}{fetch} -> {PREFIX}{fetch}")
+        if step is None or step.returns_structure != "single":
+            raise Unsupported(SESSION_RULE.id, lines.get(id(cls), 0), f"self.{fetch} run outside the class")
+        params = [p.name.removeprefix(PREFIX) for p in step.params]
+        info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params)
     rebuilt: list[cst.BaseStatement] = []
     for member in members:
         if member is init:
             rebuilt.append(init.with_changes(body=init.body.with_changes(body=new_init)))
+        elif isinstance(member, cst.FunctionDef) and member.name.value == EXTERNAL:
+            continue
         elif isinstance(member, cst.FunctionDef):
             rebuilt.append(new_methods.get(member.name.value, member))  # type: ignore[arg-type]
         else:
             rebuilt.append(member)
-    return cls.with_changes(body=cls.body.with_changes(body=rebuilt)), info
+    blank = [cst.EmptyLine(), cst.EmptyLine()]
+    placed = [c.with_changes(leading_lines=cls.leading_lines if i == 0 else blank) for i, c in enumerate(classes)]
+    converted_cls = cls.with_changes(body=cls.body.with_changes(body=rebuilt))
+    if placed:
+        converted_cls = converted_cls.with_changes(leading_lines=blank)
+    return [*placed, converted_cls], info
+
+
+def _shared_models(
+    cls: cst.ClassDef, init: cst.FunctionDef, move, lines: dict[int, int]
+) -> tuple[cst.FunctionDef, list[cst.BaseStatement], list[cst.FunctionDef]]:
+    """Static methods that create variables and are called only in `__init__` (`self.fake =
+    self.generator(self.z, hidden)`, again with `reuse=True`): each becomes a Layer/Model class
+    whose one instance `__init__` makes before the first call, configured with the arguments
+    the calls pass, and named by the variable_scope its variables were under.
+
+    Returns `__init__` with the instances made, the new classes, and the methods they replace."""
+    models = move.models
+    members = [m for m in cls.body.body if isinstance(m, cst.FunctionDef)]  # type: ignore[union-attr]
+    body = list(init.body.body)  # type: ignore[union-attr]
+    params = {p.name.value for p in init.params.params}
+    rebound = {n for s in body for n in bound_names(s)}
+    classes: list[cst.BaseStatement] = []
+    converted: list[cst.FunctionDef] = []
+    for method in members:
+        if not any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                   for d in method.decorators):
+            continue
+        name = method.name.value
+        sites = [c for s in body for c in _self_calls(s, name)]
+        others = [c for m in members if m is not init for c in _self_calls(m, name)]
+        if not sites or others:
+            continue
+        scopes = call_scopes(cst.Module(body=[s.visit(_SelfToNames()) for s in body]), models.aliases)
+        caller = scopes.get(PREFIX + name, set())
+        scope = next(iter(caller)) if len(caller) == 1 else None
+        plain = method.with_changes(decorators=[])
+        shared = models.convert_shared(plain, PREFIX + name, scope if scope and scope.isidentifier() else None)
+        if shared is None:
+            continue
+        names = [p.name.value for p in method.params.params]
+        made = {shared.constructor(c, names) for c in sites}
+        if len(made) != 1 or None in made:
+            raise Unsupported(SESSION_RULE.id, lines.get(id(method), 0),
+                              f"calls of {name} configure its layers differently")
+        reads = {n.value for c in sites for a in c.args for n in names_read(a.value)}
+        config = {n for n in reads if n in params} & rebound
+        if config:
+            raise Unsupported(SESSION_RULE.id, lines.get(id(method), 0),
+                              f"{name} is configured from {', '.join(sorted(config))}, computed in __init__")
+        first = next(i for i, s in enumerate(body) if _self_calls(s, name))
+        made_line = cst.parse_statement(f"self.{name} = {made.pop()}\n")
+        lines[id(made_line)] = lines.get(id(body[first]), 0)
+        body.insert(first, made_line)
+        classes.extend(shared.classes)
+        converted.append(method)
+    return init.with_changes(body=init.body.with_changes(body=body)), classes, converted
+
+
+def _self_calls(node: cst.CSTNode, name: str) -> list[cst.Call]:
+    """Calls of `self.<name>(...)` in a subtree."""
+    found: list[cst.Call] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                    and func.value.value == "self" and func.attr.value == name):
+                found.append(call)
+
+    node.visit(Finder())
+    return found
 
 
 def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:

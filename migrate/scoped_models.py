@@ -62,6 +62,25 @@ def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
 
 
 @dataclass
+class SharedModel:
+    """A function converted to a class whose one instance is made where the function is called."""
+
+    name: str | None = None  # the instance's name: the variable_scope its variables were under
+    cls: str = ""
+    config: list[str] = field(default_factory=list)  # parameters the constructor takes
+    classes: list[cst.BaseStatement] = field(default_factory=list)
+
+    def constructor(self, call: cst.Call, params: list[str]) -> str | None:
+        """The instance's constructor call with the configuration `call` passes; None when it
+        passes some by star or not at all."""
+        bound = call_args(call, tuple(params))
+        if any(a.star for a in call.args) or any(p not in bound for p in self.config):
+            return None
+        args = [_code(bound[p]) for p in self.config] + ([f"name={self.name!r}"] if self.name else [])
+        return f"{self.cls}({', '.join(args)})"
+
+
+@dataclass
 class ModelBuilder:
     aliases: Aliases
     lines: dict[int, int]
@@ -92,14 +111,17 @@ class ModelBuilder:
         put the function's variables under it, so its model is named by it."""
         if self.module is None:
             return None
-        scopes = _call_scopes(self.module, self.aliases).get(name, set())
+        scopes = call_scopes(self.module, self.aliases).get(name, set())
         if len(scopes) != 1:
             return None
         scope = next(iter(scopes))
         return scope if scope and "/" not in scope and scope.isidentifier() else None
 
-    # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
-    reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # instance -> (position, name) of the function's parameters its calls lose: `reuse`, and
+    # the configuration a shared instance took in its constructor
+    dropped_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    # set while converting a function whose one instance is made where it is called
+    shared: SharedModel | None = None
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -136,6 +158,30 @@ class ModelBuilder:
         func.visit(Finder())
         return hit
 
+    def convert_shared(self, func: cst.FunctionDef, instance: str, caller_scope: str | None) -> SharedModel | None:
+        """A variable-creating function (a class's static method) whose calls, all in one place,
+        share one Layer/Model instance made there: it takes the calls' configuration arguments
+        in its constructor and is named by its variable_scope, or the callers' one."""
+        if not self._creates_variables(func):
+            return None
+        self.shared = SharedModel(name=caller_scope)
+        try:
+            made = self.convert_function(func, Scope())
+        finally:
+            shared, self.shared = self.shared, None
+        if made is None or not shared.cls:
+            return None
+        name = func.name.value
+        self.layer_classes.pop(name, None)
+        self.model_instances.pop(name, None)
+        self.model_instances[instance] = instance
+        self.dropped_params[instance] = self.dropped_params.pop(name, [])
+        if shared.name:
+            self.scoped_instances = {k: v for k, v in self.scoped_instances.items() if v != name}
+            self.scoped_instances[shared.name] = instance
+        shared.classes = made
+        return shared
+
     def convert_function(self, func: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement] | None:
         """Layer/Model classes for a variable-creating function; None if it creates none."""
         if not self._creates_variables(func):
@@ -170,7 +216,7 @@ class ModelBuilder:
         params = [p.name.value for p in func.params.params]
         reuse = args.get("reuse")
         reuse_param = reuse.value if isinstance(reuse, cst.Name) and reuse.value in params[1:] else None
-        if len(params) - (reuse_param is not None) != 1:
+        if len(params) - (reuse_param is not None) != 1 and self.shared is None:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: a scoped layer function takes only its input")
         name, scope_name = func.name.value, str(scope.evaluated_value)
         kept = func.params.with_changes(params=[p for p in func.params.params if p.name.value != reuse_param])
@@ -181,7 +227,12 @@ class ModelBuilder:
         self.model_instances[name] = name
         self.scoped_instances[scope_name] = name
         if reuse_param is not None:
-            self.reuse_params[name] = (params.index(reuse_param), reuse_param)
+            self.dropped_params[name] = [(params.index(reuse_param), reuse_param)]
+        if self.shared is not None:
+            config = [p for p in params[1:] if p != reuse_param]
+            self.dropped_params[name] = self.dropped_params.get(name, []) + [(params.index(p), p) for p in config]
+            self.shared.cls, self.shared.config, self.shared.name = layer.name.value, config, scope_name
+            return [layer]
         instance = cst.parse_statement(f"{name} = {layer.name.value}(name={scope_name!r})\n")
         return [layer, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
@@ -341,6 +392,13 @@ class ModelBuilder:
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(new_body))
         self.model_instances[name] = name
+        if self.shared is not None:
+            names = [p.name.value for p in func.params.params]
+            self.dropped_params[name] = [(names.index(p.name.value), p.name.value) for p in config]
+            self.shared.cls, self.shared.config = cls, [p.name.value for p in config]
+            self.shared.name = outer_name or self.shared.name
+            self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
+            return [cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)]
         outer_name = outer_name or self.caller_scope(name)
         model_args = f"name={outer_name!r}" if outer_name else ""
         if outer_name:
@@ -367,8 +425,10 @@ class ModelBuilder:
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs = params[0].name.value
-        rebound = {n for s in body for n in _bound(s)}
-        configurable = {p.name.value: p for p in params[1:] if p.default is not None and p.name.value not in rebound}
+        rebound = {n for s in body for n in bound_names(s)}
+        # A shared instance takes its configuration from the arguments of its calls.
+        configurable = {p.name.value: p for p in params[1:] if (p.default is not None or self.shared is not None)
+                        and p.name.value not in rebound}
         local = {p.name.value for p in params} | rebound
         shape_map = {f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.get_shape()": "input_shape",
                      f"{inputs}.shape": "input_shape"}
@@ -389,7 +449,7 @@ class ModelBuilder:
                 raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")
             config |= reads
         names = [p.name.value for p in params]
-        for call in self.calls_of(func.name.value):
+        for call in [] if self.shared is not None else self.calls_of(func.name.value):
             positional = [a for a in call.args if a.keyword is None]
             passed = {a.keyword.value for a in call.args if a.keyword is not None}
             passed |= set(names[: len(positional)])
@@ -430,7 +490,7 @@ class ModelBuilder:
         return out
 
 
-def _call_scopes(module: cst.Module, aliases: Aliases) -> dict[str, set[str]]:
+def call_scopes(module: cst.Module, aliases: Aliases) -> dict[str, set[str]]:
     """For each plain name called in the module, the variable_scope paths its calls run under
     ("" outside any), counting only scopes opened in the same function or at the top level."""
     found: dict[str, set[str]] = {}
@@ -483,7 +543,7 @@ _LAYER_ATTRIBUTES = frozenset({
 })
 
 
-def _bound(stmt: cst.CSTNode) -> set[str]:
+def bound_names(stmt: cst.CSTNode) -> set[str]:
     """Names a statement binds: assignment, loop and `with ... as` targets."""
     found: set[str] = set()
 
