@@ -62,6 +62,7 @@ class GraphClass:
     # run sites outside the class (`sess.run(gan.fake, {gan.z: noise})`), by `external_key`:
     # the step function attribute and the placeholder attributes it takes, in order
     runs: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    savers: set[str] = field(default_factory=set)  # attributes holding a Saver (now a Checkpoint)
 
 
 def external_key(fetch: str, fed: list[str]) -> str:
@@ -117,7 +118,10 @@ def convert_class(
     for old, new in [*zip(init.body.body, renamed_init.body.body), *zip(methods, renamed_methods)]:  # type: ignore[union-attr]
         copy_lines(old, new, lines)
     body = list(renamed_init.body.body) + renamed_methods  # type: ignore[union-attr,operator]
+    reported = len(move.findings)
     out = move._process(body, top=True)
+    # The run sites made up for uses outside the class have no line: the module reports them.
+    move.findings[reported:] = [f for f in move.findings[reported:] if f.line]
     method_names = {m.name.value for m in methods}
     step_names = {f.name for f in move.functions.values()}
     local = {n for node in move.scope.nodes if node.kind in INSIDE or node.kind == "placeholder"
@@ -143,10 +147,12 @@ def convert_class(
         n[len(PREFIX):] for node in move.scope.nodes if node.kind == "variable"
         for n in node.names if n.startswith(PREFIX)
     })
+    info.savers = {n[len(PREFIX):] for node in move.scope.nodes if node.kind == "saver"
+                   for n in node.names if n.startswith(PREFIX)}
     for fetch, fed in external:
         step = move.functions.get(f"{PREFIX}{fetch} -> {PREFIX}{fetch}")
         if step is None or step.returns_structure != "single":
-            raise Unsupported(SESSION_RULE.id, lines.get(id(cls), 0), f"self.{fetch} run outside the class")
+            continue  # a variable read, or a fetch the module's run site reports on
         params = [p.name.removeprefix(PREFIX) for p in step.params]
         info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params)
     rebuilt: list[cst.BaseStatement] = []

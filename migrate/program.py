@@ -977,20 +977,24 @@ class ProgramMove:
     def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
         """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("save", "restore")):
             return None
-        node = self.scope.lookup(func.value.value)
-        if node is None or node.kind != "saver" or func.attr.value not in ("save", "restore"):
+        receiver = func.value
+        node = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
+        # `model.saver.save(sess, path)` outside a converted class reaches its Checkpoint too.
+        of_instance = (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
+                       and receiver.attr.value in getattr(self.graph_instances.get(receiver.value.value), "savers", ()))
+        if not of_instance and (node is None or node.kind != "saver"):
             return None
         args = call_args(call, ("sess", "save_path", "global_step"))
         if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
             raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
         path = code(args["save_path"])
-        saver = func.value.value
+        saver = code(receiver)
         if func.attr.value == "save" and self._reads_checkpoint_state():
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-            if "global_step" not in args or not self._imports_os():
+            if "global_step" not in args or not self._imports_os() or node is None:
                 raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
             keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
             return cst.parse_expression(
@@ -1413,7 +1417,7 @@ class ProgramMove:
                 raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of TF1 and Keras variables read from one list")
             for read in named:
                 # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
-                eager[id(read)] = cst.parse_expression(f'{code(read.value)}.path + ":0"')
+                eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
