@@ -202,6 +202,7 @@ def _shared_models(
         caller = scopes.get(PREFIX + name, set())
         scope = next(iter(caller)) if len(caller) == 1 else None
         plain = method.with_changes(decorators=[])
+        lines[id(plain)] = lines.get(id(method), 0)
         shared = models.convert_shared(plain, PREFIX + name, scope if scope and scope.isidentifier() else None)
         if shared is None:
             continue
