@@ -76,7 +76,11 @@ class SharedModel:
         bound = call_args(call, tuple(params))
         if any(a.star for a in call.args) or any(p not in bound for p in self.config):
             return None
-        args = [_code(bound[p]) for p in self.config] + ([f"name={self.name!r}"] if self.name else [])
+        return self.constructor_source([_code(bound[p]) for p in self.config])
+
+    def constructor_source(self, config: list[str]) -> str:
+        """The constructor call given the configuration values' sources, in `config` order."""
+        args = [*config, *([f"name={self.name!r}"] if self.name else [])]
         return f"{self.cls}({', '.join(args)})"
 
 
