@@ -122,8 +122,11 @@ def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
     if len(stack) < 3 or not isinstance(stack[-2], cst.CompFor) or stack[-2].iter is not stack[-1]:
         return None
     comp, loop = stack[-3], stack[-2]
-    if not (isinstance(comp, (cst.ListComp, cst.GeneratorExp, cst.SetComp))
-            and isinstance(loop.target, cst.Name) and loop.inner_for_in is None):
+    if not (
+        isinstance(comp, (cst.ListComp, cst.GeneratorExp, cst.SetComp))
+        and isinstance(loop.target, cst.Name)
+        and loop.inner_for_in is None
+    ):
         return None
     target = loop.target.value
     reads: list[cst.Attribute] = []
@@ -131,7 +134,11 @@ def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
 
     class Uses(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            if isinstance(node.value, cst.Name) and node.value.value == target and node.attr.value == "name":
+            if (
+                isinstance(node.value, cst.Name)
+                and node.value.value == target
+                and node.attr.value == "name"
+            ):
                 reads.append(node)
                 return False
             return True

@@ -53,7 +53,9 @@ def test_keras_variables_listed_by_name_print_their_paths() -> None:
     )
     assert result.level == "idiomatic"
     # A Keras variable's name is its leaf; TF1's scoped name is its path.
-    assert '[f"{v.path}:0" for v in h_layer.variables if not f"{v.path}:0".startswith(' in result.code
+    assert (
+        '[f"{v.path}:0" for v in h_layer.variables if not f"{v.path}:0".startswith(' in result.code
+    )
 
 
 @pytest.mark.parametrize(
@@ -63,7 +65,9 @@ def test_keras_variables_listed_by_name_print_their_paths() -> None:
         ("[(v, v.name) for v in tf.global_variables()]", "names of Keras variables"),
     ],
 )
-def test_names_not_read_from_keras_variables_alone_keep_the_file_in_tf1(comprehension: str, why: str) -> None:
+def test_names_not_read_from_keras_variables_alone_keep_the_file_in_tf1(
+    comprehension: str, why: str
+) -> None:
     body = (
         "x = tf.placeholder(tf.float32, [None, 2])\nw = tf.Variable(1.0, name='w')\nh = tf.layers.dense(x * w, 3)\n"
         f"print({comprehension})\n"
