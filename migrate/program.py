@@ -139,6 +139,7 @@ class ProgramMove:
     # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
     # reach a writer in the driver through what its methods return)
     summary_kinds: set[str] = field(default_factory=set)
+    new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -146,7 +147,19 @@ class ProgramMove:
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
-        return self._process(list(self.module.body), top=True)
+        return self._with_imports(self._process(list(self.module.body), top=True))
+
+    def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """`import <module>` lines for what the rewrite calls into, before the first import."""
+        if not self.new_imports:
+            return body
+        at = next((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine)
+                   and isinstance(s.body[0], (cst.Import, cst.ImportFrom))), 1 if body and cg.is_docstring(body[0]) else 0)
+        added = [cst.parse_statement(f"import {name}\n") for name in sorted(self.new_imports)]
+        if at < len(body):
+            added[0] = added[0].with_changes(leading_lines=body[at].leading_lines)
+            body = [*body[:at], body[at].with_changes(leading_lines=[]), *body[at + 1:]]
+        return [*body[:at], *added, *body[at:]]
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
@@ -226,7 +239,7 @@ class ProgramMove:
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
-                summary_kinds=self.summary_kinds,
+                summary_kinds=self.summary_kinds, new_imports=self.new_imports,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -236,7 +249,7 @@ class ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
-            summary_kinds=self.summary_kinds,
+            summary_kinds=self.summary_kinds, new_imports=self.new_imports,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -975,8 +988,10 @@ class ProgramMove:
         if func.attr.value == "save" and self._reads_checkpoint_state():
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-            if "global_step" not in args or not self._imports_os():
+            if "global_step" not in args:
                 raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
+            if not self._imports_os():
+                self.new_imports.add("os")
             keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
             return cst.parse_expression(
                 f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
@@ -1139,6 +1154,16 @@ class ProgramMove:
                     keep=unpacked.get(original, (None, None))[0],
                 )
 
+            def leave_With(
+                self, original: cst.With, updated: cst.With
+            ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+                if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
+                    return updated
+                move._fixed(SESSION_RULE.id, original, "session context unwrapped")
+                first, *rest = updated.body.body
+                lead = list(updated.leading_lines) + list(first.leading_lines)
+                return cst.FlattenSentinel([first.with_changes(leading_lines=lead), *rest])
+
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
                 for call, (_, target) in unpacked.items():
                     if original.value is call:
@@ -1149,11 +1174,12 @@ class ProgramMove:
         # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
+        session_withs = self._session_withs(stmt)
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
         self._report_shown(reads)
-        if not keyed and not reads.rewrites and not any(
+        if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
@@ -1179,6 +1205,22 @@ class ProgramMove:
             prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
             new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
         return [*prelude, new], new_functions  # type: ignore[list-item]
+
+    def _session_withs(self, stmt: cst.BaseStatement) -> set[int]:
+        """Ids of the `with tf.Session() as s:` blocks nested in driver code (a session per
+        loop round, say): they unwrap like top-level ones, `s` taken as a session."""
+        found: set[int] = set()
+        for node in walk(stmt):
+            if isinstance(node, cst.With) and all(
+                isinstance(i.item, cst.Call) and self.aliases.resolve(i.item.func) in SESSION_CALLS
+                for i in node.items
+            ):
+                found.add(id(node))
+                self.scope.sessions.update(
+                    i.asname.name.value for i in node.items
+                    if i.asname is not None and isinstance(i.asname.name, cst.Name)
+                )
+        return found
 
     def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
         """(kept positions, new target) when a run's op results are unpacked into `_`."""
@@ -1261,7 +1303,10 @@ class ProgramMove:
         if func.attr.value == "close" and isinstance(receiver, cst.Name):
             return receiver.value in self.scope.sessions
         if func.attr.value == "run":
-            if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+            if isinstance(receiver, cst.Name) and (receiver.value in self.scope.sessions or (
+                self.class_mode and self.scope.lookup(receiver.value) is None
+            )):
+                # A method's session is a parameter: `sess.run(<initializer>)` is known by its fetch.
                 fetch = call.args[0].value if call.args else None
                 return fetch is not None and self._is_init(fetch)
             return self._is_init(receiver)
@@ -1929,6 +1974,9 @@ def _bound_names(stmt: cst.CSTNode) -> set[int]:
 
         def visit_CompFor(self, node: cst.CompFor) -> None:
             add(node.target)
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            add(node.name)  # type: ignore[arg-type]
 
     stmt.visit(Targets())
     return bound
