@@ -96,6 +96,8 @@ class Item:
     stmt: cst.BaseStatement
     prefix: str = ""
     line: int = 0
+    # TF1's name scope (`hidden/`), which prefixes tf.Variable names; None when not literal
+    name_scope: str | None = ""
 
 
 @dataclass
@@ -139,6 +141,7 @@ class ProgramMove:
     # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
     # reach a writer in the driver through what its methods return)
     summary_kinds: set[str] = field(default_factory=set)
+    name_scopes: Counter[str] = field(default_factory=Counter)  # name scopes TF1 opened so far
     new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
 
     # ------------------------------------------------------------------ driver
@@ -316,13 +319,14 @@ class ProgramMove:
     # ----------------------------------------------------------------- flatten
     def _flatten(
         self, body: tuple[cst.BaseStatement, ...] | list[cst.BaseStatement], prefix: str,
-        out: list[Item],
+        out: list[Item], name_scope: str | None = "",
     ) -> list[Item]:
         """Unwrap `with Session/Graph/variable_scope` blocks into the top level."""
         for stmt in body:
             if isinstance(stmt, cst.With):
                 new_prefix = self._graph_context(stmt, prefix)
                 if new_prefix is not None:
+                    inner_scope = self._name_scope(stmt, name_scope)
                     inner = list(stmt.body.body)  # type: ignore[union-attr]
                     if inner:
                         first = inner[0]
@@ -331,10 +335,51 @@ class ProgramMove:
                         )
                         self.lines[id(inner[0])] = self._line(first)
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
-                    self._flatten(inner, new_prefix, out)
+                    self._flatten(inner, new_prefix, out, inner_scope)
                     continue
-            out.append(Item(stmt, prefix, self._line(stmt)))
+            out.append(Item(stmt, prefix, self._line(stmt), name_scope))
         return out
+
+    def _name_scope(self, stmt: cst.With, outer: str | None) -> str | None:
+        """The name scope inside a flattened `with`: each literal name_scope or variable_scope
+        opens one, made unique as TF1's graph made it (`hidden`, then `hidden_1`)."""
+        scope = outer
+        for with_item in stmt.items:
+            call = with_item.item
+            path = self.aliases.resolve(call.func) if isinstance(call, cst.Call) else None
+            if path not in ("name_scope", "variable_scope") or scope is None:
+                continue
+            name = call.args[0].value if call.args else None  # type: ignore[union-attr]
+            if not isinstance(name, cst.SimpleString):
+                return None
+            full = f"{scope}{name.evaluated_value}"
+            taken = self.name_scopes[full]
+            self.name_scopes[full] += 1
+            scope = f"{full}_{taken}/" if taken else f"{full}/"
+        return scope
+
+    def _scoped_variable(self, stmt: cst.SimpleStatementLine, name_scope: str | None) -> cst.SimpleStatementLine:
+        """`tf.Variable(..., name=n)` under TF1 name scopes: the name the graph gave it
+        (`hidden/weights`), which TF2 builds from no flattened scope."""
+        call = stmt.body[0].value  # type: ignore[attr-defined]
+        if not name_scope or not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "Variable"):
+            return stmt
+        given = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+        if given is None and any(a.keyword is None for a in call.args[1:]):
+            return stmt  # a positional name is past the initial value and its flags
+        if given is None:
+            value: cst.BaseExpression = cst.SimpleString(f'"{name_scope}Variable"')
+            args = [*call.args, cst.Arg(value, keyword=cst.Name("name"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
+        else:
+            if isinstance(given.value, cst.SimpleString):
+                text, quote = f"{name_scope}{given.value.evaluated_value}", given.value.quote
+                value = cst.SimpleString(f"{quote}{text}{quote}" if quote in ('"', "'") and quote not in text else repr(text))
+            else:
+                value = cst.parse_expression(f"{name_scope!r} + {code(given.value)}")
+            args = [a.with_changes(value=value) if a is given else a for a in call.args]
+        new = stmt.with_changes(body=[stmt.body[0].with_changes(value=call.with_changes(args=args))])
+        cg.copy_lines(stmt, new, self.lines)
+        return new
 
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
@@ -855,8 +900,11 @@ class ProgramMove:
                                 "op seed, so under tf.random.set_seed it draws other start values than "
                                 "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
-            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
-            if seeded is not stmt:
+            named = self._scoped_variable(stmt, item.name_scope)
+            if named is not stmt:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
+            seeded = self.op_seeds.seed(named, _calls(named), self.aliases, self.lines)
+            if seeded is not named:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
             elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
