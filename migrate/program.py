@@ -657,8 +657,20 @@ class ProgramMove:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
         if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        self._check_rebinding(node, item)
         self.scope.add(node)
         return node
+
+    def _check_rebinding(self, node: Node, item: Item) -> None:
+        """A name bound to an object created once (a variable) and bound again, while a step
+        reads the first: steps replay their statements by name, so they would read the second."""
+        for name in node.names:
+            old = self.scope.lookup(name)
+            if old is None or old.kind in INSIDE or old.kind in ("placeholder", "session", "init"):
+                continue
+            readers = [n for n in (*self.scope.nodes, node) if n.kind in INSIDE and old in n.deps]
+            if readers:
+                raise Unsupported(SESSION_RULE.id, item.line, f"{name} is bound again while a graph tensor reads its earlier value")
 
     def _is_placeholder(self, name: str) -> bool:
         node = self.scope.lookup(name)
