@@ -259,7 +259,9 @@ def _inline(
         replaced = entries
     elif targets is not None:
         sources = list(returned.elements) if isinstance(returned, cst.Tuple) else [returned]
-        if len(sources) != len(targets) or (len(targets) > 1 and not isinstance(returned, cst.Tuple)):
+        if len(sources) != len(targets) or (
+            len(targets) > 1 and not isinstance(returned, cst.Tuple)
+        ):
             return None
         for element, name in zip(sources, targets):
             source = element.value if isinstance(element, cst.Element) else element
@@ -294,7 +296,9 @@ def _inline(
         moved.append(new)  # type: ignore[arg-type]
     for name, source in bound_after:
         value = source.visit(ReplaceNames(rename)) if rename else source
-        moved.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)]))  # type: ignore[arg-type]
+        moved.append(
+            cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
+        )  # type: ignore[arg-type]
         lines[id(moved[-1])] = lines.get(id(site.stmt), 0)
     out = prologue + moved
     if not out:
@@ -320,7 +324,9 @@ def _single_assignment(
     inlined bindings all share the caller's scope, where the graph model reads each name as the
     node it was last bound to). None when a rebound name is bound outside straight-line code."""
     counts: dict[str, int] = dict.fromkeys(params, 1)
-    for target in (n for n in walk(cst.IndentedBlock(body=body)) if isinstance(n, cst.AssignTarget)):
+    for target in (
+        n for n in walk(cst.IndentedBlock(body=body)) if isinstance(n, cst.AssignTarget)
+    ):
         for name in _bound(target):
             counts[name] = counts.get(name, 0) + 1
     rebound = {name for name, count in counts.items() if count > 1}
@@ -344,8 +350,12 @@ def _single_assignment(
             return None if _bound(stmt) & rebound else stmt.visit(ReplaceNames(current))  # type: ignore[return-value]
         small: list[cst.BaseSmallStatement] = []
         for a in assigns:
-            read = a.visit(ReplaceNames(current)) if isinstance(a, cst.Expr) else a.with_changes(
-                value=a.value.visit(ReplaceNames(current))  # type: ignore[union-attr]
+            read = (
+                a.visit(ReplaceNames(current))
+                if isinstance(a, cst.Expr)
+                else a.with_changes(
+                    value=a.value.visit(ReplaceNames(current))  # type: ignore[union-attr]
+                )
             )
             if isinstance(a, cst.Assign):
                 fresh: dict[str, str] = {}
