@@ -64,7 +64,7 @@ def inline_builders(
         site = _one_call_site(module, func.name.value)
         if site is None:
             continue
-        inlined = _inline(func, site, module, lines)
+        inlined = _inline(func, site, module, aliases, lines)
         if inlined is None:
             continue
         owner_name = (
@@ -142,19 +142,25 @@ def _lifted_return(
     return [*body[:-1], with_rest, ret]
 
 
+def _variable_names(node: cst.CSTNode, aliases: Aliases) -> set[str]:
+    """Names bound to a new variable (`w = tf.Variable(...)`) somewhere in `node`."""
+    created: set[str] = set()
+    for n in walk(node):
+        if (
+            isinstance(n, cst.Assign)
+            and isinstance(n.value, cst.Call)
+            and aliases.resolve(n.value.func) in ("Variable", "get_variable")
+        ):
+            created |= {t.target.value for t in n.targets if isinstance(t.target, cst.Name)}
+    return created
+
+
 def _computes_with_variables(
     func: cst.FunctionDef, calls: list[cst.Call], aliases: Aliases
 ) -> bool:
     """A variable the function creates is read by another op of it (a factory that only
     returns its new variable is not a graph builder: callers bind it as a variable)."""
-    created: set[str] = set()
-    for n in walk(func.body):
-        if (
-            isinstance(n, cst.Assign)
-            and isinstance(n.value, cst.Call)
-            and aliases.resolve(n.value.func) == "Variable"
-        ):
-            created |= {t.target.value for t in n.targets if isinstance(t.target, cst.Name)}
+    created = _variable_names(func.body, aliases)
     return any(
         aliases.resolve(c.func) != "Variable" and created & _member_free_names(c) for c in calls
     )
@@ -209,7 +215,7 @@ def _bound(node: cst.CSTNode) -> set[str]:
 
 
 def _inline(
-    func: cst.FunctionDef, site: _Site, module: cst.Module, lines: dict[int, int]
+    func: cst.FunctionDef, site: _Site, module: cst.Module, aliases: Aliases, lines: dict[int, int]
 ) -> _Inlined | None:
     """The statements replacing the call; None when the builder cannot be moved faithfully."""
     assign = site.stmt.body[0]
@@ -222,7 +228,12 @@ def _inline(
         body = body[1:]
     param_names = [p.name.value for p in func.params.params]
     single = _single_assignment(
-        body, returned, set(param_names), _member_free_names(module) | set(param_names), lines
+        body,
+        returned,
+        set(param_names),
+        _variable_names(cst.IndentedBlock(body=body), aliases),
+        _member_free_names(module) | set(param_names),
+        lines,
     )
     if single is None:
         return None
@@ -317,19 +328,21 @@ def _single_assignment(
     body: list[cst.BaseStatement],
     returned: cst.BaseExpression,
     params: set[str],
+    variables: set[str],
     taken: set[str],
     lines: dict[int, int],
 ) -> tuple[list[cst.BaseStatement], cst.BaseExpression] | None:
-    """The body with each name bound once: from a name's second binding on, a fresh name (its
-    inlined bindings all share the caller's scope, where the graph model reads each name as the
-    node it was last bound to). None when a rebound name is bound outside straight-line code."""
+    """The body with each name of a variable bound once: from its second binding on, a fresh
+    name (the inlined bindings share the caller's scope, where steps read a variable by the name
+    it was last bound to; tensors are replayed in order and keep their names). None when such a
+    name is bound outside straight-line code."""
     counts: dict[str, int] = dict.fromkeys(params, 1)
     for target in (
         n for n in walk(cst.IndentedBlock(body=body)) if isinstance(n, cst.AssignTarget)
     ):
         for name in _bound(target):
             counts[name] = counts.get(name, 0) + 1
-    rebound = {name for name, count in counts.items() if count > 1}
+    rebound = {name for name, count in counts.items() if count > 1} & variables
     if not rebound:
         return body, returned
     taken = taken | _member_free_names(cst.IndentedBlock(body=body))

@@ -259,3 +259,23 @@ def test_session_per_loop_round_around_a_graph_class() -> None:
     code = result.code
     assert "for i in range(2):\n    m.start(None)\n    print(m.predict(None, [1.0, 2.0]))\n" in code
     assert "global_variables_initializer" not in code
+
+
+def test_a_helper_computing_with_its_variables_is_inlined_where_it_is_called() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n\n\ndef net(x):\n    w = tf.Variable(tf.ones([2, 2]), name='w')\n"
+        "    h = tf.matmul(x, w)\n    h = tf.nn.relu(h)\n    w = tf.Variable(tf.ones([2, 1]), name='v')\n"
+        "    return tf.matmul(h, w), w\n\n\ndef main():\n    x = tf.placeholder(tf.float32, [None, 2])\n"
+        "    y, out_w = net(x)\n    with tf.Session() as sess:\n"
+        "        sess.run(tf.global_variables_initializer())\n        print(sess.run(y, {x: [[1.0, 2.0]]}))\n"
+        "        print(sess.run(out_w))\n"
+    )
+    assert result.level == "idiomatic"
+    code = result.code
+    assert "def net(" not in code
+    assert "h = tf.nn.relu(h)" in code  # tensors replay in order under their own names
+    # the second `w` takes the caller's name for it, the first keeps its own
+    assert "out_w = tf.Variable(tf.ones([2, 1]), name='v')" in code
+    assert "h = tf.matmul(x, w)" in code
+    assert "y = tf.matmul(h, out_w)" in code
+    assert "print(out_w.numpy())" in code
