@@ -142,14 +142,16 @@ def _lifted_return(
     return [*body[:-1], with_rest, ret]
 
 
-def _variable_names(node: cst.CSTNode, aliases: Aliases) -> set[str]:
+def _variable_names(
+    node: cst.CSTNode, aliases: Aliases, makers: tuple[str, ...] = ("Variable", "get_variable")
+) -> set[str]:
     """Names bound to a new variable (`w = tf.Variable(...)`) somewhere in `node`."""
     created: set[str] = set()
     for n in walk(node):
         if (
             isinstance(n, cst.Assign)
             and isinstance(n.value, cst.Call)
-            and aliases.resolve(n.value.func) in ("Variable", "get_variable")
+            and aliases.resolve(n.value.func) in makers
         ):
             created |= {t.target.value for t in n.targets if isinstance(t.target, cst.Name)}
     return created
@@ -160,7 +162,8 @@ def _computes_with_variables(
 ) -> bool:
     """A variable the function creates is read by another op of it (a factory that only
     returns its new variable is not a graph builder: callers bind it as a variable)."""
-    created = _variable_names(func.body, aliases)
+    # get_variable functions become Keras layers instead (scoped_models.py)
+    created = _variable_names(func.body, aliases, ("Variable",))
     return any(
         aliases.resolve(c.func) != "Variable" and created & _member_free_names(c) for c in calls
     )
