@@ -195,6 +195,8 @@ class ProgramMove:
                 continue
             first, *rest = emitted
             lead = cg.merge_leading(pending, list(first.leading_lines))
+            if first is not item.stmt and out and isinstance(out[-1], (cst.FunctionDef, cst.ClassDef)):
+                lead = cg.blank(max(0, self.gap - cg.blank_run(lead))) + lead  # PEP 8 after a definition
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
