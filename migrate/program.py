@@ -173,6 +173,7 @@ class ProgramMove:
     helper_taken: set[str] = field(default_factory=set)  # names an inlined helper local must avoid
     inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
     name_scopes: NameScopes = field(default_factory=NameScopes)
+    new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -189,7 +190,19 @@ class ProgramMove:
                 if id(call) not in self.inlined_calls:
                     # its definition is gone: a call the move did not reach would fail
                     raise Unsupported(SUMMARIES_RULE.id, self._line(call), f"{name}() called where its summaries reach no merge")
-        return body
+        return self._with_imports(body)
+
+    def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """`import <module>` lines for what the rewrite calls into, before the first import."""
+        if not self.new_imports:
+            return body
+        at = next((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine)
+                   and isinstance(s.body[0], (cst.Import, cst.ImportFrom))), 1 if body and cg.is_docstring(body[0]) else 0)
+        added = [cst.parse_statement(f"import {name}\n") for name in sorted(self.new_imports)]
+        if at < len(body):
+            added[0] = added[0].with_changes(leading_lines=body[at].leading_lines)
+            body = [*body[:at], body[at].with_changes(leading_lines=[]), *body[at + 1:]]
+        return [*body[:at], *added, *body[at:]]
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
@@ -272,7 +285,7 @@ class ProgramMove:
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
-                helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
+                helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -298,7 +311,7 @@ class ProgramMove:
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
             summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
-            helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
+            helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -406,6 +419,29 @@ class ProgramMove:
             name = static_string(arg) if arg is not None else None
             names = None if names is None or name is None else self.name_scopes.unique(names + name) + "/"
         return names
+
+    def _scoped_variable(self, stmt: cst.SimpleStatementLine, name_scope: str | None) -> cst.SimpleStatementLine:
+        """`tf.Variable(..., name=n)` under TF1 name scopes: the name the graph gave it
+        (`hidden/weights`), which TF2 builds from no flattened scope."""
+        call = stmt.body[0].value  # type: ignore[attr-defined]
+        if not name_scope or not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "Variable"):
+            return stmt
+        given = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+        if given is None and any(a.keyword is None for a in call.args[1:]):
+            return stmt  # a positional name is past the initial value and its flags
+        if given is None:
+            value: cst.BaseExpression = cst.SimpleString(f'"{name_scope}Variable"')
+            args = [*call.args, cst.Arg(value, keyword=cst.Name("name"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
+        else:
+            if isinstance(given.value, cst.SimpleString):
+                text, quote = f"{name_scope}{given.value.evaluated_value}", given.value.quote
+                value = cst.SimpleString(f"{quote}{text}{quote}" if quote in ('"', "'") and quote not in text else repr(text))
+            else:
+                value = cst.parse_expression(f"{name_scope!r} + {code(given.value)}")
+            args = [a.with_changes(value=value) if a is given else a for a in call.args]
+        new = stmt.with_changes(body=[stmt.body[0].with_changes(value=call.with_changes(args=args))])
+        cg.copy_lines(stmt, new, self.lines)
+        return new
 
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
@@ -753,8 +789,20 @@ class ProgramMove:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
         if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        self._check_rebinding(node, item)
         self.scope.add(node)
         return node
+
+    def _check_rebinding(self, node: Node, item: Item) -> None:
+        """A name bound to an object created once (a variable) and bound again, while a step
+        reads the first: steps replay their statements by name, so they would read the second."""
+        for name in node.names:
+            old = self.scope.lookup(name)
+            if old is None or old.kind in INSIDE or old.kind in ("placeholder", "session", "init"):
+                continue
+            readers = [n for n in (*self.scope.nodes, node) if n.kind in INSIDE and old in n.deps]
+            if readers:
+                raise Unsupported(SESSION_RULE.id, item.line, f"{name} is bound again while a graph tensor reads its earlier value")
 
     def _is_placeholder(self, name: str) -> bool:
         node = self.scope.lookup(name)
@@ -996,8 +1044,11 @@ class ProgramMove:
                                 "op seed, so under tf.random.set_seed it draws other start values than "
                                 "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
-            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
-            if seeded is not stmt:
+            named = self._scoped_variable(stmt, item.names)
+            if named is not stmt:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
+            seeded = self.op_seeds.seed(named, _calls(named), self.aliases, self.lines)
+            if seeded is not named:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
             elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
@@ -1133,8 +1184,10 @@ class ProgramMove:
         if func.attr.value == "save" and self._reads_checkpoint_state():
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-            if "global_step" not in args or not self._imports_os() or node is None:
+            if "global_step" not in args or node is None:
                 raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
+            if not self._imports_os():
+                self.new_imports.add("os")
             keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
             return cst.parse_expression(
                 f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
@@ -1301,6 +1354,16 @@ class ProgramMove:
                     keep=unpacked.get(original, (None, None))[0],
                 )
 
+            def leave_With(
+                self, original: cst.With, updated: cst.With
+            ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+                if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
+                    return updated
+                move._fixed(SESSION_RULE.id, original, "session context unwrapped")
+                first, *rest = updated.body.body
+                lead = list(updated.leading_lines) + list(first.leading_lines)
+                return cst.FlattenSentinel([first.with_changes(leading_lines=lead), *rest])
+
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
                 for call, (_, target) in unpacked.items():
                     if original.value is call:
@@ -1311,11 +1374,12 @@ class ProgramMove:
         # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
+        session_withs = self._session_withs(stmt)
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
         self._report_shown(reads)
-        if not keyed and not reads.rewrites and not any(
+        if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
@@ -1341,6 +1405,22 @@ class ProgramMove:
             prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
             new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
         return [*prelude, new], new_functions  # type: ignore[list-item]
+
+    def _session_withs(self, stmt: cst.BaseStatement) -> set[int]:
+        """Ids of the `with tf.Session() as s:` blocks nested in driver code (a session per
+        loop round, say): they unwrap like top-level ones, `s` taken as a session."""
+        found: set[int] = set()
+        for node in walk(stmt):
+            if isinstance(node, cst.With) and all(
+                isinstance(i.item, cst.Call) and self.aliases.resolve(i.item.func) in SESSION_CALLS
+                for i in node.items
+            ):
+                found.add(id(node))
+                self.scope.sessions.update(
+                    i.asname.name.value for i in node.items
+                    if i.asname is not None and isinstance(i.asname.name, cst.Name)
+                )
+        return found
 
     def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
         """(kept positions, new target) when a run's op results are unpacked into `_`."""
@@ -1423,7 +1503,10 @@ class ProgramMove:
         if func.attr.value == "close" and isinstance(receiver, cst.Name):
             return receiver.value in self.scope.sessions
         if func.attr.value == "run":
-            if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+            if isinstance(receiver, cst.Name) and (receiver.value in self.scope.sessions or (
+                self.class_mode and self.scope.lookup(receiver.value) is None
+            )):
+                # A method's session is a parameter: `sess.run(<initializer>)` is known by its fetch.
                 fetch = call.args[0].value if call.args else None
                 return fetch is not None and self._is_init(fetch)
             return self._is_init(receiver)
@@ -1553,9 +1636,10 @@ class ProgramMove:
         for key, (attr, names_unused) in reads.lists.items():
             named = reads.names.get(key, [])
             eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused or bool(named)))
-            if named and not self._keras_listing(eager[key]):
+            plain = isinstance(eager[key], cst.List)  # tf.Variables: TF2 names them as TF1 did
+            if named and not plain and not self._keras_listing(eager[key]):
                 raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of TF1 and Keras variables read from one list")
-            for read in named:
+            for read in [] if plain else named:
                 # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
                 eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
@@ -2124,6 +2208,9 @@ def _bound_names(stmt: cst.CSTNode) -> set[int]:
 
         def visit_CompFor(self, node: cst.CompFor) -> None:
             add(node.target)
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            add(node.name)  # type: ignore[arg-type]
 
     stmt.visit(Targets())
     return bound

@@ -108,6 +108,18 @@ def _in_top_k_targets_first(call: cst.Call, alias: str) -> cst.Call:
     return call.with_changes(args=cst.parse_expression(f"f({text})").args)  # type: ignore[attr-defined]
 
 
+def _xw_plus_b(call: cst.Call, alias: str) -> cst.Call:
+    """v1 `nn.xw_plus_b(x, weights, biases)` (TF1-only) is `bias_add(matmul(x, weights), biases)`."""
+    bound = call_args(call, ("x", "weights", "biases", "name"))
+    if not {"x", "weights", "biases"} <= set(bound):
+        return call
+    name = f", name={_code(bound['name'])}" if "name" in bound else ""
+    return cst.parse_expression(  # type: ignore[return-value]
+        f"{alias}.nn.bias_add({alias}.matmul({_code(bound['x'])}, {_code(bound['weights'])}), "
+        f"{_code(bound['biases'])}{name})"
+    )
+
+
 def _training_flag(path: str, call: cst.Call) -> str | None:
     """The code of a layer call's `training` value when it is not a literal bool."""
     spec = LAYER_SPECS[path]
@@ -209,6 +221,7 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         "stop_gradient_labels": _stop_gradient_labels,
         "global_step_variable": _global_step_variable,
         "in_top_k_targets_first": _in_top_k_targets_first,
+        "xw_plus_b": _xw_plus_b,
     }[name]
 
 
