@@ -27,6 +27,7 @@ from .rules.rnn_cells import IMPORTS as RNN_IMPORTS
 from .rules.rnn_cells import SOURCES as CELL_SOURCES
 from .rules.rnn_cells import bound_names
 from .rules.rnn_cells import definitions as rnn_definitions
+from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
 from .walk import holding
@@ -230,7 +231,8 @@ def _rename(
     renamed = tree.visit(renamer)
     if renamer.rnn_cells:
         body = _without_unused_imports(list(renamed.body), RNN_IMPORTS)
-        renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases))
+        sources = CELL_SOURCES if graph_mode else KERAS_CELL_SOURCES
+        renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases, sources))
     if renamer.helpers:
         renamed = renamed.with_changes(body=_with_helpers(list(renamed.body), renamer.helpers, aliases))
     return renamed, renamer.compat_paths
@@ -255,12 +257,14 @@ def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliase
     return body[:at] + definitions + rest
 
 
-def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliases) -> list[cst.BaseStatement]:
+def with_cell_definitions(
+    body: list[cst.BaseStatement], cells: set[str], aliases, sources: dict[str, str] = CELL_SOURCES,
+) -> list[cst.BaseStatement]:
     """The TF1 cell classes the file now uses, after its leading imports and mode switch;
     `import collections` with the imports when LSTMStateTuple needs it."""
     at = _after_preamble(body, aliases)
     imported = any(_is_import(s) and "import collections" in cst.Module([s]).code for s in body[:at])
-    definitions = rnn_definitions(cells, OUT_ALIAS)
+    definitions = rnn_definitions(cells, OUT_ALIAS, sources)
     needs_collections = "collections." in cst.Module(definitions).code
     extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []
     last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)

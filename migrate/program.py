@@ -59,6 +59,9 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import KerasLayerCall, keras_layer
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
+from .rules.rnn_cells import cell_name
+from .rules.rnn_layers import DYNAMIC_RNN_PARAMS, KERAS_CELLS, dynamic_rnn_layer
+from .rules.rnn_layers import RULE as KERAS_RNN_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
@@ -669,6 +672,10 @@ class ProgramMove:
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
+        if cell_name(path or "") in KERAS_CELLS:
+            return "object", {}
+        if path == "nn.dynamic_rnn":
+            return "tensor", {"rnn": True}
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
@@ -895,6 +902,8 @@ class ProgramMove:
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
+        if node.info.get("rnn"):
+            out.append(self._rnn_instance(node))
         return out
 
     def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
@@ -1067,6 +1076,25 @@ class ProgramMove:
             )
         self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
+
+    def _rnn_instance(self, node: Node) -> cst.BaseStatement:
+        """`tf.nn.dynamic_rnn(cell, x, ...)` → a Keras RNN layer over the cell, created once."""
+        call = node.value
+        assert isinstance(call, cst.Call)
+        layer = dynamic_rnn_layer(call, self.aliases.resolve)
+        cell = call_args(call, DYNAMIC_RNN_PARAMS).get("cell")
+        made = self.scope.lookup(cell.value) if isinstance(cell, cst.Name) else None
+        built_once = (made is not None and made.kind == "object") or (
+            isinstance(cell, cst.Call) and cell_name(self.aliases.resolve(cell.func) or "") in KERAS_CELLS
+        )
+        if layer is None or not built_once:
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), "tf.nn.dynamic_rnn with an argument a Keras RNN has no form for")
+        constructor, arguments = layer
+        instance = self._fresh("rnn_layer")
+        node.info["instance"] = instance
+        node.info["call"] = f"{instance}({arguments})"
+        self._fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
+        return cst.parse_statement(f"{instance} = {constructor}\n")
 
     def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
         """The layer's TF1 name when given, `<target>_layer` for a target bound once, else the
@@ -1974,7 +2002,7 @@ def _rate_of_variables(node: Node) -> bool:
 
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and LAYER_SPECS[str(node.info["layer"])].weights
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
 
 
 def _is_main_guard(stmt: cst.If) -> bool:

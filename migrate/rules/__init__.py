@@ -33,6 +33,7 @@ def _load() -> dict[str, Rule]:
         losses,
         optimizers,
         rnn_cells,
+        rnn_layers,
         saver,
         session,
         summaries,
@@ -41,7 +42,7 @@ def _load() -> dict[str, Rule]:
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, losses, rnn_cells, saver, summaries, data, dimensions, eager_reads,
+        api_rename, layers, losses, rnn_cells, rnn_layers, saver, summaries, data, dimensions, eager_reads,
         compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]

@@ -307,10 +307,11 @@ def bound_names(body: list[cst.BaseStatement]) -> set[str]:
     return names
 
 
-def definitions(needed: set[str], alias: str) -> list[cst.BaseStatement]:
-    """The emitted statements for `needed` cells and what they build on, in source order."""
+def definitions(needed: set[str], alias: str, sources: dict[str, str] = SOURCES) -> list[cst.BaseStatement]:
+    """The emitted statements for `needed` cells and what they build on, in source order
+    (`sources`: these TF1-layout classes, or rnn_layers' Keras layers)."""
     names = {n for cell in needed for n in CELLS[cell].needs}
-    text = "\n".join(SOURCES[n] for n in ORDER if n in names)
+    text = "\n".join(sources[n] for n in ORDER if n in names)
     if alias != "tf":
         text = text.replace("tf.", f"{alias}.")
     return list(cst.parse_module(text).body)

@@ -20,6 +20,9 @@ from runtime.tensor import Tensor
 _NAME_COUNTS: dict[str, int] = {}
 #: The layers whose ``__call__`` is running; the outermost call clears the layers' losses.
 _CALL_DEPTH: list = []
+# Set while an RNN builds its cell: the cell's weights draw from the generator of their full
+# path (`rnn/basic_lstm_cell/kernel`), the name TF1's dynamic_rnn gave the cell's variables.
+SEED_BY_PATH: list[bool] = []
 
 
 def _snake(name: str) -> str:
@@ -64,6 +67,12 @@ class Layer:
     def dtype(self) -> str:
         return self._dtype.name
 
+    @property
+    def compute_dtype(self) -> str:
+        return self._dtype.name
+
+    variable_dtype = compute_dtype
+
     # --- weights --------------------------------------------------------------------------------
     def add_weight(self, *args: Any, shape: Any = None, initializer: Any = None, dtype: Any = None,
                    trainable: bool = True, autocast: bool = True, regularizer: Any = None,
@@ -85,7 +94,7 @@ class Layer:
             path = "/".join(_NAME_STACK + [self.name, wname])
         # Seeded by "<layer name>/<weight name>" so a weight starts equal to the TF1
         # get_variable of the same name under a variable_scope named like the layer.
-        value = init.sample(dims, dt, f"{self.name}/{wname}")  # type: ignore[union-attr]
+        value = init.sample(dims, dt, path if SEED_BY_PATH else f"{self.name}/{wname}")  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)
