@@ -679,6 +679,10 @@ class ProgramMove:
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
+        pairs = _unzipped(value)
+        if pairs is not None and isinstance(pairs.func, cst.Attribute) and pairs.func.attr.value == "compute_gradients":
+            kind, info = self._train_kind(pairs, pairs.func, item)
+            return kind, {**info, "unzipped": True}
         if path in VALUELESS_OPS:
             return "tensor", {"valueless": True}
         return "tensor", {}
@@ -1820,7 +1824,11 @@ class ProgramMove:
             var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
-            lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
+            grads = f"tape.gradient({code(args['loss'])}, {var_list})"
+            if node.info.get("unzipped"):  # `grads, variables = zip(*opt.compute_gradients(loss))`
+                lines.append(f"{target} = tuple({grads}), tuple({var_list})")
+            else:
+                lines.append(f"{target} = list(zip({grads}, {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
@@ -2037,6 +2045,14 @@ def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
 def _valueless(node: Node) -> bool:
     """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
     return node.kind == "train" or bool(node.info.get("valueless"))
+
+
+def _unzipped(value: cst.Call) -> cst.Call | None:
+    """The call `c` of `zip(*c)` (pairs unzipped into two tuples), else None."""
+    if not (isinstance(value.func, cst.Name) and value.func.value == "zip" and len(value.args) == 1):
+        return None
+    arg = value.args[0]
+    return arg.value if arg.star == "*" and isinstance(arg.value, cst.Call) else None
 
 
 def _list_valued(node: Node) -> bool:
