@@ -907,7 +907,7 @@ class ProgramMove:
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
         if node.info.get("rnn"):
-            out.append(self._rnn_instance(node))
+            out.append(self._rnn_instance(node, item.prefix))
         return out
 
     def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
@@ -1081,10 +1081,13 @@ class ProgramMove:
         self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
 
-    def _rnn_instance(self, node: Node) -> cst.BaseStatement:
+    def _rnn_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
         """`tf.nn.dynamic_rnn(cell, x, ...)` → a Keras RNN layer over the cell, created once."""
         call = node.value
         assert isinstance(call, cst.Call)
+        if prefix:
+            # Keras 3 names weights by the layers that own them, never by an enclosing scope.
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), f"tf.nn.dynamic_rnn inside variable_scope {prefix.rstrip('/')!r}")
         layer = dynamic_rnn_layer(call, self.aliases.resolve)
         cell = call_args(call, DYNAMIC_RNN_PARAMS).get("cell")
         made = self.scope.lookup(cell.value) if isinstance(cell, cst.Name) else None
