@@ -307,6 +307,14 @@ class RenameTransformer(cst.CSTTransformer):
         text = _code(node)
         return ".compat.v1." in text or text.startswith("v1.")
 
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        """A cell imported by name (`from tensorflow.contrib.rnn import BasicLSTMCell`) and
+        called: the file's class of that name, which replaces the import."""
+        path = self.aliases.resolve(original_node) if id(original_node) in self.called else None
+        if path is not None and self._emits_cell(cell_name(path)):
+            return self._rnn_name(path, original_node, updated_node)
+        return updated_node
+
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
@@ -368,7 +376,9 @@ class RenameTransformer(cst.CSTTransformer):
             return False
         return self._emits_cells() or (not self.graph_mode and self.cell_names_free and self.enabled(KERAS_RNN_RULE.id))
 
-    def _rnn_name(self, path: str, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def _rnn_name(
+        self, path: str, original: cst.Attribute | cst.Name, updated: cst.Attribute | cst.Name,
+    ) -> cst.BaseExpression:
         """A TF1 cell class → the file's class of that name; contrib.rnn's loops → tf.nn's."""
         cell = cell_name(path)
         if not self.graph_mode and cell is not None and id(original) not in self.unmodelled_cells:

@@ -290,9 +290,12 @@ ORDER = tuple(SOURCES)
 
 
 def bound_names(body: list[cst.BaseStatement]) -> set[str]:
-    """Names a module binds at its top level (classes, functions, assignments, imports)."""
+    """Names a module binds at its top level (classes, functions, assignments, imports), but
+    for cells imported by name from contrib.rnn: the classes replace those imports."""
     names: set[str] = set()
     for stmt in body:
+        if _imports_cells(stmt):
+            continue
         if isinstance(stmt, (cst.ClassDef, cst.FunctionDef)):
             names.add(stmt.name.value)
         for node in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
@@ -307,7 +310,26 @@ def bound_names(body: list[cst.BaseStatement]) -> set[str]:
     return names
 
 
-def definitions(needed: set[str], alias: str, sources: dict[str, str] = SOURCES) -> list[cst.BaseStatement]:
+def _imports_cells(stmt: cst.BaseStatement) -> bool:
+    """`from tensorflow.contrib.rnn import BasicLSTMCell, LSTMStateTuple` (cells only, no alias)."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return False
+    node = stmt.body[0]
+    return (
+        isinstance(node, cst.ImportFrom)
+        and node.module is not None
+        and cst.Module([]).code_for_node(node.module) == "tensorflow.contrib.rnn"
+        and not isinstance(node.names, cst.ImportStar)
+        and all(
+            a.asname is None and isinstance(a.name, cst.Name) and a.name.value in CELLS
+            for a in node.names
+        )
+    )
+
+
+def definitions(
+    needed: set[str], alias: str, sources: dict[str, str] = SOURCES
+) -> list[cst.BaseStatement]:
     """The emitted statements for `needed` cells and what they build on, in source order
     (`sources`: these TF1-layout classes, or rnn_layers' Keras layers)."""
     names = {n for cell in needed for n in CELLS[cell].needs}

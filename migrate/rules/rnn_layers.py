@@ -106,8 +106,15 @@ class LSTMCell(BasicLSTMCell):
 # tf.nn.dynamic_rnn's parameters after (cell, inputs), and the values that keep its numbers
 # under a Keras RNN (parallel_iterations and swap_memory change only how it runs).
 DYNAMIC_RNN_PARAMS = (
-    "cell", "inputs", "sequence_length", "initial_state", "dtype", "parallel_iterations",
-    "swap_memory", "time_major", "scope",
+    "cell",
+    "inputs",
+    "sequence_length",
+    "initial_state",
+    "dtype",
+    "parallel_iterations",
+    "swap_memory",
+    "time_major",
+    "scope",
 )
 _KEPT_DEFAULTS = {"sequence_length": ("None",), "time_major": ("False",)}
 _DTYPES = ("None", "float32", '"float32"', "'float32'")
@@ -135,4 +142,6 @@ def dynamic_rnn_layer(call: cst.Call, dtype_of) -> tuple[str, str] | None:
     name = scope.evaluated_value if scope is not None else "rnn"
     constructor = f"tf.keras.layers.RNN({code(args['cell'])}, return_sequences=True, return_state=True, name={name!r})"
     state = args.get("initial_state")
-    return constructor, code(args["inputs"]) + (f", initial_state=[{code(state)}]" if state is not None else "")
+    return constructor, code(args["inputs"]) + (
+        f", initial_state=[{code(state)}]" if state is not None else ""
+    )

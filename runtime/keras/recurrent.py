@@ -210,7 +210,8 @@ class RNN(Layer):
         if state_size is None:
             raise ValueError("state_size must be specified as property on the RNN cell.")
         if not isinstance(state_size, (list, tuple, int)):
-            raise ValueError("state_size must be an integer, or a list/tuple of integers (one for each state tensor).")
+            raise ValueError(  # noqa: TRY004 - Keras 3 raises ValueError
+                "state_size must be an integer, or a list/tuple of integers (one for each state tensor).")
         super().__init__(**kwargs)
         self.cell = cell
         self.return_sequences = return_sequences
