@@ -25,8 +25,9 @@ RULE = Rule(
         "shape [inputs + units, 4 * units], `gru_cell/gates/bias` starting at ones), the same "
         "gate order and `forget_bias` added when the cell runs, so values, gradients and "
         "checkpoints are TF1's. Keras's LSTM/GRU keep two kernels, another gate order and their "
-        "forget bias in the variable, so they are not used. The file stays in graph mode: "
-        "moving it to `tf.keras.layers.RNN` is manual work. A cell with arguments the classes "
+        "forget bias in the variable, so they are not used. This is the form for files kept in "
+        "graph mode; where the program model moves the file, TF120 makes the cells Keras "
+        "layers under `tf.keras.layers.RNN` instead. A cell with arguments the classes "
         "do not model (peepholes, projections, cell_clip, state_is_tuple=False, reuse) stays as "
         "written and is reported."
     ),
