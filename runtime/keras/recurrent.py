@@ -17,7 +17,7 @@ from runtime import dtypes, initializers, nest
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
 from runtime.keras import activations, present_as_keras
-from runtime.keras.layers import SEED_BY_PATH, Layer
+from runtime.keras.layers import Layer
 from runtime.keras.variables import _NAME_STACK
 from runtime.ops import array as A
 from runtime.ops import math as M
@@ -220,11 +220,7 @@ class RNN(Layer):
 
     def build(self, input_shape: Any) -> None:
         if not self.cell.built:
-            SEED_BY_PATH.append(True)
-            try:
-                self.cell.build((input_shape[0], input_shape[-1]))
-            finally:
-                SEED_BY_PATH.pop()
+            self.cell.build((input_shape[0], input_shape[-1]))
             self.cell.built = True
         self.built = True
 
