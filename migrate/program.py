@@ -41,7 +41,7 @@ from .graph import (
     refers_to_tf,
 )
 from .graph_classes import PREFIX as SELF_PREFIX
-from .graph_classes import GraphClass, convert_class, is_graph_class
+from .graph_classes import GraphClass, convert_class, external_key, is_graph_class
 from .imports import Aliases
 from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
@@ -266,10 +266,10 @@ class ProgramMove:
             inner = self._process(list(stmt.body.body), top=False)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
-            converted, info = convert_class(stmt, self._class_move, self.lines)
+            converted, info = convert_class(stmt, self._class_move, self.lines, self._external_runs(stmt.name.value))
             self.graph_classes[info.name] = info
             self._fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
-            return [converted], []
+            return converted, []
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
@@ -280,6 +280,21 @@ class ProgramMove:
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         return None
+
+    def _external_runs(self, cls: str) -> list[tuple[str, list[str]]]:
+        """(fetched attribute, fed attributes) of each `sess.run(inst.attr, {inst.ph: ...})` on an
+        instance `inst = cls(...)` of the module: the class makes a step function for each."""
+        instances = {
+            a.targets[0].target.value for a in memoised_walk("assigns", self.module, _assigns)
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+            and isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Name) and a.value.func.value == cls
+        }
+        found: list[tuple[str, list[str]]] = []
+        for call in _calls(self.module):
+            site = _instance_run(call, instances)
+            if site is not None and site not in found:
+                found.append(site)
+        return found
 
     def _class_move(self) -> ProgramMove:
         return ProgramMove(
@@ -1052,7 +1067,7 @@ class ProgramMove:
     def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         """Calls of a scoped layer instance lose their `reuse` argument: the instance is shared."""
         assert self.models is not None
-        reuse = self.models.reuse_params
+        reuse = self.models.dropped_params
         if not any(isinstance(c.func, cst.Name) and c.func.value in reuse for c in _calls(stmt)):
             return stmt
 
@@ -1060,15 +1075,15 @@ class ProgramMove:
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
                 if not (isinstance(original.func, cst.Name) and original.func.value in reuse):
                     return updated
-                position, name = reuse[original.func.value]
+                dropped = reuse[original.func.value]
                 args = [a for i, a in enumerate(updated.args)
-                        if not (a.keyword is not None and a.keyword.value == name)
-                        and not (a.keyword is None and i == position)]
+                        if not (a.keyword is not None and any(a.keyword.value == n for _, n in dropped))
+                        and not (a.keyword is None and any(i == p for p, _ in dropped))]
                 if args:
                     args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                 return updated.with_changes(args=args)
 
-        self._fixed(SCOPE_RULE.id, stmt, "reuse argument dropped: the layer instance is shared")
+        self._fixed(SCOPE_RULE.id, stmt, "reuse and configuration arguments dropped: the layer instance is shared")
         new = stmt.visit(Drop())
         cg.copy_lines(stmt, new, self.lines)
         return new  # type: ignore[return-value]
@@ -1114,20 +1129,24 @@ class ProgramMove:
     def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
         """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("save", "restore")):
             return None
-        node = self.scope.lookup(func.value.value)
-        if node is None or node.kind != "saver" or func.attr.value not in ("save", "restore"):
+        receiver = func.value
+        node = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
+        # `model.saver.save(sess, path)` outside a converted class reaches its Checkpoint too.
+        of_instance = (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
+                       and receiver.attr.value in getattr(self.graph_instances.get(receiver.value.value), "savers", ()))
+        if not of_instance and (node is None or node.kind != "saver"):
             return None
         args = call_args(call, ("sess", "save_path", "global_step"))
         if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
             raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
         path = code(args["save_path"])
-        saver = func.value.value
+        saver = code(receiver)
         if func.attr.value == "save" and self._reads_checkpoint_state():
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-            if "global_step" not in args or not self._imports_os():
+            if "global_step" not in args or not self._imports_os() or node is None:
                 raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
             keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
             return cst.parse_expression(
@@ -1289,6 +1308,9 @@ class ProgramMove:
                 if id(original) in eager:
                     return eager[id(original)]
                 return feed_vars.string_key(original) if id(original) in keyed else updated
+
+            def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+                return eager.get(id(original), updated)
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 if id(original) in eager:
@@ -1491,6 +1513,20 @@ class ProgramMove:
         return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                 and func.value.value in self.graph_instances)
 
+    def _instance_step(self, site: cst.Call) -> cst.BaseExpression | None:
+        """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
+        converted class made for this run site."""
+        run = _instance_run(site, set(self.graph_instances))
+        if run is None:
+            return None
+        receiver = site.args[0].value.value.value  # type: ignore[attr-defined]
+        step = self.graph_instances[receiver].runs.get(external_key(*run))
+        if step is None:
+            return None
+        name, params = step
+        feeds = {code(e.key.attr): code(e.value) for e in _feed_of(site).elements}  # type: ignore[union-attr]
+        return cst.parse_expression(f"{receiver}.{name}({', '.join(feeds[p] for p in params)}).numpy()")
+
     def _instance_variable(self, expr: cst.BaseExpression) -> bool:
         """`model.w` where `w` is a variable attribute of a converted class."""
         return (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
@@ -1550,7 +1586,13 @@ class ProgramMove:
         if reads.lists:
             prelude = self._build_weights(stmt, new_functions)
         for key, (attr, names_unused) in reads.lists.items():
-            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused))
+            named = reads.names.get(key, [])
+            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused or bool(named)))
+            if named and not self._keras_listing(eager[key]):
+                raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of TF1 and Keras variables read from one list")
+            for read in named:
+                # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
+                eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
@@ -1612,6 +1654,15 @@ class ProgramMove:
             self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
         return statements
 
+    @staticmethod
+    def _keras_listing(listing: cst.BaseExpression) -> bool:
+        """A listing made only of Keras owners' variables (`a.trainable_variables + b...`)."""
+        while isinstance(listing, cst.BinaryOperation):
+            if not ProgramMove._keras_listing(listing.right):
+                return False
+            listing = listing.left
+        return isinstance(listing, cst.Attribute)
+
     def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
         """The variables TF1's collection held, in creation order: plain variables by name,
         Keras layers' and models' through `attr` (only where their names are not used: a
@@ -1662,6 +1713,10 @@ class ProgramMove:
             if isinstance(fetch, cst.List):
                 return cst.parse_expression(f"[{numpy}]")
             return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
+        outside = self._instance_step(site)
+        if outside is not None:
+            self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
+            return outside
         roots = self.scope.deps_of(fetch)
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
@@ -2154,6 +2209,35 @@ def _rate_of_variables(node: Node) -> bool:
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
     return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
+
+
+def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
+    args = call_args(call, ("fetches", "feed_dict"))
+    return args.get("feed_dict")
+
+
+def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
+    """(fetched attribute, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances`; None for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
+        return None
+    fetch = call.args[0].value
+    if not (call.args[0].keyword is None and isinstance(fetch, cst.Attribute)
+            and isinstance(fetch.value, cst.Name) and fetch.value.value in instances):
+        return None
+    owner = fetch.value.value
+    feed = _feed_of(call)
+    fed: list[str] = []
+    if feed is not None:
+        if not isinstance(feed, cst.Dict):
+            return None
+        for element in feed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
+                return None
+            fed.append(key.attr.value)
+    return fetch.attr.value, fed
 
 
 def _is_main_guard(stmt: cst.If) -> bool:
