@@ -59,6 +59,9 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import KerasLayerCall, keras_layer
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
+from .rules.rnn_cells import cell_name
+from .rules.rnn_layers import DYNAMIC_RNN_PARAMS, KERAS_CELLS, dynamic_rnn_layer
+from .rules.rnn_layers import RULE as KERAS_RNN_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
@@ -871,9 +874,17 @@ class ProgramMove:
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
+        if cell_name(path or "") in KERAS_CELLS:
+            return "object", {}
+        if path == "nn.dynamic_rnn":
+            return "tensor", {"rnn": True}
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
+        pairs = _unzipped(value)
+        if pairs is not None and isinstance(pairs.func, cst.Attribute) and pairs.func.attr.value == "compute_gradients":
+            kind, info = self._train_kind(pairs, pairs.func, item)
+            return kind, {**info, "unzipped": True}
         if path in VALUELESS_OPS:
             return "tensor", {"valueless": True}
         return "tensor", {}
@@ -1100,6 +1111,8 @@ class ProgramMove:
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
+        if node.info.get("rnn"):
+            out.append(self._rnn_instance(node, item.prefix))
         return out
 
     def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
@@ -1278,6 +1291,28 @@ class ProgramMove:
             )
         self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
+
+    def _rnn_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
+        """`tf.nn.dynamic_rnn(cell, x, ...)` → a Keras RNN layer over the cell, created once."""
+        call = node.value
+        assert isinstance(call, cst.Call)
+        if prefix:
+            # Keras 3 names weights by the layers that own them, never by an enclosing scope.
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), f"tf.nn.dynamic_rnn inside variable_scope {prefix.rstrip('/')!r}")
+        layer = dynamic_rnn_layer(call, self.aliases.resolve)
+        cell = call_args(call, DYNAMIC_RNN_PARAMS).get("cell")
+        made = self.scope.lookup(cell.value) if isinstance(cell, cst.Name) else None
+        built_once = (made is not None and made.kind == "object") or (
+            isinstance(cell, cst.Call) and cell_name(self.aliases.resolve(cell.func) or "") in KERAS_CELLS
+        )
+        if layer is None or not built_once:
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), "tf.nn.dynamic_rnn with an argument a Keras RNN has no form for")
+        constructor, arguments = layer
+        instance = self._fresh("rnn_layer")
+        node.info["instance"] = instance
+        node.info["call"] = f"{instance}({arguments})"
+        self._fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
+        return cst.parse_statement(f"{instance} = {constructor}\n")
 
     def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
         """The layer's TF1 name when given, `<target>_layer` for a target bound once, else the
@@ -2071,7 +2106,11 @@ class ProgramMove:
             var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
-            lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
+            grads = f"tape.gradient({code(args['loss'])}, {var_list})"
+            if node.info.get("unzipped"):  # `grads, variables = zip(*opt.compute_gradients(loss))`
+                lines.append(f"{target} = tuple({grads}), tuple({var_list})")
+            else:
+                lines.append(f"{target} = list(zip({grads}, {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
@@ -2256,7 +2295,7 @@ def _rate_of_variables(node: Node) -> bool:
 
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and LAYER_SPECS[str(node.info["layer"])].weights
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
 
 
 def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
@@ -2320,6 +2359,14 @@ def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
 def _valueless(node: Node) -> bool:
     """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
     return node.kind == "train" or bool(node.info.get("valueless"))
+
+
+def _unzipped(value: cst.Call) -> cst.Call | None:
+    """The call `c` of `zip(*c)` (pairs unzipped into two tuples), else None."""
+    if not (isinstance(value.func, cst.Name) and value.func.value == "zip" and len(value.args) == 1):
+        return None
+    arg = value.args[0]
+    return arg.value if arg.star == "*" and isinstance(arg.value, cst.Call) else None
 
 
 def _list_valued(node: Node) -> bool:

@@ -65,6 +65,12 @@ class Layer:
     def dtype(self) -> str:
         return self._dtype.name
 
+    @property
+    def compute_dtype(self) -> str:
+        return self._dtype.name
+
+    variable_dtype = compute_dtype
+
     # --- weights --------------------------------------------------------------------------------
     def add_weight(self, *args: Any, shape: Any = None, initializer: Any = None, dtype: Any = None,
                    trainable: bool = True, autocast: bool = True, regularizer: Any = None,
