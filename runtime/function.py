@@ -87,6 +87,11 @@ class ConcreteFunction:
 
     def _run(self, feed_values: list) -> Any:
         results = self._plan.run(feed_values)
+        out = self.structured_outputs
+        if out is None:
+            return None
+        if out.__class__ is SymbolicTensor:  # one tensor returned: its value, as an eager tensor
+            return EagerTensor(np.asarray(results[0]), out.dtype)
         flat = []
         for t, r in zip(self._flat, results):
             if isinstance(t, SymbolicTensor):
