@@ -25,7 +25,9 @@ def _sum_to_shape(op: Any) -> Callable | None:
     nd = len(g_dims) - len(l_dims)
     if any(d == 1 and g_dims[i + nd] is None for i, d in enumerate(l_dims)):
         return None
-    axes = tuple(range(nd)) + tuple(i + nd for i, d in enumerate(l_dims) if d == 1 and g_dims[i + nd] != 1)
+    axes = tuple(range(nd)) + tuple(
+        i + nd for i, d in enumerate(l_dims) if d == 1 and g_dims[i + nd] != 1
+    )
     if not axes:
         return None
     shape = tuple(l_dims)
@@ -73,9 +75,27 @@ def _expand_reduced(op: Any) -> Callable | None:
     return kernel
 
 
+def _expand_dims(op: Any) -> Callable | None:
+    """``np.expand_dims`` is ``reshape`` to the shape with a 1 inserted: the position is static."""
+    rank = op.inputs[0].shape.rank
+    axis = op.attrs["axis"]
+    if rank is None or not isinstance(axis, (int, np.integer)) or not -rank - 1 <= axis <= rank:
+        return None
+    k = int(axis) % (rank + 1)
+    asarray = np.asarray
+
+    def kernel(x: Any) -> np.ndarray:
+        x = asarray(x)
+        s = x.shape
+        return x.reshape(s[:k] + (1,) + s[k:])
+
+    return kernel
+
+
 #: Op type -> builder of its specialized kernel from the op (None: keep the generic kernel).
 SPECIALIZE: dict[str, Callable[[Any], Callable | None]] = {
     "SumToShape": _sum_to_shape,
     "BroadcastLike": _broadcast_like,
     "ExpandReduced": _expand_reduced,
+    "ExpandDims": _expand_dims,
 }
