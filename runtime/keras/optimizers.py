@@ -11,7 +11,7 @@ from runtime import dtypes
 from runtime.gradients import engine_variable
 from runtime.keras import present_as_keras
 from runtime.keras.variables import KerasVariable, make_variable
-from runtime.optimizers.common import minus_step, step_op
+from runtime.optimizers.common import minus_step, step_op, times
 
 _NAME_COUNTS: dict[str, int] = {}
 
@@ -192,7 +192,7 @@ class SGD(Optimizer):
             else:
                 var._assign_array(var._value + mv)
         else:
-            var._assign_array(minus_step(var._value, g * lr))
+            var._assign_array(minus_step(var._value, times(g, lr)))
 
 
 class Adam(Optimizer):

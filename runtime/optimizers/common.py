@@ -38,10 +38,23 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
 
 def minus_step(value: np.ndarray, step: Any) -> Any:
     """``value - step``, written into ``step`` when it is a fresh array of the result's shape
-    (one allocation per update instead of two; same arithmetic)."""
-    if step.__class__ is np.ndarray and step.shape == value.shape and step.dtype == value.dtype:
-        return np.subtract(value, step, out=step)
+    (one allocation per update instead of two; same arithmetic). A scalar variable less a
+    scalar step is NumPy scalar math: the same float operation without a ufunc call."""
+    if step.__class__ is np.ndarray:
+        if step.shape == value.shape and step.dtype == value.dtype:
+            return np.subtract(value, step, out=step)
+    elif value.ndim == 0:
+        return value[()] - step
     return value - step
+
+
+def times(g: Any, factor: Any) -> Any:
+    """``g * factor``; for a scalar gradient and factor, as NumPy scalar math (same operation)."""
+    if g.ndim == 0:
+        g = g[()]
+        if factor.__class__ is np.ndarray and factor.ndim == 0:
+            factor = factor[()]
+    return g * factor
 
 
 def f32(x: Any, dtype: Any) -> Any:
