@@ -120,10 +120,9 @@ class Session:
             fetch_tensors = [None if isinstance(i, Operation) else i for i in items]
             plan = session_plan(targets, feeds, fetch_tensors)
             self.graph.plan_cache[key] = plan
-        out = [_result(r) for r in plan.run(values)]
         if single:
-            return out[0]
-        return nest.pack_sequence_as(fetches, out)
+            return _result(plan.run(values)[0])
+        return nest.pack_sequence_as(fetches, [_result(r) for r in plan.run(values)])
 
     def make_callable(self, fetches: Any, feed_list: Any = None, accept_options: bool = False) -> Any:
         feed_list = list(feed_list or [])
@@ -153,7 +152,7 @@ def _feed_value(t: SymbolicTensor, v: Any) -> np.ndarray:
     static, accepted, np_dtype = getattr(t, "_accepted_feeds", _NOT_FED)
     if np_dtype is None:
         np_dtype = t.dtype.np
-    arr = np.asarray(v, dtype=np_dtype)
+    arr = v if v.__class__ is np.ndarray and v.dtype is np_dtype else np.asarray(v, dtype=np_dtype)
     if static is not t.shape or arr.shape not in accepted:  # type: ignore[operator]
         if not t.shape.is_compatible_with(arr.shape):
             raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {t.name}, which has shape {t.shape}")

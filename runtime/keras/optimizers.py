@@ -150,7 +150,7 @@ class Optimizer:
                 lr_var._assign_array(np.float32(np.asarray(_eager_value(rate))))
             for ev, dt, g, s in zip(evars, np_dtypes, gs, slots):
                 self._update(ev, g.astype(dt, copy=False), lr_var._value.astype(dt, copy=False), s, it._value)
-            it._assign_array(it._value + 1)
+            it._assign_array(it._value[()] + 1)  # scalar math: the same int64 add
 
         step_op([g for g, _ in live], [], update, [v for _, v in live], name=self.name)
         return self._iterations
