@@ -20,14 +20,19 @@ from runtime.static_kernels import SPECIALIZE
 _WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "PyCall", "NoOp"}
 
 
+#: Runs of a plan before it becomes generated Python: compiling costs about as much per step as
+#: a few dozen interpreted runs save, and many plans (initializers, evaluations) run only once.
+_GENERATE_AFTER = 30
+
+
 class Plan:
     """Compiled steps plus where feeds go and where fetches come from.
 
-    A plan without loop regions also becomes one generated Python function: slots are its
-    locals, kernels and folded values its globals, so a step costs the kernel call alone.
+    A plan without loop regions that keeps being run becomes one generated Python function:
+    slots are its locals, kernels and folded values its globals, so a step costs the kernel call.
     """
 
-    __slots__ = ("call", "const_fetches", "feed_slots", "fetch_slots", "prefill", "steps")
+    __slots__ = ("call", "const_fetches", "feed_slots", "fetch_slots", "prefill", "runs", "steps")
 
     def __init__(self, steps: list, prefill: list, feed_slots: list[int], fetch_slots: list[Any]) -> None:
         self.steps = steps
@@ -36,12 +41,17 @@ class Plan:
         self.fetch_slots = fetch_slots
         # Folded values are shared between runs, so a fetch of one hands out a copy.
         self.const_fetches = any(s is not None and prefill[s] is not None for s in fetch_slots)
-        self.call = None if any(fn is None for fn, _, _ in steps) else _generate(self)
+        self.call: Any = None
+        # Loop regions run through the interpreter: such a plan never counts up to generation.
+        self.runs = _GENERATE_AFTER + 1 if any(fn is None for fn, _, _ in steps) else 0
 
-    def run(self, feed_values: list) -> list:
+    def run(self, feed_values: Any) -> list:
         try:
             if self.call is not None:
                 return self.call(*feed_values)
+            self.runs += 1
+            if self.runs == _GENERATE_AFTER:
+                self.call = _generate(self)
             v = self.prefill.copy()
             for i, x in zip(self.feed_slots, feed_values):
                 v[i] = x
