@@ -29,7 +29,7 @@ from .rules.rnn_cells import bound_names
 from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
-from .walk import holding
+from .walk import holding, transform
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -171,14 +171,17 @@ def rewrite_source(
             )
             level = "partial"
     else:
+        # The move keys the lines of nodes it builds by id; those of a move given up die and
+        # their ids come back on the fallback's inserted statements, so it gets its own copy.
+        moved_lines = dict(lines)
         if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
             try:
-                body = ProgramMove(module, aliases, lines, findings).run()
+                body = ProgramMove(module, aliases, moved_lines, findings).run()
             except Unsupported as exc:
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
-            new_module, left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
+            new_module, left = _rename(module, body, aliases, moved_lines, findings, config, compat_spelled)
             graph_only = {p for p in left if not runs_eagerly(p)}
             if graph_only:
                 left = graph_only
@@ -199,6 +202,8 @@ def rewrite_source(
                 graph_mode=True,
             )
             level = "partial"
+        else:
+            lines = moved_lines
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
@@ -227,7 +232,7 @@ def _rename(
     hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
-    renamed = tree.visit(renamer)
+    renamed = transform(tree, renamer)
     if renamer.rnn_cells:
         body = _without_unused_imports(list(renamed.body), RNN_IMPORTS)
         renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases))
@@ -308,7 +313,7 @@ def _drop_dimension_values(
     hot = holding(
         module, lambda node: isinstance(node, cst.Attribute) and node.attr.value == "value"
     )
-    return module.visit(DimensionValues(hot, lines, findings))
+    return transform(module, DimensionValues(hot, lines, findings))
 
 
 class _Renamer(RenameTransformer):

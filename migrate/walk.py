@@ -131,3 +131,48 @@ def holding(node: cst.CSTNode, hit: Callable[[cst.CSTNode], bool]) -> set[int]:
 
     mark(node)
     return found
+
+
+def transform(node: cst.CSTNode, transformer: cst.CSTTransformer) -> cst.CSTNode:
+    """``node.visit(transformer)``, rebuilding only the nodes a change sits under.
+
+    libcst constructs every node it visits again, changed or not, which costs about as much
+    as parsing. This calls the same hooks in the same order (``on_visit``, then the code
+    children, then ``on_leave`` with the original node and its updated form) but hands a
+    node back as it was when its children all came back as they were. It serves
+    transformers that return a node from every ``leave_*`` (no removal), with no hooks on
+    whitespace or punctuation nodes and no per-attribute hooks: those are not called.
+    """
+    if not transformer.on_visit(node):
+        return _left(transformer, node, node)
+    cls = type(node)
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _code_fields(cls)
+    fields = _FIELDS[cls]
+    if fields is None:  # no visiting order known: libcst's own, with its rebuild
+        return _left(transformer, node, node._visit_and_replace_children(transformer))
+    changes: dict[str, object] = {}
+    for name in fields:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            if not _is_trivia(type(value)):
+                new = transform(value, transformer)
+                if new is not value:
+                    changes[name] = new
+        elif isinstance(value, (tuple, list)):
+            items = [
+                transform(item, transformer)
+                if isinstance(item, cst.CSTNode) and not _is_trivia(type(item)) else item
+                for item in value
+            ]
+            if any(new is not old for new, old in zip(items, value, strict=True)):
+                changes[name] = tuple(items)
+    return _left(transformer, node, node.with_changes(**changes) if changes else node)
+
+
+def _left(transformer: cst.CSTTransformer, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    result = transformer.on_leave(original, updated)
+    if not isinstance(result, cst.CSTNode):
+        raise TypeError(f"{type(transformer).__name__} removed a {type(original).__name__}; "
+                        "walk.transform keeps every node")
+    return result
