@@ -16,6 +16,7 @@ from .codegen import copy_lines, is_docstring
 from .graph import INSIDE
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
+from .walk import transform
 
 PREFIX = "self__"
 
@@ -84,9 +85,9 @@ def convert_class(
     others = [m for m in members if not isinstance(m, cst.FunctionDef)]
     if any(not is_docstring(o) for o in others):
         raise Unsupported(SESSION_RULE.id, lines.get(id(cls), 0), f"class {cls.name.value} has class-level statements")
-    renamed_init = init.visit(_SelfToNames())
+    renamed_init = transform(init, _SelfToNames())
     assert isinstance(renamed_init, cst.FunctionDef)
-    renamed_methods = [m.visit(_SelfToNames()) for m in methods]
+    renamed_methods = [transform(m, _SelfToNames()) for m in methods]
     # Findings on the renamed statements point at the original lines.
     for old, new in [*zip(init.body.body, renamed_init.body.body), *zip(methods, renamed_methods)]:  # type: ignore[union-attr]
         copy_lines(old, new, lines)
@@ -160,7 +161,7 @@ def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:
 
 
 def _to_self(stmt: cst.BaseStatement, local: dict[str, str], lines: dict[int, int]) -> cst.CSTNode:
-    new = stmt.visit(_NamesToSelf(local))
+    new = transform(stmt, _NamesToSelf(local))
     copy_lines(stmt, new, lines)
     return new
 
