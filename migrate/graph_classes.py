@@ -16,7 +16,7 @@ from .codegen import copy_lines, is_docstring
 from .graph import INSIDE
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
-from .walk import transform
+from .walk import children, transform, walk
 
 PREFIX = "self__"
 
@@ -135,22 +135,14 @@ def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:
     parameter, a global, another local); then it takes `x_` (or `x__`, ...) so neither shadows
     the other.
     """
-    taken: set[str] = set()
+    def inside(node: cst.CSTNode) -> list[cst.CSTNode]:
+        # an attribute's name and an argument's keyword are no reads
+        return [node.value] if isinstance(node, (cst.Attribute, cst.Arg)) else children(node)
 
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            if not node.value.startswith(PREFIX):
-                taken.add(node.value)
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
-            return False
-
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)
-            return False
-
-    step.body.visit(Names())
+    taken = {
+        node.value for node in walk(step.body, inside)
+        if isinstance(node, cst.Name) and not node.value.startswith(PREFIX)
+    }
     names: dict[str, str] = {}
     for attr in sorted(local):
         name = attr

@@ -21,6 +21,7 @@ from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
+from .walk import walk
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -50,15 +51,7 @@ def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, 
 
 
 def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    for stmt in stmts:
-        stmt.visit(Finder())
-    return found
+    return [node for stmt in stmts for node in walk(stmt) if isinstance(node, cst.Call)]
 
 
 @dataclass
@@ -75,32 +68,23 @@ class ModelBuilder:
 
     def calls_of(self, name: str) -> list[cst.Call]:
         """Every call of the plain name `name` in the module."""
-        found: list[cst.Call] = []
-
-        class Finder(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Name) and node.func.value == name:
-                    found.append(node)
-
-        if self.module is not None:
-            self.module.visit(Finder())
-        return found
+        if self.module is None:
+            return []
+        return [
+            node for node in walk(self.module)
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
+        ]
 
     # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
     reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
-        found: list[str] = []
         instances = self.model_instances
-
-        class Finder(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Name) and node.func.value in instances:
-                    found.append(instances[node.func.value])
-
-        expr.visit(Finder())
-        return found
+        return [
+            instances[node.func.value] for node in walk(expr)
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in instances
+        ]
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
@@ -109,20 +93,12 @@ class ModelBuilder:
         self.findings.append(Finding(rule, self._line(node), 0, message, "fixed"))
 
     def _creates_variables(self, func: cst.FunctionDef) -> bool:
-        aliases, layers = self.aliases, self.layer_classes
-        hit = False
+        def creates(call: cst.Call) -> bool:
+            path = self.aliases.resolve(call.func) or ""
+            return (path == "get_variable" or path in LAYERS
+                    or isinstance(call.func, cst.Name) and call.func.value in self.layer_classes)
 
-        class Finder(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                nonlocal hit
-                path = aliases.resolve(node.func) or ""
-                if path == "get_variable" or path in LAYERS:
-                    hit = True
-                if isinstance(node.func, cst.Name) and node.func.value in layers:
-                    hit = True
-
-        func.visit(Finder())
-        return hit
+        return any(creates(node) for node in walk(func) if isinstance(node, cst.Call))
 
     def convert_function(self, func: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement] | None:
         """Layer/Model classes for a variable-creating function; None if it creates none."""

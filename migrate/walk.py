@@ -74,6 +74,10 @@ def _subclasses(cls: type) -> Iterator[type]:
 
 
 _TRIVIA: dict[type, bool] = {}
+#: Per class of field value: a node that can hold code, a sequence, or neither. Asked of
+#: every field of every node, so looked up by type (CSTNode is an ABC: isinstance is slow).
+_CODE, _SEQUENCE, _OTHER = 1, 2, 3  # all true: `_KIND.get(t) or _kind(t)`
+_KIND: dict[type, int] = {tuple: _SEQUENCE, list: _SEQUENCE}
 
 
 def _is_trivia(cls: type) -> bool:
@@ -81,6 +85,13 @@ def _is_trivia(cls: type) -> bool:
     if hit is None:
         hit = _TRIVIA[cls] = cls.__module__ in _TRIVIA_MODULES or cls in _TRIVIA_CLASSES
     return hit
+
+
+def _kind(cls: type) -> int:
+    kind = _KIND.get(cls)
+    if kind is None:
+        kind = _KIND[cls] = _CODE if issubclass(cls, cst.CSTNode) and not _is_trivia(cls) else _OTHER
+    return kind
 
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -94,11 +105,11 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     out: list[cst.CSTNode] = []
     for name in fields:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            if not _is_trivia(type(value)):
-                out.append(value)
-        elif isinstance(value, (tuple, list)):
-            out.extend(v for v in value if isinstance(v, cst.CSTNode) and not _is_trivia(type(v)))
+        kind = _KIND.get(type(value)) or _kind(type(value))
+        if kind == _CODE:
+            out.append(value)
+        elif kind == _SEQUENCE:
+            out.extend([v for v in value if (_KIND.get(type(v)) or _kind(type(v))) == _CODE])
     return out
 
 
@@ -154,15 +165,14 @@ def transform(node: cst.CSTNode, transformer: cst.CSTTransformer) -> cst.CSTNode
     changes: dict[str, object] = {}
     for name in fields:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            if not _is_trivia(type(value)):
-                new = transform(value, transformer)
-                if new is not value:
-                    changes[name] = new
-        elif isinstance(value, (tuple, list)):
+        kind = _KIND.get(type(value)) or _kind(type(value))
+        if kind == _CODE:
+            new = transform(value, transformer)
+            if new is not value:
+                changes[name] = new
+        elif kind == _SEQUENCE:
             items = [
-                transform(item, transformer)
-                if isinstance(item, cst.CSTNode) and not _is_trivia(type(item)) else item
+                transform(item, transformer) if (_KIND.get(type(item)) or _kind(type(item))) == _CODE else item
                 for item in value
             ]
             if any(new is not old for new, old in zip(items, value, strict=True)):
