@@ -206,6 +206,8 @@ def rewrite_source(
             lines = moved_lines
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
+    if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
+        return _untouched(source, _distinct(findings))
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -213,6 +215,17 @@ def rewrite_source(
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched", _distinct(findings))
+
+
+def _same_statements(new: cst.Module, old: cst.Module) -> bool:
+    """The very statement objects of ``old``: the module prints as it was, no codegen needed
+    (a rewrite rebuilds every node it changes, up to its statement)."""
+    return (
+        new.header is old.header and new.footer is old.footer and len(new.body) == len(old.body)
+        and all(a is b for a, b in zip(new.body, old.body))
+        and (new.encoding, new.default_indent, new.default_newline, new.has_trailing_newline)
+        == (old.encoding, old.default_indent, old.default_newline, old.has_trailing_newline)
+    )
 
 
 def _distinct(findings: list[Finding]) -> list[Finding]:
@@ -229,7 +242,7 @@ def _rename(
     tree = module.with_changes(body=body)
     names = aliases.modules.keys() | aliases.symbols.keys()
     names |= DATASET_ITERATOR_METHODS  # `dataset.make_one_shot_iterator()` names no alias
-    hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
+    hot = holding(tree, lambda node: type(node) is cst.Name and node.value in names)  # type: ignore[attr-defined]
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
     renamed = transform(tree, renamer)
