@@ -20,6 +20,8 @@ from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupport
 from .rules import RULES, Rule
 from .rules.api_rename import DATASET_ITERATOR_METHODS, RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
+from .rules.control_flow import RULE as CONTROL_FLOW_RULE
+from .rules.control_flow import PythonControlFlow, called_only_from_functions
 from .rules.dimensions import RULE as DIMENSION_RULE
 from .rules.dimensions import DimensionValues, dimension_values
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
@@ -206,6 +208,8 @@ def rewrite_source(
             lines = moved_lines
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
+    if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
+        new_module = _python_control_flow(new_module, lines, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
         return _untouched(source, _distinct(findings))
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
@@ -327,6 +331,13 @@ def _drop_dimension_values(
         module, lambda node: isinstance(node, cst.Attribute) and node.attr.value == "value"
     )
     return transform(module, DimensionValues(hot, lines, findings))
+
+
+def _python_control_flow(module: cst.Module, lines: dict[int, int], findings: list[Finding]) -> cst.Module:
+    """TF135 over code AutoGraph converts: ``tf.function`` bodies and the functions only they call."""
+    aliases = collect_aliases(module)
+    functions, taken = called_only_from_functions(module, aliases)
+    return module.visit(PythonControlFlow(aliases, functions, set(taken), lines, findings))
 
 
 class _Renamer(RenameTransformer):

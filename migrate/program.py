@@ -29,7 +29,7 @@ from .api_table import (
     SUMMARY_OPS,
 )
 from .codegen import code
-from .eager_reads import Reads, find_reads
+from .eager_reads import Reads, find_reads, variable_list
 from .graph import (
     INSIDE,
     Node,
@@ -65,6 +65,14 @@ from .rules.session import RULE as SESSION_RULE
 from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
+from .summary_helpers import (
+    NameScopes,
+    call_statements,
+    helper_call,
+    inline_call,
+    static_string,
+    summary_helpers,
+)
 from .suppress import is_skipped
 from .walk import walk
 
@@ -96,6 +104,27 @@ class Item:
     stmt: cst.BaseStatement
     prefix: str = ""
     line: int = 0
+    names: str | None = ""  # TF1's name scope (`layer/summaries/`); None when computed at run time
+
+
+@dataclass(frozen=True)
+class SummaryLoop:
+    """`for <variable> in <listing>:` making one summary per listed variable."""
+
+    variable: str
+    listing: str  # the TF2 variables listed
+    owners: list[Node]  # the graph nodes calling the Keras layers that own them
+
+
+@dataclass(frozen=True)
+class SummaryEntry:
+    """One summarized value: the TF2 op writing it, its tag (source) and its tensor; made per
+    listed variable when `loop` is set."""
+
+    op: str
+    tag: str
+    data: cst.BaseExpression
+    loop: SummaryLoop | None = None
 
 
 @dataclass
@@ -139,6 +168,11 @@ class ProgramMove:
     # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
     # reach a writer in the driver through what its methods return)
     summary_kinds: set[str] = field(default_factory=set)
+    # module functions that only attach summaries, inlined at their calls
+    summary_helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    helper_taken: set[str] = field(default_factory=set)  # names an inlined helper local must avoid
+    inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
+    name_scopes: NameScopes = field(default_factory=NameScopes)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -146,7 +180,16 @@ class ProgramMove:
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
-        return self._process(list(self.module.body), top=True)
+        self.summary_helpers = summary_helpers(self.module, self.aliases)
+        helper_ids = {id(n) for f in self.summary_helpers.values() for n in names_read(f)}
+        self.helper_taken = {n.value for n in names_read(self.module) if id(n) not in helper_ids}
+        body = self._process(list(self.module.body), top=True)
+        for name in self.summary_helpers:
+            for call in call_statements(self.module, name):
+                if id(call) not in self.inlined_calls:
+                    # its definition is gone: a call the move did not reach would fail
+                    raise Unsupported(SUMMARIES_RULE.id, self._line(call), f"{name}() called where its summaries reach no merge")
+        return body
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
@@ -179,6 +222,8 @@ class ProgramMove:
                 continue
             first, *rest = emitted
             lead = cg.merge_leading(pending, list(first.leading_lines))
+            if first is not item.stmt and out and isinstance(out[-1], (cst.FunctionDef, cst.ClassDef)):
+                lead = cg.blank(max(0, self.gap - cg.blank_run(lead))) + lead  # PEP 8 after a definition
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
@@ -226,7 +271,8 @@ class ProgramMove:
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
-                summary_kinds=self.summary_kinds,
+                summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
+                helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -236,7 +282,8 @@ class ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
-            summary_kinds=self.summary_kinds,
+            summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
+            helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -303,10 +350,19 @@ class ProgramMove:
     # ----------------------------------------------------------------- flatten
     def _flatten(
         self, body: tuple[cst.BaseStatement, ...] | list[cst.BaseStatement], prefix: str,
-        out: list[Item],
+        out: list[Item], names: str | None = "",
     ) -> list[Item]:
-        """Unwrap `with Session/Graph/variable_scope` blocks into the top level."""
+        """Unwrap `with Session/Graph/variable_scope` blocks into the top level, and calls of
+        summary helpers into their bodies."""
         for stmt in body:
+            helper = helper_call(stmt, self.summary_helpers)
+            inlined = inline_call(stmt, helper, self.helper_taken, self.lines) if helper else None  # type: ignore[arg-type]
+            if helper is not None and inlined is not None:
+                self.inlined_calls.add(id(stmt.body[0].value))  # type: ignore[attr-defined]
+                self.used_names |= self.helper_taken
+                self._fixed(SUMMARIES_RULE.id, stmt, f"{helper.name.value}() inlined: its summaries join the merge")
+                self._flatten(inlined, prefix, out, names)
+                continue
             if isinstance(stmt, cst.With):
                 new_prefix = self._graph_context(stmt, prefix)
                 if new_prefix is not None:
@@ -318,10 +374,23 @@ class ProgramMove:
                         )
                         self.lines[id(inner[0])] = self._line(first)
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
-                    self._flatten(inner, new_prefix, out)
+                    self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
                     continue
-            out.append(Item(stmt, prefix, self._line(stmt)))
+            out.append(Item(stmt, prefix, self._line(stmt), names))
         return out
+
+    def _name_scope(self, stmt: cst.With, names: str | None) -> str | None:
+        """TF1's name scope inside an unwrapped `with`: variable and name scopes open one
+        each, made unique as TF1 made them; None once a name is known only at run time."""
+        for with_item in stmt.items:
+            call = with_item.item
+            path = self.aliases.resolve(call.func) if isinstance(call, cst.Call) else None  # type: ignore[union-attr]
+            if path not in ("variable_scope", "name_scope"):
+                continue
+            arg = call.args[0].value if call.args else None  # type: ignore[union-attr]
+            name = static_string(arg) if arg is not None else None
+            names = None if names is None or name is None else self.name_scopes.unique(names + name) + "/"
+        return names
 
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
@@ -367,7 +436,10 @@ class ProgramMove:
 
     def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
         """Regularization collection reads → the Keras layers' `losses`."""
-        owners = [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
+        assert self.models is not None
+        owners = [instance for function, instance in self.models.model_instances.items()
+                  if function in self.models.regularized_models]
+        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
         if not owners:
             # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
             # modelled: reading them as nothing would silently drop them.
@@ -410,6 +482,9 @@ class ProgramMove:
                 return [], []
             self.tf_imported = True
             return [replacement], []
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value in self.summary_helpers:
+            self._fixed(SUMMARIES_RULE.id, stmt, f"{stmt.name.value}() removed: inlined where it was called")
+            return [], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
             self.scope.functions[stmt.name.value] = _globals_read(stmt)
@@ -434,14 +509,19 @@ class ProgramMove:
                     return self._emit_node(node, item), []
             if isinstance(small, cst.Expr) and self._summary_entries(small.value) is not None:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
-                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value))
+                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value, item.names))
                 return [], []
+        loop = self._summary_loop(stmt)
+        if loop is not None:
+            for call in loop[1]:
+                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, call, item.names, loop[0]))
+            return [], []
         if any(is_random(c, self.aliases) for c in _calls(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
 
-    def _summary_entries(self, value: cst.BaseExpression) -> list[tuple[str, str, cst.BaseExpression]] | None:
-        """(TF2 op, tag source, summarized tensor) of a summary op or merge; None otherwise."""
+    def _summary_entries(self, value: cst.BaseExpression) -> list[SummaryEntry] | None:
+        """The entries of a summary op (its tag as written) or merge; None for other values."""
         if not isinstance(value, cst.Call):
             return None
         path = self.aliases.resolve(value.func) or ""
@@ -450,7 +530,7 @@ class ProgramMove:
             data = args.get("tensor", args.get("values", args.get("data")))
             if "name" not in args or data is None:
                 raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"tf.{path} without a tag and a value")
-            return [(SUMMARY_OPS[path], code(args["name"]), data)]
+            return [SummaryEntry(SUMMARY_OPS[path], code(args["name"]), data)]
         if path == "summary.merge_all":
             return [e for n in self.scope.nodes if n.kind == "summary" and not n.info["merge"] for e in n.info["entries"]]  # type: ignore[attr-defined]
         if path == "summary.merge" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
@@ -463,21 +543,71 @@ class ProgramMove:
             return entries
         return None
 
-    def _summary_node(self, names: tuple[str, ...], stmt: cst.SimpleStatementLine, value: cst.BaseExpression) -> Node:
-        entries = self._summary_entries(value) or []
-        deps = list(dict.fromkeys(d for _, _, data in entries for d in self.scope.deps_of(data)))
+    def _summary_node(self, names: tuple[str, ...], stmt: cst.BaseStatement, value: cst.BaseExpression,
+                      scope: str | None, loop: SummaryLoop | None = None) -> Node:
+        """A summary op or merge; an op's tag gets the name scope TF1 prefixed it with."""
         merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
-        self.summary_kinds.update(op for op, _, _ in entries)
+        entries = self._summary_entries(value) or []
+        if not merge:
+            entries = [replace(e, tag=self._scoped_tag(e.tag, scope, value), loop=loop) for e in entries]
+        deps = list(dict.fromkeys(d for e in entries for d in self.scope.deps_of(e.data)))
+        if loop is not None:
+            deps = list(dict.fromkeys([*deps, *loop.owners]))
+        self.summary_kinds.update(e.op for e in entries)
         self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
         return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
 
-    def _summary_dict(self, node: Node) -> str:
-        """What a fetched summary returns: its tensors by tag."""
-        entries: list[tuple[str, str, cst.BaseExpression]] = node.info["entries"]  # type: ignore[assignment]
-        return "{" + ", ".join(f"{tag}: {code(data)}" for _, tag, data in entries) + "}"
+    def _scoped_tag(self, tag: str, scope: str | None, value: cst.BaseExpression) -> str:
+        """The tag TF1 wrote: under the op's name scope, made unique like other graph names."""
+        if scope is None:
+            raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"summary {tag} under a name scope named at run time")
+        literal = static_string(cst.parse_expression(tag))
+        if literal is not None:
+            written = self.name_scopes.unique(scope + literal)
+            if written == literal:
+                return tag
+            quote = tag[0] if tag[0] in "'\"" else "'"
+            return f"{quote}{written}{quote}" if quote not in written and "\\" not in written else repr(written)
+        return f"{scope!r} + {tag}" if scope else tag
 
-    def _summary_write(self, call: cst.Call) -> cst.BaseStatement | None:
-        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step."""
+    def _summary_loop(self, stmt: cst.BaseStatement) -> tuple[SummaryLoop, list[cst.Call]] | None:
+        """`for v in tf.trainable_variables(): tf.summary.histogram(v.op.name, v)`: the loop
+        and its summary calls, when it only makes summaries of listed Keras variables."""
+        if not (isinstance(stmt, cst.For) and isinstance(stmt.target, cst.Name) and stmt.orelse is None
+                and isinstance(stmt.iter, cst.Call) and not stmt.asynchronous):
+            return None
+        attr = variable_list(stmt.iter, self.aliases)
+        body = stmt.body.body  # type: ignore[union-attr]
+        calls = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                 and isinstance(s.body[0], cst.Expr)]
+        if attr is None or len(calls) != len(body) or not all(
+            isinstance(c, cst.Call) and (self.aliases.resolve(c.func) or "") in SUMMARY_OPS for c in calls
+        ):
+            return None
+        owners = [n for n in self.scope.nodes if self._lazy_owners(n)]
+        if any(str(n.info.get("layer", "")).startswith("contrib.") or self.models.models_called(n.value)  # type: ignore[union-attr]
+               for n in owners):
+            # contrib layers and model functions name variables unlike their Keras layers
+            raise Unsupported(SUMMARIES_RULE.id, self._line(stmt), "summaries named by variables Keras names otherwise")
+        listing = self._variable_listing(attr, stmt, names_unused=True)
+        variable = stmt.target.value
+        return SummaryLoop(variable, listing, owners), calls  # type: ignore[return-value]
+
+    def _summary_dict(self, node: Node) -> str:
+        """What a fetched summary returns: its tensors by tag (by TF2 op, then tag, when the
+        program writes summaries of several kinds)."""
+        entries: list[SummaryEntry] = node.info["entries"]  # type: ignore[assignment]
+        kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
+        if len(kinds) == 1:
+            return _entries_dict(entries)
+        return "{" + ", ".join(f"{op!r}: {_entries_dict([e for e in entries if e.op == op])}" for op in kinds) + "}"
+
+    def _summary_structure(self) -> str:
+        return "dict" if len(self.summary_kinds) == 1 else "nested"
+
+    def _summary_write(self, call: cst.Call, converted: cst.Call | None = None) -> cst.BaseStatement | None:
+        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step
+        (`converted`: the call with its run sites already converted)."""
         func = call.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "add_summary" and isinstance(func.value, cst.Name)):
             return None
@@ -485,15 +615,24 @@ class ProgramMove:
         if writer is None or writer.kind != "writer":
             return None
         args = call_args(call, ("summary", "global_step"))
-        ops = set(self.summary_kinds)
-        if "summary" not in args or len(ops) != 1:
-            raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary over summaries of several kinds")
+        if "summary" not in args or not self.summary_kinds:
+            raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary without a summary")
+        if converted is not None:
+            args = call_args(converted, ("summary", "global_step"))
         step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
-        return cst.parse_statement(
-            f"with {func.value.value}.as_default():\n"
-            f"    for tag, value in {code(args['summary'])}.items():\n"
-            f"        tf.summary.{ops.pop()}(tag, value, step={step})\n"
+        value = code(args["summary"])
+        kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
+        bind = ""
+        if not isinstance(args["summary"], cst.Name) and len(kinds) > 1 and converted is not None:
+            # fetched once, written by kind
+            name = self._fresh("summary_values")
+            bind, value = f"    {name} = {value}\n", name
+        loops = bind + "".join(
+            f"    for tag, value in {value if len(kinds) == 1 else f'{value}[{op!r}]'}.items():\n"
+            f"        tf.summary.{op}(tag, value, step={step})\n"
+            for op in kinds
         )
+        return cst.parse_statement(f"with {func.value.value}.as_default():\n{loops}")
 
     def _seeded_module(self) -> bool:
         return any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in _calls(self.module))
@@ -579,7 +718,7 @@ class ProgramMove:
             raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
         kind, info = self._kind_of(value, deps, item)
         if kind == "summary":
-            node = self._summary_node(names, stmt, value)
+            node = self._summary_node(names, stmt, value, item.names)
             self.scope.add(node)
             return node
         if kind == "tensor" and self._reads_regularization(value):
@@ -1101,7 +1240,8 @@ class ProgramMove:
                     if isinstance(call, cst.Call) and move._is_noop_session_call(call):
                         move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
-                    write = move._summary_write(call) if isinstance(call, cst.Call) else None
+                    converted = updated.body[0].value  # type: ignore[attr-defined]
+                    write = move._summary_write(call, converted) if isinstance(call, cst.Call) else None
                     if write is not None:
                         move._fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
                         return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]
@@ -1848,7 +1988,7 @@ class ProgramMove:
             if node is not None and _valueless(node):
                 return None, "none"
             if node is not None and node.kind == "summary":
-                return self._summary_dict(node), "dict"
+                return self._summary_dict(node), self._summary_structure()
             if node is not None and node.kind == "schedule":
                 return f"{node.name}_value", "single"
             if node is not None and _list_valued(node):
@@ -2018,3 +2158,30 @@ def _trainable(call: cst.Call) -> bool:
         if arg.keyword is not None and arg.keyword.value == "trainable":
             return not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
     return True
+
+
+def _entries_dict(entries: list[SummaryEntry]) -> str:
+    """A dict literal of the entries' tensors by tag; a loop's entries as a comprehension,
+    its variables named by their TF1 names (`v.op.name` → Keras's `v.path`)."""
+    parts: list[str] = []
+    for e in entries:
+        if e.loop is None:
+            parts.append(f"{e.tag}: {code(e.data)}")
+            continue
+        v = e.loop.variable
+        tag = code(cst.parse_expression(e.tag).visit(_KerasVariableNames(v)))
+        parts.append(f"**{{{tag}: {code(e.data)} for {v} in {e.loop.listing}}}")
+    return "{" + ", ".join(parts) + "}"
+
+
+class _KerasVariableNames(cst.CSTTransformer):
+    """TF1 names of a listed variable read as Keras 3 spells them: `v.op.name` is `v.path`,
+    `v.name` is `v.path + ":0"` (a Keras variable's `name` is only its last part)."""
+
+    def __init__(self, variable: str) -> None:
+        super().__init__()
+        self.names = {f"{variable}.op.name": f"{variable}.path", f"{variable}.name": f'({variable}.path + ":0")'}
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        spelled = self.names.get(code(original))
+        return cst.parse_expression(spelled) if spelled is not None else updated

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .api_table import LAYERS
-from .codegen import ReplaceNames
+from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
+from .codegen import ReplaceNames, fill_lines
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -22,6 +22,11 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
 from .walk import walk
+
+VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
+                         "caching_device", "partitioner", "custom_getter", "reuse")
+#: Keras keywords that regularize every variable of a dense or convolution layer.
+_WEIGHT_REGULARIZERS = frozenset({"kernel_regularizer", "bias_regularizer"})
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -77,6 +82,8 @@ class ModelBuilder:
 
     # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
     reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
+    regularized_models: set[str] = field(default_factory=set)
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -123,8 +130,7 @@ class ModelBuilder:
         call = body[0].items[0].item
         if not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"):
             return None
-        args = call_args(call, ("name_or_scope", "default_name", "values", "initializer", "regularizer",
-                                "caching_device", "partitioner", "custom_getter", "reuse"))
+        args = call_args(call, VARIABLE_SCOPE_PARAMS)
         scope = args.get("name_or_scope")
         inner = list(body[0].body.body)  # type: ignore[union-attr]
         if not isinstance(scope, cst.SimpleString) or set(args) - {"name_or_scope", "reuse"} or not any(
@@ -262,15 +268,25 @@ class ModelBuilder:
         attrs: dict[str, str] = {}  # attribute -> constructor source
         name = func.name.value
         outer_name: str | None = None
-        # A body that is one `with variable_scope(NAME, reuse=...)` names the model itself.
-        if len(body) == 1 and isinstance(body[0], cst.With):
-            scope_name = self._scope_name(body[0])
+        regularizers = self._regularizer_bindings(body)
+        outer = _Scope(None, None, regularizers, set())
+        # A body ending in one `with variable_scope(NAME, ...)`, after statements that create no
+        # variables, names the model itself.
+        if body and isinstance(body[-1], cst.With) and not self._creates_variables(cst.Module(body[:-1])):
+            scope_name = self._scope_name(body[-1])
             if scope_name is not None:
                 outer_name = scope_name
-                body = list(body[0].body.body)  # type: ignore[union-attr]
+                outer = outer.inner(None, self._scope_regularizer(body[-1], outer))
+                body = body[:-1] + list(body[-1].body.body)  # type: ignore[union-attr]
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
-        new_body = self._model_statements(body, attrs, None)
+        new_body = self._model_statements(body, attrs, outer)
+        # A regularizer bound only to be a scope's default moved into the layers it regularizes.
+        moved = [s for s in new_body if set(_assigned(s)) & regularizers.keys()]
+        still_read = {n.value for s in new_body if s not in moved for n in names_read(s)}
+        new_body = [s for s in new_body if s not in moved or set(_assigned(s)) & still_read]
+        if outer.regularized:
+            self.regularized_models.add(name)
         cls = _camel(name)
         if cls == name:
             cls = f"{cls}Model"
@@ -310,10 +326,9 @@ class ModelBuilder:
             self.scoped_instances[outer_name] = name
         instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
         self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
-        return [
-            cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines),
-            instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
-        ]
+        model = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+        fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
+        return [model, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
     def _layer_dependencies(
         self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str]
@@ -371,8 +386,33 @@ class ModelBuilder:
             raise Unsupported(RULE.id, self._line(stmt), "variable_scope name is not a literal")
         return None
 
+    def _scope_regularizer(self, stmt: cst.With, outer: _Scope) -> str | None:
+        """The source of a `variable_scope`'s `regularizer=`, or the enclosing scope's; a local
+        name bound to a regularizer call stands for that call (each layer gets its own)."""
+        call = stmt.items[0].item
+        assert isinstance(call, cst.Call)
+        value = call_args(call, VARIABLE_SCOPE_PARAMS).get("regularizer")
+        if value is None:
+            return outer.regularizer
+        if isinstance(value, cst.Name) and value.value in outer.bindings:
+            return _code(outer.bindings[value.value])
+        return _code(value)
+
+    def _regularizer_bindings(self, body: list[cst.BaseStatement]) -> dict[str, cst.BaseExpression]:
+        """Names the function binds once, to a TF1 regularizer call."""
+        bound = [n for s in body for n in _bound(s)]
+        found: dict[str, cst.BaseExpression] = {}
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)
+                    and self.aliases.resolve(small.value.func) in REGULARIZERS
+                    and bound.count(small.targets[0].target.value) == 1):
+                found[small.targets[0].target.value] = small.value
+        return found
+
     def _model_statements(
-        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope_name: str | None
+        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope: _Scope
     ) -> list[cst.BaseStatement]:
         """The call body: scopes unwrapped, layer calls → `self.<layer>(x)`."""
         out: list[cst.BaseStatement] = []
@@ -380,7 +420,8 @@ class ModelBuilder:
             if isinstance(stmt, cst.With):
                 inner_scope = self._scope_name(stmt)
                 if inner_scope is not None:
-                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scope)  # type: ignore[union-attr]
+                    inner_scopes = scope.inner(inner_scope, self._scope_regularizer(stmt, scope))
+                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scopes)  # type: ignore[union-attr]
                     if inner:
                         comments = list(stmt.leading_lines) + list(inner[0].leading_lines)
                         trailing = stmt.body.header.comment  # type: ignore[union-attr]
@@ -389,8 +430,21 @@ class ModelBuilder:
                         inner[0] = inner[0].with_changes(leading_lines=comments)
                     out.extend(inner)
                     continue
-            out.append(stmt.visit(_LayerCalls(self, attrs, scope_name)))
+            out.append(stmt.visit(_LayerCalls(self, attrs, scope)))
         return out
+
+
+@dataclass
+class _Scope:
+    """A variable_scope of a model function: its name and default regularizer (source)."""
+
+    name: str | None
+    regularizer: str | None
+    bindings: dict[str, cst.BaseExpression]  # local names bound to regularizer calls
+    regularized: set[str]  # layer attributes given a regularizer, shared by nested scopes
+
+    def inner(self, name: str | None, regularizer: str | None) -> _Scope:
+        return _Scope(name, regularizer, self.bindings, self.regularized)
 
 
 # Names a Keras Layer already uses; a weight attribute must not shadow them.
@@ -446,12 +500,32 @@ _MODEL_ATTRIBUTES = frozenset({
 class _LayerCalls(cst.CSTTransformer):
     """Inside a model function: `dense(x, 10)` / `tf.layers.dense(x, 10)` → `self.<layer>(x)`."""
 
-    def __init__(self, builder: ModelBuilder, attrs: dict[str, str], scope: str | None) -> None:
+    def __init__(self, builder: ModelBuilder, attrs: dict[str, str], scope: _Scope) -> None:
         super().__init__()
         self.builder = builder
         self.attrs = attrs
-        self.scope = scope
+        self.scope = scope.name
+        self.regularizer = scope.regularizer
+        self.regularized = scope.regularized
         self.used_in_scope = 0
+
+    def _scope_regularized(self, original: cst.Call, path: str | None, call: cst.Call) -> cst.Call:
+        """The call with its scope's regularizer on every variable that sets none, as TF1's
+        `get_variable` applied it (an explicit `None` takes the scope's too)."""
+        spec = LAYER_SPECS.get(path or "")
+        if self.regularizer is None or (spec is not None and not spec.weights):
+            return call
+        keywords = {p: spec.keywords.get(p, p) for p in spec.positional if p.endswith("_regularizer")} if spec else {}
+        per_variable = {p for p, k in keywords.items() if k != "activity_regularizer"}
+        if spec is None or {keywords[p] for p in per_variable} != _WEIGHT_REGULARIZERS:
+            raise Unsupported(RULE.id, self.builder._line(original), "a variable_scope regularizer over a layer Keras regularizes otherwise")
+        bound = call_args(call, ("inputs", *spec.positional))
+        kept = [a for a in call.args if not (a.keyword is not None and a.keyword.value in per_variable
+                                            and isinstance(a.value, cst.Name) and a.value.value == "None")]
+        added = [cst.Arg(keyword=cst.Name(p), value=cst.parse_expression(self.regularizer))
+                 for p in sorted(per_variable)
+                 if p not in bound or (isinstance(bound[p], cst.Name) and bound[p].value == "None")]
+        return call.with_changes(args=[*kept, *added])
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
@@ -465,6 +539,7 @@ class _LayerCalls(cst.CSTTransformer):
             return updated
         if not updated.args:
             raise Unsupported(RULE.id, self.builder._line(original), "layer call without an input")
+        updated = self._scope_regularized(original, path, updated)
         inputs, *rest = updated.args
         name_keyword = "scope" if (path or "").startswith("contrib.") else "name"
         name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == name_keyword), None)
@@ -499,6 +574,8 @@ class _LayerCalls(cst.CSTTransformer):
                 raise Unsupported(LAYERS_RULE.id, self.builder._line(original), f"tf.{path} with an argument Keras has no form for")
             ctor = ", ".join(a for a in keras.arguments if not a.startswith("name="))
             call_args = keras.call_arguments
+            if any(k.endswith("_regularizer") for k in keras.keywords):
+                self.regularized.add(attr)
         ctor = f"{ctor}, name={attr!r}" if ctor else f"name={attr!r}"
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:

@@ -23,6 +23,7 @@ def _load() -> dict[str, Rule]:
         api_rename,
         assign,
         compat_fallback,
+        control_flow,
         data,
         dimensions,
         eager_reads,
@@ -42,7 +43,7 @@ def _load() -> dict[str, Rule]:
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
         api_rename, layers, losses, rnn_cells, saver, summaries, data, dimensions, eager_reads,
-        compat_fallback,
+        control_flow, compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

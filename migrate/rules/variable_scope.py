@@ -16,7 +16,11 @@ RULE = Rule(
         "body runs in `call`. A function that calls such functions under "
         "`tf.variable_scope(name)` becomes a `tf.keras.Model` holding one layer instance per "
         "scope (`name=` keeps TF1's variable names); `reuse=True` calls the same instance. "
-        "The model is created once, under the function's old name, so its call sites stay."
+        "The model is created once, under the function's old name, so its call sites stay. "
+        "A scope's `regularizer=` (which TF1's `get_variable` applied to every variable "
+        "without one of its own, biases included) becomes the `kernel_regularizer` and "
+        "`bias_regularizer` of each dense or convolution layer in it, and reads of "
+        "`REGULARIZATION_LOSSES` become the model's `losses`."
     ),
     kind="auto",
 )

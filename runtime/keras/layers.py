@@ -46,6 +46,7 @@ class Layer:
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self.name = name or _auto_name(type(self))
+        self._named = name is not None
         self.trainable = trainable
         self.built = False
         self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
@@ -83,9 +84,11 @@ class Layer:
             path = current_path(wname)
         else:
             path = "/".join(_NAME_STACK + [self.name, wname])
-        # Seeded by "<layer name>/<weight name>" so a weight starts equal to the TF1
-        # get_variable of the same name under a variable_scope named like the layer.
-        value = init.sample(dims, dt, f"{self.name}/{wname}")  # type: ignore[union-attr]
+        # Seeded by "<layer name>/<weight name>", under the names given to the layers calling
+        # it, so a weight starts equal to the TF1 get_variable of the same name under
+        # variable_scopes named like those layers (an auto-named model has no TF1 scope).
+        outer = [layer.name for layer in _CALL_DEPTH if layer is not self and getattr(layer, "_named", False)]
+        value = init.sample(dims, dt, "/".join([*outer, self.name, wname]))  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)
