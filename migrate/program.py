@@ -41,7 +41,7 @@ from .graph import (
     refers_to_tf,
 )
 from .graph_classes import PREFIX as SELF_PREFIX
-from .graph_classes import GraphClass, convert_class, is_graph_class
+from .graph_classes import GraphClass, convert_class, external_key, is_graph_class
 from .imports import Aliases
 from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
@@ -59,6 +59,9 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import KerasLayerCall, keras_layer
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
+from .rules.rnn_cells import cell_name
+from .rules.rnn_layers import DYNAMIC_RNN_PARAMS, KERAS_CELLS, dynamic_rnn_layer
+from .rules.rnn_layers import RULE as KERAS_RNN_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
@@ -173,6 +176,7 @@ class ProgramMove:
     helper_taken: set[str] = field(default_factory=set)  # names an inlined helper local must avoid
     inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
     name_scopes: NameScopes = field(default_factory=NameScopes)
+    new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -189,7 +193,19 @@ class ProgramMove:
                 if id(call) not in self.inlined_calls:
                     # its definition is gone: a call the move did not reach would fail
                     raise Unsupported(SUMMARIES_RULE.id, self._line(call), f"{name}() called where its summaries reach no merge")
-        return body
+        return self._with_imports(body)
+
+    def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """`import <module>` lines for what the rewrite calls into, before the first import."""
+        if not self.new_imports:
+            return body
+        at = next((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine)
+                   and isinstance(s.body[0], (cst.Import, cst.ImportFrom))), 1 if body and cg.is_docstring(body[0]) else 0)
+        added = [cst.parse_statement(f"import {name}\n") for name in sorted(self.new_imports)]
+        if at < len(body):
+            added[0] = added[0].with_changes(leading_lines=body[at].leading_lines)
+            body = [*body[:at], body[at].with_changes(leading_lines=[]), *body[at + 1:]]
+        return [*body[:at], *added, *body[at:]]
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
@@ -263,27 +279,42 @@ class ProgramMove:
             inner = self._process(list(stmt.body.body), top=False)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
-            converted, info = convert_class(stmt, self._class_move, self.lines)
+            converted, info = convert_class(stmt, self._class_move, self.lines, self._external_runs(stmt.name.value))
             self.graph_classes[info.name] = info
             self._fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
-            return [converted], []
+            return converted, []
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
-                helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
+                helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         return None
+
+    def _external_runs(self, cls: str) -> list[tuple[str, list[str]]]:
+        """(fetched attribute, fed attributes) of each `sess.run(inst.attr, {inst.ph: ...})` on an
+        instance `inst = cls(...)` of the module: the class makes a step function for each."""
+        instances = {
+            a.targets[0].target.value for a in memoised_walk("assigns", self.module, _assigns)
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+            and isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Name) and a.value.func.value == cls
+        }
+        found: list[tuple[str, list[str]]] = []
+        for call in _calls(self.module):
+            site = _instance_run(call, instances)
+            if site is not None and site not in found:
+                found.append(site)
+        return found
 
     def _class_move(self) -> ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
             summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
-            helper_taken=self.helper_taken, inlined_calls=self.inlined_calls,
+            helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -391,6 +422,29 @@ class ProgramMove:
             name = static_string(arg) if arg is not None else None
             names = None if names is None or name is None else self.name_scopes.unique(names + name) + "/"
         return names
+
+    def _scoped_variable(self, stmt: cst.SimpleStatementLine, name_scope: str | None) -> cst.SimpleStatementLine:
+        """`tf.Variable(..., name=n)` under TF1 name scopes: the name the graph gave it
+        (`hidden/weights`), which TF2 builds from no flattened scope."""
+        call = stmt.body[0].value  # type: ignore[attr-defined]
+        if not name_scope or not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "Variable"):
+            return stmt
+        given = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+        if given is None and any(a.keyword is None for a in call.args[1:]):
+            return stmt  # a positional name is past the initial value and its flags
+        if given is None:
+            value: cst.BaseExpression = cst.SimpleString(f'"{name_scope}Variable"')
+            args = [*call.args, cst.Arg(value, keyword=cst.Name("name"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
+        else:
+            if isinstance(given.value, cst.SimpleString):
+                text, quote = f"{name_scope}{given.value.evaluated_value}", given.value.quote
+                value = cst.SimpleString(f"{quote}{text}{quote}" if quote in ('"', "'") and quote not in text else repr(text))
+            else:
+                value = cst.parse_expression(f"{name_scope!r} + {code(given.value)}")
+            args = [a.with_changes(value=value) if a is given else a for a in call.args]
+        new = stmt.with_changes(body=[stmt.body[0].with_changes(value=call.with_changes(args=args))])
+        cg.copy_lines(stmt, new, self.lines)
+        return new
 
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
@@ -738,8 +792,20 @@ class ProgramMove:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
         if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        self._check_rebinding(node, item)
         self.scope.add(node)
         return node
+
+    def _check_rebinding(self, node: Node, item: Item) -> None:
+        """A name bound to an object created once (a variable) and bound again, while a step
+        reads the first: steps replay their statements by name, so they would read the second."""
+        for name in node.names:
+            old = self.scope.lookup(name)
+            if old is None or old.kind in INSIDE or old.kind in ("placeholder", "session", "init"):
+                continue
+            readers = [n for n in (*self.scope.nodes, node) if n.kind in INSIDE and old in n.deps]
+            if readers:
+                raise Unsupported(SESSION_RULE.id, item.line, f"{name} is bound again while a graph tensor reads its earlier value")
 
     def _is_placeholder(self, name: str) -> bool:
         node = self.scope.lookup(name)
@@ -808,9 +874,17 @@ class ProgramMove:
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
+        if cell_name(path or "") in KERAS_CELLS:
+            return "object", {}
+        if path == "nn.dynamic_rnn":
+            return "tensor", {"rnn": True}
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
+        pairs = _unzipped(value)
+        if pairs is not None and isinstance(pairs.func, cst.Attribute) and pairs.func.attr.value == "compute_gradients":
+            kind, info = self._train_kind(pairs, pairs.func, item)
+            return kind, {**info, "unzipped": True}
         if path in VALUELESS_OPS:
             return "tensor", {"valueless": True}
         return "tensor", {}
@@ -981,8 +1055,11 @@ class ProgramMove:
                                 "op seed, so under tf.random.set_seed it draws other start values than "
                                 "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
-            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
-            if seeded is not stmt:
+            named = self._scoped_variable(stmt, item.names)
+            if named is not stmt:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
+            seeded = self.op_seeds.seed(named, _calls(named), self.aliases, self.lines)
+            if seeded is not named:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
             elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
@@ -1034,12 +1111,14 @@ class ProgramMove:
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
+        if node.info.get("rnn"):
+            out.append(self._rnn_instance(node, item.prefix))
         return out
 
     def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         """Calls of a scoped layer instance lose their `reuse` argument: the instance is shared."""
         assert self.models is not None
-        reuse = self.models.reuse_params
+        reuse = self.models.dropped_params
         if not any(isinstance(c.func, cst.Name) and c.func.value in reuse for c in _calls(stmt)):
             return stmt
 
@@ -1047,15 +1126,15 @@ class ProgramMove:
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
                 if not (isinstance(original.func, cst.Name) and original.func.value in reuse):
                     return updated
-                position, name = reuse[original.func.value]
+                dropped = reuse[original.func.value]
                 args = [a for i, a in enumerate(updated.args)
-                        if not (a.keyword is not None and a.keyword.value == name)
-                        and not (a.keyword is None and i == position)]
+                        if not (a.keyword is not None and any(a.keyword.value == n for _, n in dropped))
+                        and not (a.keyword is None and any(i == p for p, _ in dropped))]
                 if args:
                     args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                 return updated.with_changes(args=args)
 
-        self._fixed(SCOPE_RULE.id, stmt, "reuse argument dropped: the layer instance is shared")
+        self._fixed(SCOPE_RULE.id, stmt, "reuse and configuration arguments dropped: the layer instance is shared")
         new = stmt.visit(Drop())
         cg.copy_lines(stmt, new, self.lines)
         return new  # type: ignore[return-value]
@@ -1101,21 +1180,27 @@ class ProgramMove:
     def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
         """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("save", "restore")):
             return None
-        node = self.scope.lookup(func.value.value)
-        if node is None or node.kind != "saver" or func.attr.value not in ("save", "restore"):
+        receiver = func.value
+        node = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
+        # `model.saver.save(sess, path)` outside a converted class reaches its Checkpoint too.
+        of_instance = (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
+                       and receiver.attr.value in getattr(self.graph_instances.get(receiver.value.value), "savers", ()))
+        if not of_instance and (node is None or node.kind != "saver"):
             return None
         args = call_args(call, ("sess", "save_path", "global_step"))
         if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
             raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
         path = code(args["save_path"])
-        saver = func.value.value
+        saver = code(receiver)
         if func.attr.value == "save" and self._reads_checkpoint_state():
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-            if "global_step" not in args or not self._imports_os():
+            if "global_step" not in args or node is None:
                 raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
+            if not self._imports_os():
+                self.new_imports.add("os")
             keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
             return cst.parse_expression(
                 f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
@@ -1207,6 +1292,28 @@ class ProgramMove:
         self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
 
+    def _rnn_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
+        """`tf.nn.dynamic_rnn(cell, x, ...)` → a Keras RNN layer over the cell, created once."""
+        call = node.value
+        assert isinstance(call, cst.Call)
+        if prefix:
+            # Keras 3 names weights by the layers that own them, never by an enclosing scope.
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), f"tf.nn.dynamic_rnn inside variable_scope {prefix.rstrip('/')!r}")
+        layer = dynamic_rnn_layer(call, self.aliases.resolve)
+        cell = call_args(call, DYNAMIC_RNN_PARAMS).get("cell")
+        made = self.scope.lookup(cell.value) if isinstance(cell, cst.Name) else None
+        built_once = (made is not None and made.kind == "object") or (
+            isinstance(cell, cst.Call) and cell_name(self.aliases.resolve(cell.func) or "") in KERAS_CELLS
+        )
+        if layer is None or not built_once:
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), "tf.nn.dynamic_rnn with an argument a Keras RNN has no form for")
+        constructor, arguments = layer
+        instance = self._fresh("rnn_layer")
+        node.info["instance"] = instance
+        node.info["call"] = f"{instance}({arguments})"
+        self._fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
+        return cst.parse_statement(f"{instance} = {constructor}\n")
+
     def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
         """The layer's TF1 name when given, `<target>_layer` for a target bound once, else the
         Keras default name (`conv2d`, `dense`)."""
@@ -1255,6 +1362,9 @@ class ProgramMove:
                     return eager[id(original)]
                 return feed_vars.string_key(original) if id(original) in keyed else updated
 
+            def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+                return eager.get(id(original), updated)
+
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 if id(original) in eager:
                     return eager[id(original)]
@@ -1279,6 +1389,16 @@ class ProgramMove:
                     keep=unpacked.get(original, (None, None))[0],
                 )
 
+            def leave_With(
+                self, original: cst.With, updated: cst.With
+            ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+                if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
+                    return updated
+                move._fixed(SESSION_RULE.id, original, "session context unwrapped")
+                first, *rest = updated.body.body
+                lead = list(updated.leading_lines) + list(first.leading_lines)
+                return cst.FlattenSentinel([first.with_changes(leading_lines=lead), *rest])
+
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
                 for call, (_, target) in unpacked.items():
                     if original.value is call:
@@ -1289,11 +1409,12 @@ class ProgramMove:
         # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
+        session_withs = self._session_withs(stmt)
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
         self._report_shown(reads)
-        if not keyed and not reads.rewrites and not any(
+        if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
@@ -1319,6 +1440,22 @@ class ProgramMove:
             prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
             new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
         return [*prelude, new], new_functions  # type: ignore[list-item]
+
+    def _session_withs(self, stmt: cst.BaseStatement) -> set[int]:
+        """Ids of the `with tf.Session() as s:` blocks nested in driver code (a session per
+        loop round, say): they unwrap like top-level ones, `s` taken as a session."""
+        found: set[int] = set()
+        for node in walk(stmt):
+            if isinstance(node, cst.With) and all(
+                isinstance(i.item, cst.Call) and self.aliases.resolve(i.item.func) in SESSION_CALLS
+                for i in node.items
+            ):
+                found.add(id(node))
+                self.scope.sessions.update(
+                    i.asname.name.value for i in node.items
+                    if i.asname is not None and isinstance(i.asname.name, cst.Name)
+                )
+        return found
 
     def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
         """(kept positions, new target) when a run's op results are unpacked into `_`."""
@@ -1401,7 +1538,10 @@ class ProgramMove:
         if func.attr.value == "close" and isinstance(receiver, cst.Name):
             return receiver.value in self.scope.sessions
         if func.attr.value == "run":
-            if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+            if isinstance(receiver, cst.Name) and (receiver.value in self.scope.sessions or (
+                self.class_mode and self.scope.lookup(receiver.value) is None
+            )):
+                # A method's session is a parameter: `sess.run(<initializer>)` is known by its fetch.
                 fetch = call.args[0].value if call.args else None
                 return fetch is not None and self._is_init(fetch)
             return self._is_init(receiver)
@@ -1455,6 +1595,20 @@ class ProgramMove:
         func = call.func
         return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                 and func.value.value in self.graph_instances)
+
+    def _instance_step(self, site: cst.Call) -> cst.BaseExpression | None:
+        """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
+        converted class made for this run site."""
+        run = _instance_run(site, set(self.graph_instances))
+        if run is None:
+            return None
+        receiver = site.args[0].value.value.value  # type: ignore[attr-defined]
+        step = self.graph_instances[receiver].runs.get(external_key(*run))
+        if step is None:
+            return None
+        name, params = step
+        feeds = {code(e.key.attr): code(e.value) for e in _feed_of(site).elements}  # type: ignore[union-attr]
+        return cst.parse_expression(f"{receiver}.{name}({', '.join(feeds[p] for p in params)}).numpy()")
 
     def _instance_variable(self, expr: cst.BaseExpression) -> bool:
         """`model.w` where `w` is a variable attribute of a converted class."""
@@ -1515,7 +1669,14 @@ class ProgramMove:
         if reads.lists:
             prelude = self._build_weights(stmt, new_functions)
         for key, (attr, names_unused) in reads.lists.items():
-            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused))
+            named = reads.names.get(key, [])
+            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused or bool(named)))
+            plain = isinstance(eager[key], cst.List)  # tf.Variables: TF2 names them as TF1 did
+            if named and not plain and not self._keras_listing(eager[key]):
+                raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of TF1 and Keras variables read from one list")
+            for read in [] if plain else named:
+                # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
+                eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
@@ -1577,6 +1738,15 @@ class ProgramMove:
             self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
         return statements
 
+    @staticmethod
+    def _keras_listing(listing: cst.BaseExpression) -> bool:
+        """A listing made only of Keras owners' variables (`a.trainable_variables + b...`)."""
+        while isinstance(listing, cst.BinaryOperation):
+            if not ProgramMove._keras_listing(listing.right):
+                return False
+            listing = listing.left
+        return isinstance(listing, cst.Attribute)
+
     def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
         """The variables TF1's collection held, in creation order: plain variables by name,
         Keras layers' and models' through `attr` (only where their names are not used: a
@@ -1627,6 +1797,10 @@ class ProgramMove:
             if isinstance(fetch, cst.List):
                 return cst.parse_expression(f"[{numpy}]")
             return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
+        outside = self._instance_step(site)
+        if outside is not None:
+            self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
+            return outside
         roots = self.scope.deps_of(fetch)
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
@@ -1932,7 +2106,11 @@ class ProgramMove:
             var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
-            lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
+            grads = f"tape.gradient({code(args['loss'])}, {var_list})"
+            if node.info.get("unzipped"):  # `grads, variables = zip(*opt.compute_gradients(loss))`
+                lines.append(f"{target} = tuple({grads}), tuple({var_list})")
+            else:
+                lines.append(f"{target} = list(zip({grads}, {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
@@ -2063,6 +2241,8 @@ def _bound_names(stmt: cst.CSTNode) -> set[int]:
     for node in walk(stmt):
         if isinstance(node, (cst.AssignTarget, cst.For, cst.CompFor)):
             add(node.target)
+        elif isinstance(node, cst.AsName):
+            add(node.name)  # type: ignore[arg-type]
     return bound
 
 
@@ -2106,7 +2286,36 @@ def _rate_of_variables(node: Node) -> bool:
 
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and LAYER_SPECS[str(node.info["layer"])].weights
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
+
+
+def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
+    args = call_args(call, ("fetches", "feed_dict"))
+    return args.get("feed_dict")
+
+
+def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
+    """(fetched attribute, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances`; None for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
+        return None
+    fetch = call.args[0].value
+    if not (call.args[0].keyword is None and isinstance(fetch, cst.Attribute)
+            and isinstance(fetch.value, cst.Name) and fetch.value.value in instances):
+        return None
+    owner = fetch.value.value
+    feed = _feed_of(call)
+    fed: list[str] = []
+    if feed is not None:
+        if not isinstance(feed, cst.Dict):
+            return None
+        for element in feed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
+                return None
+            fed.append(key.attr.value)
+    return fetch.attr.value, fed
 
 
 def _is_main_guard(stmt: cst.If) -> bool:
@@ -2141,6 +2350,14 @@ def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
 def _valueless(node: Node) -> bool:
     """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
     return node.kind == "train" or bool(node.info.get("valueless"))
+
+
+def _unzipped(value: cst.Call) -> cst.Call | None:
+    """The call `c` of `zip(*c)` (pairs unzipped into two tuples), else None."""
+    if not (isinstance(value.func, cst.Name) and value.func.value == "zip" and len(value.args) == 1):
+        return None
+    arg = value.args[0]
+    return arg.value if arg.star == "*" and isinstance(arg.value, cst.Call) else None
 
 
 def _list_valued(node: Node) -> bool:

@@ -60,6 +60,29 @@ def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
 
 
 @dataclass
+class SharedModel:
+    """A function converted to a class whose one instance is made where the function is called."""
+
+    name: str | None = None  # the instance's name: the variable_scope its variables were under
+    cls: str = ""
+    config: list[str] = field(default_factory=list)  # parameters the constructor takes
+    classes: list[cst.BaseStatement] = field(default_factory=list)
+
+    def constructor(self, call: cst.Call, params: list[str]) -> str | None:
+        """The instance's constructor call with the configuration `call` passes; None when it
+        passes some by star or not at all."""
+        bound = call_args(call, tuple(params))
+        if any(a.star for a in call.args) or any(p not in bound for p in self.config):
+            return None
+        return self.constructor_source([_code(bound[p]) for p in self.config])
+
+    def constructor_source(self, config: list[str]) -> str:
+        """The constructor call given the configuration values' sources, in `config` order."""
+        args = [*config, *([f"name={self.name!r}"] if self.name else [])]
+        return f"{self.cls}({', '.join(args)})"
+
+
+@dataclass
 class ModelBuilder:
     aliases: Aliases
     lines: dict[int, int]
@@ -80,8 +103,23 @@ class ModelBuilder:
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
         ]
 
-    # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
-    reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
+    def caller_scope(self, name: str) -> str | None:
+        """The one variable_scope every call of `name` runs under, when it is one literal name
+        opened where the calls are (`with tf.variable_scope("D"): d = discriminator(x)`): TF1
+        put the function's variables under it, so its model is named by it."""
+        if self.module is None:
+            return None
+        scopes = call_scopes(self.module, self.aliases).get(name, set())
+        if len(scopes) != 1:
+            return None
+        scope = next(iter(scopes))
+        return scope if scope and "/" not in scope and scope.isidentifier() else None
+
+    # instance -> (position, name) of the function's parameters its calls lose: `reuse`, and
+    # the configuration a shared instance took in its constructor
+    dropped_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    # set while converting a function whose one instance is made where it is called
+    shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
     regularized_models: set[str] = field(default_factory=set)
 
@@ -106,6 +144,30 @@ class ModelBuilder:
                     or isinstance(call.func, cst.Name) and call.func.value in self.layer_classes)
 
         return any(creates(node) for node in walk(func) if isinstance(node, cst.Call))
+
+    def convert_shared(self, func: cst.FunctionDef, instance: str, caller_scope: str | None) -> SharedModel | None:
+        """A variable-creating function (a class's static method) whose calls, all in one place,
+        share one Layer/Model instance made there: it takes the calls' configuration arguments
+        in its constructor and is named by its variable_scope, or the callers' one."""
+        if not self._creates_variables(func):
+            return None
+        self.shared = SharedModel(name=caller_scope)
+        try:
+            made = self.convert_function(func, Scope())
+        finally:
+            shared, self.shared = self.shared, None
+        if made is None or not shared.cls:
+            return None
+        name = func.name.value
+        self.layer_classes.pop(name, None)
+        self.model_instances.pop(name, None)
+        self.model_instances[instance] = instance
+        self.dropped_params[instance] = self.dropped_params.pop(name, [])
+        if shared.name:
+            self.scoped_instances = {k: v for k, v in self.scoped_instances.items() if v != name}
+            self.scoped_instances[shared.name] = instance
+        shared.classes = made
+        return shared
 
     def convert_function(self, func: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement] | None:
         """Layer/Model classes for a variable-creating function; None if it creates none."""
@@ -140,7 +202,7 @@ class ModelBuilder:
         params = [p.name.value for p in func.params.params]
         reuse = args.get("reuse")
         reuse_param = reuse.value if isinstance(reuse, cst.Name) and reuse.value in params[1:] else None
-        if len(params) - (reuse_param is not None) != 1:
+        if len(params) - (reuse_param is not None) != 1 and self.shared is None:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: a scoped layer function takes only its input")
         name, scope_name = func.name.value, str(scope.evaluated_value)
         kept = func.params.with_changes(params=[p for p in func.params.params if p.name.value != reuse_param])
@@ -151,7 +213,12 @@ class ModelBuilder:
         self.model_instances[name] = name
         self.scoped_instances[scope_name] = name
         if reuse_param is not None:
-            self.reuse_params[name] = (params.index(reuse_param), reuse_param)
+            self.dropped_params[name] = [(params.index(reuse_param), reuse_param)]
+        if self.shared is not None:
+            config = [p for p in params[1:] if p != reuse_param]
+            self.dropped_params[name] = self.dropped_params.get(name, []) + [(params.index(p), p) for p in config]
+            self.shared.cls, self.shared.config, self.shared.name = layer.name.value, config, scope_name
+            return [layer]
         instance = cst.parse_statement(f"{name} = {layer.name.value}(name={scope_name!r})\n")
         return [layer, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
@@ -321,6 +388,14 @@ class ModelBuilder:
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(new_body))
         self.model_instances[name] = name
+        if self.shared is not None:
+            names = [p.name.value for p in func.params.params]
+            self.dropped_params[name] = [(names.index(p.name.value), p.name.value) for p in config]
+            self.shared.cls, self.shared.config = cls, [p.name.value for p in config]
+            self.shared.name = outer_name or self.shared.name
+            self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
+            return [cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)]
+        outer_name = outer_name or self.caller_scope(name)
         model_args = f"name={outer_name!r}" if outer_name else ""
         if outer_name:
             self.scoped_instances[outer_name] = name
@@ -345,8 +420,10 @@ class ModelBuilder:
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs = params[0].name.value
-        rebound = {n for s in body for n in _bound(s)}
-        configurable = {p.name.value: p for p in params[1:] if p.default is not None and p.name.value not in rebound}
+        rebound = {n for s in body for n in bound_names(s)}
+        # A shared instance takes its configuration from the arguments of its calls.
+        configurable = {p.name.value: p for p in params[1:] if (p.default is not None or self.shared is not None)
+                        and p.name.value not in rebound}
         local = {p.name.value for p in params} | rebound
         shape_map = {f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.get_shape()": "input_shape",
                      f"{inputs}.shape": "input_shape"}
@@ -367,7 +444,7 @@ class ModelBuilder:
                 raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")
             config |= reads
         names = [p.name.value for p in params]
-        for call in self.calls_of(func.name.value):
+        for call in [] if self.shared is not None else self.calls_of(func.name.value):
             positional = [a for a in call.args if a.keyword is None]
             passed = {a.keyword.value for a in call.args if a.keyword is not None}
             passed |= set(names[: len(positional)])
@@ -400,7 +477,7 @@ class ModelBuilder:
 
     def _regularizer_bindings(self, body: list[cst.BaseStatement]) -> dict[str, cst.BaseExpression]:
         """Names the function binds once, to a TF1 regularizer call."""
-        bound = [n for s in body for n in _bound(s)]
+        bound = [n for s in body for n in bound_names(s)]
         found: dict[str, cst.BaseExpression] = {}
         for stmt in body:
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
@@ -447,6 +524,51 @@ class _Scope:
         return _Scope(name, regularizer, self.bindings, self.regularized)
 
 
+def call_scopes(module: cst.Module, aliases: Aliases) -> dict[str, set[str]]:
+    """For each plain name called in the module, the variable_scope paths its calls run under
+    ("" outside any), counting only scopes opened in the same function or at the top level."""
+    found: dict[str, set[str]] = {}
+
+    class Finder(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str | None] = []  # a scope name, or None for an unknown one
+
+        def _scope(self, node: cst.With) -> str | None | bool:
+            calls = [i.item for i in node.items if isinstance(i.item, cst.Call)
+                     and aliases.resolve(i.item.func) == "variable_scope"]
+            if not calls:
+                return False
+            args = calls[0].args
+            literal = len(calls) == 1 and len(args) == 1 and isinstance(args[0].value, cst.SimpleString)
+            return str(args[0].value.evaluated_value) if literal else None  # type: ignore[union-attr]
+
+        def visit_With(self, node: cst.With) -> None:
+            scope = self._scope(node)
+            if scope is not False:
+                self.stack.append(scope)  # type: ignore[arg-type]
+
+        def leave_With(self, node: cst.With) -> None:
+            if self._scope(node) is not False:
+                self.stack.pop()
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.append("")  # a function's body starts outside the caller's scopes
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.pop()
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name):
+                last = max((i for i, s in enumerate(self.stack) if s == ""), default=-1)
+                inner = self.stack[last + 1:]
+                path = "?" if None in inner else "/".join(s for s in inner if s)
+                found.setdefault(node.func.value, set()).add(path)
+
+    module.visit(Finder())
+    return found
+
+
 # Names a Keras Layer already uses; a weight attribute must not shadow them.
 _LAYER_ATTRIBUTES = frozenset({
     "weights", "trainable_weights", "non_trainable_weights", "variables", "trainable_variables",
@@ -455,7 +577,7 @@ _LAYER_ATTRIBUTES = frozenset({
 })
 
 
-def _bound(stmt: cst.CSTNode) -> set[str]:
+def bound_names(stmt: cst.CSTNode) -> set[str]:
     """Names a statement binds: assignment, loop and `with ... as` targets."""
     found: set[str] = set()
 

@@ -67,3 +67,49 @@ def test_variables_without_a_distinct_name_draw_by_order(tmp_path: Path) -> None
     run = run_engine(tmp_path / "p.py", face="tf2")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["False", "False"]
+
+
+NESTED_TF1 = """
+import numpy as np
+import tensorflow as tf
+with tf.variable_scope("D"):
+    with tf.variable_scope("d0"):
+        w = tf.get_variable("w", [2, 3], initializer=tf.random_normal_initializer(stddev=1.0))
+with tf.variable_scope("d0"):
+    bare = tf.get_variable("w", [2, 3], initializer=tf.random_normal_initializer(stddev=1.0))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    np.save("scoped.npy", sess.run(w))
+    np.save("bare.npy", sess.run(bare))
+"""
+
+NESTED_TF2 = """
+import numpy as np
+import tensorflow as tf
+class Linear(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.w = self.add_weight(name="w", shape=[2, 3], initializer=tf.random_normal_initializer(stddev=1.0))
+    def call(self, x):
+        return tf.matmul(x, self.w)
+class Net(tf.keras.Model):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.d0 = Linear(name="d0")
+    def call(self, x):
+        return self.d0(x)
+named, unnamed = Net(name="D"), Net()
+named(tf.ones([1, 2])), unnamed(tf.ones([1, 2]))
+print(np.array_equal(np.load("scoped.npy"), named.d0.w.numpy()),
+      np.array_equal(np.load("bare.npy"), unnamed.d0.w.numpy()))
+"""
+
+
+def test_weights_draw_under_the_names_given_to_their_enclosing_layers(tmp_path: Path) -> None:
+    # A model named like a variable_scope stands for it; a Keras auto-name stands for none.
+    (tmp_path / "tf1.py").write_text(NESTED_TF1)
+    (tmp_path / "tf2.py").write_text(NESTED_TF2)
+    first = run_engine(tmp_path / "tf1.py", face="tf1")
+    assert first.returncode == 0, first.stderr
+    second = run_engine(tmp_path / "tf2.py", face="tf2")
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.split() == ["True", "True"]
