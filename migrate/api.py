@@ -117,12 +117,18 @@ def _is_tf1(path: str) -> bool:
     return path in RENAMES or is_tf1_only(path)
 
 
-def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool]:
-    """(uses TF1 APIs, creates a Session) in one pass over the stdlib tree's nodes."""
+# Names only code written for TF2 calls: there, an ambiguous spelling (`tf.nn.dropout`) means TF2's.
+TF2_WRITTEN = frozenset({"function", "GradientTape"})
+
+
+def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool]:
+    """(uses TF1 APIs, creates a Session, calls TF2-only names) in one pass over the stdlib
+    tree's nodes."""
     if not aliases:
-        return False, False
+        return False, False, False
     paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
-    tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in set(paths.values()))
+    named = set(paths.values())
+    tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in named)
     sessions = False
     for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
@@ -131,7 +137,7 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool]:
         sessions = sessions or path in SESSION_CALLS
         tf1_keywords = set(KEYWORD_RENAMES.get(path, ())) | {"keep_prob"}
         tf1 = tf1 or any(k.arg in tf1_keywords for k in node.keywords)  # type: ignore[attr-defined]
-    return tf1, sessions
+    return tf1, sessions, not named.isdisjoint(TF2_WRITTEN)
 
 
 def rewrite_source(
@@ -150,7 +156,7 @@ def rewrite_source(
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     nodes = _ast_nodes(tree)
-    uses_tf1, runs_sessions = _scan(nodes, ast_aliases)
+    uses_tf1, runs_sessions, tf2_written = _scan(nodes, ast_aliases)
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     if not (uses_tf1 or reads_dimensions):
         return _untouched(source)
@@ -158,7 +164,9 @@ def rewrite_source(
     aliases = collect_aliases(module)
     clear_walk_cache()
     lines = start_lines(module) if positions else {}
-    compat_spelled = ".compat.v1." in text  # the module's code, without generating it again
+    # The module's code, without generating it again: a file spelling compat.v1 or calling
+    # tf.function was written for TF2 (a rewrite's own output is).
+    compat_spelled = ".compat.v1." in text or tf2_written
     findings: list[Finding] = []
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None

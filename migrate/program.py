@@ -1296,9 +1296,6 @@ class ProgramMove:
         """`tf.nn.dynamic_rnn(cell, x, ...)` → a Keras RNN layer over the cell, created once."""
         call = node.value
         assert isinstance(call, cst.Call)
-        if prefix:
-            # Keras 3 names weights by the layers that own them, never by an enclosing scope.
-            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), f"tf.nn.dynamic_rnn inside variable_scope {prefix.rstrip('/')!r}")
         layer = dynamic_rnn_layer(call, self.aliases.resolve)
         cell = call_args(call, DYNAMIC_RNN_PARAMS).get("cell")
         made = self.scope.lookup(cell.value) if isinstance(cell, cst.Name) else None
@@ -1311,6 +1308,10 @@ class ProgramMove:
         instance = self._fresh("rnn_layer")
         node.info["instance"] = instance
         node.info["call"] = f"{instance}({arguments})"
+        if prefix:
+            # Keras 3 names weights by the layers that own them and the keras.name_scopes open
+            # where the layer is first called: `row_lstm/rnn/lstm_cell/kernel`, as TF1 did.
+            node.info["name_scopes"] = prefix.strip("/").split("/")
         self._fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
         return cst.parse_statement(f"{instance} = {constructor}\n")
 
@@ -1999,8 +2000,17 @@ class ProgramMove:
             return self._with_layer_losses(node.stmt)
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
-            return node.stmt.with_changes(
+            stmt = node.stmt.with_changes(
                 body=[cst.parse_statement(f"{target} = {node.info['call']}\n").body[0]]  # type: ignore[union-attr]
+            )
+            scopes = node.info.get("name_scopes")
+            if not scopes:
+                return stmt
+            items = ", ".join(f"tf.keras.name_scope({name!r})" for name in scopes)  # type: ignore[union-attr]
+            scoped = cst.parse_statement(f"with {items}:\n    pass\n")
+            return scoped.with_changes(  # type: ignore[return-value]
+                leading_lines=stmt.leading_lines,
+                body=scoped.body.with_changes(body=[stmt.with_changes(leading_lines=[])]),  # type: ignore[attr-defined]
             )
         return node.info.get("seeded", node.stmt)  # type: ignore[return-value]
 

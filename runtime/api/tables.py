@@ -45,6 +45,7 @@ from runtime.keras import optimizers as KO
 from runtime.keras import recurrent as KR
 from runtime.keras import regularizers as KRG
 from runtime.keras.variables import KerasVariable
+from runtime.keras.variables import name_scope as keras_name_scope
 from runtime.module import Module
 from runtime.ops import array as A
 from runtime.ops import conv_transpose as CT
@@ -209,7 +210,8 @@ KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activatio
                 "Conv2DTranspose": KCT.Conv2DTranspose} | KR.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
-KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable, "Regularizer": KRG.Regularizer}
+KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable, "Regularizer": KRG.Regularizer,
+         "name_scope": keras_name_scope}
 NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map_structure": nest.map_structure,
         "is_nested": nest.is_nested}
 LOSSES_V1 = {"mean_squared_error": LV1.mean_squared_error, "absolute_difference": LV1.absolute_difference,

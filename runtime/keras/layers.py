@@ -11,7 +11,7 @@ from runtime import dtypes, initializers, nest
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
 from runtime.keras import activations, present_as_keras, regularizers
-from runtime.keras.variables import _NAME_STACK, KerasVariable, make_variable
+from runtime.keras.variables import _NAME_STACK, _SCOPES, KerasVariable, make_variable
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
@@ -99,10 +99,22 @@ class Layer:
     def _draw_name(self, wname: str) -> str:
         """The name a weight's initial values are drawn by: "<layer>/<weight>" under the names
         the program gave the layers it is called in, so a weight starts equal to the TF1
-        get_variable of the same name under variable_scopes named like those layers (a Keras
-        auto-name such as "sequential" has no TF1 scope to stand for)."""
-        outer = [layer.name for layer in _CALL_DEPTH if layer is not self and getattr(layer, "_named", False)]
-        return "/".join([*outer, self.name, wname])
+        get_variable of the same name under variable_scopes named like those layers and like the
+        keras.name_scopes open around them (a Keras auto-name such as "sequential" has no TF1
+        scope to stand for)."""
+        scopes = dict(_SCOPES)  # keras.name_scope entries of the name stack stand for variable_scopes
+        layers = iter(_CALL_DEPTH)  # every other entry is a layer whose call is running
+        names: list[str] = []
+        for i in range(len(_NAME_STACK)):
+            if i in scopes:
+                names.append(scopes[i])
+                continue
+            layer = next(layers)
+            if layer is self or layer._named:
+                names.append(layer.name)
+        if self not in _CALL_DEPTH:
+            names.append(self.name)
+        return "/".join([*names, wname])
 
     def add_variable(self, shape: Any, initializer: Any, dtype: Any = None, trainable: bool = True,
                      autocast: bool = True, regularizer: Any = None, constraint: Any = None,

@@ -8,15 +8,51 @@ import numpy as np
 
 from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
+from runtime.errors import Unsupported
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 from runtime.variables import Variable
 
 _NAME_STACK: list[str] = []
+#: The open ``keras.name_scope``s: (how many entries ``_NAME_STACK`` held when it opened, name).
+_SCOPES: list[tuple[int, str]] = []
 
 
 def current_path(name: str) -> str:
     return "/".join(_NAME_STACK + [name])
+
+
+class name_scope:  # noqa: N801 - Keras spells it so
+    """``keras.name_scope(name)``: the Keras variables created inside have paths under ``name``
+    (a layer first called in it builds its weights there); TF ops and tf.Variables get the TF
+    name scope too, as Keras's TensorFlow backend opens both."""
+
+    def __init__(self, name: Any, caller: Any = None, deduplicate: bool = True,
+                 override_parent: Any = None) -> None:
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
+                             f"Received: name={name}")
+        if caller is not None or override_parent is not None:
+            raise Unsupported("keras.name_scope(caller=, override_parent=)")
+        self.name = name
+        self._tf_scope: Any = None
+
+    def __enter__(self) -> name_scope:
+        from runtime.api_scopes import NameScopeV2
+
+        _SCOPES.append((len(_NAME_STACK), self.name))
+        _NAME_STACK.append(self.name)
+        self._tf_scope = NameScopeV2(self.name)
+        self._tf_scope.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._tf_scope.__exit__(*exc)
+        _NAME_STACK.pop()
+        _SCOPES.pop()
+
+
+name_scope.__module__ = "keras.src.backend"
 
 
 class KerasVariable:
@@ -24,7 +60,9 @@ class KerasVariable:
 
     def __init__(self, value: np.ndarray, name: str, path: str, trainable: bool = True,
                  dtype: Any = None, report: bool = True) -> None:
-        tf_name = f"{_NAME_STACK[0]}/{name}" if _NAME_STACK else name
+        # The outermost layer's name, under the name scopes opened around its call.
+        outer = next((i for i, (at, _) in enumerate(_SCOPES) if at != i), len(_SCOPES))
+        tf_name = "/".join([*_NAME_STACK[: outer + 1], name])
         self._engine_variable = Variable(value, trainable=trainable, name=tf_name, dtype=dtype,
                                          _absolute_name=True, _trace_path=path, _report=report)
         self.name = name
