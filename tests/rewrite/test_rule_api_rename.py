@@ -72,3 +72,14 @@ def test_v1_meanings_are_not_applied_twice_to_a_compat_spelled_file() -> None:
         "z = tf.nn.dropout(x, 0.5)\n"
         "k = tf.nn.in_top_k(x, x, 1)\n"
     )
+
+
+def test_a_file_calling_tf_function_spells_ambiguous_names_in_the_tf2_sense() -> None:
+    # A rewrite's own output: an initializer TF1 also spelled so must not make its v2 loss a v1 one.
+    check_noop(
+        "import tensorflow as tf\n"
+        "w = tf.Variable(tf.random_normal_initializer(mean=0.0, stddev=0.1)([3, 2], tf.float32))\n\n\n"
+        "@tf.function\n"
+        "def loss(x, y):\n"
+        "    return tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=tf.matmul(x, w))\n"
+    )

@@ -86,16 +86,55 @@ def test_what_a_keras_rnn_does_not_model_keeps_tf1_layout_cells_in_graph_mode() 
         assert classes(result.code).get("RNNCellTF1", "object") == "object", loop
 
 
-def test_dynamic_rnn_inside_a_variable_scope_stays_partial() -> None:
-    source = PROGRAM.format(
-        imports="",
-        cell_line="with tf.variable_scope('enc'):\n    cell = tf.nn.rnn_cell.BasicLSTMCell(4)\n"
-        "    out, st = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)",
-        loop="out, st",
-    )
+def scoped(body: str) -> str:
+    return PROGRAM.format(imports="", cell_line=body, loop="out, st")
+
+
+def test_dynamic_rnn_inside_variable_scopes_is_called_under_keras_name_scopes() -> None:
+    # TF1 named the cell's variables `enc/inner/rnn/basic_lstm_cell/kernel`; a Keras layer
+    # first called under keras.name_scopes of those names builds its weights at that path.
+    result = rewrite_source(scoped(
+        "with tf.variable_scope('enc'):\n    with tf.variable_scope('inner'):\n"
+        "        cell = tf.nn.rnn_cell.BasicLSTMCell(4)\n"
+        "        out, st = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)"
+    ))
+    assert result.level == "idiomatic"
+    assert ("    with tf.keras.name_scope('enc'), tf.keras.name_scope('inner'):\n"
+            "        out, st = rnn_layer(x)\n") in result.code
+    assert "name='rnn')" in result.code
+    check_noop(result.code)
+
+
+def test_get_variable_beside_the_rnn_keeps_its_scoped_name() -> None:
+    result = rewrite_source(scoped(
+        "with tf.variable_scope('enc'):\n    cell = tf.nn.rnn_cell.LSTMCell(4)\n"
+        "    h, st = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n"
+        "    w = tf.get_variable('w', [4, 1])\nout = tf.matmul(st.h, w)"
+    ))
+    assert result.level == "idiomatic"
+    assert "name='enc/w')" in result.code
+    assert "    with tf.keras.name_scope('enc'):\n        h, st = rnn_layer(x)\n" in result.code
+
+
+def test_a_scoped_dynamic_rnn_in_every_step_function_is_called_under_the_scope() -> None:
+    # Whichever step function runs first builds the layer, so each call site opens the scope.
+    source = """\
+import numpy as np
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [2, 3, 4])
+with tf.variable_scope('enc'):
+    cell = tf.nn.rnn_cell.BasicLSTMCell(4)
+    out, st = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+loss = tf.reduce_sum(out)
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(st.c, {x: np.ones([2, 3, 4])}))
+    sess.run(train, {x: np.ones([2, 3, 4])})
+"""
     result = rewrite_source(source)
-    assert result.level == "partial"
-    assert any(f.rule == "TF190" and "variable_scope 'enc'" in f.message for f in result.findings)
+    assert result.level == "idiomatic"
+    assert result.code.count("with tf.keras.name_scope('enc'):") == 2
 
 
 def test_with_the_rule_off_the_file_keeps_graph_mode() -> None:
