@@ -5,6 +5,8 @@ the variable, so they would change the numbers. The cells written into the file 
 TF1's one `kernel` over [inputs, h], its gate order and `forget_bias` added when the cell runs,
 and TF1's variable names: Keras 3 names a cell's weights `<rnn layer>/<cell>/kernel`, which is
 `rnn/basic_lstm_cell/kernel` when the RNN layer is named `rnn` as dynamic_rnn's scope was.
+Under `tf.variable_scope("enc")` the layer is called inside `tf.keras.name_scope("enc")`, where
+Keras builds its weights as `enc/rnn/basic_lstm_cell/kernel` (a layer name cannot hold '/').
 A cell's state is one entry of TF1's structure (`[LSTMStateTuple(c, h)]`), so the Keras RNN
 returns `(outputs, final_state)` as dynamic_rnn did.
 """
@@ -29,7 +31,9 @@ RULE = Rule(
         "runs. `outputs, state = tf.nn.dynamic_rnn(cell, x, initial_state=s0, dtype=tf.float32)` "
         "becomes a `tf.keras.layers.RNN(cell, return_sequences=True, return_state=True, "
         "name='rnn')` created once and called in the step as `rnn_layer(x, initial_state=[s0])`; "
-        "the state keeps TF1's structure (`state.h` still reads). sequence_length, time_major "
+        "the state keeps TF1's structure (`state.h` still reads); under literal variable_scopes "
+        "each call opens `tf.keras.name_scope`s of their names, so the weights keep TF1's paths "
+        "(`enc/rnn/lstm_cell/kernel`). sequence_length, time_major "
         "and GRU/multi-layer cells (their variables sit in sub-scopes Keras cannot name) keep "
         "TF118's graph-mode form."
     ),

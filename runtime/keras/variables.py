@@ -22,7 +22,7 @@ def current_path(name: str) -> str:
     return "/".join(_NAME_STACK + [name])
 
 
-class name_scope:  # noqa: N801 - Keras spells it so
+class name_scope:
     """``keras.name_scope(name)``: the Keras variables created inside have paths under ``name``
     (a layer first called in it builds its weights there); TF ops and tf.Variables get the TF
     name scope too, as Keras's TensorFlow backend opens both."""
@@ -37,7 +37,7 @@ class name_scope:  # noqa: N801 - Keras spells it so
         self.name = name
         self._tf_scope: Any = None
 
-    def __enter__(self) -> name_scope:
+    def __enter__(self) -> name_scope:  # noqa: PYI034 - not subclassed
         from runtime.api_scopes import NameScopeV2
 
         _SCOPES.append((len(_NAME_STACK), self.name))

@@ -29,7 +29,7 @@ dense = tf.keras.layers.Dense(2, kernel_initializer="ones", name="dense")
 @tf.function
 def step(x):
     with tf.keras.name_scope("row_lstm"):
-        outputs, state = rnn(x)
+        _, state = rnn(x)
         with tf.keras.name_scope("head"):
             y = dense(state)
     return y
