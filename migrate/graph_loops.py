@@ -26,11 +26,11 @@ from .codegen import ReplaceNames, fill_lines
 from .graph import Node, Scope, names_read
 from .imports import Aliases
 from .report import Finding
+from .rules.graph_loops import RULE
 from .walk import walk
 
 #: Calls that create variables: a computing loop must make none of them.
 VARIABLE_CALLS = frozenset({"Variable", "get_variable"})
-RULE_ID = "TF129"
 
 
 @dataclass
@@ -59,7 +59,7 @@ def split_graph_loops(
         before, carried = _carry(loop, out[:i], aliases, fresh, lines)
         made = _split(loop, carried, fresh, line, lines)
         findings.append(Finding(
-            RULE_ID, line, 0,
+            RULE.id, line, 0,
             f"loop over {loop.target}: variables created once ({', '.join(v for v, _, _ in loop.variables)}"
             " listed per iteration), its computation replayed in the step", "fixed",
         ))
@@ -109,8 +109,8 @@ def _graph_loop(stmt: cst.BaseStatement, aliases: Aliases) -> _Loop | None:
     inner = bound | set(var_names)
     if any(n.value in inner for _, call, _ in variables for n in names_read(call)):
         return None  # a variable made from what the loop computes
-    if len(variables) > 1 and not all(_literal_name(call) for _, call, _ in variables):
-        return None  # one list per variable reorders creation: TF1's default numbering would move
+    if sum(not _has_name(call) for _, call, _ in variables) > 1:
+        return None  # one list per variable reorders creation: TF1's `Variable_<n>` numbering would move
     return _Loop(stmt, stmt.target.value, variables, compute)
 
 
@@ -127,6 +127,10 @@ def _single_assign(stmt: cst.BaseStatement) -> cst.Assign | None:
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             return small
     return None
+
+
+def _has_name(call: cst.Call) -> bool:
+    return any(a.keyword is not None and a.keyword.value == "name" for a in call.args)
 
 
 def _literal_name(call: cst.Call) -> str | None:
