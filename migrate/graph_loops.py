@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from .codegen import ReplaceNames, fill_lines
-from .graph import Node, Scope, names_read
+from .graph import INSIDE, Node, Scope, names_read
 from .imports import Aliases
 from .report import Finding
 from .rules.graph_loops import RULE
@@ -44,26 +44,34 @@ class _Loop:
 
 
 def split_graph_loops(
-    body: list[cst.BaseStatement], aliases: Aliases, lines: dict[int, int],
-    findings: list[Finding], fresh,
+    body: list[cst.BaseStatement],
+    aliases: Aliases,
+    lines: dict[int, int],
+    findings: list[Finding],
+    fresh,
 ) -> list[cst.BaseStatement]:
     """`body` with each variable-creating graph loop split into its variables and its compute."""
     out = list(body)
     i = 0
     while i < len(out):
         loop = _graph_loop(out[i], aliases)
-        if loop is None or _read_after(loop, out[i + 1:]):
+        if loop is None or _read_after(loop, out[i + 1 :]):
             i += 1
             continue
         line = lines.get(id(loop.stmt), 0)
         before, carried = _carry(loop, out[:i], aliases, fresh, lines)
         made = _split(loop, carried, fresh, line, lines)
-        findings.append(Finding(
-            RULE.id, line, 0,
-            f"loop over {loop.target}: variables created once ({', '.join(v for v, _, _ in loop.variables)}"
-            " listed per iteration), its computation replayed in the step", "fixed",
-        ))
-        out = before + made + out[i + 1:]
+        findings.append(
+            Finding(
+                RULE.id,
+                line,
+                0,
+                f"loop over {loop.target}: variables created once ({', '.join(v for v, _, _ in loop.variables)}"
+                " listed per iteration), its computation replayed in the step",
+                "fixed",
+            )
+        )
+        out = before + made + out[i + 1 :]
         i += len(made)
     return out
 
@@ -76,15 +84,20 @@ def loop_node(stmt: cst.BaseStatement, scope: Scope, index: int, run_site) -> No
     if any(a is None for a in assigns) or any(run_site(a.value) for a in assigns):  # type: ignore[union-attr]
         return None
     deps = scope.deps_of(stmt)
-    if not deps:
-        return None
+    if not any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
+        return None  # a loop over variables alone may run eagerly where it is
     names = tuple(dict.fromkeys(a.targets[0].target.value for a in assigns))  # type: ignore[union-attr]
     return Node(names, "tensor", stmt, stmt, index, deps)  # type: ignore[arg-type]
 
 
 def _graph_loop(stmt: cst.BaseStatement, aliases: Aliases) -> _Loop | None:
-    if not (isinstance(stmt, cst.For) and stmt.orelse is None and stmt.asynchronous is None
-            and isinstance(stmt.target, cst.Name) and _replayable(stmt.iter)):
+    if not (
+        isinstance(stmt, cst.For)
+        and stmt.orelse is None
+        and stmt.asynchronous is None
+        and isinstance(stmt.target, cst.Name)
+        and _replayable(stmt.iter)
+    ):
         return None
     variables: list[tuple[str, cst.Call, cst.SimpleStatementLine]] = []
     compute: list[cst.SimpleStatementLine] = []
@@ -93,7 +106,11 @@ def _graph_loop(stmt: cst.BaseStatement, aliases: Aliases) -> _Loop | None:
         if assign is None:
             return None
         value, name = assign.value, assign.targets[0].target.value  # type: ignore[attr-defined]
-        creates = [c for c in walk(value) if isinstance(c, cst.Call) and aliases.resolve(c.func) in VARIABLE_CALLS]
+        creates = [
+            c
+            for c in walk(value)
+            if isinstance(c, cst.Call) and aliases.resolve(c.func) in VARIABLE_CALLS
+        ]
         if isinstance(value, cst.Call) and aliases.resolve(value.func) == "Variable":
             variables.append((name, value, s))  # type: ignore[arg-type]
         elif creates:
@@ -118,13 +135,21 @@ def _replayable(expr: cst.BaseExpression) -> bool:
     """An iterable both loops can walk: a name, a literal list/tuple or a `range(...)`."""
     if isinstance(expr, (cst.Name, cst.List, cst.Tuple)):
         return True
-    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "range"
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and expr.func.value == "range"
+    )
 
 
 def _single_assign(stmt: cst.BaseStatement) -> cst.Assign | None:
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
         small = stmt.body[0]
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        if (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+        ):
             return small
     return None
 
@@ -156,8 +181,13 @@ def _carried(loop: _Loop) -> list[str]:
         assign = _single_assign(s)
         assert assign is not None
         for n in names_read(assign.value):
-            if n.value not in bound and n.value not in carried and any(
-                _single_assign(t).targets[0].target.value == n.value for t in loop.compute  # type: ignore[union-attr]
+            if (
+                n.value not in bound
+                and n.value not in carried
+                and any(
+                    _single_assign(t).targets[0].target.value == n.value
+                    for t in loop.compute  # type: ignore[union-attr]
+                )
             ):
                 carried.append(n.value)
         bound.add(assign.targets[0].target.value)  # type: ignore[attr-defined]
@@ -165,7 +195,11 @@ def _carried(loop: _Loop) -> list[str]:
 
 
 def _carry(
-    loop: _Loop, before: list[cst.BaseStatement], aliases: Aliases, fresh, lines: dict[int, int],
+    loop: _Loop,
+    before: list[cst.BaseStatement],
+    aliases: Aliases,
+    fresh,
+    lines: dict[int, int],
 ) -> tuple[list[cst.BaseStatement], dict[str, str]]:
     """A carried name first bound to a variable: the variable takes a name of its own (its TF1
     name when that is free), as the step rebinds the carried name."""
@@ -174,14 +208,23 @@ def _carry(
     for name in _carried(loop):
         at = next((j for j in range(len(out) - 1, -1, -1) if name in _bound_names(out[j])), None)
         assign = _single_assign(out[at]) if at is not None else None
-        if at is None or assign is None or not (
-            isinstance(assign.value, cst.Call) and aliases.resolve(assign.value.func) == "Variable"
+        if (
+            at is None
+            or assign is None
+            or not (
+                isinstance(assign.value, cst.Call)
+                and aliases.resolve(assign.value.func) == "Variable"
+            )
         ):
             continue
         literal = _literal_name(assign.value)
         new = fresh(literal if literal and literal.isidentifier() else f"{name}_init")
         stmt = out[at]
-        renamed = stmt.with_changes(body=[assign.with_changes(targets=[assign.targets[0].with_changes(target=cst.Name(new))])])
+        renamed = stmt.with_changes(
+            body=[
+                assign.with_changes(targets=[assign.targets[0].with_changes(target=cst.Name(new))])
+            ]
+        )
         lines[id(renamed)] = lines.get(id(stmt), 0)
         out[at] = renamed
         for j in range(at + 1, len(out)):
@@ -195,7 +238,9 @@ def _bound_names(stmt: cst.BaseStatement) -> set[str]:
     return {assign.targets[0].target.value} if assign is not None else set()  # type: ignore[attr-defined]
 
 
-def _split(loop: _Loop, carried: dict[str, str], fresh, line: int, lines: dict[int, int]) -> list[cst.BaseStatement]:
+def _split(
+    loop: _Loop, carried: dict[str, str], fresh, line: int, lines: dict[int, int]
+) -> list[cst.BaseStatement]:
     """The variable lists, the carried names' first values, and the computing loop."""
     iterable = cst.Module([]).code_for_node(loop.stmt.iter)
     made: list[cst.BaseStatement] = []
@@ -207,11 +252,15 @@ def _split(loop: _Loop, carried: dict[str, str], fresh, line: int, lines: dict[i
         made.append(cst.parse_statement(f"{listed} = [{value} for {loop.target} in {iterable}]\n"))
     made += [cst.parse_statement(f"{name} = {first}\n") for name, first in carried.items()]
     targets = ", ".join([loop.target, *(v for v, _, _ in loop.variables)])
-    header = cst.parse_statement(f"for {targets} in zip({iterable}, {', '.join(lists)}):\n    pass\n")
+    header = cst.parse_statement(
+        f"for {targets} in zip({iterable}, {', '.join(lists)}):\n    pass\n"
+    )
     assert isinstance(header, cst.For)
     compute = loop.stmt.with_changes(
-        target=header.target, iter=header.iter,
-        body=loop.stmt.body.with_changes(body=loop.compute), leading_lines=[],
+        target=header.target,
+        iter=header.iter,
+        body=loop.stmt.body.with_changes(body=loop.compute),
+        leading_lines=[],
     )
     for stmt in made:
         fill_lines(stmt, line, lines)

@@ -41,8 +41,8 @@ from .graph import (
     refers_to_tf,
 )
 from .graph_classes import PREFIX as SELF_PREFIX
-from .graph_loops import loop_node, split_graph_loops
 from .graph_classes import GraphClass, convert_class, external_key, is_graph_class
+from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted

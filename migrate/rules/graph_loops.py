@@ -10,7 +10,7 @@ RULE = Rule(
     summary="Split a loop that creates variables and computes with them: variables listed once, computation replayed in the step.",
     doc=(
         "A `for` loop over a `range(...)`, a literal list or a name, whose body creates "
-        "`tf.Variable`s and computes tensors with them (`W = tf.Variable(..., name=\"weight_%d\" % i)`, "
+        '`tf.Variable`s and computes tensors with them (`W = tf.Variable(..., name="weight_%d" % i)`, '
         "`y = tf.add(tf.multiply(tf.pow(x, i), W), y)`), becomes a list of the variables per "
         "loop variable (`W_list = [tf.Variable(...) for i in range(...)]`, created at the top "
         "level in TF1's order with TF1's names) and a loop over the same values zipped with "
