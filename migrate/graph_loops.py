@@ -55,7 +55,7 @@ def split_graph_loops(
     i = 0
     while i < len(out):
         loop = _graph_loop(out[i], aliases)
-        if loop is None or _read_after(loop, out[i + 1 :]):
+        if loop is None or _read_after(loop, out[i + 1 :]) or _shadows(loop, out[:i]):
             i += 1
             continue
         line = lines.get(id(loop.stmt), 0)
@@ -170,6 +170,20 @@ def _read_after(loop: _Loop, rest: list[cst.BaseStatement]) -> bool:
     """The loop variable or a per-iteration variable read after the loop: splitting loses it."""
     gone = {loop.target, *(v for v, _, _ in loop.variables)}
     return any(n.value in gone for s in rest for n in names_read(s))
+
+
+def _shadows(loop: _Loop, before: list[cst.BaseStatement]) -> bool:
+    """The loop variable or a per-iteration variable named like a value bound before the loop:
+    the step's loop would make it local, and a replayed read of the earlier value would fail."""
+    names = {loop.target, *(v for v, _, _ in loop.variables)}
+    targets = [
+        node.target if isinstance(node, (cst.AssignTarget, cst.For)) else node.name
+        for s in before
+        if not isinstance(s, (cst.FunctionDef, cst.ClassDef))
+        for node in walk(s)
+        if isinstance(node, (cst.AssignTarget, cst.For, cst.AsName))
+    ]
+    return any(isinstance(n, cst.Name) and n.value in names for t in targets for n in walk(t))
 
 
 def _carried(loop: _Loop) -> list[str]:

@@ -111,3 +111,19 @@ def test_two_unnamed_variables_per_iteration_stay_compat() -> None:
         level="partial",
     )
     assert not any(f.rule == "TF129" for f in result.findings)
+
+
+def test_loop_variable_named_like_an_earlier_variable_stays_compat() -> None:
+    # The step's loop would make `w` local before the earlier `w` is read in the same step.
+    result = rewrite(
+        """\
+        w = tf.Variable(2.0, name="w")
+        a = x * w
+        out = a
+        for i in range(2):
+            w = tf.Variable(1.0, name="w%d" % i)
+            out = out * w
+        """,
+        level="partial",
+    )
+    assert not any(f.rule == "TF129" for f in result.findings)
