@@ -127,3 +127,11 @@ def test_loop_variable_named_like_an_earlier_variable_stays_compat() -> None:
         level="partial",
     )
     assert not any(f.rule == "TF129" for f in result.findings)
+
+
+def test_loop_computing_without_variables_is_replayed_in_the_step() -> None:
+    code = rewrite(
+        'v = tf.Variable(1.0, name="v")\nout = x * v\nfor _ in range(3):\n    out = out * 2.0\n'
+    ).code
+    step = code[code.index("def train_and_loss") :]
+    assert "        out = x * v\n        for _ in range(3):\n            out = out * 2.0\n" in step
