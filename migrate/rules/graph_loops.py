@@ -16,9 +16,11 @@ RULE = Rule(
         "level in TF1's order with TF1's names) and a loop over the same values zipped with "
         "those lists that the step function replays. A name the loop carries from a variable "
         "made before it takes the variable's TF1 name, and the step binds the carried name to it "
-        "before the loop. Loops whose variables read what the loop computes, that make several "
-        "unnamed variables per iteration, or whose loop variable or variables are read after "
-        "the loop stay as they are (and the file under tf.compat.v1)."
+        "before the loop. A loop of assignments that computes from fed or computed tensors and "
+        "creates no variable is replayed in the step as it is. Loops whose variables read what "
+        "the loop computes, that make several unnamed variables per iteration, whose loop "
+        "variable or variables are read after the loop or named like a value bound before it "
+        "are not split: the file keeps TF1 graph semantics under tf.compat.v1, with a finding."
     ),
     kind="auto",
 )
