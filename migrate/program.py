@@ -42,6 +42,7 @@ from .graph import (
 )
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import GraphClass, convert_class, external_key, is_graph_class
+from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
@@ -209,6 +210,7 @@ class ProgramMove:
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
+        body = split_graph_loops(body, self.aliases, self.lines, self.findings, self._fresh)
         items = self._flatten(body, "", [])
         out: list[cst.BaseStatement] = []
         functions: list[cst.FunctionDef] = []
@@ -565,6 +567,11 @@ class ProgramMove:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
                 self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value, item.names))
                 return [], []
+        computed = loop_node(stmt, self.scope, len(self.scope.nodes), self._contains_run_site)
+        if computed is not None:
+            self._check_rebinding(computed, item)
+            self.scope.add(computed)
+            return self._emit_node(computed, item), []
         loop = self._summary_loop(stmt)
         if loop is not None:
             for call in loop[1]:
@@ -972,8 +979,12 @@ class ProgramMove:
         return {"args": {"dtype": cst.parse_expression(dtype), "shape": args["shape"]}, "default": default}
 
     def _variable_container(self, value: cst.BaseExpression) -> str | None:
-        """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, else None."""
-        if isinstance(value, cst.Dict):
+        """"dict"/"list" for a literal dict/list of tf.Variable(...) calls, or a list of one
+        made per item of a comprehension; else None."""
+        if isinstance(value, cst.ListComp) and value.for_in.inner_for_in is None and not value.for_in.ifs:
+            elements = [value.elt]
+            kind = "list"
+        elif isinstance(value, cst.Dict):
             elements = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
             kind = "dict"
         elif isinstance(value, cst.List):

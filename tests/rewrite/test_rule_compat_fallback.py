@@ -11,8 +11,9 @@ def test_graph_built_in_a_loop_stays_in_graph_mode() -> None:
         import tensorflow as tf
         x = tf.placeholder(tf.float32)
         y = x
-        for _ in range(3):
-            y = y * 2.0  # graph built in a loop
+        for i in range(3):
+            if i:
+                y = y * 2.0  # graph built in a loop, under a Python condition
         with tf.Session() as sess:
             print(sess.run(y, {x: 1.0}))
         """,
@@ -21,8 +22,9 @@ def test_graph_built_in_a_loop_stays_in_graph_mode() -> None:
         tf.compat.v1.disable_eager_execution()
         x = tf.compat.v1.placeholder(tf.float32)
         y = x
-        for _ in range(3):
-            y = y * 2.0  # graph built in a loop
+        for i in range(3):
+            if i:
+                y = y * 2.0  # graph built in a loop, under a Python condition
         with tf.compat.v1.Session() as sess:
             print(sess.run(y, {x: 1.0}))
         """,
@@ -54,8 +56,9 @@ def test_members_of_tf1_only_names_are_spelled_compat_v1() -> None:
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32)\n"
         "y = x\n"
-        "for _ in range(2):\n"
-        "    y = y * 2.0\n"
+        "for i in range(2):\n"
+        "    if i:\n"
+        "        y = y * 2.0\n"
         "w = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='s')\n"
         "with tf.Session() as sess:\n"
         "    print(sess.run(y, {x: 1.0}))\n"
@@ -85,8 +88,9 @@ def test_statements_a_fallback_inserts_report_nothing() -> None:
     source = "import tensorflow as tf\n" + "".join(MODEL_CLASS.format(n=n) for n in range(6)) + (
         "x = tf.placeholder(tf.float32)\n"
         "y = x\n"
-        "for _ in range(3):\n"
-        "    y = y * 2.0\n"
+        "for i in range(3):\n"
+        "    if i:\n"
+        "        y = y * 2.0\n"
         "with tf.Session() as sess:\n"
         "    print(sess.run(y, {x: 1.0}))\n"
     )
