@@ -164,9 +164,9 @@ def rewrite_source(
     aliases = collect_aliases(module)
     clear_walk_cache()
     lines = start_lines(module) if positions else {}
-    # The module's code, without generating it again: a file spelling compat.v1 or calling
-    # tf.function was written for TF2 (a rewrite's own output is).
-    compat_spelled = ".compat.v1." in text or tf2_written
+    # The module's code, without generating it again: a file spelling compat.v1, or calling
+    # tf.function with no Session, was written for TF2 (a rewrite's own output is).
+    compat_spelled = ".compat.v1." in text or (tf2_written and not runs_sessions)
     findings: list[Finding] = []
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
