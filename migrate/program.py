@@ -344,6 +344,8 @@ class ProgramMove:
                 if with_item.asname is not None and isinstance(with_item.asname.name, cst.Name):
                     self.scope_handles.add(with_item.asname.name.value)
                 name = call.args[0].value
+                if len(call.args) == 1 and self._is_current_scope(name):
+                    continue  # re-entering the scope it is already in: names are unchanged
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
                     raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
                 prefix = f"{prefix}{name.evaluated_value}/"
@@ -354,6 +356,10 @@ class ProgramMove:
                 continue
             return None
         return prefix
+
+    def _is_current_scope(self, expr: cst.BaseExpression) -> bool:
+        """`tf.get_variable_scope()`: the scope the statement already runs in."""
+        return isinstance(expr, cst.Call) and not expr.args and self.aliases.resolve(expr.func) == "get_variable_scope"
 
     def _regularization_read(self, call: cst.Call) -> str | None:
         """The REGULARIZATION_READS template of a call reading TF1's regularization losses."""
@@ -1340,6 +1346,15 @@ class ProgramMove:
         else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
         keys become strings."""
         allowed = self._driver_allowed(stmt, keyed) | set(reads.tensors)
+        for call in _calls(stmt):
+            func = call.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS
+                    and isinstance(func.value, cst.Name)
+                    and (opt := self.scope.lookup(func.value.value)) is not None and opt.kind == "optimizer"):
+                # A graph statement inside a loop or branch: it would run per iteration here.
+                raise Unsupported(
+                    OPTIMIZER_RULE.id, self._line(stmt), f"{func.value.value}.{func.attr.value} outside the graph statements",
+                )
         for name in names_read(stmt):
             if id(name) in allowed:
                 continue

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYERS
-from .codegen import ReplaceNames
+from .codegen import ReplaceNames, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -129,6 +129,15 @@ class ModelBuilder:
         if not self._creates_variables(func):
             return None
         body = list(func.body.body)  # type: ignore[union-attr]
+        if body and is_docstring(body[0]) and len(body) > 1:
+            # The docstring documents the class the function becomes.
+            undocumented = func.with_changes(body=func.body.with_changes(body=body[1:]))
+            self.lines[id(undocumented)] = self._line(func)
+            converted = self.convert_function(undocumented, scope)
+            assert converted is not None and isinstance(converted[0], cst.ClassDef)
+            cls = converted[0]
+            members = [body[0], *cls.body.body]  # type: ignore[union-attr]
+            return [cls.with_changes(body=cls.body.with_changes(body=members)), *converted[1:]]
         params = [p.name.value for p in func.params.params]
         inner = list(body[0].body.body) if self._scope_param(body, params) else body  # type: ignore[attr-defined]
         if any(_get_variable_call(s, self.aliases) for s in inner):
@@ -137,6 +146,16 @@ class ModelBuilder:
         if scoped is not None:
             return scoped
         return self._model_class(func, body)
+
+    def _note_library_function(self, func: cst.FunctionDef, cls: str) -> None:
+        """A converted function no code here calls is a library API: its importers must change."""
+        if not self.calls_of(func.name.value):
+            self.findings.append(Finding(
+                RULE.id, self._line(func), 0,
+                f"{func.name.value} is not called in this module: code importing it creates one {cls} "
+                "and calls that object",
+                "info",
+            ))
 
     def _scoped_layer(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> list[cst.BaseStatement] | None:
         """`def f(x[, reuse]): with tf.variable_scope("name"[, reuse=reuse]): <get_variable ...>`:
@@ -251,6 +270,7 @@ class ModelBuilder:
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(call_body))  # type: ignore[arg-type]
         self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
+        self._note_library_function(func, cls)
         return cls_node.with_changes(
             body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines
         )
@@ -334,6 +354,7 @@ class ModelBuilder:
             self.scoped_instances[outer_name] = name
         instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
         self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
+        self._note_library_function(func, cls)
         return [
             cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines),
             instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
