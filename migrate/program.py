@@ -883,7 +883,7 @@ class ProgramMove:
         # Inside nodes leave the top level; some bring an object that is created once. Their
         # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
         # call to call, as the graph's op did from run to run.
-        replayed = self._without_reuse(stmt)
+        replayed = self._without_dropped(stmt)
         seeded = self.op_seeds.seed(replayed, _calls(replayed), self.aliases, self.lines)
         if seeded is not replayed:
             self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
@@ -903,26 +903,37 @@ class ProgramMove:
             out.append(self._layer_instance(node, item.prefix))
         return out
 
-    def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
-        """Calls of a scoped layer instance lose their `reuse` argument: the instance is shared."""
+    def _without_dropped(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """Calls of a converted layer or model lose the arguments its instance took over: `reuse`
+        (the instance is shared), configuration (given to its constructor)."""
         assert self.models is not None
-        reuse = self.models.reuse_params
-        if not any(isinstance(c.func, cst.Name) and c.func.value in reuse for c in _calls(stmt)):
+        dropped, flags = self.models.dropped_params, self.models.flag_params
+        called = [c.func.value for c in _calls(stmt) if isinstance(c.func, cst.Name) and c.func.value in dropped | flags]
+        if not called:
             return stmt
 
         class Drop(cst.CSTTransformer):
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-                if not (isinstance(original.func, cst.Name) and original.func.value in reuse):
+                func = original.func
+                if not (isinstance(func, cst.Name) and func.value in dropped | flags):
                     return updated
-                position, name = reuse[original.func.value]
-                args = [a for i, a in enumerate(updated.args)
-                        if not (a.keyword is not None and a.keyword.value == name)
-                        and not (a.keyword is None and i == position)]
+                params = dropped.get(func.value, ([], ""))[0]
+                names = {name for _, name in params}
+                positions = {position for position, _ in params}
+                keywords = dict(flags.get(func.value, []))
+                args = [a.with_changes(keyword=cst.Name(keywords[i]), equal=cst.AssignEqual(
+                            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+                        if a.keyword is None and i in keywords else a
+                        for i, a in enumerate(updated.args)
+                        if not (a.keyword is not None and a.keyword.value in names)
+                        and not (a.keyword is None and i in positions)]
                 if args:
                     args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                 return updated.with_changes(args=args)
 
-        self._fixed(SCOPE_RULE.id, stmt, "reuse argument dropped: the layer instance is shared")
+        for name in dict.fromkeys(called):
+            if name in dropped:
+                self._fixed(SCOPE_RULE.id, stmt, dropped[name][1])
         new = stmt.visit(Drop())
         cg.copy_lines(stmt, new, self.lines)
         return new  # type: ignore[return-value]
@@ -1657,11 +1668,27 @@ class ProgramMove:
     def _spec(self, placeholder: Node) -> str:
         args: dict[str, cst.BaseExpression] = placeholder.info["args"]  # type: ignore[assignment]
         dtype = code(args["dtype"]) if "dtype" in args else "tf.float32"
-        if id(placeholder) in self.lr_placeholders:
+        if id(placeholder) in self.lr_placeholders or (self._is_model_flag(placeholder) and "shape" not in args):
             shape = "[]"
         else:
             shape = code(args["shape"]) if "shape" in args else "None"
         return f"tf.TensorSpec({shape}, {dtype})"
+
+    def _is_model_flag(self, placeholder: Node) -> bool:
+        """A placeholder passed as a converted model's `training` flag: TF1's cond took it as a
+        scalar, and Keras needs the rank of what a model is called with."""
+        assert self.models is not None
+        flags = self.models.flag_params
+        for node in self.scope.nodes:
+            for call in _calls(node.stmt):
+                if not (isinstance(call.func, cst.Name) and call.func.value in flags):
+                    continue
+                for position, name in flags[call.func.value]:
+                    passed = [a.value for i, a in enumerate(call.args)
+                              if (a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == name)]
+                    if any(isinstance(v, cst.Name) and v.value == placeholder.name for v in passed):
+                        return True
+        return False
 
     def _watched(self, grad_nodes: list[Node], placeholders: list[Node]) -> list[str]:
         names = {p.name for p in placeholders}

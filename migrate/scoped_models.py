@@ -8,15 +8,17 @@ functions (or `tf.layers.*`) under `tf.variable_scope(name)` blocks: it becomes 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .api_table import LAYERS
+from .api_table import LAYER_SPECS, LAYERS
 from .codegen import ReplaceNames, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
+from .walk import walk
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
@@ -86,8 +88,11 @@ class ModelBuilder:
             self.module.visit(Finder())
         return found
 
-    # instance -> (position, name) of the function's `reuse` parameter, dropped from its calls
-    reuse_params: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # instance -> ((position, name) of parameters its calls no longer pass, why)
+    dropped_params: dict[str, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
+    # model instance -> (position, name) of parameters its layers take as `training`: calls pass
+    # them by keyword (Keras takes only tensors positionally), a fed flag is a scalar
+    flag_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -188,7 +193,9 @@ class ModelBuilder:
         self.model_instances[name] = name
         self.scoped_instances[scope_name] = name
         if reuse_param is not None:
-            self.reuse_params[name] = (params.index(reuse_param), reuse_param)
+            self.dropped_params[name] = (
+                [(params.index(reuse_param), reuse_param)], "reuse argument dropped: the layer instance is shared",
+            )
         instance = cst.parse_statement(f"{name} = {layer.name.value}(name={scope_name!r})\n")
         return [layer, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
@@ -314,11 +321,16 @@ class ModelBuilder:
                 body = list(body[0].body.body)  # type: ignore[union-attr]
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
-        new_body = self._model_statements(body, attrs, None)
+        taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in _bound(s)}
+        new_body = self._model_statements(body, attrs, None, taken | {p.name.value for p in func.params.params})
         cls = _camel(name)
         if cls == name:
             cls = f"{cls}Model"
-        config, built = self._layer_dependencies(func, body, attrs)
+        config, built, given = self._layer_dependencies(func, body, attrs)
+        names = [p.name.value for p in func.params.params]
+        flags = [(names.index(f), f) for f in self._training_flags(body, names[1:])]
+        if flags:
+            self.flag_params[name] = flags
         init_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
         config_names = [p.name.value for p in config]
         read = {n.value for s in new_body for n in names_read(s)}
@@ -349,7 +361,7 @@ class ModelBuilder:
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(new_body))
         self.model_instances[name] = name
-        model_args = f"name={outer_name!r}" if outer_name else ""
+        model_args = ", ".join([f"{p}={v}" for p, v in given.items()] + ([f"name={outer_name!r}"] if outer_name else []))
         if outer_name:
             self.scoped_instances[outer_name] = name
         instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
@@ -362,34 +374,41 @@ class ModelBuilder:
 
     def _layer_dependencies(
         self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str]
-    ) -> tuple[list[cst.Param], dict[str, str]]:
+    ) -> tuple[list[cst.Param], dict[str, str], dict[str, str]]:
         """Split the layer constructors by what they read of the function.
 
-        A constructor reading a defaulted parameter the body never rebinds (`code_size=3`) gets
-        it from the model's constructor; one reading the input's shape (`inputs.shape[1]`) is
-        built in `build(input_shape)`; one reading anything else computed in the body cannot be
-        created once. Returns the parameters that move to `__init__` and the layers built in
-        `build` (attribute -> constructor source with `input_shape`).
+        A constructor reading a parameter the body never rebinds, defaulted (`code_size=3`) or
+        given a constant by the function's one call (`build(x, [64, 32])`), gets it from the
+        model's constructor; one reading the input's shape (`inputs.shape[1]`) is built in
+        `build(input_shape)`; one reading anything else computed in the body cannot be created
+        once. Returns the parameters that move to `__init__`, the layers built in `build`
+        (attribute -> constructor source with `input_shape`) and the constants the one call
+        gives (parameter -> source), which the instance is created with.
         """
         params = list(func.params.params)
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs = params[0].name.value
         rebound = {n for s in body for n in _bound(s)}
-        configurable = {p.name.value: p for p in params[1:] if p.default is not None and p.name.value not in rebound}
+        calls = self.calls_of(func.name.value)
+        constants = _constant_arguments(calls[0], params) if len(calls) == 1 else {}
+        configurable = {
+            p.name.value: p for p in params[1:]
+            if (p.default is not None or p.name.value in constants) and p.name.value not in rebound
+        }
         local = {p.name.value for p in params} | rebound
         shape_map = {f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.get_shape()": "input_shape",
                      f"{inputs}.shape": "input_shape"}
         config: set[str] = set()
         built: dict[str, str] = {}
         for attr, source in attrs.items():
-            reads = {n.value for n in names_read(cst.parse_expression(source))} & local
+            reads = _free_reads(cst.parse_expression(source)) & local
             if not reads:
                 continue
             if inputs in reads:
                 for old, new in shape_map.items():
                     source = source.replace(old, new)
-                reads = {n.value for n in names_read(cst.parse_expression(source))} & local
+                reads = _free_reads(cst.parse_expression(source)) & local
                 built[attr] = _code(cst.parse_expression(source).visit(
                     ReplaceNames({n: f"self.{n}" for n in reads & configurable.keys()})))
             if reads - configurable.keys():
@@ -397,13 +416,19 @@ class ModelBuilder:
                 raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")
             config |= reads
         names = [p.name.value for p in params]
-        for call in self.calls_of(func.name.value):
+        for call in calls:
             positional = [a for a in call.args if a.keyword is None]
             passed = {a.keyword.value for a in call.args if a.keyword is not None}
             passed |= set(names[: len(positional)])
-            if any(a.star for a in call.args) or passed & config:
+            if any(a.star for a in call.args) or (passed & config) - constants.keys():
                 raise Unsupported(RULE.id, self._line(func), f"a call of {func.name.value} sets the configuration of its layers")
-        return [p for p in params if p.name.value in config], built
+        given = {n: constants[n] for n in names if n in config and n in constants}
+        if given:
+            self.dropped_params[func.name.value] = (
+                [(names.index(n), n) for n in given],
+                f"{', '.join(given)} given to the {_camel(func.name.value)} constructor",
+            )
+        return [p for p in params if p.name.value in config], built, given
 
     def _scope_name(self, stmt: cst.With) -> str | None:
         if len(stmt.items) != 1:
@@ -417,15 +442,18 @@ class ModelBuilder:
         return None
 
     def _model_statements(
-        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope_name: str | None
+        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope_name: str | None, taken: set[str],
     ) -> list[cst.BaseStatement]:
         """The call body: scopes unwrapped, layer calls → `self.<layer>(x)`."""
         out: list[cst.BaseStatement] = []
         for stmt in body:
+            if isinstance(stmt, cst.For) and self._calls_layers(stmt):
+                out.append(self._layer_loop(stmt, attrs, scope_name, taken))
+                continue
             if isinstance(stmt, cst.With):
                 inner_scope = self._scope_name(stmt)
                 if inner_scope is not None:
-                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scope)  # type: ignore[union-attr]
+                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scope, taken)  # type: ignore[union-attr]
                     if inner:
                         comments = list(stmt.leading_lines) + list(inner[0].leading_lines)
                         trailing = stmt.body.header.comment  # type: ignore[union-attr]
@@ -436,6 +464,50 @@ class ModelBuilder:
                     continue
             out.append(stmt.visit(_LayerCalls(self, attrs, scope_name)))
         return out
+
+    def _training_flags(self, body: list[cst.BaseStatement], params: list[str]) -> list[str]:
+        """The parameters passed as the `training` argument of a TF1 layer call."""
+        found: list[str] = []
+        for call in _calls_in(body):
+            path = self.aliases.resolve(call.func)
+            if path in LAYER_SPECS:
+                flag = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+                if isinstance(flag, cst.Name) and flag.value in params and flag.value not in found:
+                    found.append(flag.value)
+        return found
+
+    def _calls_layers(self, node: cst.CSTNode) -> bool:
+        return any(
+            (isinstance(c.func, cst.Name) and c.func.value in self.layer_classes) or self.aliases.resolve(c.func) in LAYERS
+            for c in _calls_in([node])  # type: ignore[list-item]
+        )
+
+    def _layer_loop(self, loop: cst.For, attrs: dict[str, str], scope_name: str | None, taken: set[str]) -> cst.For:
+        """`for i, units in enumerate(sizes): net = tf.layers.dense(net, units, name="h%d" % i)`:
+        one list of layers per call site, built by the same loop in the constructor; the call
+        walks the lists beside the loop's own values."""
+        if not isinstance(loop.orelse, type(None)) or loop.asynchronous is not None or any(
+            isinstance(n, (cst.For, cst.While)) and self._calls_layers(n) for s in loop.body.body for n in walk(s)
+        ):
+            raise Unsupported(RULE.id, self._line(loop), "layers created in a nested, async or for/else loop")
+        calls = _LayerCalls(self, attrs, scope_name, loop_names=taken)
+        body = loop.body.visit(calls)
+        target, iterable = _code(loop.target), _code(loop.iter)
+        for attr, _ in calls.loop_layers:
+            attrs[attr] = f"[{attrs[attr]} for {target} in {iterable}]"
+        layers = [name for _, name in calls.loop_layers]
+        lists = [f"self.{attr}" for attr, _ in calls.loop_layers]
+        if {n.value for n in _target_names(loop.target)} & {n.value for n in names_read(body)}:
+            if isinstance(loop.target, cst.Tuple) and not loop.target.lpar:
+                target = f"({target})"
+            header = f"for {target}, {', '.join(layers)} in zip({iterable}, {', '.join(lists)}):"
+        elif len(lists) == 1:
+            header = f"for {layers[0]} in {lists[0]}:"
+        else:
+            header = f"for {', '.join(layers)} in zip({', '.join(lists)}):"
+        new = cst.parse_statement(f"{header}\n    pass\n")
+        assert isinstance(new, cst.For)
+        return new.with_changes(body=body, leading_lines=loop.leading_lines)
 
 
 # Names a Keras Layer already uses; a weight attribute must not shadow them.
@@ -475,6 +547,34 @@ def _target_names(target: cst.CSTNode) -> list[cst.Name]:
     return []
 
 
+def _free_reads(expr: cst.BaseExpression) -> set[str]:
+    """Names an expression reads from outside it (a comprehension's own targets are not)."""
+    own = {n.value for c in walk(expr) if isinstance(c, cst.CompFor) for n in _target_names(c.target)}
+    return {n.value for n in names_read(expr)} - own
+
+
+def _constant_arguments(call: cst.Call, params: list[cst.Param]) -> dict[str, str]:
+    """Parameter -> source of each argument of `call` that is a literal (numbers, strings,
+    lists and tuples of them, True/False/None): a value the model can be built with once."""
+    names = [p.name.value for p in params]
+    found: dict[str, str] = {}
+    for index, arg in enumerate(call.args):
+        name = arg.keyword.value if arg.keyword is not None else (names[index] if index < len(names) else None)
+        if name is None or arg.star or any(n.value not in ("True", "False", "None") for n in names_read(arg.value)):
+            continue
+        if all(isinstance(n, _LITERAL_NODES) for n in walk(arg.value)):
+            found[name] = _code(arg.value)
+    return found
+
+
+_LITERAL_NODES = (
+    cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.List, cst.Tuple, cst.Element, cst.Comma,
+    cst.UnaryOperation, cst.Minus, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftParen,
+    cst.RightParen, cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline, cst.EmptyLine,
+    cst.TrailingWhitespace,
+)
+
+
 def _assigned(stmt: cst.BaseStatement) -> list[str]:
     if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
         return [t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)]
@@ -491,12 +591,23 @@ _MODEL_ATTRIBUTES = frozenset({
 class _LayerCalls(cst.CSTTransformer):
     """Inside a model function: `dense(x, 10)` / `tf.layers.dense(x, 10)` → `self.<layer>(x)`."""
 
-    def __init__(self, builder: ModelBuilder, attrs: dict[str, str], scope: str | None) -> None:
+    def __init__(
+        self, builder: ModelBuilder, attrs: dict[str, str], scope: str | None, loop_names: set[str] | None = None,
+    ) -> None:
         super().__init__()
         self.builder = builder
         self.attrs = attrs
         self.scope = scope
         self.used_in_scope = 0
+        # In a loop body: the names the function uses, and (attribute, loop variable) per layer.
+        self.loop_names = loop_names
+        self.loop_layers: list[tuple[str, str]] = []
+
+    def _fresh(self, base: str) -> str:
+        attr, n = base, 1
+        while attr in self.attrs or attr in _MODEL_ATTRIBUTES:
+            attr, n = f"{base}_{n}", n + 1
+        return attr
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
@@ -519,11 +630,23 @@ class _LayerCalls(cst.CSTTransformer):
             positional = [a for a in updated.args if a.keyword is None]
             name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == param),
                             positional[position] if len(positional) > position else None)
-            if name_arg is None or not isinstance(name_arg.value, cst.SimpleString):
+            if name_arg is None or not (isinstance(name_arg.value, cst.SimpleString) or self.loop_names is not None):
                 raise Unsupported(RULE.id, self.builder._line(original), "variable_scope name is not a literal")
             rest = [a for a in rest if a is not name_arg]
-        if name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
+        keras_class = cls.rpartition(".")[2]
+        computed_name: str | None = None  # a name the loop computes per iteration
+        if self.loop_names is not None:
+            if name_arg is not None and not isinstance(name_arg.value, cst.SimpleString):
+                computed_name = _code(name_arg.value)
+            elif not (path in LAYER_SPECS and not LAYER_SPECS[path].weights and name_arg is None):
+                # One name for every iteration: TF1 shares or refuses it, a list would not.
+                raise Unsupported(RULE.id, self.builder._line(original), "layer in a loop without a per-iteration name")
+            stem = _name_stem(name_arg.value) if computed_name else None
+            attr = self._fresh(stem or _snake(keras_class))
+        elif name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
             attr = str(name_arg.value.evaluated_value)
+        elif name_arg is None and path in LAYER_SPECS and not LAYER_SPECS[path].weights:
+            attr = self._fresh(_snake(keras_class))  # no variables: its name is not observable
         elif self.scope is not None:
             attr = self.scope
             self.used_in_scope += 1
@@ -537,15 +660,51 @@ class _LayerCalls(cst.CSTTransformer):
             raise Unsupported(RULE.id, self.builder._line(original), f"scope name {attr!r} is not an identifier")
         ctor_args = [a for a in rest if not (a.keyword is not None and a.keyword.value in ("name", "reuse"))]
         ctor = ", ".join(_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor_args)
-        call_args = _code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        arguments = _code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        flag: str | None = None  # a `training` value that may be a tensor
         if path in LAYERS:
             keras = keras_layer(path, updated)
             if keras is None:
                 raise Unsupported(LAYERS_RULE.id, self.builder._line(original), f"tf.{path} with an argument Keras has no form for")
             ctor = ", ".join(a for a in keras.arguments if not a.startswith("name="))
-            call_args = keras.call_arguments
-        ctor = f"{ctor}, name={attr!r}" if ctor else f"name={attr!r}"
+            arguments = keras.call_arguments
+            training = call_args(updated, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+            if training is not None and not (isinstance(training, cst.Name) and training.value in ("True", "False")):
+                flag, arguments = _code(training), keras.inputs
+        named = computed_name or repr(attr)
+        if self.loop_names is not None and computed_name is None:
+            named = ""  # a variable-free layer per iteration, named by Keras
+        ctor = ", ".join(part for part in (ctor, f"name={named}" if named else "") if part)
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:
             self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)
-        return cst.parse_expression(f"self.{attr}({call_args})")
+        layer = f"self.{attr}"
+        if self.loop_names is not None:
+            layer = attr if attr not in self.loop_names else f"{attr}_layer"
+            self.loop_layers.append((attr, layer))
+        if flag is not None:
+            # Keras layers test `training` as a Python bool; a tensor (a fed flag) picks one of
+            # two calls, and tf.cast also takes a Python bool.
+            return cst.parse_expression(
+                f"tf.cond(tf.cast({flag}, tf.bool), lambda: {layer}({arguments}, training=True), "
+                f"lambda: {layer}({arguments}, training=False))"
+            )
+        return cst.parse_expression(f"{layer}({arguments})")
+
+
+def _snake(name: str) -> str:
+    """`MaxPooling2D` → `max_pooling2d`, as Keras names its layers."""
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def _name_stem(expr: cst.BaseExpression) -> str | None:
+    """The literal start of a computed name (`"hidden%d" % i`, `f"conv{i}"`) as an identifier."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.left, cst.SimpleString):
+        text = str(expr.left.evaluated_value).split("%")[0]
+    elif isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringText):
+        text = expr.parts[0].value
+    else:
+        return None
+    stem = re.sub(r"\W+", "_", text).strip("_")
+    return stem if stem.isidentifier() else None
