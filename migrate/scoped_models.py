@@ -141,7 +141,8 @@ class ModelBuilder:
             converted = self.convert_function(undocumented, scope)
             assert converted is not None and isinstance(converted[0], cst.ClassDef)
             cls = converted[0]
-            members = [body[0], *cls.body.body]  # type: ignore[union-attr]
+            first, *rest = cls.body.body  # type: ignore[union-attr]
+            members = [body[0], first.with_changes(leading_lines=[cst.EmptyLine(indent=False), *first.leading_lines]), *rest]
             return [cls.with_changes(body=cls.body.with_changes(body=members)), *converted[1:]]
         params = [p.name.value for p in func.params.params]
         inner = list(body[0].body.body) if self._scope_param(body, params) else body  # type: ignore[attr-defined]
