@@ -261,6 +261,7 @@ class ProgramMove:
         name = getattr(item.stmt, "name", None)
         return name is not None and (
             name.value in self.models.model_instances or name.value in self.models.layer_classes
+            or name.value in self.models.dropped_params
         )
 
     def _unrun_functions(self) -> list[cst.FunctionDef]:
@@ -907,7 +908,7 @@ class ProgramMove:
         """Calls of a converted layer or model lose the arguments its instance took over: `reuse`
         (the instance is shared), configuration (given to its constructor)."""
         assert self.models is not None
-        dropped, flags = self.models.dropped_params, self.models.flag_params
+        dropped, flags, per_call = self.models.dropped_params, self.models.flag_params, self.models.call_instances
         called = [c.func.value for c in _calls(stmt) if isinstance(c.func, cst.Name) and c.func.value in dropped | flags]
         if not called:
             return stmt
@@ -917,6 +918,8 @@ class ProgramMove:
                 func = original.func
                 if not (isinstance(func, cst.Name) and func.value in dropped | flags):
                     return updated
+                if id(original) in per_call:
+                    updated = updated.with_changes(func=cst.Name(per_call[id(original)]))
                 params = dropped.get(func.value, ([], ""))[0]
                 names = {name for _, name in params}
                 positions = {position for position, _ in params}
@@ -972,7 +975,7 @@ class ProgramMove:
         """A Checkpoint tracking every variable and model the program created so far."""
         assert self.models is not None
         owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
-        owners += list(self.models.model_instances.values())
+        owners += self.models.instances()
         owners += [str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n)]
         return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
 
@@ -1744,7 +1747,7 @@ class ProgramMove:
         plain = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable and "container" not in n.info]
         parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
             f"{name}.trainable_variables"
-            for name in [*self.models.model_instances.values(),
+            for name in [*self.models.instances(),
                          *(str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n))]
         ]
         if any("container" in n.info for n in self.scope.nodes):

@@ -90,6 +90,7 @@ class ModelBuilder:
 
     # instance -> ((position, name) of parameters its calls no longer pass, why)
     dropped_params: dict[str, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
+    call_instances: dict[int, str] = field(default_factory=dict)  # id of a call -> the model it calls
     # model instance -> (position, name) of parameters its layers take as `training`: calls pass
     # them by keyword (Keras takes only tensors positionally), a fed flag is a scalar
     flag_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
@@ -99,9 +100,13 @@ class ModelBuilder:
         found: list[str] = []
         instances = self.model_instances
 
+        per_call = self.call_instances
+
         class Finder(cst.CSTVisitor):
             def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Name) and node.func.value in instances:
+                if id(node) in per_call:
+                    found.append(per_call[id(node)])
+                elif isinstance(node.func, cst.Name) and node.func.value in instances:
                     found.append(instances[node.func.value])
 
         expr.visit(Finder())
@@ -109,6 +114,10 @@ class ModelBuilder:
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
+
+    def instances(self) -> list[str]:
+        """Every model instance the conversion created."""
+        return list(dict.fromkeys([*self.model_instances.values(), *self.call_instances.values()]))
 
     def _fixed(self, node: cst.CSTNode, message: str, rule: str = RULE.id) -> None:
         self.findings.append(Finding(rule, self._line(node), 0, message, "fixed"))
@@ -314,8 +323,14 @@ class ModelBuilder:
         attrs: dict[str, str] = {}  # attribute -> constructor source
         name = func.name.value
         outer_name: str | None = None
+        scope_param = self._scope_param(body, [p.name.value for p in func.params.params])
+        if scope_param is not None:
+            # `with tf.variable_scope(scope):` from a parameter: each call names its own model.
+            body = list(body[0].body.body)  # type: ignore[attr-defined]
+            if scope_param in {n.value for s in body for n in names_read(s)}:
+                raise Unsupported(RULE.id, self._line(func), f"{name} reads its scope name {scope_param}")
         # A body that is one `with variable_scope(NAME, reuse=...)` names the model itself.
-        if len(body) == 1 and isinstance(body[0], cst.With):
+        elif len(body) == 1 and isinstance(body[0], cst.With):
             scope_name = self._scope_name(body[0])
             if scope_name is not None:
                 outer_name = scope_name
@@ -327,7 +342,7 @@ class ModelBuilder:
         cls = _camel(name)
         if cls == name:
             cls = f"{cls}Model"
-        config, built, given = self._layer_dependencies(func, body, attrs)
+        config, built, given = self._layer_dependencies(func, body, attrs, scope_param)
         names = [p.name.value for p in func.params.params]
         flags = [(names.index(f), f) for f in self._training_flags(body, names[1:])]
         if flags:
@@ -341,7 +356,7 @@ class ModelBuilder:
         if config:
             # The layers' configuration moved to the constructor: the body reads it from self.
             new_body = [s.visit(ReplaceNames({n: f"self.{n}" for n in config_names})) for s in new_body]
-        call_params = [p for p in func.params.params if p not in config]
+        call_params = [p for p in func.params.params if p not in config and p.name.value != scope_param]
         call_params[-1] = call_params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         params = _code(func.params.with_changes(params=call_params))
         build = ""
@@ -361,30 +376,60 @@ class ModelBuilder:
         call_def = members[-1]
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(new_body))
-        self.model_instances[name] = name
-        model_args = ", ".join([f"{p}={v}" for p, v in given.items()] + ([f"name={outer_name!r}"] if outer_name else []))
-        if outer_name:
-            self.scoped_instances[outer_name] = name
-        instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
-        self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
+        if scope_param is None:
+            self.model_instances[name] = name
+            model_args = ", ".join([f"{p}={v}" for p, v in given[0].items()] + ([f"name={outer_name!r}"] if outer_name else []))
+            if outer_name:
+                self.scoped_instances[outer_name] = name
+            instances = [cst.parse_statement(f"{name} = {cls}({model_args})\n")]
+            self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
+        else:
+            instances = self._scoped_instances(func, cls, scope_param, given)
         self._note_library_function(func, cls)
         return [
             cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines),
-            instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]),
+            *[s.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if i == 0 else []) for i, s in enumerate(instances)],
         ]
 
+    def _scoped_instances(
+        self, func: cst.FunctionDef, cls: str, scope_param: str, given: list[dict[str, str]],
+    ) -> list[cst.BaseStatement]:
+        """One model per call of a function scoped by its parameter, named by the call's scope."""
+        name = func.name.value
+        names = [p.name.value for p in func.params.params]
+        statements: list[cst.BaseStatement] = []
+        for call, constants in zip(self.calls_of(name), given, strict=True):
+            scope = _constant_arguments(call, list(func.params.params)).get(scope_param)
+            value = cst.parse_expression(scope) if scope is not None else None
+            if not isinstance(value, cst.SimpleString):
+                raise Unsupported(RULE.id, self._line(func), "variable_scope name is not a literal")
+            scope_name = str(value.evaluated_value)
+            instance = scope_name if scope_name.isidentifier() else f"{name}_{len(statements) + 1}"
+            if instance in self.scoped_instances.values() or instance in self.model_instances or instance in names:
+                instance = f"{name}_{len(statements) + 1}"
+            self.call_instances[id(call)] = instance
+            self.scoped_instances[scope_name] = instance
+            arguments = ", ".join([f"{p}={v}" for p, v in constants.items()] + [f"name={scope_name!r}"])
+            statements.append(cst.parse_statement(f"{instance} = {cls}({arguments})\n"))
+        instances = ", ".join(self.call_instances[id(c)] for c in self.calls_of(name))
+        self._fixed(func, f"function {name} → Keras model {cls}, one per variable_scope its calls name: {instances}")
+        dropped, why = self.dropped_params.get(name, ([], ""))
+        self.dropped_params[name] = ([*dropped, (names.index(scope_param), scope_param)], why or "scope name given to the model")
+        return statements
+
     def _layer_dependencies(
-        self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str]
-    ) -> tuple[list[cst.Param], dict[str, str], dict[str, str]]:
+        self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str], scope_param: str | None,
+    ) -> tuple[list[cst.Param], dict[str, str], list[dict[str, str]]]:
         """Split the layer constructors by what they read of the function.
 
         A constructor reading a parameter the body never rebinds, defaulted (`code_size=3`) or
         given a constant by the function's one call (`build(x, [64, 32])`), gets it from the
         model's constructor; one reading the input's shape (`inputs.shape[1]`) is built in
         `build(input_shape)`; one reading anything else computed in the body cannot be created
-        once. Returns the parameters that move to `__init__`, the layers built in `build`
-        (attribute -> constructor source with `input_shape`) and the constants the one call
-        gives (parameter -> source), which the instance is created with.
+        once; a function scoped by its parameter makes one model per call, each given that
+        call's constants. Returns the parameters that move to `__init__`, the layers built in
+        `build` (attribute -> constructor source with `input_shape`) and per instance the
+        constants its call gives (parameter -> source), which it is created with.
         """
         params = list(func.params.params)
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
@@ -392,10 +437,11 @@ class ModelBuilder:
         inputs = params[0].name.value
         rebound = {n for s in body for n in _bound(s)}
         calls = self.calls_of(func.name.value)
-        constants = _constant_arguments(calls[0], params) if len(calls) == 1 else {}
+        per_call = [_constant_arguments(c, params) for c in calls] if scope_param or len(calls) == 1 else []
+        given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
         configurable = {
             p.name.value: p for p in params[1:]
-            if (p.default is not None or p.name.value in constants) and p.name.value not in rebound
+            if (p.default is not None or p.name.value in given_everywhere) and p.name.value not in rebound
         }
         local = {p.name.value for p in params} | rebound
         shape_map = {f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.get_shape()": "input_shape",
@@ -417,17 +463,19 @@ class ModelBuilder:
                 raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")
             config |= reads
         names = [p.name.value for p in params]
-        for call in calls:
+        for index, call in enumerate(calls):
             positional = [a for a in call.args if a.keyword is None]
             passed = {a.keyword.value for a in call.args if a.keyword is not None}
             passed |= set(names[: len(positional)])
+            constants = per_call[index] if per_call else {}
             if any(a.star for a in call.args) or (passed & config) - constants.keys():
                 raise Unsupported(RULE.id, self._line(func), f"a call of {func.name.value} sets the configuration of its layers")
-        given = {n: constants[n] for n in names if n in config and n in constants}
-        if given:
+        given = [{n: c[n] for n in names if n in config and n in c} for c in per_call] or [{}]
+        moved = [n for n in names if any(n in g for g in given)]
+        if moved:
             self.dropped_params[func.name.value] = (
-                [(names.index(n), n) for n in given],
-                f"{', '.join(given)} given to the {_camel(func.name.value)} constructor",
+                [(names.index(n), n) for n in moved],
+                f"{', '.join(moved)} given to the {_camel(func.name.value)} constructor",
             )
         return [p for p in params if p.name.value in config], built, given
 

@@ -46,6 +46,7 @@ class Layer:
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self.name = name or _auto_name(type(self))
+        self._named = name is not None
         self.trainable = trainable
         self.built = False
         self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
@@ -83,9 +84,11 @@ class Layer:
             path = current_path(wname)
         else:
             path = "/".join(_NAME_STACK + [self.name, wname])
-        # Seeded by "<layer name>/<weight name>" so a weight starts equal to the TF1
-        # get_variable of the same name under a variable_scope named like the layer.
-        value = init.sample(dims, dt, f"{self.name}/{wname}")  # type: ignore[union-attr]
+        # Seeded by "<layer name>/<weight name>", under the names of the enclosing layers that
+        # were given one, so a weight starts equal to the TF1 get_variable of that name: a
+        # layer named for its variable_scope stands for the scope, a Keras default name for none.
+        scopes = [layer.name for layer in _CALL_DEPTH if layer is not self and getattr(layer, "_named", False)]
+        value = init.sample(dims, dt, "/".join([*scopes, self.name, wname]))  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)

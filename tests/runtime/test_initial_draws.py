@@ -67,3 +67,69 @@ def test_variables_without_a_distinct_name_draw_by_order(tmp_path: Path) -> None
     run = run_engine(tmp_path / "p.py", face="tf2")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["False", "False"]
+
+
+NESTED_TF1 = """
+import numpy as np
+import tensorflow as tf
+for block in ("mixed_1", "mixed_2"):
+    with tf.variable_scope(block), tf.variable_scope("branch"):
+        tf.get_variable("weights", [3, 2], initializer=tf.truncated_normal_initializer(stddev=0.1))
+with tf.variable_scope("head"):
+    tf.get_variable("weights", [3, 2], initializer=tf.truncated_normal_initializer(stddev=0.1))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for v in tf.global_variables():
+        np.save(v.name.split(":")[0].replace("/", "_") + ".npy", sess.run(v))
+"""
+
+NESTED_TF2 = """
+import numpy as np
+import tensorflow as tf
+
+
+class Branch(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.w = self.add_weight(name="weights", shape=[3, 2],
+                                 initializer=tf.keras.initializers.TruncatedNormal(stddev=0.1))
+
+    def call(self, x):
+        return x
+
+
+class Block(tf.keras.Model):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.branch = Branch(name="branch")
+
+    def call(self, x):
+        return self.branch(x)
+
+
+class Net(tf.keras.Model):  # a model TF1 had no scope for: its Keras default name adds none
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.head = Branch(name="head")
+
+    def call(self, x):
+        return self.head(x)
+
+
+blocks = [Block(name="mixed_1"), Block(name="mixed_2")]
+net = Net()
+for model in [*blocks, net]:
+    model(tf.zeros([1, 3]))
+pairs = [("mixed_1/branch/weights", blocks[0].branch.w), ("mixed_2/branch/weights", blocks[1].branch.w),
+         ("head/weights", net.head.w)]
+print([bool(np.array_equal(np.load(name.replace("/", "_") + ".npy"), w.numpy())) for name, w in pairs])
+"""
+
+
+def test_layers_in_named_models_draw_under_the_models_scopes(tmp_path: Path) -> None:
+    (tmp_path / "tf1.py").write_text(NESTED_TF1)
+    (tmp_path / "tf2.py").write_text(NESTED_TF2)
+    first = run_engine(tmp_path / "tf1.py", face="tf1")
+    assert first.returncode == 0, first.stderr
+    second = run_engine(tmp_path / "tf2.py", face="tf2")
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.split() == ["[True,", "True,", "True]"]
