@@ -18,11 +18,11 @@ from .codegen import ReplaceNames, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
-from .walk import walk
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
+from .walk import walk
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -535,7 +535,7 @@ class ModelBuilder:
         """`for i, units in enumerate(sizes): net = tf.layers.dense(net, units, name="h%d" % i)`:
         one list of layers per call site, built by the same loop in the constructor; the call
         walks the lists beside the loop's own values."""
-        if not isinstance(loop.orelse, type(None)) or loop.asynchronous is not None or any(
+        if not (loop.orelse is None) or loop.asynchronous is not None or any(
             isinstance(n, (cst.For, cst.While)) and self._calls_layers(n) for s in loop.body.body for n in walk(s)
         ):
             raise Unsupported(RULE.id, self._line(loop), "layers created in a nested, async or for/else loop")

@@ -16,7 +16,11 @@ RULE = Rule(
         "body runs in `call`. A function that calls such functions under "
         "`tf.variable_scope(name)` becomes a `tf.keras.Model` holding one layer instance per "
         "scope (`name=` keeps TF1's variable names); `reuse=True` calls the same instance. "
-        "The model is created once, under the function's old name, so its call sites stay."
+        "The model is created once, under the function's old name, so its call sites stay. "
+        "Layers a loop creates (`name=\"hidden%d\" % i`) become lists built by the same loop; "
+        "configuration the function's one call gives as literals goes to the constructor; a "
+        "function scoped by its parameter (`tf.variable_scope(scope)`) makes one model per call, "
+        "named by that call's scope."
     ),
     kind="auto",
 )
