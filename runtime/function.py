@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes, nest, trace
+from runtime import autograph, context, dtypes, nest, trace
 from runtime.graph import Graph, constant_value
 from runtime.ops.registry import apply, not_differentiable, register
 from runtime.plan import compile_plan
@@ -145,6 +145,7 @@ class Function:
     def __init__(self, python_function: Any, input_signature: Any = None, autograph: bool = True,
                  jit_compile: Any = None, reduce_retracing: bool = False, **_: Any) -> None:
         self._fn = python_function
+        self._autograph = autograph
         self.input_signature = None if input_signature is None else list(input_signature)
         self._cache: dict[Any, ConcreteFunction] = {}
         self._tracing_count = 0
@@ -165,7 +166,7 @@ class Function:
             return self
         bound = self._bound.get(id(instance))
         if bound is None:
-            bound = Function(self._fn.__get__(instance, owner), self.input_signature)
+            bound = Function(self._fn.__get__(instance, owner), self.input_signature, self._autograph)
             bound._instance = instance
             self._bound[id(instance)] = bound
         return bound
@@ -305,7 +306,8 @@ class Function:
                     else:
                         new_flat.append(x)
                 new_args, new_kwargs = nest.pack_sequence_as(structure, new_flat)
-                out = self._fn(*new_args, **new_kwargs)
+                fn = autograph.convert(self._fn) if self._autograph else self._fn
+                out = fn(*new_args, **new_kwargs)
                 flat_out = [_output_tensor(graph, o, self._fn) for o in nest.flatten(out)]
                 out_struct = out
         finally:
