@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
@@ -20,13 +19,17 @@ from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupport
 from .rules import RULES, Rule
 from .rules.api_rename import DATASET_ITERATOR_METHODS, RenameTransformer
 from .rules.compat_fallback import RULE as COMPAT_RULE
+from .rules.control_flow import RULE as CONTROL_FLOW_RULE
+from .rules.control_flow import PythonControlFlow, called_only_from_functions
 from .rules.dimensions import RULE as DIMENSION_RULE
 from .rules.dimensions import DimensionValues, dimension_values
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
+from .rules.rnn_cells import CELLS as RNN_CELLS
 from .rules.rnn_cells import IMPORTS as RNN_IMPORTS
 from .rules.rnn_cells import SOURCES as CELL_SOURCES
 from .rules.rnn_cells import bound_names
 from .rules.rnn_cells import definitions as rnn_definitions
+from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
 from .walk import holding
@@ -201,6 +204,8 @@ def rewrite_source(
             level = "partial"
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
+    if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
+        new_module = _python_control_flow(new_module, lines, findings)
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -229,8 +234,10 @@ def _rename(
     renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
     renamed = tree.visit(renamer)
     if renamer.rnn_cells:
-        body = _without_unused_imports(list(renamed.body), RNN_IMPORTS)
-        renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases))
+        defined = {name for cell in renamer.rnn_cells for name in RNN_CELLS[cell].needs}
+        body = _without_unused_imports(list(renamed.body), RNN_IMPORTS, defined)
+        sources = CELL_SOURCES if graph_mode else KERAS_CELL_SOURCES
+        renamed = renamed.with_changes(body=with_cell_definitions(body, renamer.rnn_cells, aliases, sources))
     if renamer.helpers:
         renamed = renamed.with_changes(body=_with_helpers(list(renamed.body), renamer.helpers, aliases))
     return renamed, renamer.compat_paths
@@ -255,12 +262,14 @@ def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliase
     return body[:at] + definitions + rest
 
 
-def with_cell_definitions(body: list[cst.BaseStatement], cells: set[str], aliases) -> list[cst.BaseStatement]:
+def with_cell_definitions(
+    body: list[cst.BaseStatement], cells: set[str], aliases, sources: dict[str, str] = CELL_SOURCES,
+) -> list[cst.BaseStatement]:
     """The TF1 cell classes the file now uses, after its leading imports and mode switch;
     `import collections` with the imports when LSTMStateTuple needs it."""
     at = _after_preamble(body, aliases)
     imported = any(_is_import(s) and "import collections" in cst.Module([s]).code for s in body[:at])
-    definitions = rnn_definitions(cells, OUT_ALIAS)
+    definitions = rnn_definitions(cells, OUT_ALIAS, sources)
     needs_collections = "collections." in cst.Module(definitions).code
     extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []
     last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
@@ -276,10 +285,13 @@ def _blank_lines_before(stmt: cst.BaseStatement, n: int) -> cst.BaseStatement:
     return stmt.with_changes(leading_lines=[cst.EmptyLine()] * max(0, n - blank) + list(stmt.leading_lines))
 
 
-def _without_unused_imports(body: list[cst.BaseStatement], modules: frozenset[str]) -> list[cst.BaseStatement]:
+def _without_unused_imports(
+    body: list[cst.BaseStatement], modules: frozenset[str], defined: set[str],
+) -> list[cst.BaseStatement]:
     """`body` without `from <module> import ...` lines of `modules` whose names nothing reads
-    any more (`from tensorflow.contrib import rnn` once its cells are the file's own)."""
-    rest = cst.Module([s for s in body if not _is_import(s)]).code
+    any more (`from tensorflow.contrib import rnn` once its cells are the file's own) or that
+    the file now defines itself (`from tensorflow.contrib.rnn import BasicLSTMCell`)."""
+    read = _names_read([s for s in body if not _is_import(s)])
 
     def unused(stmt: cst.BaseStatement) -> bool:
         if not _is_import(stmt) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.ImportFrom):  # type: ignore[attr-defined]
@@ -289,10 +301,27 @@ def _without_unused_imports(body: list[cst.BaseStatement], modules: frozenset[st
             return False
         if isinstance(node.names, cst.ImportStar):
             return False
-        bound = [(a.asname.name if a.asname else a.name) for a in node.names]
-        return not any(re.search(rf"\b{cst.Module([]).code_for_node(b)}\b", rest) for b in bound)
+        bound = [cst.Module([]).code_for_node(a.asname.name if a.asname else a.name) for a in node.names]
+        return all(b not in read or (b in defined and not a.asname) for a, b in zip(node.names, bound))
 
     return [s for s in body if not unused(s)]
+
+
+def _names_read(body: list[cst.BaseStatement]) -> set[str]:
+    """The plain names `body` mentions (not attribute names after a dot)."""
+    names: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            names.add(node.value)
+
+    for stmt in body:
+        stmt.visit(Collect())
+    return names
 
 
 def _is_import(stmt: cst.BaseStatement) -> bool:
@@ -309,6 +338,13 @@ def _drop_dimension_values(
         module, lambda node: isinstance(node, cst.Attribute) and node.attr.value == "value"
     )
     return module.visit(DimensionValues(hot, lines, findings))
+
+
+def _python_control_flow(module: cst.Module, lines: dict[int, int], findings: list[Finding]) -> cst.Module:
+    """TF135 over code AutoGraph converts: ``tf.function`` bodies and the functions only they call."""
+    aliases = collect_aliases(module)
+    functions, taken = called_only_from_functions(module, aliases)
+    return module.visit(PythonControlFlow(aliases, functions, set(taken), lines, findings))
 
 
 class _Renamer(RenameTransformer):

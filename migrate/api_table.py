@@ -44,6 +44,7 @@ RENAMES: dict[str, str] = {
     "to_int32": "cast",
     "to_int64": "cast",
     "to_double": "cast",
+    "nn.xw_plus_b": "nn.bias_add",  # its arguments: CALL_TRANSFORMS
     "nn.softmax_cross_entropy_with_logits_v2": "nn.softmax_cross_entropy_with_logits",
     "initializers.zeros": "zeros_initializer",
     "initializers.ones": "ones_initializer",
@@ -82,6 +83,7 @@ CALL_TRANSFORMS: dict[str, str] = {
     "to_int64": "cast_to:int64",
     "to_double": "cast_to:float64",
     "train.get_or_create_global_step": "global_step_variable",
+    "nn.xw_plus_b": "xw_plus_b",
     "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
     "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
     # TF2 moved `weights` before `dtype` and `name`: arguments after the first three go by name.

@@ -62,14 +62,26 @@ def comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst
 
 
 def strip_leading_blank(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-    """A block's first statement starts right after the block header."""
+    """A block's first statement starts right after the block header, and statements moved in
+    from module level are one blank line apart at most (PEP 8 inside a function)."""
     if not stmts:
         return stmts
     first = stmts[0]
     lines = list(first.leading_lines)
     while lines and lines[0].comment is None:
         lines.pop(0)
-    return [first.with_changes(leading_lines=lines), *stmts[1:]]
+    rest = [s if blank_run(s.leading_lines) <= 1 else s.with_changes(leading_lines=_one_blank(s.leading_lines))
+            for s in stmts[1:]]
+    return [first.with_changes(leading_lines=lines), *rest]
+
+
+def _one_blank(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    out: list[cst.EmptyLine] = []
+    for line in lines:
+        if line.comment is None and out and out[-1].comment is None:
+            continue
+        out.append(line)
+    return out
 
 
 def is_pass(stmt: cst.BaseStatement) -> bool:

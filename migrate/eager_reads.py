@@ -38,6 +38,9 @@ class Reads:
     # variable-list call -> (Keras attribute, whether only printed or counted: the variables'
     # names are not used, so Keras variables can stand for TF1's)
     lists: dict[int, tuple[str, bool]] = field(default_factory=dict)
+    # variable-list call -> the `v.name` reads of a comprehension over it (`[v.name for v in
+    # tf.trainable_variables()]`): a Keras variable's scoped name is its `path`
+    names: dict[int, list[cst.Attribute]] = field(default_factory=dict)
     shown: list[tuple[cst.CSTNode, str]] = field(default_factory=list)  # (read, what) printed
 
     @property
@@ -74,6 +77,9 @@ def find_reads(
             if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
                 counted = _argument_of(stack, SIZE_CALLS)
                 reads.lists[id(node)] = (attr, counted or _argument_of(stack, SHOWING_CALLS))
+                named = _name_reads(stack)
+                if named is not None:
+                    reads.names[id(node)] = named
                 if not counted:
                     reads.shown.append((node, "variables"))
                 return False
@@ -108,6 +114,42 @@ def find_reads(
 
     stmt.visit(Finder())
     return reads
+
+
+def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
+    """The `v.name` reads of a comprehension iterating over the node on top of the stack,
+    when that is all the comprehension reads of `v`; None otherwise."""
+    if len(stack) < 3 or not isinstance(stack[-2], cst.CompFor) or stack[-2].iter is not stack[-1]:
+        return None
+    comp, loop = stack[-3], stack[-2]
+    if not (
+        isinstance(comp, (cst.ListComp, cst.GeneratorExp, cst.SetComp))
+        and isinstance(loop.target, cst.Name)
+        and loop.inner_for_in is None
+    ):
+        return None
+    target = loop.target.value
+    reads: list[cst.Attribute] = []
+    plain: list[cst.Name] = []
+
+    class Uses(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            if (
+                isinstance(node.value, cst.Name)
+                and node.value.value == target
+                and node.attr.value == "name"
+            ):
+                reads.append(node)
+                return False
+            return True
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == target:
+                plain.append(node)
+
+    for part in (comp.elt, *(i.test for i in loop.ifs)):
+        part.visit(Uses())
+    return reads if reads and not plain else None
 
 
 def _shown(stack: list[cst.CSTNode]) -> bool:

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .codegen import copy_lines, is_docstring
-from .graph import INSIDE
+from .graph import INSIDE, names_read
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
+from .scoped_models import bound_names, call_scopes
 
 PREFIX = "self__"
 
@@ -58,6 +59,19 @@ class GraphClass:
 
     name: str
     variables: set[str] = field(default_factory=set)
+    # run sites outside the class (`sess.run(gan.fake, {gan.z: noise})`), by `external_key`:
+    # the step function attribute and the placeholder attributes it takes, in order
+    runs: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    savers: set[str] = field(default_factory=set)  # attributes holding a Saver (now a Checkpoint)
+
+
+def external_key(fetch: str, fed: list[str]) -> str:
+    """A run site by its fetched attribute and the attributes it feeds."""
+    return f"{fetch} <- {', '.join(sorted(fed))}"
+
+
+#: The method holding the class's run sites found outside it, while the class is converted.
+EXTERNAL = "tfmigrate__external_runs"
 
 
 def is_graph_class(cls: cst.ClassDef, uses_tf1_graph) -> bool:
@@ -74,12 +88,27 @@ def _method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
 
 
 def convert_class(
-    cls: cst.ClassDef, make_move, lines: dict[int, int]
-) -> tuple[cst.ClassDef, GraphClass]:
-    """The class with its graph moved into step functions built in `__init__`."""
+    cls: cst.ClassDef, make_move, lines: dict[int, int], external: list[tuple[str, list[str]]] = (),
+) -> tuple[list[cst.BaseStatement], GraphClass]:
+    """The class with its graph moved into step functions built in `__init__`, after the
+    Layer/Model classes its variable-creating static methods became. `external` lists the
+    (fetched attribute, fed attributes) of its instances' run sites outside the class: each
+    gets a step function too."""
     init = _method(cls, "__init__")
     assert init is not None
     members = list(cls.body.body)  # type: ignore[union-attr]
+    if external:
+        runs = "".join(
+            f"    tfmigrate__session.run(self.{fetch}, {{{', '.join(f'self.{f}: None' for f in fed)}}})\n"
+            for fetch, fed in external
+        )
+        members.append(cst.parse_statement(f"def {EXTERNAL}(self):\n{runs}"))
+    move = make_move()
+    init, classes, converted = _shared_models(cls, init, move, lines)
+    init, block_classes = _scope_blocks(cls, init, move, lines)
+    classes += block_classes
+    members = [init if isinstance(m, cst.FunctionDef) and m.name.value == "__init__" else m
+               for m in members if m not in converted]
     methods = [m for m in members if isinstance(m, cst.FunctionDef) and m is not init]
     others = [m for m in members if not isinstance(m, cst.FunctionDef)]
     if any(not is_docstring(o) for o in others):
@@ -90,9 +119,14 @@ def convert_class(
     # Findings on the renamed statements point at the original lines.
     for old, new in [*zip(init.body.body, renamed_init.body.body), *zip(methods, renamed_methods)]:  # type: ignore[union-attr]
         copy_lines(old, new, lines)
-    move = make_move()
     body = list(renamed_init.body.body) + renamed_methods  # type: ignore[union-attr,operator]
+    # Names the rewrite makes up (`self__optimizer` for a Keras optimizer) must not take an
+    # attribute's.
+    move.used_names.update(n.value for stmt in body for n in names_read(stmt))
+    reported = len(move.findings)
     out = move._process(body, top=True)
+    # The run sites made up for uses outside the class have no line: the module reports them.
+    move.findings[reported:] = [f for f in move.findings[reported:] if f.line]
     method_names = {m.name.value for m in methods}
     step_names = {f.name for f in move.functions.values()}
     local = {n for node in move.scope.nodes if node.kind in INSIDE or node.kind == "placeholder"
@@ -101,6 +135,8 @@ def convert_class(
     new_init: list[cst.BaseStatement] = []
     new_methods: dict[str, cst.BaseStatement] = {}
     for stmt in out:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == EXTERNAL:
+            continue
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in method_names:
             new_methods[stmt.name.value] = _to_self(stmt, {}, lines)  # type: ignore[assignment]
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value in step_names:
@@ -116,15 +152,251 @@ def convert_class(
         n[len(PREFIX):] for node in move.scope.nodes if node.kind == "variable"
         for n in node.names if n.startswith(PREFIX)
     })
+    info.savers = {n[len(PREFIX):] for node in move.scope.nodes if node.kind == "saver"
+                   for n in node.names if n.startswith(PREFIX)}
+    for fetch, fed in external:
+        step = move.functions.get(f"{PREFIX}{fetch} -> {PREFIX}{fetch}")
+        if step is None or step.returns_structure != "single":
+            continue  # a variable read, or a fetch the module's run site reports on
+        params = [p.name.removeprefix(PREFIX) for p in step.params]
+        info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params)
     rebuilt: list[cst.BaseStatement] = []
     for member in members:
         if member is init:
             rebuilt.append(init.with_changes(body=init.body.with_changes(body=new_init)))
+        elif isinstance(member, cst.FunctionDef) and member.name.value == EXTERNAL:
+            continue
         elif isinstance(member, cst.FunctionDef):
             rebuilt.append(new_methods.get(member.name.value, member))  # type: ignore[arg-type]
         else:
             rebuilt.append(member)
-    return cls.with_changes(body=cls.body.with_changes(body=rebuilt)), info
+    blank = [cst.EmptyLine(), cst.EmptyLine()]
+    placed = [c.with_changes(leading_lines=cls.leading_lines if i == 0 else blank) for i, c in enumerate(classes)]
+    converted_cls = cls.with_changes(body=cls.body.with_changes(body=rebuilt))
+    if placed:
+        converted_cls = converted_cls.with_changes(leading_lines=blank)
+    return [*placed, converted_cls], info
+
+
+def _shared_models(
+    cls: cst.ClassDef, init: cst.FunctionDef, move, lines: dict[int, int]
+) -> tuple[cst.FunctionDef, list[cst.BaseStatement], list[cst.FunctionDef]]:
+    """Static methods that create variables and are called only in `__init__` (`self.fake =
+    self.generator(self.z, hidden)`, again with `reuse=True`): each becomes a Layer/Model class
+    whose one instance `__init__` makes before the first call, configured with the arguments
+    the calls pass, and named by the variable_scope its variables were under.
+
+    Returns `__init__` with the instances made, the new classes, and the methods they replace."""
+    models = move.models
+    members = [m for m in cls.body.body if isinstance(m, cst.FunctionDef)]  # type: ignore[union-attr]
+    body = list(init.body.body)  # type: ignore[union-attr]
+    params = {p.name.value for p in init.params.params}
+    rebound = {n for s in body for n in bound_names(s)}
+    classes: list[cst.BaseStatement] = []
+    converted: list[cst.FunctionDef] = []
+    for method in members:
+        if not any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                   for d in method.decorators):
+            continue
+        name = method.name.value
+        sites = [c for s in body for c in _self_calls(s, name)]
+        others = [c for m in members if m is not init for c in _self_calls(m, name)]
+        if not sites or others:
+            continue
+        scopes = call_scopes(cst.Module(body=[s.visit(_SelfToNames()) for s in body]), models.aliases)
+        caller = scopes.get(PREFIX + name, set())
+        scope = next(iter(caller)) if len(caller) == 1 else None
+        plain = method.with_changes(decorators=[])
+        lines[id(plain)] = lines.get(id(method), 0)
+        shared = models.convert_shared(plain, PREFIX + name, scope if scope and scope.isidentifier() else None)
+        if shared is None:
+            continue
+        names = [p.name.value for p in method.params.params]
+        made = {shared.constructor(c, names) for c in sites}
+        if len(made) != 1 or None in made:
+            raise Unsupported(SESSION_RULE.id, lines.get(id(method), 0),
+                              f"calls of {name} configure its layers differently")
+        reads = {n.value for c in sites for a in c.args for n in names_read(a.value)}
+        config = {n for n in reads if n in params} & rebound
+        if config:
+            raise Unsupported(SESSION_RULE.id, lines.get(id(method), 0),
+                              f"{name} is configured from {', '.join(sorted(config))}, computed in __init__")
+        first = next(i for i, s in enumerate(body) if _self_calls(s, name))
+        made_line = cst.parse_statement(f"self.{name} = {made.pop()}\n")
+        lines[id(made_line)] = lines.get(id(body[first]), 0)
+        body.insert(first, made_line)
+        classes.extend(shared.classes)
+        converted.append(method)
+    return init.with_changes(body=init.body.with_changes(body=body)), classes, converted
+
+
+def _scope_blocks(
+    cls: cst.ClassDef, init: cst.FunctionDef, move, lines: dict[int, int]
+) -> tuple[cst.FunctionDef, list[cst.BaseStatement]]:
+    """`with tf.variable_scope("encoder"):` blocks of `__init__` that call layer functions
+    (`self.z_mean = dense(h, n_z, "mean")`): each becomes a Model named by the scope, made in
+    `__init__` with the `__init__` parameters its layers are configured from, and one call of it
+    that takes the tensors the block read and gives back the attributes it set."""
+    models = move.models
+    params = [p.name.value for p in init.params.params[1:]]
+    body = list(init.body.body)  # type: ignore[union-attr]
+    classes: list[cst.BaseStatement] = []
+    attributes = _self_attributes(cls)
+    out: list[cst.BaseStatement] = []
+    for index, stmt in enumerate(body):
+        scope = _layer_block_scope(stmt, models)
+        if scope is None or scope in attributes or not scope.isidentifier():
+            out.append(stmt)
+            continue
+        inner = list(stmt.body.body)  # type: ignore[union-attr]
+        set_attrs = [a for s in inner for a in _set_self_attributes(s)]
+        read_attrs = [a for s in inner for a in _read_self_attributes(s) if a not in set_attrs]
+        local = {n for s in inner for n in bound_names(s)}
+        free = {n.value for s in inner for n in names_read(s)} - local
+        before = {n for s in body[:index] for n in bound_names(s)}
+        inputs = list(dict.fromkeys(read_attrs)) + sorted((free & before) - set(params))
+        config = [p for p in params if p in free and p not in before]
+        later = [n for n in sorted(local) if _read_before_bound(n, body[index + 1:])]
+        outputs = list(dict.fromkeys(set_attrs)) + later
+        if not outputs or not inputs or set(inputs) & set(config):
+            out.append(stmt)
+            continue
+        to_local = {f"self.{a}": a for a in dict.fromkeys(set_attrs + read_attrs)}
+        renamed = [s.visit(_AttributesToNames(to_local)) for s in inner]
+        returned = ", ".join(outputs)
+        source = cst.Module(body=[]).code_for_node(stmt.with_changes(
+            body=stmt.body.with_changes(body=[*renamed, cst.parse_statement(f"return {returned}\n")]),
+            leading_lines=[]))
+        func = cst.parse_statement(
+            f"def {scope}({', '.join(inputs + config)}):\n" + "".join(f"    {line}\n" for line in source.splitlines()))
+        lines[id(func)] = lines.get(id(stmt), 0)
+        shared = models.convert_shared(func, PREFIX + scope, None)
+        if shared is None or shared.config != config:
+            out.append(stmt)
+            continue
+        targets = ", ".join(f"self.{o}" if o in set_attrs else o for o in outputs)
+        call_args = ", ".join(f"self.{i}" if i in read_attrs else i for i in inputs)
+        made = cst.parse_statement(f"self.{scope} = {shared.constructor_source(config)}\n")
+        called = cst.parse_statement(f"{targets} = self.{scope}({call_args})\n")
+        for new in (made, called):
+            lines[id(new)] = lines.get(id(stmt), 0)
+        out.extend([made.with_changes(leading_lines=stmt.leading_lines), called])
+        classes.extend(shared.classes)
+    return init.with_changes(body=init.body.with_changes(body=out)), classes
+
+
+def _read_before_bound(name: str, stmts: list[cst.BaseStatement]) -> bool:
+    """Is `name` read by these statements, in order, before they bind it again?"""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            small = stmt.body[0] if len(stmt.body) == 1 else stmt
+            read = names_read(small.value) if isinstance(small, cst.Assign) else names_read(stmt)
+            if name in {n.value for n in read}:
+                return True
+            if name in bound_names(stmt):
+                return False
+            continue
+        if isinstance(stmt, cst.With) and not any(name in bound_names(i) for i in stmt.items):
+            if name in {n.value for i in stmt.items for n in names_read(i)}:
+                return True
+            inner = _read_before_bound(name, list(stmt.body.body))  # type: ignore[union-attr]
+            if inner or name in bound_names(stmt):
+                return inner
+            continue
+        return name in {n.value for n in names_read(stmt)} or name not in bound_names(stmt)
+    return False
+
+
+def _layer_block_scope(stmt: cst.BaseStatement, models) -> str | None:
+    """The literal name of a `with tf.variable_scope(NAME):` whose body calls layer functions."""
+    if not (isinstance(stmt, cst.With) and len(stmt.items) == 1 and isinstance(stmt.items[0].item, cst.Call)
+            and stmt.items[0].asname is None):
+        return None
+    call = stmt.items[0].item
+    if models.aliases.resolve(call.func) != "variable_scope" or len(call.args) != 1:
+        return None
+    name = call.args[0].value
+    if not isinstance(name, cst.SimpleString):
+        return None
+    calls_layers = any(isinstance(c.func, cst.Name) and c.func.value in models.scope_params
+                       for c in _calls_of(stmt.body))
+    creates = any(models.aliases.resolve(c.func) in ("get_variable", "Variable", "placeholder")
+                  for c in _calls_of(stmt.body))
+    return str(name.evaluated_value) if calls_layers and not creates else None
+
+
+def _calls_of(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(Finder())
+    return found
+
+
+def _self_attributes(cls: cst.ClassDef) -> set[str]:
+    """Every `self.<name>` the class spells, and its methods' names."""
+    found = {m.name.value for m in cls.body.body if isinstance(m, cst.FunctionDef)}  # type: ignore[union-attr]
+    found |= {a for m in cls.body.body for a in _read_self_attributes(m)}  # type: ignore[union-attr]
+    return found
+
+
+def _read_self_attributes(node: cst.CSTNode) -> list[str]:
+    found: list[str] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> None:
+            if isinstance(attr.value, cst.Name) and attr.value.value == "self":
+                found.append(attr.attr.value)
+
+    node.visit(Finder())
+    return found
+
+
+def _set_self_attributes(stmt: cst.BaseStatement) -> list[str]:
+    """The `self.<name>` an assignment statement sets."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):
+        return []
+    found: list[str] = []
+    for target in stmt.body[0].targets:
+        elements = target.target.elements if isinstance(target.target, (cst.Tuple, cst.List)) else [target.target]
+        for e in elements:
+            value = e.value if isinstance(e, cst.BaseElement) else e
+            if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+                found.append(value.attr.value)
+    return found
+
+
+class _AttributesToNames(cst.CSTTransformer):
+    """`self.x` → `x` for the attributes a scope block reads and sets."""
+
+    def __init__(self, mapping: dict[str, str]) -> None:
+        super().__init__()
+        self.mapping = mapping
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if isinstance(updated.value, cst.Name) and updated.value.value == "self":
+            name = self.mapping.get(f"self.{updated.attr.value}")
+            if name is not None:
+                return cst.Name(name)
+        return updated
+
+
+def _self_calls(node: cst.CSTNode, name: str) -> list[cst.Call]:
+    """Calls of `self.<name>(...)` in a subtree."""
+    found: list[cst.Call] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                    and func.value.value == "self" and func.attr.value == name):
+                found.append(call)
+
+    node.visit(Finder())
+    return found
 
 
 def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:

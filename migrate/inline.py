@@ -6,6 +6,13 @@ function. A placeholder becomes an argument of the step function that feeds it, 
 the builder returns has no TF2 value of its own: the builder's statements move to where it was
 called, its parameters bound to the call's arguments and its returned names renamed to the
 caller's, and the program move then treats them as graph statements of the calling scope.
+
+The same holds for helpers of a program that runs its graph itself, in the layout of the TF1
+tutorials (`logits = inference(images)`, `train_op, lr, step = training(loss)`): a helper that
+creates tf.Variables and computes with them returns tensors whose variables must be created once,
+outside the step functions. Inlined, each variable is a graph statement of the caller; returned
+expressions are bound to the caller's names, and a name the helper binds twice (`weights` in two
+name scopes) takes a fresh name from its second binding on.
 """
 
 from __future__ import annotations
@@ -43,18 +50,21 @@ class _Inlined:
 def inline_builders(
     module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
 ) -> cst.Module:
-    """The module with each placeholder-building function called once inlined at its call."""
+    """The module with each graph-building function called once inlined at its call."""
+    runs_graph = any(
+        isinstance(n, cst.Call) and aliases.resolve(n.func) in SESSION_CALLS for n in walk(module)
+    )
     for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
         # Look the def up again: inlining an earlier builder may have rebuilt it.
         func = next(
             s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
         )
-        if not _is_builder(func, aliases):
+        if not _is_builder(func, aliases, runs_graph):
             continue
         site = _one_call_site(module, func.name.value)
         if site is None:
             continue
-        inlined = _inline(func, site, module, lines)
+        inlined = _inline(func, site, module, aliases, lines)
         if inlined is None:
             continue
         owner_name = (
@@ -74,8 +84,9 @@ def inline_builders(
     return module
 
 
-def _is_builder(func: cst.FunctionDef, aliases: Aliases) -> bool:
-    """Builds placeholders, runs no session, and is a plain function Python can inline."""
+def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool) -> bool:
+    """Builds placeholders (or, in a program that runs its graph, computes with variables it
+    creates), runs no session, and is a plain function Python can inline."""
     params = func.params
     if (
         func.decorators
@@ -88,7 +99,9 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases) -> bool:
         return False
     nodes = list(walk(func.body))
     calls = [n for n in nodes if isinstance(n, cst.Call)]
-    if not any(aliases.resolve(c.func) == "placeholder" for c in calls):
+    if not any(aliases.resolve(c.func) == "placeholder" for c in calls) and not (
+        runs_graph and _computes_with_variables(func, calls, aliases)
+    ):
         return False
     if any(aliases.resolve(c.func) in SESSION_CALLS for c in calls) or any(
         isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval") for c in calls
@@ -97,7 +110,7 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases) -> bool:
     blocked = (cst.Global, cst.Nonlocal, cst.Yield, cst.Await, cst.FunctionDef, cst.ClassDef)
     if any(isinstance(n, blocked) for n in nodes):
         return False
-    body = list(func.body.body)  # type: ignore[union-attr]
+    body = _lifted_return(list(func.body.body))  # type: ignore[union-attr]
     returns = [n for n in nodes if isinstance(n, cst.Return)]
     last = body[-1] if body else None
     return (
@@ -106,6 +119,53 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases) -> bool:
         and len(last.body) == 1
         and last.body[0] is returns[0]
         and returns[0].value is not None
+    )
+
+
+def _lifted_return(
+    body: list[cst.BaseStatement], lines: dict[int, int] | None = None
+) -> list[cst.BaseStatement]:
+    """`with tf.name_scope(...): ...; return x` ends as `with ...: ...` then `return x`: the
+    returned value is the same, and leaving a scope early renames ops, not variables."""
+    last = body[-1] if body else None
+    if not (isinstance(last, cst.With) and isinstance(last.body, cst.IndentedBlock)):
+        return body
+    inner = _lifted_return(list(last.body.body), lines)
+    ret = inner[-1]
+    if not (isinstance(ret, cst.SimpleStatementLine) and isinstance(ret.body[-1], cst.Return)):
+        return body
+    if len(inner) == 1:
+        return [*body[:-1], ret]
+    with_rest = last.with_changes(body=last.body.with_changes(body=inner[:-1]))
+    if lines is not None:
+        lines[id(with_rest)] = lines.get(id(last), 0)
+    return [*body[:-1], with_rest, ret]
+
+
+def _variable_names(
+    node: cst.CSTNode, aliases: Aliases, makers: tuple[str, ...] = ("Variable", "get_variable")
+) -> set[str]:
+    """Names bound to a new variable (`w = tf.Variable(...)`) somewhere in `node`."""
+    created: set[str] = set()
+    for n in walk(node):
+        if (
+            isinstance(n, cst.Assign)
+            and isinstance(n.value, cst.Call)
+            and aliases.resolve(n.value.func) in makers
+        ):
+            created |= {t.target.value for t in n.targets if isinstance(t.target, cst.Name)}
+    return created
+
+
+def _computes_with_variables(
+    func: cst.FunctionDef, calls: list[cst.Call], aliases: Aliases
+) -> bool:
+    """A variable the function creates is read by another op of it (a factory that only
+    returns its new variable is not a graph builder: callers bind it as a variable)."""
+    # get_variable functions become Keras layers instead (scoped_models.py)
+    created = _variable_names(func.body, aliases, ("Variable",))
+    return any(
+        aliases.resolve(c.func) != "Variable" and created & _member_free_names(c) for c in calls
     )
 
 
@@ -158,20 +218,32 @@ def _bound(node: cst.CSTNode) -> set[str]:
 
 
 def _inline(
-    func: cst.FunctionDef, site: _Site, module: cst.Module, lines: dict[int, int]
+    func: cst.FunctionDef, site: _Site, module: cst.Module, aliases: Aliases, lines: dict[int, int]
 ) -> _Inlined | None:
     """The statements replacing the call; None when the builder cannot be moved faithfully."""
     assign = site.stmt.body[0]
     assert isinstance(assign, cst.Assign)
     target = assign.targets[0].target
-    body = list(func.body.body)  # type: ignore[union-attr]
+    body = _lifted_return(list(func.body.body), lines)  # type: ignore[union-attr]
     returned = body[-1].body[0].value  # type: ignore[attr-defined]
     body = body[:-1]
     if body and is_docstring(body[0]):
         body = body[1:]
     param_names = [p.name.value for p in func.params.params]
-    local = _bound(func.body) | set(param_names)
-    builder_names = _member_free_names(func.body) | local
+    single = _single_assignment(
+        body,
+        returned,
+        set(param_names),
+        _variable_names(cst.IndentedBlock(body=body), aliases),
+        _member_free_names(module) | set(param_names),
+        lines,
+    )
+    if single is None:
+        return None
+    body, returned = single
+    block = cst.IndentedBlock(body=body)
+    local = _bound(block) | set(param_names)
+    builder_names = _member_free_names(block) | _member_free_names(returned) | local
     free = builder_names - local
     owner_body = site.owner
     caller_names = _member_free_names(owner_body, skip=(site.stmt, func))
@@ -180,15 +252,17 @@ def _inline(
         caller_names |= params
         if free & (_bound(owner_body) | params):
             return None  # the builder reads a global the calling function shadows
+    targets = _name_elements(target)
     bindings = _bindings(func, site.call)
     if bindings is None:
         return None
     rename: dict[str, str] = {}
+    bound_after: list[tuple[str, cst.BaseExpression]] = []  # caller's name = returned expression
     # A parameter passed the caller's own name is that name, unless the builder rebinds it.
     aliased = {
         p
         for p, v in bindings.items()
-        if isinstance(v, cst.Name) and v.value == p and p not in _bound(func.body)
+        if isinstance(v, cst.Name) and v.value == p and p not in _bound(block)
     }
     # Returned names take the names the caller gives them.
     replaced: dict[str, str] = {}  # `g["key"]` source -> local name, for a dict result
@@ -197,22 +271,25 @@ def _inline(
         if entries is None or not _only_subscripted(owner_body, target.value, entries, site.stmt):
             return None
         replaced = entries
-    elif isinstance(returned, (cst.Tuple, cst.Name)) and isinstance(
-        target, (cst.Tuple, cst.List, cst.Name)
-    ):
-        sources = _name_elements(returned)
-        targets = _name_elements(target)
-        if (
-            sources is None
-            or targets is None
-            or len(sources) != len(targets)
-            or len(set(sources)) != len(sources)
+    elif targets is not None:
+        sources = list(returned.elements) if isinstance(returned, cst.Tuple) else [returned]
+        if len(sources) != len(targets) or (
+            len(targets) > 1 and not isinstance(returned, cst.Tuple)
         ):
             return None
-        for source, name in zip(sources, targets):
-            if source not in local or (name != source and name in builder_names):
-                return None
-            rename[source] = name
+        for element, name in zip(sources, targets):
+            source = element.value if isinstance(element, cst.Element) else element
+            if (
+                isinstance(source, cst.Name)
+                and source.value in local - set(param_names)
+                and source.value not in rename
+            ):
+                if name != source.value and name in builder_names:
+                    return None
+                rename[source.value] = name
+            else:
+                bound_after.append((name, source))
+        caller_names |= {name for name, _ in bound_after}
     else:
         return None
     taken = builder_names | caller_names | _member_free_names(module)
@@ -231,6 +308,12 @@ def _inline(
         new = stmt.visit(ReplaceNames(rename)) if rename else stmt
         copy_lines(stmt, new, lines)
         moved.append(new)  # type: ignore[arg-type]
+    for name, source in bound_after:
+        value = source.visit(ReplaceNames(rename)) if rename else source
+        moved.append(
+            cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
+        )  # type: ignore[arg-type]
+        lines[id(moved[-1])] = lines.get(id(site.stmt), 0)
     out = prologue + moved
     if not out:
         return None
@@ -242,6 +325,75 @@ def _inline(
     copy_lines(out[0], first, lines)
     out[0] = first
     return _Inlined(out, (target.value, replaced) if replaced else None)  # type: ignore[union-attr]
+
+
+def _single_assignment(
+    body: list[cst.BaseStatement],
+    returned: cst.BaseExpression,
+    params: set[str],
+    variables: set[str],
+    taken: set[str],
+    lines: dict[int, int],
+) -> tuple[list[cst.BaseStatement], cst.BaseExpression] | None:
+    """The body with each name of a variable bound once: from its second binding on, a fresh
+    name (the inlined bindings share the caller's scope, where steps read a variable by the name
+    it was last bound to; tensors are replayed in order and keep their names). None when such a
+    name is bound outside straight-line code."""
+    counts: dict[str, int] = dict.fromkeys(params, 1)
+    for target in (
+        n for n in walk(cst.IndentedBlock(body=body)) if isinstance(n, cst.AssignTarget)
+    ):
+        for name in _bound(target):
+            counts[name] = counts.get(name, 0) + 1
+    rebound = {name for name, count in counts.items() if count > 1} & variables
+    if not rebound:
+        return body, returned
+    taken = taken | _member_free_names(cst.IndentedBlock(body=body))
+    current: dict[str, str] = {}
+    seen = set(params)
+
+    def convert(stmt: cst.BaseStatement) -> cst.BaseStatement | None:
+        if isinstance(stmt, cst.With) and isinstance(stmt.body, cst.IndentedBlock):
+            items = [i.visit(ReplaceNames(current)) for i in stmt.items]
+            if any(_bound(i) & rebound for i in stmt.items):
+                return None
+            inner = [convert(s) for s in stmt.body.body]
+            if any(s is None for s in inner):
+                return None
+            return stmt.with_changes(items=items, body=stmt.body.with_changes(body=inner))
+        assigns = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ()
+        if not all(isinstance(a, (cst.Assign, cst.Expr)) for a in assigns) or not assigns:
+            return None if _bound(stmt) & rebound else stmt.visit(ReplaceNames(current))  # type: ignore[return-value]
+        small: list[cst.BaseSmallStatement] = []
+        for a in assigns:
+            read = (
+                a.visit(ReplaceNames(current))
+                if isinstance(a, cst.Expr)
+                else a.with_changes(
+                    value=a.value.visit(ReplaceNames(current))  # type: ignore[union-attr]
+                )
+            )
+            if isinstance(a, cst.Assign):
+                fresh: dict[str, str] = {}
+                for name in sorted(_bound(a) & rebound):
+                    if name in seen:
+                        fresh[name] = _fresh(name, taken)
+                    seen.add(name)
+                read = read.with_changes(  # type: ignore[union-attr]
+                    targets=[t.visit(ReplaceNames(fresh)) for t in read.targets]  # type: ignore[attr-defined]
+                )
+                current.update(fresh)
+            small.append(read)  # type: ignore[arg-type]
+        return stmt.with_changes(body=small)
+
+    out: list[cst.BaseStatement] = []
+    for stmt in body:
+        new = convert(stmt)
+        if new is None:
+            return None
+        copy_lines(stmt, new, lines)
+        out.append(new)
+    return out, returned.visit(ReplaceNames(current))  # type: ignore[return-value]
 
 
 def _member_free_names(node: cst.CSTNode, skip: tuple[cst.CSTNode, ...] = ()) -> set[str]:

@@ -19,6 +19,7 @@ import libcst as cst
 
 from .codegen import copy_lines
 from .imports import Aliases
+from .rules.rnn_cells import cell_name
 
 SET_SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 
@@ -176,4 +177,6 @@ def uncounted(call: cst.Call, aliases: Aliases) -> bool:
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
         positional = [a for a in call.args if a.keyword is None]
         return method == "shuffle" and len(positional) < 2 and not _has_keyword(call, "seed")
+    if cell_name(path) is not None:
+        return False  # a tf.contrib.rnn cell builds no op until an RNN loop runs it
     return path.startswith(SEED_USERS) or "initializer" in path and not path.startswith(CONSTANT_INITS)

@@ -29,7 +29,7 @@ from .api_table import (
     SUMMARY_OPS,
 )
 from .codegen import code
-from .eager_reads import Reads, find_reads
+from .eager_reads import Reads, find_reads, variable_list
 from .graph import (
     INSIDE,
     Node,
@@ -41,7 +41,7 @@ from .graph import (
     refers_to_tf,
 )
 from .graph_classes import PREFIX as SELF_PREFIX
-from .graph_classes import GraphClass, convert_class, is_graph_class
+from .graph_classes import GraphClass, convert_class, external_key, is_graph_class
 from .imports import Aliases
 from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
@@ -59,12 +59,23 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import KerasLayerCall, keras_layer
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
+from .rules.rnn_cells import cell_name
+from .rules.rnn_layers import DYNAMIC_RNN_PARAMS, KERAS_CELLS, dynamic_rnn_layer
+from .rules.rnn_layers import RULE as KERAS_RNN_RULE
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
 from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
+from .summary_helpers import (
+    NameScopes,
+    call_statements,
+    helper_call,
+    inline_call,
+    static_string,
+    summary_helpers,
+)
 from .suppress import is_skipped
 from .walk import walk
 
@@ -96,6 +107,27 @@ class Item:
     stmt: cst.BaseStatement
     prefix: str = ""
     line: int = 0
+    names: str | None = ""  # TF1's name scope (`layer/summaries/`); None when computed at run time
+
+
+@dataclass(frozen=True)
+class SummaryLoop:
+    """`for <variable> in <listing>:` making one summary per listed variable."""
+
+    variable: str
+    listing: str  # the TF2 variables listed
+    owners: list[Node]  # the graph nodes calling the Keras layers that own them
+
+
+@dataclass(frozen=True)
+class SummaryEntry:
+    """One summarized value: the TF2 op writing it, its tag (source) and its tensor; made per
+    listed variable when `loop` is set."""
+
+    op: str
+    tag: str
+    data: cst.BaseExpression
+    loop: SummaryLoop | None = None
 
 
 @dataclass
@@ -139,6 +171,12 @@ class ProgramMove:
     # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
     # reach a writer in the driver through what its methods return)
     summary_kinds: set[str] = field(default_factory=set)
+    # module functions that only attach summaries, inlined at their calls
+    summary_helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    helper_taken: set[str] = field(default_factory=set)  # names an inlined helper local must avoid
+    inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
+    name_scopes: NameScopes = field(default_factory=NameScopes)
+    new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -146,7 +184,28 @@ class ProgramMove:
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
-        return self._process(list(self.module.body), top=True)
+        self.summary_helpers = summary_helpers(self.module, self.aliases)
+        helper_ids = {id(n) for f in self.summary_helpers.values() for n in names_read(f)}
+        self.helper_taken = {n.value for n in names_read(self.module) if id(n) not in helper_ids}
+        body = self._process(list(self.module.body), top=True)
+        for name in self.summary_helpers:
+            for call in call_statements(self.module, name):
+                if id(call) not in self.inlined_calls:
+                    # its definition is gone: a call the move did not reach would fail
+                    raise Unsupported(SUMMARIES_RULE.id, self._line(call), f"{name}() called where its summaries reach no merge")
+        return self._with_imports(body)
+
+    def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """`import <module>` lines for what the rewrite calls into, before the first import."""
+        if not self.new_imports:
+            return body
+        at = next((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine)
+                   and isinstance(s.body[0], (cst.Import, cst.ImportFrom))), 1 if body and cg.is_docstring(body[0]) else 0)
+        added = [cst.parse_statement(f"import {name}\n") for name in sorted(self.new_imports)]
+        if at < len(body):
+            added[0] = added[0].with_changes(leading_lines=body[at].leading_lines)
+            body = [*body[:at], body[at].with_changes(leading_lines=[]), *body[at + 1:]]
+        return [*body[:at], *added, *body[at:]]
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
@@ -179,6 +238,8 @@ class ProgramMove:
                 continue
             first, *rest = emitted
             lead = cg.merge_leading(pending, list(first.leading_lines))
+            if first is not item.stmt and out and isinstance(out[-1], (cst.FunctionDef, cst.ClassDef)):
+                lead = cg.blank(max(0, self.gap - cg.blank_run(lead))) + lead  # PEP 8 after a definition
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
@@ -218,25 +279,42 @@ class ProgramMove:
             inner = self._process(list(stmt.body.body), top=False)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
-            converted, info = convert_class(stmt, self._class_move, self.lines)
+            converted, info = convert_class(stmt, self._class_move, self.lines, self._external_runs(stmt.name.value))
             self.graph_classes[info.name] = info
             self._fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
-            return [converted], []
+            return converted, []
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
-                summary_kinds=self.summary_kinds,
+                summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
+                helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         return None
 
+    def _external_runs(self, cls: str) -> list[tuple[str, list[str]]]:
+        """(fetched attribute, fed attributes) of each `sess.run(inst.attr, {inst.ph: ...})` on an
+        instance `inst = cls(...)` of the module: the class makes a step function for each."""
+        instances = {
+            a.targets[0].target.value for a in memoised_walk("assigns", self.module, _assigns)
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+            and isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Name) and a.value.func.value == cls
+        }
+        found: list[tuple[str, list[str]]] = []
+        for call in _calls(self.module):
+            site = _instance_run(call, instances)
+            if site is not None and site not in found:
+                found.append(site)
+        return found
+
     def _class_move(self) -> ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, models=self.models, gap=1, class_mode=True,
-            summary_kinds=self.summary_kinds,
+            summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
+            helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
         )
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
@@ -304,10 +382,19 @@ class ProgramMove:
     # ----------------------------------------------------------------- flatten
     def _flatten(
         self, body: tuple[cst.BaseStatement, ...] | list[cst.BaseStatement], prefix: str,
-        out: list[Item],
+        out: list[Item], names: str | None = "",
     ) -> list[Item]:
-        """Unwrap `with Session/Graph/variable_scope` blocks into the top level."""
+        """Unwrap `with Session/Graph/variable_scope` blocks into the top level, and calls of
+        summary helpers into their bodies."""
         for stmt in body:
+            helper = helper_call(stmt, self.summary_helpers)
+            inlined = inline_call(stmt, helper, self.helper_taken, self.lines) if helper else None  # type: ignore[arg-type]
+            if helper is not None and inlined is not None:
+                self.inlined_calls.add(id(stmt.body[0].value))  # type: ignore[attr-defined]
+                self.used_names |= self.helper_taken
+                self._fixed(SUMMARIES_RULE.id, stmt, f"{helper.name.value}() inlined: its summaries join the merge")
+                self._flatten(inlined, prefix, out, names)
+                continue
             if isinstance(stmt, cst.With):
                 new_prefix = self._graph_context(stmt, prefix)
                 if new_prefix is not None:
@@ -319,10 +406,46 @@ class ProgramMove:
                         )
                         self.lines[id(inner[0])] = self._line(first)
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
-                    self._flatten(inner, new_prefix, out)
+                    self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
                     continue
-            out.append(Item(stmt, prefix, self._line(stmt)))
+            out.append(Item(stmt, prefix, self._line(stmt), names))
         return out
+
+    def _name_scope(self, stmt: cst.With, names: str | None) -> str | None:
+        """TF1's name scope inside an unwrapped `with`: variable and name scopes open one
+        each, made unique as TF1 made them; None once a name is known only at run time."""
+        for with_item in stmt.items:
+            call = with_item.item
+            path = self.aliases.resolve(call.func) if isinstance(call, cst.Call) else None  # type: ignore[union-attr]
+            if path not in ("variable_scope", "name_scope"):
+                continue
+            arg = call.args[0].value if call.args else None  # type: ignore[union-attr]
+            name = static_string(arg) if arg is not None else None
+            names = None if names is None or name is None else self.name_scopes.unique(names + name) + "/"
+        return names
+
+    def _scoped_variable(self, stmt: cst.SimpleStatementLine, name_scope: str | None) -> cst.SimpleStatementLine:
+        """`tf.Variable(..., name=n)` under TF1 name scopes: the name the graph gave it
+        (`hidden/weights`), which TF2 builds from no flattened scope."""
+        call = stmt.body[0].value  # type: ignore[attr-defined]
+        if not name_scope or not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "Variable"):
+            return stmt
+        given = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+        if given is None and any(a.keyword is None for a in call.args[1:]):
+            return stmt  # a positional name is past the initial value and its flags
+        if given is None:
+            value: cst.BaseExpression = cst.SimpleString(f'"{name_scope}Variable"')
+            args = [*call.args, cst.Arg(value, keyword=cst.Name("name"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
+        else:
+            if isinstance(given.value, cst.SimpleString):
+                text, quote = f"{name_scope}{given.value.evaluated_value}", given.value.quote
+                value = cst.SimpleString(f"{quote}{text}{quote}" if quote in ('"', "'") and quote not in text else repr(text))
+            else:
+                value = cst.parse_expression(f"{name_scope!r} + {code(given.value)}")
+            args = [a.with_changes(value=value) if a is given else a for a in call.args]
+        new = stmt.with_changes(body=[stmt.body[0].with_changes(value=call.with_changes(args=args))])
+        cg.copy_lines(stmt, new, self.lines)
+        return new
 
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
@@ -374,7 +497,9 @@ class ProgramMove:
 
     def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
         """Regularization collection reads → the Keras layers' `losses`."""
-        owners = [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
+        assert self.models is not None
+        owners = [instance for instance in self.models.instances() if instance in self.models.regularized_models]
+        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
         if not owners:
             # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
             # modelled: reading them as nothing would silently drop them.
@@ -417,6 +542,9 @@ class ProgramMove:
                 return [], []
             self.tf_imported = True
             return [replacement], []
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value in self.summary_helpers:
+            self._fixed(SUMMARIES_RULE.id, stmt, f"{stmt.name.value}() removed: inlined where it was called")
+            return [], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
             self.scope.functions[stmt.name.value] = _globals_read(stmt)
@@ -441,14 +569,19 @@ class ProgramMove:
                     return self._emit_node(node, item), []
             if isinstance(small, cst.Expr) and self._summary_entries(small.value) is not None:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
-                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value))
+                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value, item.names))
                 return [], []
+        loop = self._summary_loop(stmt)
+        if loop is not None:
+            for call in loop[1]:
+                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, call, item.names, loop[0]))
+            return [], []
         if any(is_random(c, self.aliases) for c in _calls(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
 
-    def _summary_entries(self, value: cst.BaseExpression) -> list[tuple[str, str, cst.BaseExpression]] | None:
-        """(TF2 op, tag source, summarized tensor) of a summary op or merge; None otherwise."""
+    def _summary_entries(self, value: cst.BaseExpression) -> list[SummaryEntry] | None:
+        """The entries of a summary op (its tag as written) or merge; None for other values."""
         if not isinstance(value, cst.Call):
             return None
         path = self.aliases.resolve(value.func) or ""
@@ -457,7 +590,7 @@ class ProgramMove:
             data = args.get("tensor", args.get("values", args.get("data")))
             if "name" not in args or data is None:
                 raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"tf.{path} without a tag and a value")
-            return [(SUMMARY_OPS[path], code(args["name"]), data)]
+            return [SummaryEntry(SUMMARY_OPS[path], code(args["name"]), data)]
         if path == "summary.merge_all":
             return [e for n in self.scope.nodes if n.kind == "summary" and not n.info["merge"] for e in n.info["entries"]]  # type: ignore[attr-defined]
         if path == "summary.merge" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
@@ -470,21 +603,71 @@ class ProgramMove:
             return entries
         return None
 
-    def _summary_node(self, names: tuple[str, ...], stmt: cst.SimpleStatementLine, value: cst.BaseExpression) -> Node:
-        entries = self._summary_entries(value) or []
-        deps = list(dict.fromkeys(d for _, _, data in entries for d in self.scope.deps_of(data)))
+    def _summary_node(self, names: tuple[str, ...], stmt: cst.BaseStatement, value: cst.BaseExpression,
+                      scope: str | None, loop: SummaryLoop | None = None) -> Node:
+        """A summary op or merge; an op's tag gets the name scope TF1 prefixed it with."""
         merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
-        self.summary_kinds.update(op for op, _, _ in entries)
+        entries = self._summary_entries(value) or []
+        if not merge:
+            entries = [replace(e, tag=self._scoped_tag(e.tag, scope, value), loop=loop) for e in entries]
+        deps = list(dict.fromkeys(d for e in entries for d in self.scope.deps_of(e.data)))
+        if loop is not None:
+            deps = list(dict.fromkeys([*deps, *loop.owners]))
+        self.summary_kinds.update(e.op for e in entries)
         self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
         return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
 
-    def _summary_dict(self, node: Node) -> str:
-        """What a fetched summary returns: its tensors by tag."""
-        entries: list[tuple[str, str, cst.BaseExpression]] = node.info["entries"]  # type: ignore[assignment]
-        return "{" + ", ".join(f"{tag}: {code(data)}" for _, tag, data in entries) + "}"
+    def _scoped_tag(self, tag: str, scope: str | None, value: cst.BaseExpression) -> str:
+        """The tag TF1 wrote: under the op's name scope, made unique like other graph names."""
+        if scope is None:
+            raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"summary {tag} under a name scope named at run time")
+        literal = static_string(cst.parse_expression(tag))
+        if literal is not None:
+            written = self.name_scopes.unique(scope + literal)
+            if written == literal:
+                return tag
+            quote = tag[0] if tag[0] in "'\"" else "'"
+            return f"{quote}{written}{quote}" if quote not in written and "\\" not in written else repr(written)
+        return f"{scope!r} + {tag}" if scope else tag
 
-    def _summary_write(self, call: cst.Call) -> cst.BaseStatement | None:
-        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step."""
+    def _summary_loop(self, stmt: cst.BaseStatement) -> tuple[SummaryLoop, list[cst.Call]] | None:
+        """`for v in tf.trainable_variables(): tf.summary.histogram(v.op.name, v)`: the loop
+        and its summary calls, when it only makes summaries of listed Keras variables."""
+        if not (isinstance(stmt, cst.For) and isinstance(stmt.target, cst.Name) and stmt.orelse is None
+                and isinstance(stmt.iter, cst.Call) and not stmt.asynchronous):
+            return None
+        attr = variable_list(stmt.iter, self.aliases)
+        body = stmt.body.body  # type: ignore[union-attr]
+        calls = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                 and isinstance(s.body[0], cst.Expr)]
+        if attr is None or len(calls) != len(body) or not all(
+            isinstance(c, cst.Call) and (self.aliases.resolve(c.func) or "") in SUMMARY_OPS for c in calls
+        ):
+            return None
+        owners = [n for n in self.scope.nodes if self._lazy_owners(n)]
+        if any(str(n.info.get("layer", "")).startswith("contrib.") or self.models.models_called(n.value)  # type: ignore[union-attr]
+               for n in owners):
+            # contrib layers and model functions name variables unlike their Keras layers
+            raise Unsupported(SUMMARIES_RULE.id, self._line(stmt), "summaries named by variables Keras names otherwise")
+        listing = self._variable_listing(attr, stmt, names_unused=True)
+        variable = stmt.target.value
+        return SummaryLoop(variable, listing, owners), calls  # type: ignore[return-value]
+
+    def _summary_dict(self, node: Node) -> str:
+        """What a fetched summary returns: its tensors by tag (by TF2 op, then tag, when the
+        program writes summaries of several kinds)."""
+        entries: list[SummaryEntry] = node.info["entries"]  # type: ignore[assignment]
+        kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
+        if len(kinds) == 1:
+            return _entries_dict(entries)
+        return "{" + ", ".join(f"{op!r}: {_entries_dict([e for e in entries if e.op == op])}" for op in kinds) + "}"
+
+    def _summary_structure(self) -> str:
+        return "dict" if len(self.summary_kinds) == 1 else "nested"
+
+    def _summary_write(self, call: cst.Call, converted: cst.Call | None = None) -> cst.BaseStatement | None:
+        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step
+        (`converted`: the call with its run sites already converted)."""
         func = call.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "add_summary" and isinstance(func.value, cst.Name)):
             return None
@@ -492,15 +675,24 @@ class ProgramMove:
         if writer is None or writer.kind != "writer":
             return None
         args = call_args(call, ("summary", "global_step"))
-        ops = set(self.summary_kinds)
-        if "summary" not in args or len(ops) != 1:
-            raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary over summaries of several kinds")
+        if "summary" not in args or not self.summary_kinds:
+            raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary without a summary")
+        if converted is not None:
+            args = call_args(converted, ("summary", "global_step"))
         step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
-        return cst.parse_statement(
-            f"with {func.value.value}.as_default():\n"
-            f"    for tag, value in {code(args['summary'])}.items():\n"
-            f"        tf.summary.{ops.pop()}(tag, value, step={step})\n"
+        value = code(args["summary"])
+        kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
+        bind = ""
+        if not isinstance(args["summary"], cst.Name) and len(kinds) > 1 and converted is not None:
+            # fetched once, written by kind
+            name = self._fresh("summary_values")
+            bind, value = f"    {name} = {value}\n", name
+        loops = bind + "".join(
+            f"    for tag, value in {value if len(kinds) == 1 else f'{value}[{op!r}]'}.items():\n"
+            f"        tf.summary.{op}(tag, value, step={step})\n"
+            for op in kinds
         )
+        return cst.parse_statement(f"with {func.value.value}.as_default():\n{loops}")
 
     def _seeded_module(self) -> bool:
         return any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in _calls(self.module))
@@ -586,7 +778,7 @@ class ProgramMove:
             raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
         kind, info = self._kind_of(value, deps, item)
         if kind == "summary":
-            node = self._summary_node(names, stmt, value)
+            node = self._summary_node(names, stmt, value, item.names)
             self.scope.add(node)
             return node
         if kind == "tensor" and self._reads_regularization(value):
@@ -606,8 +798,20 @@ class ProgramMove:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
         if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        self._check_rebinding(node, item)
         self.scope.add(node)
         return node
+
+    def _check_rebinding(self, node: Node, item: Item) -> None:
+        """A name bound to an object created once (a variable) and bound again, while a step
+        reads the first: steps replay their statements by name, so they would read the second."""
+        for name in node.names:
+            old = self.scope.lookup(name)
+            if old is None or old.kind in INSIDE or old.kind in ("placeholder", "session", "init"):
+                continue
+            readers = [n for n in (*self.scope.nodes, node) if n.kind in INSIDE and old in n.deps]
+            if readers:
+                raise Unsupported(SESSION_RULE.id, item.line, f"{name} is bound again while a graph tensor reads its earlier value")
 
     def _is_placeholder(self, name: str) -> bool:
         node = self.scope.lookup(name)
@@ -676,9 +880,17 @@ class ProgramMove:
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
+        if cell_name(path or "") in KERAS_CELLS:
+            return "object", {}
+        if path == "nn.dynamic_rnn":
+            return "tensor", {"rnn": True}
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS:
             return self._train_kind(value, func, item)
+        pairs = _unzipped(value)
+        if pairs is not None and isinstance(pairs.func, cst.Attribute) and pairs.func.attr.value == "compute_gradients":
+            kind, info = self._train_kind(pairs, pairs.func, item)
+            return kind, {**info, "unzipped": True}
         if path in VALUELESS_OPS:
             return "tensor", {"valueless": True}
         return "tensor", {}
@@ -849,8 +1061,11 @@ class ProgramMove:
                                 "op seed, so under tf.random.set_seed it draws other start values than "
                                 "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
-            seeded = self.op_seeds.seed(stmt, _calls(stmt), self.aliases, self.lines)
-            if seeded is not stmt:
+            named = self._scoped_variable(stmt, item.names)
+            if named is not stmt:
+                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
+            seeded = self.op_seeds.seed(named, _calls(named), self.aliases, self.lines)
+            if seeded is not named:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
             elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
@@ -902,6 +1117,8 @@ class ProgramMove:
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
+        if node.info.get("rnn"):
+            out.append(self._rnn_instance(node, item.prefix))
         return out
 
     def _without_dropped(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
@@ -935,8 +1152,9 @@ class ProgramMove:
                 return updated.with_changes(args=args)
 
         for name in dict.fromkeys(called):
-            if name in dropped:
-                self._fixed(SCOPE_RULE.id, stmt, dropped[name][1])
+            params, why = dropped.get(name, ([], ""))
+            if params:
+                self._fixed(SCOPE_RULE.id, stmt, why)
         new = stmt.visit(Drop())
         cg.copy_lines(stmt, new, self.lines)
         return new  # type: ignore[return-value]
@@ -982,21 +1200,27 @@ class ProgramMove:
     def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
         """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("save", "restore")):
             return None
-        node = self.scope.lookup(func.value.value)
-        if node is None or node.kind != "saver" or func.attr.value not in ("save", "restore"):
+        receiver = func.value
+        node = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
+        # `model.saver.save(sess, path)` outside a converted class reaches its Checkpoint too.
+        of_instance = (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
+                       and receiver.attr.value in getattr(self.graph_instances.get(receiver.value.value), "savers", ()))
+        if not of_instance and (node is None or node.kind != "saver"):
             return None
         args = call_args(call, ("sess", "save_path", "global_step"))
         if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
             raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
         path = code(args["save_path"])
-        saver = func.value.value
+        saver = code(receiver)
         if func.attr.value == "save" and self._reads_checkpoint_state():
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-            if "global_step" not in args or not self._imports_os():
+            if "global_step" not in args or node is None:
                 raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
+            if not self._imports_os():
+                self.new_imports.add("os")
             keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
             return cst.parse_expression(
                 f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
@@ -1088,6 +1312,28 @@ class ProgramMove:
         self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
 
+    def _rnn_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
+        """`tf.nn.dynamic_rnn(cell, x, ...)` → a Keras RNN layer over the cell, created once."""
+        call = node.value
+        assert isinstance(call, cst.Call)
+        if prefix:
+            # Keras 3 names weights by the layers that own them, never by an enclosing scope.
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), f"tf.nn.dynamic_rnn inside variable_scope {prefix.rstrip('/')!r}")
+        layer = dynamic_rnn_layer(call, self.aliases.resolve)
+        cell = call_args(call, DYNAMIC_RNN_PARAMS).get("cell")
+        made = self.scope.lookup(cell.value) if isinstance(cell, cst.Name) else None
+        built_once = (made is not None and made.kind == "object") or (
+            isinstance(cell, cst.Call) and cell_name(self.aliases.resolve(cell.func) or "") in KERAS_CELLS
+        )
+        if layer is None or not built_once:
+            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), "tf.nn.dynamic_rnn with an argument a Keras RNN has no form for")
+        constructor, arguments = layer
+        instance = self._fresh("rnn_layer")
+        node.info["instance"] = instance
+        node.info["call"] = f"{instance}({arguments})"
+        self._fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
+        return cst.parse_statement(f"{instance} = {constructor}\n")
+
     def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
         """The layer's TF1 name when given, `<target>_layer` for a target bound once, else the
         Keras default name (`conv2d`, `dense`)."""
@@ -1121,7 +1367,8 @@ class ProgramMove:
                     if isinstance(call, cst.Call) and move._is_noop_session_call(call):
                         move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
-                    write = move._summary_write(call) if isinstance(call, cst.Call) else None
+                    converted = updated.body[0].value  # type: ignore[attr-defined]
+                    write = move._summary_write(call, converted) if isinstance(call, cst.Call) else None
                     if write is not None:
                         move._fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
                         return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]
@@ -1134,6 +1381,9 @@ class ProgramMove:
                 if id(original) in eager:
                     return eager[id(original)]
                 return feed_vars.string_key(original) if id(original) in keyed else updated
+
+            def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+                return eager.get(id(original), updated)
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 if id(original) in eager:
@@ -1159,6 +1409,16 @@ class ProgramMove:
                     keep=unpacked.get(original, (None, None))[0],
                 )
 
+            def leave_With(
+                self, original: cst.With, updated: cst.With
+            ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+                if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
+                    return updated
+                move._fixed(SESSION_RULE.id, original, "session context unwrapped")
+                first, *rest = updated.body.body
+                lead = list(updated.leading_lines) + list(first.leading_lines)
+                return cst.FlattenSentinel([first.with_changes(leading_lines=lead), *rest])
+
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
                 for call, (_, target) in unpacked.items():
                     if original.value is call:
@@ -1169,11 +1429,12 @@ class ProgramMove:
         # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
+        session_withs = self._session_withs(stmt)
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
         self._report_shown(reads)
-        if not keyed and not reads.rewrites and not any(
+        if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
             for c in _calls(stmt)
@@ -1199,6 +1460,22 @@ class ProgramMove:
             prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
             new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
         return [*prelude, new], new_functions  # type: ignore[list-item]
+
+    def _session_withs(self, stmt: cst.BaseStatement) -> set[int]:
+        """Ids of the `with tf.Session() as s:` blocks nested in driver code (a session per
+        loop round, say): they unwrap like top-level ones, `s` taken as a session."""
+        found: set[int] = set()
+        for node in walk(stmt):
+            if isinstance(node, cst.With) and all(
+                isinstance(i.item, cst.Call) and self.aliases.resolve(i.item.func) in SESSION_CALLS
+                for i in node.items
+            ):
+                found.add(id(node))
+                self.scope.sessions.update(
+                    i.asname.name.value for i in node.items
+                    if i.asname is not None and isinstance(i.asname.name, cst.Name)
+                )
+        return found
 
     def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
         """(kept positions, new target) when a run's op results are unpacked into `_`."""
@@ -1281,7 +1558,10 @@ class ProgramMove:
         if func.attr.value == "close" and isinstance(receiver, cst.Name):
             return receiver.value in self.scope.sessions
         if func.attr.value == "run":
-            if isinstance(receiver, cst.Name) and receiver.value in self.scope.sessions:
+            if isinstance(receiver, cst.Name) and (receiver.value in self.scope.sessions or (
+                self.class_mode and self.scope.lookup(receiver.value) is None
+            )):
+                # A method's session is a parameter: `sess.run(<initializer>)` is known by its fetch.
                 fetch = call.args[0].value if call.args else None
                 return fetch is not None and self._is_init(fetch)
             return self._is_init(receiver)
@@ -1335,6 +1615,20 @@ class ProgramMove:
         func = call.func
         return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                 and func.value.value in self.graph_instances)
+
+    def _instance_step(self, site: cst.Call) -> cst.BaseExpression | None:
+        """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
+        converted class made for this run site."""
+        run = _instance_run(site, set(self.graph_instances))
+        if run is None:
+            return None
+        receiver = site.args[0].value.value.value  # type: ignore[attr-defined]
+        step = self.graph_instances[receiver].runs.get(external_key(*run))
+        if step is None:
+            return None
+        name, params = step
+        feeds = {code(e.key.attr): code(e.value) for e in _feed_of(site).elements}  # type: ignore[union-attr]
+        return cst.parse_expression(f"{receiver}.{name}({', '.join(feeds[p] for p in params)}).numpy()")
 
     def _instance_variable(self, expr: cst.BaseExpression) -> bool:
         """`model.w` where `w` is a variable attribute of a converted class."""
@@ -1404,7 +1698,14 @@ class ProgramMove:
         if reads.lists:
             prelude = self._build_weights(stmt, new_functions)
         for key, (attr, names_unused) in reads.lists.items():
-            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused))
+            named = reads.names.get(key, [])
+            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused or bool(named)))
+            plain = isinstance(eager[key], cst.List)  # tf.Variables: TF2 names them as TF1 did
+            if named and not plain and not self._keras_listing(eager[key]):
+                raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of TF1 and Keras variables read from one list")
+            for read in [] if plain else named:
+                # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
+                eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
@@ -1466,6 +1767,15 @@ class ProgramMove:
             self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
         return statements
 
+    @staticmethod
+    def _keras_listing(listing: cst.BaseExpression) -> bool:
+        """A listing made only of Keras owners' variables (`a.trainable_variables + b...`)."""
+        while isinstance(listing, cst.BinaryOperation):
+            if not ProgramMove._keras_listing(listing.right):
+                return False
+            listing = listing.left
+        return isinstance(listing, cst.Attribute)
+
     def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
         """The variables TF1's collection held, in creation order: plain variables by name,
         Keras layers' and models' through `attr` (only where their names are not used: a
@@ -1516,6 +1826,10 @@ class ProgramMove:
             if isinstance(fetch, cst.List):
                 return cst.parse_expression(f"[{numpy}]")
             return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
+        outside = self._instance_step(site)
+        if outside is not None:
+            self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
+            return outside
         roots = self.scope.deps_of(fetch)
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
@@ -1837,7 +2151,11 @@ class ProgramMove:
             var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
-            lines.append(f"{target} = list(zip(tape.gradient({code(args['loss'])}, {var_list}), {var_list}))")
+            grads = f"tape.gradient({code(args['loss'])}, {var_list})"
+            if node.info.get("unzipped"):  # `grads, variables = zip(*opt.compute_gradients(loss))`
+                lines.append(f"{target} = tuple({grads}), tuple({var_list})")
+            else:
+                lines.append(f"{target} = list(zip({grads}, {var_list}))")
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
@@ -1893,7 +2211,7 @@ class ProgramMove:
             if node is not None and _valueless(node):
                 return None, "none"
             if node is not None and node.kind == "summary":
-                return self._summary_dict(node), "dict"
+                return self._summary_dict(node), self._summary_structure()
             if node is not None and node.kind == "schedule":
                 return f"{node.name}_value", "single"
             if node is not None and _list_valued(node):
@@ -1975,6 +2293,9 @@ def _bound_names(stmt: cst.CSTNode) -> set[int]:
         def visit_CompFor(self, node: cst.CompFor) -> None:
             add(node.target)
 
+        def visit_AsName(self, node: cst.AsName) -> None:
+            add(node.name)  # type: ignore[arg-type]
+
     stmt.visit(Targets())
     return bound
 
@@ -2019,7 +2340,36 @@ def _rate_of_variables(node: Node) -> bool:
 
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and LAYER_SPECS[str(node.info["layer"])].weights
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
+
+
+def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
+    args = call_args(call, ("fetches", "feed_dict"))
+    return args.get("feed_dict")
+
+
+def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
+    """(fetched attribute, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances`; None for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
+        return None
+    fetch = call.args[0].value
+    if not (call.args[0].keyword is None and isinstance(fetch, cst.Attribute)
+            and isinstance(fetch.value, cst.Name) and fetch.value.value in instances):
+        return None
+    owner = fetch.value.value
+    feed = _feed_of(call)
+    fed: list[str] = []
+    if feed is not None:
+        if not isinstance(feed, cst.Dict):
+            return None
+        for element in feed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
+                return None
+            fed.append(key.attr.value)
+    return fetch.attr.value, fed
 
 
 def _is_main_guard(stmt: cst.If) -> bool:
@@ -2056,6 +2406,14 @@ def _valueless(node: Node) -> bool:
     return node.kind == "train" or bool(node.info.get("valueless"))
 
 
+def _unzipped(value: cst.Call) -> cst.Call | None:
+    """The call `c` of `zip(*c)` (pairs unzipped into two tuples), else None."""
+    if not (isinstance(value.func, cst.Name) and value.func.value == "zip" and len(value.args) == 1):
+        return None
+    arg = value.args[0]
+    return arg.value if arg.star == "*" and isinstance(arg.value, cst.Call) else None
+
+
 def _list_valued(node: Node) -> bool:
     """Nodes whose value is a list (sess.run returns a list for them)."""
     if len(node.names) > 1:
@@ -2071,3 +2429,30 @@ def _trainable(call: cst.Call) -> bool:
         if arg.keyword is not None and arg.keyword.value == "trainable":
             return not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
     return True
+
+
+def _entries_dict(entries: list[SummaryEntry]) -> str:
+    """A dict literal of the entries' tensors by tag; a loop's entries as a comprehension,
+    its variables named by their TF1 names (`v.op.name` → Keras's `v.path`)."""
+    parts: list[str] = []
+    for e in entries:
+        if e.loop is None:
+            parts.append(f"{e.tag}: {code(e.data)}")
+            continue
+        v = e.loop.variable
+        tag = code(cst.parse_expression(e.tag).visit(_KerasVariableNames(v)))
+        parts.append(f"**{{{tag}: {code(e.data)} for {v} in {e.loop.listing}}}")
+    return "{" + ", ".join(parts) + "}"
+
+
+class _KerasVariableNames(cst.CSTTransformer):
+    """TF1 names of a listed variable read as Keras 3 spells them: `v.op.name` is `v.path`,
+    `v.name` is `v.path + ":0"` (a Keras variable's `name` is only its last part)."""
+
+    def __init__(self, variable: str) -> None:
+        super().__init__()
+        self.names = {f"{variable}.op.name": f"{variable}.path", f"{variable}.name": f'({variable}.path + ":0")'}
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        spelled = self.names.get(code(original))
+        return cst.parse_expression(spelled) if spelled is not None else updated

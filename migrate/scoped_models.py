@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .api_table import LAYER_SPECS, LAYERS
-from .codegen import ReplaceNames, is_docstring
+from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
+from .codegen import ReplaceNames, fill_lines, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -23,6 +23,11 @@ from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
 from .walk import walk
+
+VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
+                         "caching_device", "partitioner", "custom_getter", "reuse")
+#: Keras keywords that regularize every variable of a dense or convolution layer.
+_WEIGHT_REGULARIZERS = frozenset({"kernel_regularizer", "bias_regularizer"})
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -64,6 +69,29 @@ def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
 
 
 @dataclass
+class SharedModel:
+    """A function converted to a class whose one instance is made where the function is called."""
+
+    name: str | None = None  # the instance's name: the variable_scope its variables were under
+    cls: str = ""
+    config: list[str] = field(default_factory=list)  # parameters the constructor takes
+    classes: list[cst.BaseStatement] = field(default_factory=list)
+
+    def constructor(self, call: cst.Call, params: list[str]) -> str | None:
+        """The instance's constructor call with the configuration `call` passes; None when it
+        passes some by star or not at all."""
+        bound = call_args(call, tuple(params))
+        if any(a.star for a in call.args) or any(p not in bound for p in self.config):
+            return None
+        return self.constructor_source([_code(bound[p]) for p in self.config])
+
+    def constructor_source(self, config: list[str]) -> str:
+        """The constructor call given the configuration values' sources, in `config` order."""
+        args = [*config, *([f"name={self.name!r}"] if self.name else [])]
+        return f"{self.cls}({', '.join(args)})"
+
+
+@dataclass
 class ModelBuilder:
     aliases: Aliases
     lines: dict[int, int]
@@ -88,12 +116,29 @@ class ModelBuilder:
             self.module.visit(Finder())
         return found
 
-    # instance -> ((position, name) of parameters its calls no longer pass, why)
+    def caller_scope(self, name: str) -> str | None:
+        """The one variable_scope every call of `name` runs under, when it is one literal name
+        opened where the calls are (`with tf.variable_scope("D"): d = discriminator(x)`): TF1
+        put the function's variables under it, so its model is named by it."""
+        if self.module is None:
+            return None
+        scopes = call_scopes(self.module, self.aliases).get(name, set())
+        if len(scopes) != 1:
+            return None
+        scope = next(iter(scopes))
+        return scope if scope and "/" not in scope and scope.isidentifier() else None
+
+    # instance -> ((position, name) of parameters its calls no longer pass, why): `reuse`, the
+    # configuration its constructor took, the scope name a per-call model was given
     dropped_params: dict[str, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
     call_instances: dict[int, str] = field(default_factory=dict)  # id of a call -> the model it calls
     # model instance -> (position, name) of parameters its layers take as `training`: calls pass
     # them by keyword (Keras takes only tensors positionally), a fed flag is a scalar
     flag_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    # set while converting a function whose one instance is made where it is called
+    shared: SharedModel | None = None
+    # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
+    regularized_models: set[str] = field(default_factory=set)
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -138,6 +183,35 @@ class ModelBuilder:
         func.visit(Finder())
         return hit
 
+    def convert_shared(self, func: cst.FunctionDef, instance: str, caller_scope: str | None) -> SharedModel | None:
+        """A variable-creating function (a class's static method) whose calls, all in one place,
+        share one Layer/Model instance made there: it takes the calls' configuration arguments
+        in its constructor and is named by its variable_scope, or the callers' one."""
+        if not self._creates_variables(func):
+            return None
+        self.shared = SharedModel(name=caller_scope)
+        try:
+            made = self.convert_function(func, Scope())
+        finally:
+            shared, self.shared = self.shared, None
+        if made is None or not shared.cls:
+            return None
+        name = func.name.value
+        self.layer_classes.pop(name, None)
+        self.model_instances.pop(name, None)
+        self.model_instances[instance] = instance
+        self.dropped_params[instance] = self.dropped_params.pop(name, ([], ""))
+        if name in self.flag_params:
+            self.flag_params[instance] = self.flag_params.pop(name)
+        if name in self.regularized_models:
+            self.regularized_models.remove(name)
+            self.regularized_models.add(instance)
+        if shared.name:
+            self.scoped_instances = {k: v for k, v in self.scoped_instances.items() if v != name}
+            self.scoped_instances[shared.name] = instance
+        shared.classes = made
+        return shared
+
     def convert_function(self, func: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement] | None:
         """Layer/Model classes for a variable-creating function; None if it creates none."""
         if not self._creates_variables(func):
@@ -163,8 +237,9 @@ class ModelBuilder:
         return self._model_class(func, body)
 
     def _note_library_function(self, func: cst.FunctionDef, cls: str) -> None:
-        """A converted function no code here calls is a library API: its importers must change."""
-        if not self.calls_of(func.name.value):
+        """A converted function no code here calls is a library API: its importers must change (a
+        shared one is called where its instance is made)."""
+        if self.shared is None and not self.calls_of(func.name.value):
             self.findings.append(Finding(
                 RULE.id, self._line(func), 0,
                 f"{func.name.value} is not called in this module: code importing it creates one {cls} "
@@ -181,8 +256,7 @@ class ModelBuilder:
         call = body[0].items[0].item
         if not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"):
             return None
-        args = call_args(call, ("name_or_scope", "default_name", "values", "initializer", "regularizer",
-                                "caching_device", "partitioner", "custom_getter", "reuse"))
+        args = call_args(call, VARIABLE_SCOPE_PARAMS)
         scope = args.get("name_or_scope")
         inner = list(body[0].body.body)  # type: ignore[union-attr]
         if not isinstance(scope, cst.SimpleString) or set(args) - {"name_or_scope", "reuse"} or not any(
@@ -192,7 +266,7 @@ class ModelBuilder:
         params = [p.name.value for p in func.params.params]
         reuse = args.get("reuse")
         reuse_param = reuse.value if isinstance(reuse, cst.Name) and reuse.value in params[1:] else None
-        if len(params) - (reuse_param is not None) != 1:
+        if len(params) - (reuse_param is not None) != 1 and self.shared is None:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: a scoped layer function takes only its input")
         name, scope_name = func.name.value, str(scope.evaluated_value)
         kept = func.params.with_changes(params=[p for p in func.params.params if p.name.value != reuse_param])
@@ -206,6 +280,15 @@ class ModelBuilder:
             self.dropped_params[name] = (
                 [(params.index(reuse_param), reuse_param)], "reuse argument dropped: the layer instance is shared",
             )
+        if self.shared is not None:
+            config = [p for p in params[1:] if p != reuse_param]
+            dropped, _ = self.dropped_params.get(name, ([], ""))
+            self.dropped_params[name] = (
+                [*dropped, *[(params.index(p), p) for p in config]],
+                "reuse and configuration arguments dropped: the layer instance is shared",
+            )
+            self.shared.cls, self.shared.config, self.shared.name = layer.name.value, config, scope_name
+            return [layer]
         instance = cst.parse_statement(f"{name} = {layer.name.value}(name={scope_name!r})\n")
         return [layer, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
@@ -323,22 +406,32 @@ class ModelBuilder:
         attrs: dict[str, str] = {}  # attribute -> constructor source
         name = func.name.value
         outer_name: str | None = None
-        scope_param = self._scope_param(body, [p.name.value for p in func.params.params])
+        # A function of a class shared by its calls takes no scope name from them.
+        scope_param = self._scope_param(body, [p.name.value for p in func.params.params]) if self.shared is None else None
         if scope_param is not None:
             # `with tf.variable_scope(scope):` from a parameter: each call names its own model.
             body = list(body[0].body.body)  # type: ignore[attr-defined]
             if scope_param in {n.value for s in body for n in names_read(s)}:
                 raise Unsupported(RULE.id, self._line(func), f"{name} reads its scope name {scope_param}")
-        # A body that is one `with variable_scope(NAME, reuse=...)` names the model itself.
-        elif len(body) == 1 and isinstance(body[0], cst.With):
-            scope_name = self._scope_name(body[0])
+        regularizers = self._regularizer_bindings(body)
+        outer = _Scope(None, None, regularizers, set())
+        # A body ending in one `with variable_scope(NAME, ...)`, after statements that create no
+        # variables, names the model itself.
+        if (scope_param is None and body and isinstance(body[-1], cst.With)
+                and not self._creates_variables(cst.Module(body[:-1]))):
+            scope_name = self._scope_name(body[-1])
             if scope_name is not None:
                 outer_name = scope_name
-                body = list(body[0].body.body)  # type: ignore[union-attr]
+                outer = outer.inner(None, self._scope_regularizer(body[-1], outer))
+                body = body[:-1] + list(body[-1].body.body)  # type: ignore[union-attr]
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
-        taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in _bound(s)}
-        new_body = self._model_statements(body, attrs, None, taken | {p.name.value for p in func.params.params})
+        taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in bound_names(s)}
+        new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
+        # A regularizer bound only to be a scope's default moved into the layers it regularizes.
+        moved = [s for s in new_body if set(_assigned(s)) & regularizers.keys()]
+        still_read = {n.value for s in new_body if s not in moved for n in names_read(s)}
+        new_body = [s for s in new_body if s not in moved or set(_assigned(s)) & still_read]
         cls = _camel(name)
         if cls == name:
             cls = f"{cls}Model"
@@ -376,7 +469,21 @@ class ModelBuilder:
         call_def = members[-1]
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(new_body))
+        model = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+        if self.shared is not None:
+            self.model_instances[name] = name
+            self.dropped_params[name] = (
+                [(names.index(n), n) for n in config_names],
+                f"configuration arguments given to the {cls} constructor: the model instance is shared",
+            )
+            self.shared.cls, self.shared.config = cls, config_names
+            self.shared.name = outer_name or self.shared.name
+            if outer.regularized:
+                self.regularized_models.add(name)
+            self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
+            return [model]
         if scope_param is None:
+            outer_name = outer_name or self.caller_scope(name)
             self.model_instances[name] = name
             model_args = ", ".join([f"{p}={v}" for p, v in given[0].items()] + ([f"name={outer_name!r}"] if outer_name else []))
             if outer_name:
@@ -385,9 +492,12 @@ class ModelBuilder:
             self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
         else:
             instances = self._scoped_instances(func, cls, scope_param, given)
+        if outer.regularized:
+            self.regularized_models.update(_assigned(s)[0] for s in instances)
         self._note_library_function(func, cls)
+        fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
         return [
-            cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines),
+            model,
             *[s.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if i == 0 else []) for i, s in enumerate(instances)],
         ]
 
@@ -396,6 +506,9 @@ class ModelBuilder:
     ) -> list[cst.BaseStatement]:
         """One model per call of a function scoped by its parameter, named by the call's scope."""
         name = func.name.value
+        if self.module is not None and call_scopes(self.module, self.aliases).get(name, set()) - {""}:
+            # TF1 named the variables `<caller scope>/<call's scope>/...`: no Keras name holds a "/".
+            raise Unsupported(RULE.id, self._line(func), f"calls of {name} run under a variable_scope of their caller")
         names = [p.name.value for p in func.params.params]
         statements: list[cst.BaseStatement] = []
         for call, constants in zip(self.calls_of(name), given, strict=True):
@@ -435,13 +548,15 @@ class ModelBuilder:
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs = params[0].name.value
-        rebound = {n for s in body for n in _bound(s)}
-        calls = self.calls_of(func.name.value)
+        rebound = {n for s in body for n in bound_names(s)}
+        # A shared instance takes its configuration from the arguments of its calls.
+        calls = [] if self.shared is not None else self.calls_of(func.name.value)
         per_call = [_constant_arguments(c, params) for c in calls] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
         configurable = {
             p.name.value: p for p in params[1:]
-            if (p.default is not None or p.name.value in given_everywhere) and p.name.value not in rebound
+            if (p.default is not None or self.shared is not None or p.name.value in given_everywhere)
+            and p.name.value not in rebound
         }
         local = {p.name.value for p in params} | rebound
         shape_map = {f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.get_shape()": "input_shape",
@@ -490,19 +605,45 @@ class ModelBuilder:
             raise Unsupported(RULE.id, self._line(stmt), "variable_scope name is not a literal")
         return None
 
+    def _scope_regularizer(self, stmt: cst.With, outer: _Scope) -> str | None:
+        """The source of a `variable_scope`'s `regularizer=`, or the enclosing scope's; a local
+        name bound to a regularizer call stands for that call (each layer gets its own)."""
+        call = stmt.items[0].item
+        assert isinstance(call, cst.Call)
+        value = call_args(call, VARIABLE_SCOPE_PARAMS).get("regularizer")
+        if value is None:
+            return outer.regularizer
+        if isinstance(value, cst.Name) and value.value in outer.bindings:
+            return _code(outer.bindings[value.value])
+        return _code(value)
+
+    def _regularizer_bindings(self, body: list[cst.BaseStatement]) -> dict[str, cst.BaseExpression]:
+        """Names the function binds once, to a TF1 regularizer call."""
+        bound = [n for s in body for n in bound_names(s)]
+        found: dict[str, cst.BaseExpression] = {}
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)
+                    and self.aliases.resolve(small.value.func) in REGULARIZERS
+                    and bound.count(small.targets[0].target.value) == 1):
+                found[small.targets[0].target.value] = small.value
+        return found
+
     def _model_statements(
-        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope_name: str | None, taken: set[str],
+        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope: _Scope, taken: set[str],
     ) -> list[cst.BaseStatement]:
         """The call body: scopes unwrapped, layer calls → `self.<layer>(x)`."""
         out: list[cst.BaseStatement] = []
         for stmt in body:
             if isinstance(stmt, cst.For) and self._calls_layers(stmt):
-                out.append(self._layer_loop(stmt, attrs, scope_name, taken))
+                out.append(self._layer_loop(stmt, attrs, scope, taken))
                 continue
             if isinstance(stmt, cst.With):
                 inner_scope = self._scope_name(stmt)
                 if inner_scope is not None:
-                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scope, taken)  # type: ignore[union-attr]
+                    inner_scopes = scope.inner(inner_scope, self._scope_regularizer(stmt, scope))
+                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scopes, taken)  # type: ignore[union-attr]
                     if inner:
                         comments = list(stmt.leading_lines) + list(inner[0].leading_lines)
                         trailing = stmt.body.header.comment  # type: ignore[union-attr]
@@ -511,7 +652,7 @@ class ModelBuilder:
                         inner[0] = inner[0].with_changes(leading_lines=comments)
                     out.extend(inner)
                     continue
-            out.append(stmt.visit(_LayerCalls(self, attrs, scope_name)))
+            out.append(stmt.visit(_LayerCalls(self, attrs, scope)))
         return out
 
     def _training_flags(self, body: list[cst.BaseStatement], params: list[str]) -> list[str]:
@@ -531,7 +672,7 @@ class ModelBuilder:
             for c in _calls_in([node])  # type: ignore[list-item]
         )
 
-    def _layer_loop(self, loop: cst.For, attrs: dict[str, str], scope_name: str | None, taken: set[str]) -> cst.For:
+    def _layer_loop(self, loop: cst.For, attrs: dict[str, str], scope: _Scope, taken: set[str]) -> cst.For:
         """`for i, units in enumerate(sizes): net = tf.layers.dense(net, units, name="h%d" % i)`:
         one list of layers per call site, built by the same loop in the constructor; the call
         walks the lists beside the loop's own values."""
@@ -539,7 +680,7 @@ class ModelBuilder:
             isinstance(n, (cst.For, cst.While)) and self._calls_layers(n) for s in loop.body.body for n in walk(s)
         ):
             raise Unsupported(RULE.id, self._line(loop), "layers created in a nested, async or for/else loop")
-        calls = _LayerCalls(self, attrs, scope_name, loop_names=taken)
+        calls = _LayerCalls(self, attrs, scope, loop_names=taken)
         body = loop.body.visit(calls)
         target, iterable = _code(loop.target), _code(loop.iter)
         for attr, _ in calls.loop_layers:
@@ -559,6 +700,64 @@ class ModelBuilder:
         return new.with_changes(body=body, leading_lines=loop.leading_lines)
 
 
+@dataclass
+class _Scope:
+    """A variable_scope of a model function: its name and default regularizer (source)."""
+
+    name: str | None
+    regularizer: str | None
+    bindings: dict[str, cst.BaseExpression]  # local names bound to regularizer calls
+    regularized: set[str]  # layer attributes given a regularizer, shared by nested scopes
+
+    def inner(self, name: str | None, regularizer: str | None) -> _Scope:
+        return _Scope(name, regularizer, self.bindings, self.regularized)
+
+
+def call_scopes(module: cst.Module, aliases: Aliases) -> dict[str, set[str]]:
+    """For each plain name called in the module, the variable_scope paths its calls run under
+    ("" outside any), counting only scopes opened in the same function or at the top level."""
+    found: dict[str, set[str]] = {}
+
+    class Finder(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str | None] = []  # a scope name, or None for an unknown one
+
+        def _scope(self, node: cst.With) -> str | None | bool:
+            calls = [i.item for i in node.items if isinstance(i.item, cst.Call)
+                     and aliases.resolve(i.item.func) == "variable_scope"]
+            if not calls:
+                return False
+            args = calls[0].args
+            literal = len(calls) == 1 and len(args) == 1 and isinstance(args[0].value, cst.SimpleString)
+            return str(args[0].value.evaluated_value) if literal else None  # type: ignore[union-attr]
+
+        def visit_With(self, node: cst.With) -> None:
+            scope = self._scope(node)
+            if scope is not False:
+                self.stack.append(scope)  # type: ignore[arg-type]
+
+        def leave_With(self, node: cst.With) -> None:
+            if self._scope(node) is not False:
+                self.stack.pop()
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.append("")  # a function's body starts outside the caller's scopes
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.stack.pop()
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name):
+                last = max((i for i, s in enumerate(self.stack) if s == ""), default=-1)
+                inner = self.stack[last + 1:]
+                path = "?" if None in inner else "/".join(s for s in inner if s)
+                found.setdefault(node.func.value, set()).add(path)
+
+    module.visit(Finder())
+    return found
+
+
 # Names a Keras Layer already uses; a weight attribute must not shadow them.
 _LAYER_ATTRIBUTES = frozenset({
     "weights", "trainable_weights", "non_trainable_weights", "variables", "trainable_variables",
@@ -567,7 +766,7 @@ _LAYER_ATTRIBUTES = frozenset({
 })
 
 
-def _bound(stmt: cst.CSTNode) -> set[str]:
+def bound_names(stmt: cst.CSTNode) -> set[str]:
     """Names a statement binds: assignment, loop and `with ... as` targets."""
     found: set[str] = set()
 
@@ -641,12 +840,14 @@ class _LayerCalls(cst.CSTTransformer):
     """Inside a model function: `dense(x, 10)` / `tf.layers.dense(x, 10)` → `self.<layer>(x)`."""
 
     def __init__(
-        self, builder: ModelBuilder, attrs: dict[str, str], scope: str | None, loop_names: set[str] | None = None,
+        self, builder: ModelBuilder, attrs: dict[str, str], scope: _Scope, loop_names: set[str] | None = None,
     ) -> None:
         super().__init__()
         self.builder = builder
         self.attrs = attrs
-        self.scope = scope
+        self.scope = scope.name
+        self.regularizer = scope.regularizer
+        self.regularized = scope.regularized
         self.used_in_scope = 0
         # In a loop body: the names the function uses, and (attribute, loop variable) per layer.
         self.loop_names = loop_names
@@ -657,6 +858,24 @@ class _LayerCalls(cst.CSTTransformer):
         while attr in self.attrs or attr in _MODEL_ATTRIBUTES:
             attr, n = f"{base}_{n}", n + 1
         return attr
+
+    def _scope_regularized(self, original: cst.Call, path: str | None, call: cst.Call) -> cst.Call:
+        """The call with its scope's regularizer on every variable that sets none, as TF1's
+        `get_variable` applied it (an explicit `None` takes the scope's too)."""
+        spec = LAYER_SPECS.get(path or "")
+        if self.regularizer is None or (spec is not None and not spec.weights):
+            return call
+        keywords = {p: spec.keywords.get(p, p) for p in spec.positional if p.endswith("_regularizer")} if spec else {}
+        per_variable = {p for p, k in keywords.items() if k != "activity_regularizer"}
+        if spec is None or {keywords[p] for p in per_variable} != _WEIGHT_REGULARIZERS:
+            raise Unsupported(RULE.id, self.builder._line(original), "a variable_scope regularizer over a layer Keras regularizes otherwise")
+        bound = call_args(call, ("inputs", *spec.positional))
+        kept = [a for a in call.args if not (a.keyword is not None and a.keyword.value in per_variable
+                                            and isinstance(a.value, cst.Name) and a.value.value == "None")]
+        added = [cst.Arg(keyword=cst.Name(p), value=cst.parse_expression(self.regularizer))
+                 for p in sorted(per_variable)
+                 if p not in bound or (isinstance(bound[p], cst.Name) and bound[p].value == "None")]
+        return call.with_changes(args=[*kept, *added])
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
@@ -670,6 +889,7 @@ class _LayerCalls(cst.CSTTransformer):
             return updated
         if not updated.args:
             raise Unsupported(RULE.id, self.builder._line(original), "layer call without an input")
+        updated = self._scope_regularized(original, path, updated)
         inputs, *rest = updated.args
         name_keyword = "scope" if (path or "").startswith("contrib.") else "name"
         name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == name_keyword), None)
@@ -720,6 +940,8 @@ class _LayerCalls(cst.CSTTransformer):
             training = call_args(updated, ("inputs", *LAYER_SPECS[path].positional)).get("training")
             if training is not None and not (isinstance(training, cst.Name) and training.value in ("True", "False")):
                 flag, arguments = _code(training), keras.inputs
+            if any(k.endswith("_regularizer") for k in keras.keywords):
+                self.regularized.add(attr)
         named = computed_name or repr(attr)
         if self.loop_names is not None and computed_name is None:
             named = ""  # a variable-free layer per iteration, named by Keras

@@ -59,8 +59,8 @@ def convert(fn: Any) -> Any:
     if isinstance(fn, types.MethodType):
         converted = convert(fn.__func__)
         return fn if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
-    if not isinstance(fn, types.FunctionType):
-        return fn
+    if not isinstance(fn, types.FunctionType) or _AG in fn.__code__.co_freevars:
+        return fn  # not a function, or one defined inside converted code (converted with it)
     done = _FUNCTIONS.get(fn)
     if done is not None:
         return done
@@ -274,9 +274,14 @@ def _symbolic(test: Any) -> bool:
     return isinstance(test, SymbolicTensor)
 
 
+def _tensor_test(test: Any) -> Any:
+    """A variable tests as its value read in the graph, as TF's AutoGraph treats it as a tensor."""
+    return test._as_tensor() if hasattr(test, "_as_tensor") else test
+
+
 def and_(first: Any, *rest: Any) -> Any:
     """``a and b``: ``tf.logical_and`` once a tensor is involved, Python's short circuit otherwise."""
-    value = first
+    value = _tensor_test(first)
     for thunk in rest:
         if _symbolic(value):
             from runtime.ops.math import logical_and
@@ -291,7 +296,7 @@ def and_(first: Any, *rest: Any) -> Any:
 
 def or_(first: Any, *rest: Any) -> Any:
     """``a or b``: ``tf.logical_or`` once a tensor is involved, Python's short circuit otherwise."""
-    value = first
+    value = _tensor_test(first)
     for thunk in rest:
         if _symbolic(value):
             from runtime.ops.math import logical_or
@@ -306,6 +311,7 @@ def or_(first: Any, *rest: Any) -> Any:
 
 def not_(value: Any) -> Any:
     """``not x``: ``tf.logical_not`` for a tensor."""
+    value = _tensor_test(value)
     if _symbolic(value):
         from runtime.ops.math import logical_not
 
@@ -315,7 +321,7 @@ def not_(value: Any) -> Any:
 
 def py_test(test: Any, statement: str) -> Any:
     """The test of a statement left unconverted (it returns or breaks out of a branch)."""
-    if _symbolic(test):
+    if _symbolic(_tensor_test(test)):
         raise Unsupported(f"a tensor-dependent `{statement}` that returns, breaks or declares "
                           "global/nonlocal names inside tf.function (AutoGraph)")
     return test
@@ -323,6 +329,7 @@ def py_test(test: Any, statement: str) -> Any:
 
 def if_stmt(test: Any, true_fn: Any, false_fn: Any, init: tuple, names: tuple) -> tuple:
     """``if test:`` — plain Python for a Python test; both branches traced and selected for a tensor."""
+    test = _tensor_test(test)
     if not _symbolic(test):
         return true_fn(*init) if test else false_fn(*init)
     from runtime.control_flow import _branch, _select
@@ -371,7 +378,7 @@ def while_stmt(test_fn: Any, body_fn: Any, init: tuple, names: tuple) -> tuple:
 
     state = init
     while True:
-        test = test_fn(*state)
+        test = _tensor_test(test_fn(*state))
         if _symbolic(test):
             value = constant_value(test)
             if value is None:

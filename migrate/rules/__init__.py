@@ -23,6 +23,7 @@ def _load() -> dict[str, Rule]:
         api_rename,
         assign,
         compat_fallback,
+        control_flow,
         data,
         dimensions,
         eager_reads,
@@ -33,6 +34,7 @@ def _load() -> dict[str, Rule]:
         losses,
         optimizers,
         rnn_cells,
+        rnn_layers,
         saver,
         session,
         summaries,
@@ -41,8 +43,8 @@ def _load() -> dict[str, Rule]:
 
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
-        api_rename, layers, losses, rnn_cells, saver, summaries, data, dimensions, eager_reads,
-        compat_fallback,
+        api_rename, layers, losses, rnn_cells, rnn_layers, saver, summaries, data, dimensions,
+        eager_reads, control_flow, compat_fallback,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

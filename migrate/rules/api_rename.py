@@ -39,6 +39,8 @@ from .layers import keras_layer
 from .losses import RULE as LOSSES_RULE
 from .rnn_cells import LOOPS, cell_arguments, cell_name
 from .rnn_cells import RULE as RNN_RULE
+from .rnn_layers import KERAS_CELLS
+from .rnn_layers import RULE as KERAS_RNN_RULE
 
 RULE = Rule(
     id="TF108",
@@ -106,6 +108,18 @@ def _in_top_k_targets_first(call: cst.Call, alias: str) -> cst.Call:
     order = [name for name in ("targets", "predictions", "k", "name") if name in bound]
     text = ", ".join(f"{name}={_code(bound[name])}" for name in order)
     return call.with_changes(args=cst.parse_expression(f"f({text})").args)  # type: ignore[attr-defined]
+
+
+def _xw_plus_b(call: cst.Call, alias: str) -> cst.Call:
+    """v1 `nn.xw_plus_b(x, weights, biases)` (TF1-only) is `bias_add(matmul(x, weights), biases)`."""
+    bound = call_args(call, ("x", "weights", "biases", "name"))
+    if not {"x", "weights", "biases"} <= set(bound):
+        return call
+    name = f", name={_code(bound['name'])}" if "name" in bound else ""
+    return cst.parse_expression(  # type: ignore[return-value]
+        f"{alias}.nn.bias_add({alias}.matmul({_code(bound['x'])}, {_code(bound['weights'])}), "
+        f"{_code(bound['biases'])}{name})"
+    )
 
 
 def _training_flag(path: str, call: cst.Call) -> str | None:
@@ -209,6 +223,7 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         "stop_gradient_labels": _stop_gradient_labels,
         "global_step_variable": _global_step_variable,
         "in_top_k_targets_first": _in_top_k_targets_first,
+        "xw_plus_b": _xw_plus_b,
     }[name]
 
 
@@ -284,8 +299,8 @@ class RenameTransformer(cst.CSTTransformer):
         path = self.aliases.resolve(node.func)
         if path is not None and is_tf2_call(path, {a.keyword.value for a in node.args if a.keyword is not None}):
             self.tf2_calls.add(id(node.func))
-        cell = cell_name(path) if path is not None and self._emits_cells() else None
-        if cell is not None and cell_arguments(cell, node) is None:
+        cell = cell_name(path) if path is not None else None
+        if self._emits_cell(cell) and cell_arguments(str(cell), node) is None:
             self.unmodelled_cells.add(id(node.func))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -305,6 +320,14 @@ class RenameTransformer(cst.CSTTransformer):
         text = _code(node)
         return ".compat.v1." in text or text.startswith("v1.")
 
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        """A cell imported by name (`from tensorflow.contrib.rnn import BasicLSTMCell`) and
+        called: the file's class of that name, which replaces the import."""
+        path = self.aliases.resolve(original_node) if id(original_node) in self.called else None
+        if path is not None and self._emits_cell(cell_name(path)):
+            return self._rnn_name(path, original_node, updated_node)
+        return updated_node
+
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
@@ -314,7 +337,7 @@ class RenameTransformer(cst.CSTTransformer):
         head = updated_node.value
         if isinstance(head, cst.Name) and head.value != self.alias and self.aliases.modules.get(head.value) == "":
             updated_node = updated_node.with_changes(value=cst.Name(self.alias))
-        if self._emits_cells() and (path in LOOPS or cell_name(path)):
+        if (self._emits_cells() and path in LOOPS) or self._emits_cell(cell_name(path)):
             return self._rnn_name(path, original_node, updated_node)
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
                 or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
@@ -356,13 +379,28 @@ class RenameTransformer(cst.CSTTransformer):
         ) and not any(a.star for a in call.args)
 
     def _emits_cells(self) -> bool:
-        """TF1 cells become classes of the file only where graph mode stays (dynamic_rnn needs it)."""
+        """TF1-layout cells and contrib's loops: only where graph mode stays (dynamic_rnn needs it)."""
         return self.graph_mode and self.cell_names_free and self.enabled(RNN_RULE.id)
 
-    def _rnn_name(self, path: str, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def _emits_cell(self, cell: str | None) -> bool:
+        """A TF1 cell becomes a class of the file: in graph mode one that TF1's dynamic_rnn drives
+        (TF118), in eager code a Keras layer (TF120), for the cells whose names Keras can keep."""
+        if cell is None or not self.graph_mode and cell not in KERAS_CELLS:
+            return False
+        return self._emits_cells() or (not self.graph_mode and self.cell_names_free and self.enabled(KERAS_RNN_RULE.id))
+
+    def _rnn_name(
+        self, path: str, original: cst.Attribute | cst.Name, updated: cst.Attribute | cst.Name,
+    ) -> cst.BaseExpression:
         """A TF1 cell class → the file's class of that name; contrib.rnn's loops → tf.nn's."""
-        self.compat_left = True
         cell = cell_name(path)
+        if not self.graph_mode and cell is not None and id(original) not in self.unmodelled_cells:
+            self.rnn_cells.add(cell)
+            self.modelled_cells.add(id(original))
+            self._report(KERAS_RNN_RULE.id, original, f"tf.{path} → {cell}, a Keras layer defined in the file "
+                         "with TF1's variables and math", "fixed")
+            return cst.Name(cell)
+        self.compat_left = True
         if cell is None or id(original) in self.unmodelled_cells:
             target = LOOPS.get(path, path)
             self.compat_paths.add(target)

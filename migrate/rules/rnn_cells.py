@@ -25,8 +25,9 @@ RULE = Rule(
         "shape [inputs + units, 4 * units], `gru_cell/gates/bias` starting at ones), the same "
         "gate order and `forget_bias` added when the cell runs, so values, gradients and "
         "checkpoints are TF1's. Keras's LSTM/GRU keep two kernels, another gate order and their "
-        "forget bias in the variable, so they are not used. The file stays in graph mode: "
-        "moving it to `tf.keras.layers.RNN` is manual work. A cell with arguments the classes "
+        "forget bias in the variable, so they are not used. This is the form for files kept in "
+        "graph mode; where the program model moves the file, TF120 makes the cells Keras "
+        "layers under `tf.keras.layers.RNN` instead. A cell with arguments the classes "
         "do not model (peepholes, projections, cell_clip, state_is_tuple=False, reuse) stays as "
         "written and is reported."
     ),
@@ -290,9 +291,12 @@ ORDER = tuple(SOURCES)
 
 
 def bound_names(body: list[cst.BaseStatement]) -> set[str]:
-    """Names a module binds at its top level (classes, functions, assignments, imports)."""
+    """Names a module binds at its top level (classes, functions, assignments, imports), but
+    for cells imported by name from contrib.rnn: the classes replace those imports."""
     names: set[str] = set()
     for stmt in body:
+        if _imports_cells(stmt):
+            continue
         if isinstance(stmt, (cst.ClassDef, cst.FunctionDef)):
             names.add(stmt.name.value)
         for node in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
@@ -307,10 +311,30 @@ def bound_names(body: list[cst.BaseStatement]) -> set[str]:
     return names
 
 
-def definitions(needed: set[str], alias: str) -> list[cst.BaseStatement]:
-    """The emitted statements for `needed` cells and what they build on, in source order."""
+def _imports_cells(stmt: cst.BaseStatement) -> bool:
+    """`from tensorflow.contrib.rnn import BasicLSTMCell, LSTMStateTuple` (cells only, no alias)."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return False
+    node = stmt.body[0]
+    return (
+        isinstance(node, cst.ImportFrom)
+        and node.module is not None
+        and cst.Module([]).code_for_node(node.module) == "tensorflow.contrib.rnn"
+        and not isinstance(node.names, cst.ImportStar)
+        and all(
+            a.asname is None and isinstance(a.name, cst.Name) and a.name.value in CELLS
+            for a in node.names
+        )
+    )
+
+
+def definitions(
+    needed: set[str], alias: str, sources: dict[str, str] = SOURCES
+) -> list[cst.BaseStatement]:
+    """The emitted statements for `needed` cells and what they build on, in source order
+    (`sources`: these TF1-layout classes, or rnn_layers' Keras layers)."""
     names = {n for cell in needed for n in CELLS[cell].needs}
-    text = "\n".join(SOURCES[n] for n in ORDER if n in names)
+    text = "\n".join(sources[n] for n in ORDER if n in names)
     if alias != "tf":
         text = text.replace("tf.", f"{alias}.")
     return list(cst.parse_module(text).body)

@@ -15,7 +15,13 @@ RULE = Rule(
         "dict `{tag: value}` from the step function, `tf.summary.FileWriter(logdir, graph)` "
         "becomes `tf.summary.create_file_writer(logdir)`, and `add_summary(value, step)` "
         "becomes `with writer.as_default(step=step):` and one `tf.summary.scalar/histogram/"
-        "image/text(tag, value)` per tag. Tags lose TF1's name_scope prefix; the graph is "
+        "image/text(tag, value)` per tag; a program writing summaries of several kinds returns "
+        "them by kind (`{'scalar': {...}, 'histogram': {...}}`). A helper function that only "
+        "attaches summaries (`variable_summaries(var)`) is inlined at each call, and "
+        "`for v in tf.trainable_variables(): tf.summary.histogram(v.op.name, v)` returns one "
+        "histogram per Keras variable named by its `path` (TF1's variable name). Tags keep "
+        "the name scopes TF1 prefixed and its `_1` suffix on a name used twice (a tag equal "
+        "to an op name TF1 had made, `mean` after `Mean`, keeps its plain name); the graph is "
         "not written (TF2 has no Session graph to log)."
     ),
     kind="auto",

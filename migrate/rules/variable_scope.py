@@ -20,7 +20,11 @@ RULE = Rule(
         "Layers a loop creates (`name=\"hidden%d\" % i`) become lists built by the same loop; "
         "configuration the function's one call gives as literals goes to the constructor; a "
         "function scoped by its parameter (`tf.variable_scope(scope)`) makes one model per call, "
-        "named by that call's scope."
+        "named by that call's scope. "
+        "A scope's `regularizer=` (which TF1's `get_variable` applied to every variable "
+        "without one of its own, biases included) becomes the `kernel_regularizer` and "
+        "`bias_regularizer` of each dense or convolution layer in it, and reads of "
+        "`REGULARIZATION_LOSSES` become the model's `losses`."
     ),
     kind="auto",
 )

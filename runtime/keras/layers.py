@@ -46,7 +46,7 @@ class Layer:
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self.name = name or _auto_name(type(self))
-        self._named = name is not None
+        self._named = name is not None  # a name the program gave, as a TF1 variable_scope would
         self.trainable = trainable
         self.built = False
         self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
@@ -64,6 +64,12 @@ class Layer:
     @property
     def dtype(self) -> str:
         return self._dtype.name
+
+    @property
+    def compute_dtype(self) -> str:
+        return self._dtype.name
+
+    variable_dtype = compute_dtype
 
     # --- weights --------------------------------------------------------------------------------
     def add_weight(self, *args: Any, shape: Any = None, initializer: Any = None, dtype: Any = None,
@@ -84,15 +90,19 @@ class Layer:
             path = current_path(wname)
         else:
             path = "/".join(_NAME_STACK + [self.name, wname])
-        # Seeded by "<layer name>/<weight name>", under the names of the enclosing layers that
-        # were given one, so a weight starts equal to the TF1 get_variable of that name: a
-        # layer named for its variable_scope stands for the scope, a Keras default name for none.
-        scopes = [layer.name for layer in _CALL_DEPTH if layer is not self and getattr(layer, "_named", False)]
-        value = init.sample(dims, dt, "/".join([*scopes, self.name, wname]))  # type: ignore[union-attr]
+        value = init.sample(dims, dt, self._draw_name(wname))  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)
         return v
+
+    def _draw_name(self, wname: str) -> str:
+        """The name a weight's initial values are drawn by: "<layer>/<weight>" under the names
+        the program gave the layers it is called in, so a weight starts equal to the TF1
+        get_variable of the same name under variable_scopes named like those layers (a Keras
+        auto-name such as "sequential" has no TF1 scope to stand for)."""
+        outer = [layer.name for layer in _CALL_DEPTH if layer is not self and getattr(layer, "_named", False)]
+        return "/".join([*outer, self.name, wname])
 
     def add_variable(self, shape: Any, initializer: Any, dtype: Any = None, trainable: bool = True,
                      autocast: bool = True, regularizer: Any = None, constraint: Any = None,

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import dtypes, initializers
+from runtime import dtypes, initializers, nest
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
 from runtime.keras import activations, present_as_keras
@@ -204,6 +204,14 @@ class RNN(Layer):
             raise Unsupported(f"tf.keras.layers.{type(self).__name__} with stateful=True")
         if isinstance(cell, (list, tuple)):
             raise Unsupported("tf.keras.layers.RNN over a list of cells")
+        if not hasattr(cell, "call"):
+            raise ValueError(f"Argument `cell` should have a `call` method. Received: cell={cell}")
+        state_size = getattr(cell, "state_size", None)
+        if state_size is None:
+            raise ValueError("state_size must be specified as property on the RNN cell.")
+        if not isinstance(state_size, (list, tuple, int)):
+            raise ValueError(  # noqa: TRY004 - Keras 3 raises ValueError
+                "state_size must be an integer, or a list/tuple of integers (one for each state tensor).")
         super().__init__(**kwargs)
         self.cell = cell
         self.return_sequences = return_sequences
@@ -216,6 +224,14 @@ class RNN(Layer):
             self.cell.built = True
         self.built = True
 
+    def get_initial_state(self, batch_size: Any) -> list:
+        """The cell's own initial state when it has one (a list, as Keras 3 makes it), else zeros."""
+        make = getattr(self.cell, "get_initial_state", None)
+        if make is None:
+            return [_zeros(batch_size, n) for n in _sizes(self.cell.state_size)]
+        state = make(batch_size=batch_size)
+        return list(state) if nest.is_nested(state) else [state]
+
     def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: bool = False) -> Any:
         if mask is not None:
             raise Unsupported(f"tf.keras.layers.{type(self).__name__} with a mask")
@@ -226,16 +242,15 @@ class RNN(Layer):
             raise Unsupported(f"tf.keras.layers.{type(self).__name__} over an unknown number of time steps")
         if initial_state is None:
             b = x.shape[0]
-            batch = int(b) if b is not None else A.shape(x)[0]
-            states = [_zeros(batch, n) for n in _sizes(self.cell.state_size)]
+            states = self.get_initial_state(int(b) if b is not None else A.shape(x)[0])
         else:
-            states = [convert_to_tensor(s) for s in (initial_state if isinstance(initial_state, (list, tuple))
-                                                     else [initial_state])]
+            states = list(initial_state) if nest.is_nested(initial_state) else [initial_state]
+        states = nest.map_structure(convert_to_tensor, states)
         order = range(int(steps) - 1, -1, -1) if self.go_backwards else range(int(steps))
         outputs = []
         for t in order:
             out, new = self.cell(x[:, t], states)
-            states = list(new) if isinstance(new, (list, tuple)) else [new]
+            states = list(new) if nest.is_nested(new) else [new]
             outputs.append(out)
         output = A.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [output, *states] if self.return_state else output

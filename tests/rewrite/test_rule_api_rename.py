@@ -34,6 +34,8 @@ from migrate.api_table import RENAMES, is_tf1_only
             "distribution='truncated_normal')"
         ),
     ),
+    # xw_plus_b is TF1-only: the bias_add of a matmul it was.
+    ("tf.nn.xw_plus_b(h, w, b, name='scores')", "tf.nn.bias_add(tf.matmul(h, w), b, name='scores')"),
     ("tf.truncated_normal_initializer(stddev=0.1)",
      "tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=0.1)"),
 ])

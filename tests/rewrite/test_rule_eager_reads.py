@@ -43,16 +43,40 @@ def test_tensors_that_cannot_be_computed_there_keep_the_file_in_tf1(body: str, w
     assert why in result.findings[0].message
 
 
-def test_keras_variables_listed_by_name_keep_the_file_in_tf1() -> None:
+def test_keras_variables_listed_by_name_print_their_paths() -> None:
     body = (
         "x = tf.placeholder(tf.float32, [None, 2])\nh = tf.layers.dense(x, 3)\n"
-        "print([v.name for v in tf.global_variables()])\n"
+        "print([v.name for v in tf.global_variables() if not v.name.startswith('x')])\n"
+    )
+    result = rewrite_source(
+        "import tensorflow as tf\n" + body + RUN + "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n"
+    )
+    assert result.level == "idiomatic"
+    # A Keras variable's name is its leaf; TF1's scoped name is its path.
+    assert (
+        '[f"{v.path}:0" for v in h_layer.variables if not f"{v.path}:0".startswith(' in result.code
+    )
+
+
+@pytest.mark.parametrize(
+    ("comprehension", "why"),
+    [
+        ("[v.name for v in tf.global_variables()]", "names of TF1 and Keras variables"),
+        ("[(v, v.name) for v in tf.global_variables()]", "names of Keras variables"),
+    ],
+)
+def test_names_not_read_from_keras_variables_alone_keep_the_file_in_tf1(
+    comprehension: str, why: str
+) -> None:
+    body = (
+        "x = tf.placeholder(tf.float32, [None, 2])\nw = tf.Variable(1.0, name='w')\nh = tf.layers.dense(x * w, 3)\n"
+        f"print({comprehension})\n"
     )
     result = rewrite_source(
         "import tensorflow as tf\n" + body + RUN + "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n"
     )
     assert result.level == "partial"
-    assert "names of Keras variables" in result.findings[0].message
+    assert why in result.findings[0].message
 
 
 def test_plain_variables_are_listed_in_creation_order_wherever_read() -> None:

@@ -214,3 +214,68 @@ def test_a_fetched_group_returns_nothing_as_sess_run_did() -> None:
         print(out, value)
         """,
     )
+
+
+def test_a_variable_bound_again_while_a_step_reads_the_first_falls_back() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n"
+        "w = tf.Variable(tf.ones([2, 2]), name='w1')\nh = tf.matmul(x, w)\n"
+        "w = tf.Variable(tf.ones([2, 1]), name='w2')\ny = tf.matmul(h, w)\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(y, {x: [[1.0, 2.0]]}))\n"
+    )
+    assert result.level == "partial"
+    assert any("w is bound again" in f.message for f in result.findings)
+
+
+def test_variable_names_keep_their_tf1_name_scope() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 2])\n"
+        "with tf.name_scope('hidden'):\n    w = tf.Variable(tf.ones([2, 2]), name='w')\n"
+        "    b = tf.Variable(tf.zeros([2]))\n"
+        "with tf.name_scope('hidden'):\n    v = tf.Variable(tf.ones([2, 1]), name='w')\n"
+        "y = tf.matmul(tf.matmul(x, w) + b, v)\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(y, {x: [[1.0, 2.0]]}))\n"
+    )
+    assert result.level == "idiomatic"
+    code = result.code
+    assert "name='hidden/w')" in code
+    assert 'tf.zeros([2]), name="hidden/Variable")' in code
+    assert "name='hidden_1/w')" in code
+
+
+def test_session_per_loop_round_around_a_graph_class() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n\n\nclass M(object):\n"
+        "    def __init__(self):\n        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.w = tf.Variable(1.0, name='w')\n        self.y = self.w * self.x\n\n"
+        "    def start(self, sess):\n        sess.run(tf.global_variables_initializer())\n\n"
+        "    def predict(self, sess, xs):\n        return sess.run(self.y, {self.x: xs})\n\n\n"
+        "m = M()\nfor i in range(2):\n    with tf.Session() as sess:\n        m.start(sess)\n"
+        "        print(m.predict(sess, [1.0, 2.0]))\n"
+    )
+    assert result.level == "idiomatic"
+    code = result.code
+    assert "for i in range(2):\n    m.start(None)\n    print(m.predict(None, [1.0, 2.0]))\n" in code
+    assert "global_variables_initializer" not in code
+
+
+def test_a_helper_computing_with_its_variables_is_inlined_where_it_is_called() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n\n\ndef net(x):\n    w = tf.Variable(tf.ones([2, 2]), name='w')\n"
+        "    h = tf.matmul(x, w)\n    h = tf.nn.relu(h)\n    w = tf.Variable(tf.ones([2, 1]), name='v')\n"
+        "    return tf.matmul(h, w), w\n\n\ndef main():\n    x = tf.placeholder(tf.float32, [None, 2])\n"
+        "    y, out_w = net(x)\n    with tf.Session() as sess:\n"
+        "        sess.run(tf.global_variables_initializer())\n        print(sess.run(y, {x: [[1.0, 2.0]]}))\n"
+        "        print(sess.run(out_w))\n"
+    )
+    assert result.level == "idiomatic"
+    code = result.code
+    assert "def net(" not in code
+    assert "h = tf.nn.relu(h)" in code  # tensors replay in order under their own names
+    # the second `w` takes the caller's name for it, the first keeps its own
+    assert "out_w = tf.Variable(tf.ones([2, 1]), name='v')" in code
+    assert "h = tf.matmul(x, w)" in code
+    assert "y = tf.matmul(h, out_w)" in code
+    assert "print(out_w.numpy())" in code

@@ -54,3 +54,20 @@ try:
     print(dtype_mismatch(tf.constant([1.0])))
 except (TypeError, ValueError) as e:
     print(type(e).__name__)
+
+
+training = tf.Variable(True, trainable=False)
+
+
+@tf.function
+def noisy(x):
+    if training:
+        y = x * 2.0
+    else:
+        y = x
+    return y
+
+
+print(noisy(tf.constant(1.0)))
+training.assign(False)
+print(noisy(tf.constant(1.0)))
