@@ -32,7 +32,7 @@ from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
-from .walk import holding
+from .walk import holding, transform
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -174,14 +174,17 @@ def rewrite_source(
             )
             level = "partial"
     else:
+        # The move keys the lines of nodes it builds by id; those of a move given up die and
+        # their ids come back on the fallback's inserted statements, so it gets its own copy.
+        moved_lines = dict(lines)
         if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
             try:
-                body = ProgramMove(module, aliases, lines, findings).run()
+                body = ProgramMove(module, aliases, moved_lines, findings).run()
             except Unsupported as exc:
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
-            new_module, left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
+            new_module, left = _rename(module, body, aliases, moved_lines, findings, config, compat_spelled)
             graph_only = {p for p in left if not runs_eagerly(p)}
             if graph_only:
                 left = graph_only
@@ -202,10 +205,14 @@ def rewrite_source(
                 graph_mode=True,
             )
             level = "partial"
+        else:
+            lines = moved_lines
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
     if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
         new_module = _python_control_flow(new_module, lines, findings)
+    if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
+        return _untouched(source, _distinct(findings))
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -213,6 +220,17 @@ def rewrite_source(
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched", _distinct(findings))
+
+
+def _same_statements(new: cst.Module, old: cst.Module) -> bool:
+    """The very statement objects of ``old``: the module prints as it was, no codegen needed
+    (a rewrite rebuilds every node it changes, up to its statement)."""
+    return (
+        new.header is old.header and new.footer is old.footer and len(new.body) == len(old.body)
+        and all(a is b for a, b in zip(new.body, old.body))
+        and (new.encoding, new.default_indent, new.default_newline, new.has_trailing_newline)
+        == (old.encoding, old.default_indent, old.default_newline, old.has_trailing_newline)
+    )
 
 
 def _distinct(findings: list[Finding]) -> list[Finding]:
@@ -229,10 +247,10 @@ def _rename(
     tree = module.with_changes(body=body)
     names = aliases.modules.keys() | aliases.symbols.keys()
     names |= DATASET_ITERATOR_METHODS  # `dataset.make_one_shot_iterator()` names no alias
-    hot = holding(tree, lambda node: isinstance(node, cst.Name) and node.value in names)
+    hot = holding(tree, lambda node: type(node) is cst.Name and node.value in names)  # type: ignore[attr-defined]
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
-    renamed = tree.visit(renamer)
+    renamed = transform(tree, renamer)
     if renamer.rnn_cells:
         defined = {name for cell in renamer.rnn_cells for name in RNN_CELLS[cell].needs}
         body = _without_unused_imports(list(renamed.body), RNN_IMPORTS, defined)
@@ -337,7 +355,7 @@ def _drop_dimension_values(
     hot = holding(
         module, lambda node: isinstance(node, cst.Attribute) and node.attr.value == "value"
     )
-    return module.visit(DimensionValues(hot, lines, findings))
+    return transform(module, DimensionValues(hot, lines, findings))
 
 
 def _python_control_flow(module: cst.Module, lines: dict[int, int], findings: list[Finding]) -> cst.Module:

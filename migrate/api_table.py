@@ -8,6 +8,7 @@ read these tables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import libcst as cst
 
@@ -162,8 +163,11 @@ def builds_graph(path: str) -> bool:
     return path not in PLAIN_VALUES and not path.startswith(PLAIN_PREFIXES) and not is_eager_safe(path)
 
 
+@cache
 def is_tf1_only(path: str) -> bool:
-    """True when `path` (canonical) does not exist under that name in TF 2.21."""
+    """True when `path` (canonical) does not exist under that name in TF 2.21.
+
+    The tables are fixed, so each path is judged once (renames ask for every attribute)."""
     if path in RENAMES:
         return False
     return path in tf2_names.MISSING or any(

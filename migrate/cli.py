@@ -96,12 +96,12 @@ def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         from concurrent.futures import ProcessPoolExecutor
 
-        # Biggest files first, so no worker is left with a large one at the end.
+        # Biggest files first, one at a time, so no worker is left with a large one at the
+        # end (a chunk of the biggest would hand one worker all of them); a file costs far
+        # more than the hand-over.
         order = sorted(range(len(files)), key=lambda i: -_size(files[i]))
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunk = max(1, len(files) // (jobs * 8))
-            done = run(pool.map(process_file, [files[i] for i in order], [job] * len(files),
-                                chunksize=chunk))
+            done = run(pool.map(process_file, [files[i] for i in order], [job] * len(files)))
         results = [None] * len(files)
         for i, result in zip(order, done):
             results[i] = result

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from .walk import children
+
 _EMPTY = cst.Module([])
 
 
@@ -134,10 +136,12 @@ def convert_result(call: str, structure: str) -> str:
 def copy_lines(old: cst.CSTNode, new: cst.CSTNode, lines: dict[int, int]) -> None:
     """Give a rebuilt tree the source lines of the tree it replaces, node by node; children
     the rebuild added (an argument appended to a call) take their parent's line."""
+    if old is new:  # a subtree the rebuild kept as it was has its lines
+        return
     line = lines.get(id(old))
     if line is not None:
         lines[id(new)] = line
-    old_children, new_children = old.children, new.children
+    old_children, new_children = children(old), children(new)
     for old_child, new_child in zip(old_children, new_children):
         copy_lines(old_child, new_child, lines)
     if line is not None:
@@ -151,7 +155,7 @@ def fill_lines(node: cst.CSTNode, line: int, lines: dict[int, int]) -> None:
     while stack:
         current = stack.pop()
         lines.setdefault(id(current), line)
-        stack.extend(current.children)
+        stack.extend(children(current))
 
 
 class ReplaceNames(cst.CSTTransformer):

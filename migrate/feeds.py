@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from .walk import walk
+
 
 def dict_feed_keys(value: cst.BaseExpression, is_placeholder: Callable[[str], bool]) -> list[str] | None:
     """The placeholder names keying a dict literal, None unless every key is one."""
@@ -41,23 +43,20 @@ def record(stmt: cst.CSTNode, feeds: dict[str, list[str]], is_placeholder: Calla
     """Record the feed variables a statement builds; the ids of the placeholder names it keys by."""
     keyed: set[int] = set()
 
-    class Finder(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if len(node.targets) != 1:
-                return
-            target = node.targets[0].target
-            keys = dict_feed_keys(node.value, is_placeholder)
-            if keys is not None and isinstance(target, cst.Name):
-                feeds[target.value] = keys
-                keyed.update(id(e.key) for e in node.value.elements)  # type: ignore[union-attr]
-                return
-            found = subscript_key(target, feeds, is_placeholder)  # type: ignore[arg-type]
-            if found is not None:
-                if found[1].value not in feeds[found[0]]:
-                    feeds[found[0]].append(found[1].value)
-                keyed.add(id(found[1]))
-
-    stmt.visit(Finder())
+    for node in walk(stmt):
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            continue
+        target = node.targets[0].target
+        keys = dict_feed_keys(node.value, is_placeholder)
+        if keys is not None and isinstance(target, cst.Name):
+            feeds[target.value] = keys
+            keyed.update(id(e.key) for e in node.value.elements)  # type: ignore[union-attr]
+            continue
+        found = subscript_key(target, feeds, is_placeholder)  # type: ignore[arg-type]
+        if found is not None:
+            if found[1].value not in feeds[found[0]]:
+                feeds[found[0]].append(found[1].value)
+            keyed.add(id(found[1]))
     return keyed
 
 

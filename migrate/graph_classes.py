@@ -17,6 +17,7 @@ from .graph import INSIDE, names_read
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
 from .scoped_models import bound_names, call_scopes
+from .walk import children, transform, walk
 
 PREFIX = "self__"
 
@@ -113,9 +114,9 @@ def convert_class(
     others = [m for m in members if not isinstance(m, cst.FunctionDef)]
     if any(not is_docstring(o) for o in others):
         raise Unsupported(SESSION_RULE.id, lines.get(id(cls), 0), f"class {cls.name.value} has class-level statements")
-    renamed_init = init.visit(_SelfToNames())
+    renamed_init = transform(init, _SelfToNames())
     assert isinstance(renamed_init, cst.FunctionDef)
-    renamed_methods = [m.visit(_SelfToNames()) for m in methods]
+    renamed_methods = [transform(m, _SelfToNames()) for m in methods]
     # Findings on the renamed statements point at the original lines.
     for old, new in [*zip(init.body.body, renamed_init.body.body), *zip(methods, renamed_methods)]:  # type: ignore[union-attr]
         copy_lines(old, new, lines)
@@ -406,22 +407,14 @@ def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:
     parameter, a global, another local); then it takes `x_` (or `x__`, ...) so neither shadows
     the other.
     """
-    taken: set[str] = set()
+    def inside(node: cst.CSTNode) -> list[cst.CSTNode]:
+        # an attribute's name and an argument's keyword are no reads
+        return [node.value] if isinstance(node, (cst.Attribute, cst.Arg)) else children(node)
 
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            if not node.value.startswith(PREFIX):
-                taken.add(node.value)
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
-            return False
-
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)
-            return False
-
-    step.body.visit(Names())
+    taken = {
+        node.value for node in walk(step.body, inside)
+        if isinstance(node, cst.Name) and not node.value.startswith(PREFIX)
+    }
     names: dict[str, str] = {}
     for attr in sorted(local):
         name = attr
@@ -432,7 +425,7 @@ def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:
 
 
 def _to_self(stmt: cst.BaseStatement, local: dict[str, str], lines: dict[int, int]) -> cst.CSTNode:
-    new = stmt.visit(_NamesToSelf(local))
+    new = transform(stmt, _NamesToSelf(local))
     copy_lines(stmt, new, lines)
     return new
 

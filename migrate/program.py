@@ -2283,20 +2283,11 @@ def _bound_names(stmt: cst.CSTNode) -> set[int]:
             for element in target.elements:
                 add(element.value)
 
-    class Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+    for node in walk(stmt):
+        if isinstance(node, (cst.AssignTarget, cst.For, cst.CompFor)):
             add(node.target)
-
-        def visit_For(self, node: cst.For) -> None:
-            add(node.target)
-
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            add(node.target)
-
-        def visit_AsName(self, node: cst.AsName) -> None:
+        elif isinstance(node, cst.AsName):
             add(node.name)  # type: ignore[arg-type]
-
-    stmt.visit(Targets())
     return bound
 
 

@@ -57,15 +57,7 @@ def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, 
 
 
 def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    for stmt in stmts:
-        stmt.visit(Finder())
-    return found
+    return [node for stmt in stmts for node in walk(stmt) if isinstance(node, cst.Call)]
 
 
 @dataclass
@@ -105,16 +97,12 @@ class ModelBuilder:
 
     def calls_of(self, name: str) -> list[cst.Call]:
         """Every call of the plain name `name` in the module."""
-        found: list[cst.Call] = []
-
-        class Finder(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Name) and node.func.value == name:
-                    found.append(node)
-
-        if self.module is not None:
-            self.module.visit(Finder())
-        return found
+        if self.module is None:
+            return []
+        return [
+            node for node in walk(self.module)
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
+        ]
 
     def caller_scope(self, name: str) -> str | None:
         """The one variable_scope every call of `name` runs under, when it is one literal name
@@ -142,20 +130,15 @@ class ModelBuilder:
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
-        found: list[str] = []
         instances = self.model_instances
-
         per_call = self.call_instances
-
-        class Finder(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                if id(node) in per_call:
-                    found.append(per_call[id(node)])
-                elif isinstance(node.func, cst.Name) and node.func.value in instances:
-                    found.append(instances[node.func.value])
-
-        expr.visit(Finder())
-        return found
+        return [
+            per_call[id(node)] if id(node) in per_call else instances[node.func.value]  # type: ignore[attr-defined]
+            for node in walk(expr)
+            if isinstance(node, cst.Call) and (
+                id(node) in per_call or isinstance(node.func, cst.Name) and node.func.value in instances
+            )
+        ]
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
@@ -168,20 +151,12 @@ class ModelBuilder:
         self.findings.append(Finding(rule, self._line(node), 0, message, "fixed"))
 
     def _creates_variables(self, func: cst.FunctionDef) -> bool:
-        aliases, layers = self.aliases, self.layer_classes
-        hit = False
+        def creates(call: cst.Call) -> bool:
+            path = self.aliases.resolve(call.func) or ""
+            return (path == "get_variable" or path in LAYERS
+                    or isinstance(call.func, cst.Name) and call.func.value in self.layer_classes)
 
-        class Finder(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                nonlocal hit
-                path = aliases.resolve(node.func) or ""
-                if path == "get_variable" or path in LAYERS:
-                    hit = True
-                if isinstance(node.func, cst.Name) and node.func.value in layers:
-                    hit = True
-
-        func.visit(Finder())
-        return hit
+        return any(creates(node) for node in walk(func) if isinstance(node, cst.Call))
 
     def convert_shared(self, func: cst.FunctionDef, instance: str, caller_scope: str | None) -> SharedModel | None:
         """A variable-creating function (a class's static method) whose calls, all in one place,

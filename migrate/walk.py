@@ -74,6 +74,10 @@ def _subclasses(cls: type) -> Iterator[type]:
 
 
 _TRIVIA: dict[type, bool] = {}
+#: Per class of field value: a node that can hold code, a sequence, or neither. Asked of
+#: every field of every node, so looked up by type (CSTNode is an ABC: isinstance is slow).
+_CODE, _SEQUENCE, _OTHER = 1, 2, 3  # all true: `_KIND.get(t) or _kind(t)`
+_KIND: dict[type, int] = {tuple: _SEQUENCE, list: _SEQUENCE}
 
 
 def _is_trivia(cls: type) -> bool:
@@ -81,6 +85,13 @@ def _is_trivia(cls: type) -> bool:
     if hit is None:
         hit = _TRIVIA[cls] = cls.__module__ in _TRIVIA_MODULES or cls in _TRIVIA_CLASSES
     return hit
+
+
+def _kind(cls: type) -> int:
+    kind = _KIND.get(cls)
+    if kind is None:
+        kind = _KIND[cls] = _CODE if issubclass(cls, cst.CSTNode) and not _is_trivia(cls) else _OTHER
+    return kind
 
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -94,11 +105,11 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     out: list[cst.CSTNode] = []
     for name in fields:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            if not _is_trivia(type(value)):
-                out.append(value)
-        elif isinstance(value, (tuple, list)):
-            out.extend(v for v in value if isinstance(v, cst.CSTNode) and not _is_trivia(type(v)))
+        kind = _KIND.get(type(value)) or _kind(type(value))
+        if kind == _CODE:
+            out.append(value)
+        elif kind == _SEQUENCE:
+            out.extend([v for v in value if (_KIND.get(type(v)) or _kind(type(v))) == _CODE])
     return out
 
 
@@ -131,3 +142,47 @@ def holding(node: cst.CSTNode, hit: Callable[[cst.CSTNode], bool]) -> set[int]:
 
     mark(node)
     return found
+
+
+def transform(node: cst.CSTNode, transformer: cst.CSTTransformer) -> cst.CSTNode:
+    """``node.visit(transformer)``, rebuilding only the nodes a change sits under.
+
+    libcst constructs every node it visits again, changed or not, which costs about as much
+    as parsing. This calls the same hooks in the same order (``on_visit``, then the code
+    children, then ``on_leave`` with the original node and its updated form) but hands a
+    node back as it was when its children all came back as they were. It serves
+    transformers that return a node from every ``leave_*`` (no removal), with no hooks on
+    whitespace or punctuation nodes and no per-attribute hooks: those are not called.
+    """
+    if not transformer.on_visit(node):
+        return _left(transformer, node, node)
+    cls = type(node)
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _code_fields(cls)
+    fields = _FIELDS[cls]
+    if fields is None:  # no visiting order known: libcst's own, with its rebuild
+        return _left(transformer, node, node._visit_and_replace_children(transformer))
+    changes: dict[str, object] = {}
+    for name in fields:
+        value = getattr(node, name)
+        kind = _KIND.get(type(value)) or _kind(type(value))
+        if kind == _CODE:
+            new = transform(value, transformer)
+            if new is not value:
+                changes[name] = new
+        elif kind == _SEQUENCE:
+            items = [
+                transform(item, transformer) if (_KIND.get(type(item)) or _kind(type(item))) == _CODE else item
+                for item in value
+            ]
+            if any(new is not old for new, old in zip(items, value, strict=True)):
+                changes[name] = tuple(items)
+    return _left(transformer, node, node.with_changes(**changes) if changes else node)
+
+
+def _left(transformer: cst.CSTTransformer, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    result = transformer.on_leave(original, updated)
+    if not isinstance(result, cst.CSTNode):
+        raise TypeError(f"{type(transformer).__name__} removed a {type(original).__name__}; "
+                        "walk.transform keeps every node")
+    return result

@@ -87,6 +87,11 @@ class ConcreteFunction:
 
     def _run(self, feed_values: list) -> Any:
         results = self._plan.run(feed_values)
+        out = self.structured_outputs
+        if out is None:
+            return None
+        if out.__class__ is SymbolicTensor:  # one tensor returned: its value, as an eager tensor
+            return EagerTensor(np.asarray(results[0]), out.dtype)
         flat = []
         for t, r in zip(self._flat, results):
             if isinstance(t, SymbolicTensor):
@@ -98,6 +103,9 @@ class ConcreteFunction:
     def __call__(self, *args: Any) -> Any:
         values = [_as_array(a, p.dtype) for a, p in zip(nest.flatten(list(args)), self.inputs)]
         return self._run(values)
+
+
+_SIG = ("SIG",)  # the cache key of the one trace a full input signature allows
 
 
 def _live_ops(ops: list, fetch: list) -> list:
@@ -215,7 +223,7 @@ class Function:
 
     def _key(self, args: tuple, kwargs: dict) -> Any:
         if self.input_signature is not None:
-            return ("SIG",)
+            return _SIG
         flat = nest.flatten([list(args), kwargs])
         return (tuple(_leaf_key(x) for x in flat), _structure_key([list(args), kwargs]))
 
@@ -237,26 +245,24 @@ class Function:
         if not context.STATE.eager_enabled or context.STATE.graph_stack:
             return self._fn(*args, **kwargs)
         if not kwargs and self._fast_specs is not None:
-            feeds = self._fast_feeds(args)
-            if feeds is not None:
-                return self._cache[("SIG",)]._run(feeds)
+            cf = self._cache.get(_SIG)
+            if cf is not None and self._fast_feeds(args):
+                return cf._run(args)
         args, kwargs = self._canonical(args, kwargs)
         cf = self._concrete(args, kwargs)
         feeds = [_as_array(x, dtypes.float32) for x in nest.flatten([list(args), kwargs]) if _is_fed(x)]
         return cf._run(feeds)
 
-    def _fast_feeds(self, args: tuple) -> list | None:
-        """The arrays to feed when every argument is an ndarray that already has its spec's dtype
-        and a shape seen before, so the steady-state call skips conversion and re-validation."""
+    def _fast_feeds(self, args: tuple) -> bool:
+        """Whether every argument is an ndarray that already has its spec's dtype and a shape
+        seen before: then the arguments are the feeds, without conversion or re-validation."""
         specs = self._fast_specs
-        if len(args) != len(specs) or ("SIG",) not in self._cache:  # type: ignore[arg-type]
-            return None
+        if len(args) != len(specs):  # type: ignore[arg-type]
+            return False
         for a, (np_dtype, seen) in zip(args, specs):  # type: ignore[arg-type]
-            if a.__class__ is not np.ndarray or a.dtype != np_dtype:
-                return None
-            if a.shape not in seen:
-                return None
-        return list(args)
+            if a.__class__ is not np.ndarray or a.dtype != np_dtype or a.shape not in seen:
+                return False
+        return True
 
     def _note_fast_shapes(self, args: tuple) -> None:
         """Remember argument shapes the signature accepted (see ``_fast_feeds``)."""

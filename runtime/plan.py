@@ -11,15 +11,28 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+import numpy as np
+
+from runtime import trace
 from runtime.errors import InvalidArgumentError
+from runtime.static_kernels import SPECIALIZE
 
 _WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "PyCall", "NoOp"}
 
 
-class Plan:
-    """Compiled steps plus where feeds go and where fetches come from."""
+#: Runs of a plan before it becomes generated Python: compiling costs about as much per step as
+#: a few dozen interpreted runs save, and many plans (initializers, evaluations) run only once.
+_GENERATE_AFTER = 30
 
-    __slots__ = ("const_fetches", "feed_slots", "fetch_slots", "prefill", "steps")
+
+class Plan:
+    """Compiled steps plus where feeds go and where fetches come from.
+
+    A plan without loop regions that keeps being run becomes one generated Python function:
+    slots are its locals, kernels and folded values its globals, so a step costs the kernel call.
+    """
+
+    __slots__ = ("call", "const_fetches", "feed_slots", "fetch_slots", "prefill", "runs", "steps")
 
     def __init__(self, steps: list, prefill: list, feed_slots: list[int], fetch_slots: list[Any]) -> None:
         self.steps = steps
@@ -28,12 +41,20 @@ class Plan:
         self.fetch_slots = fetch_slots
         # Folded values are shared between runs, so a fetch of one hands out a copy.
         self.const_fetches = any(s is not None and prefill[s] is not None for s in fetch_slots)
+        self.call: Any = None
+        # Loop regions run through the interpreter: such a plan never counts up to generation.
+        self.runs = _GENERATE_AFTER + 1 if any(fn is None for fn, _, _ in steps) else 0
 
-    def run(self, feed_values: list) -> list:
-        v = self.prefill.copy()
-        for i, x in zip(self.feed_slots, feed_values):
-            v[i] = x
+    def run(self, feed_values: Any) -> list:
         try:
+            if self.call is not None:
+                return self.call(*feed_values)
+            self.runs += 1
+            if self.runs == _GENERATE_AFTER:
+                self.call = _generate(self)
+            v = self.prefill.copy()
+            for i, x in zip(self.feed_slots, feed_values):
+                v[i] = x
             _run_steps(self.steps, v)
         except (ValueError, IndexError) as exc:
             # A kernel's NumPy call failed on values the static shapes allowed (a batch of
@@ -42,6 +63,50 @@ class Plan:
         if self.const_fetches:
             return [None if s is None else _copy_if(self.prefill[s], v[s]) for s in self.fetch_slots]
         return [None if s is None else v[s] for s in self.fetch_slots]
+
+
+def _generate(plan: Plan) -> Any:
+    """The plan as straight-line Python: ``def run(f0, f1, ...)`` returning the fetch list."""
+    names: dict[str, Any] = {"_copy": _copy}
+    written: set[int] = set()
+    lines = [f"    v{s} = f{i}" for i, s in enumerate(plan.feed_slots)]
+    written.update(plan.feed_slots)
+    for s, value in enumerate(plan.prefill):
+        if value is not None:
+            names[f"c{s}"] = value
+
+    def read(s: int) -> str:
+        if plan.prefill[s] is not None:
+            return f"c{s}"
+        return f"v{s}" if s in written else "None"
+
+    for k, (fn, ins, out) in enumerate(plan.steps):
+        names[f"k{k}"] = fn
+        call = f"k{k}({', '.join(read(i) for i in ins)})"
+        if out.__class__ is int:
+            lines.append(f"    v{out} = {call}")
+            written.add(out)
+        elif out:
+            lines.append(f"    {', '.join(f'v{o}' for o in out)}, *_ = {call}")
+            written.update(out)
+        else:
+            lines.append(f"    {call}")
+    fetches = []
+    for s in plan.fetch_slots:
+        if s is None:
+            fetches.append("None")
+        elif plan.prefill[s] is not None:
+            fetches.append(f"_copy(c{s})")
+        else:
+            fetches.append(read(s))
+    params = ", ".join(f"f{i}" for i in range(len(plan.feed_slots)))
+    source = f"def run({params}):\n" + "\n".join(lines) + f"\n    return [{', '.join(fetches)}]\n"
+    exec(compile(source, "<plan>", "exec"), names)  # noqa: S102 - source built above from slot numbers
+    return names["run"]
+
+
+def _copy(value: Any) -> Any:
+    return value.copy() if hasattr(value, "copy") else value
 
 
 def _copy_if(folded: Any, value: Any) -> Any:
@@ -147,13 +212,70 @@ def _folded(op: Any) -> bool:
         getattr(o, "_exact", False) and o._probe is not None for o in op.outputs)
 
 
-def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = None) -> Plan:
+#: Inputs that ops use for their shape alone: with a fully defined static shape they need no value.
+_SHAPE_INPUTS = {"ExpandReduced": (1,), "BroadcastLike": (1,), "SumToShape": (1,), "ZerosLike": (0,),
+                 "OnesLike": (0,), "Shape": (0,), "Size": (0,), "Rank": (0,)}
+
+
+def _evaluate(op: Any, sources: list[int], consts: dict[int, Any], slot: Any) -> bool:
+    """Fold a pure op whose inputs are folded values or static shapes: run its kernel once now."""
+    if op.opdef.stateful or not op.inputs or not op.outputs:
+        return False
+    shape_inputs = _SHAPE_INPUTS.get(op.type, ())
+    args = []
+    for k, (t, s) in enumerate(zip(op.inputs, sources)):
+        if s in consts:
+            args.append(consts[s])
+        elif k in shape_inputs and t.shape.is_fully_defined():
+            args.append(np.zeros(t.shape.as_list(), t.dtype.np))
+        else:
+            return False
+    try:
+        with np.errstate(all="ignore"):
+            result = op.fn(*args)
+        values = [result] if op.opdef.n_out == 1 else list(result)
+    except Exception:  # noqa: BLE001 - a kernel that fails now fails at run time, as TF reports it
+        return False
+    if len(values) != len(op.outputs) or any(x is None for x in values):
+        return False
+    for o, x in zip(op.outputs, values):
+        consts[slot(o)] = x
+    return True
+
+
+def _live_steps(steps: list, step_ops: list, fetch_slots: list, roots: set[int]) -> list:
+    """Steps whose values are used, plus effects and asked-for ops. A pure op whose consumers
+    were all folded is dropped when its static shapes are known (as TF's graph optimizer
+    materializes shapes and prunes what no longer feeds anything)."""
+    needed = {s for s in fetch_slots if s is not None}
+    kept = []
+    for step, op in zip(reversed(steps), reversed(step_ops)):
+        out = step[2]
+        outs = (out,) if out.__class__ is int else out
+        if (op.opdef.stateful or id(op) in roots or any(o in needed for o in outs)
+                or not all(t.shape.is_fully_defined() for t in op.outputs)):
+            kept.append(step)
+            needed.update(step[1])
+    kept.reverse()
+    return kept
+
+
+def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = None,
+                 roots: tuple = ()) -> Plan:
     """Number the slots the ops touch and emit one step per op (skipping fed producers).
 
     ``loops`` are regions ``(start, end, range_tensor, cell, carried)`` of a traced function:
     ops with index in [start, end) form a body that runs once per range value; ``carried``
     pairs (tensor before the loop, tensor after one pass) carry values between iterations.
+    ``roots`` are ops that run because they were asked for, whether or not their values are used.
+
+    Without loops (and while no value log records each kernel's outputs) compiling goes
+    further: pure ops whose inputs are folded values, or are used only for a static shape, are
+    evaluated once; kernels are specialized to their static shapes (``static_kernels``); and
+    pure steps whose values nothing uses any more are dropped.
     """
+    fast = not loops and trace.recorder.values is None
+    step_ops: list = []
     slots: dict[int, int] = {}
 
     def slot(t: Any) -> int:
@@ -206,6 +328,8 @@ def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = Non
                 for o in op.outputs:
                     consts[slot(o)] = o._probe[0]
                 continue
+            if fast and _evaluate(op, [source(t, remap) for t in op.inputs], consts, slot):
+                continue
             passthrough = _PASSTHROUGH.get(op.type)
             if passthrough is not None and passthrough(op):
                 alias[slot(op.outputs[0])] = source(op.inputs[0], remap)
@@ -215,12 +339,19 @@ def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = Non
                 out: Any = slot(op.outputs[0])
             else:
                 out = tuple(slot(o) for o in op.outputs)
-            steps.append((op.fn, ins, out))
+            fn = op.fn
+            if fast:
+                special = SPECIALIZE.get(op.type)
+                fn = (special(op) if special is not None else None) or fn
+                step_ops.append(op)
+            steps.append((fn, ins, out))
         return steps
 
     done: list = []
     steps = emit(list(ops), {}, False)
     fetch_slots = [None if f is None else source(f, {}) for f in fetches]
+    if fast:
+        steps = _live_steps(steps, step_ops, fetch_slots, {id(op) for op in roots})
     prefill: list = [None] * len(slots)
     for s, value in consts.items():
         prefill[s] = value
@@ -229,4 +360,4 @@ def compile_plan(ops: list, feeds: list, fetches: list, loops: list | None = Non
 
 def session_plan(targets: list, feeds: list, fetch_tensors: list) -> Plan:
     fed = {id(t) for t in feeds}
-    return compile_plan(_schedule_session(targets, fed), feeds, fetch_tensors)
+    return compile_plan(_schedule_session(targets, fed), feeds, fetch_tensors, roots=tuple(targets))

@@ -101,27 +101,28 @@ class Session:
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        single = not nest.is_nested(fetches)
+        cls = fetches.__class__
+        single = cls is SymbolicTensor or cls is Operation or not nest.is_nested(fetches)
         flat = [fetches] if single else nest.flatten(fetches)
-        items = [self._resolve(f) for f in flat]
+        items = [f if f.__class__ is SymbolicTensor else self._resolve(f) for f in flat]
         feeds, values = [], []
-        for k, v in (feed_dict or {}).items():
-            t = self._resolve(k)
-            if isinstance(t, Operation):
-                raise TypeError("Cannot interpret feed_dict key as Tensor: Can not convert a Operation into a Tensor.")
-            feeds.append(t)
-            values.append(_feed_value(t, v))
-        key = (tuple(id(i) for i in items), tuple(id(t) for t in feeds))
+        if feed_dict:
+            for k, v in feed_dict.items():
+                t = k if k.__class__ is SymbolicTensor else self._resolve(k)
+                if isinstance(t, Operation):
+                    raise TypeError("Cannot interpret feed_dict key as Tensor: Can not convert a Operation into a Tensor.")
+                feeds.append(t)
+                values.append(_feed_value(t, v))
+        key = (tuple(map(id, items)), tuple(map(id, feeds)))
         plan = self.graph.plan_cache.get(key)
         if plan is None:
             targets = [i if isinstance(i, Operation) else i.op for i in items]
             fetch_tensors = [None if isinstance(i, Operation) else i for i in items]
             plan = session_plan(targets, feeds, fetch_tensors)
             self.graph.plan_cache[key] = plan
-        out = [_result(r) for r in plan.run(values)]
         if single:
-            return out[0]
-        return nest.pack_sequence_as(fetches, out)
+            return _result(plan.run(values)[0])
+        return nest.pack_sequence_as(fetches, [_result(r) for r in plan.run(values)])
 
     def make_callable(self, fetches: Any, feed_list: Any = None, accept_options: bool = False) -> Any:
         feed_list = list(feed_list or [])
@@ -131,8 +132,13 @@ class Session:
 def _result(r: Any) -> Any:
     if r is None:
         return None
+    if r.__class__ is np.ndarray and r.ndim:
+        return r
     a = np.asarray(r)
     return a[()] if a.ndim == 0 else a
+
+
+_NOT_FED = (None, None, None)
 
 
 def _feed_value(t: SymbolicTensor, v: Any) -> np.ndarray:
@@ -142,15 +148,17 @@ def _feed_value(t: SymbolicTensor, v: Any) -> np.ndarray:
         else:
             raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
                             "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles.")
-    arr = np.asarray(v, dtype=t.dtype.np)
     # Shapes already accepted for this tensor's current static shape need no re-check.
-    static, accepted = getattr(t, "_accepted_feeds", (None, None))
+    static, accepted, np_dtype = getattr(t, "_accepted_feeds", _NOT_FED)
+    if np_dtype is None:
+        np_dtype = t.dtype.np
+    arr = v if v.__class__ is np.ndarray and v.dtype is np_dtype else np.asarray(v, dtype=np_dtype)
     if static is not t.shape or arr.shape not in accepted:  # type: ignore[operator]
         if not t.shape.is_compatible_with(arr.shape):
             raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {t.name}, which has shape {t.shape}")
         if static is not t.shape:
             static, accepted = t.shape, set()
-            t._accepted_feeds = (static, accepted)  # type: ignore[attr-defined]
+            t._accepted_feeds = (static, accepted, np_dtype)  # type: ignore[attr-defined]
         accepted.add(arr.shape)  # type: ignore[union-attr]
     return arr
 

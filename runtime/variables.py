@@ -148,9 +148,11 @@ class Variable:
     def _assign_array(self, x: np.ndarray) -> np.ndarray:
         if x.__class__ is not np.ndarray:
             x = np.asarray(x)
-        if x.dtype != self._dtype.np:
-            x = x.astype(self._dtype.np)
-        if self._value is not None and x.shape != self._value.shape and self._shape.is_fully_defined():
+        np_dtype = self._dtype.np
+        if x.dtype is not np_dtype and x.dtype != np_dtype:
+            x = x.astype(np_dtype)
+        value = self._value
+        if value is not None and x.shape != value.shape and self._shape.is_fully_defined():
             from runtime.errors import invalid_argument
 
             raise invalid_argument(

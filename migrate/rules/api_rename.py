@@ -63,7 +63,11 @@ def _code(node: cst.CSTNode) -> str:
 
 
 def _attr_chain(alias: str, path: str) -> cst.BaseExpression:
-    return cst.parse_expression(f"{alias}.{path}")
+    """``alias.path`` as the parser would build it, without parsing (renames make many)."""
+    chain: cst.BaseExpression = cst.Name(alias)
+    for part in path.split("."):
+        chain = cst.Attribute(value=chain, attr=cst.Name(part))
+    return chain
 
 
 def _one_minus(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -513,7 +517,9 @@ class RenameTransformer(cst.CSTTransformer):
             if obj.startswith("'"):
                 obj = f"tf.keras.initializers.get({obj})"
             self._report(RULE.id, original_node, f"tf.{path} → {obj} (TF1 defaults explicit)", "fixed")
-            return cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
+            initializer = cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
+            # already in that form (a rewrite's output): the node stays, so its statement does
+            return updated_node if initializer.deep_equals(updated_node) else initializer
         ambiguous = path in TF1_MEANING_BY_SPELLING and not (
             path == "nn.dropout" and any(a.keyword and a.keyword.value == "keep_prob" for a in original_node.args)
         )
@@ -523,7 +529,7 @@ class RenameTransformer(cst.CSTTransformer):
                 self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
             updated_node = transformed
         renames = KEYWORD_RENAMES.get(path)
-        if renames:
+        if renames and any(a.keyword is not None and a.keyword.value in renames for a in updated_node.args):
             args = [
                 a.with_changes(keyword=cst.Name(renames[a.keyword.value]))
                 if a.keyword is not None and a.keyword.value in renames

@@ -7,7 +7,10 @@ from . import Rule
 RULE = Rule(
     id="TF117",
     name="graph-reads-to-eager",
-    summary="Compute graph tensors and variable lists read outside a session run eagerly.",
+    summary=(
+        "Compute graph tensors and variable lists read outside a session run eagerly; "
+        "TF1 variable names read from Keras variables' paths."
+    ),
     doc=(
         "A graph tensor used outside `sess.run` (`print(y)` after building the graph) becomes "
         "a call of a `@tf.function` computing it, when it needs no fed placeholder and its "

@@ -7,7 +7,10 @@ from . import Rule
 RULE = Rule(
     id="TF104",
     name="variable-scope-to-layer",
-    summary="Turn variable-creating functions into Keras Layers and scoped models into Models.",
+    summary=(
+        "Turn variable-creating functions (and a graph class's static methods and "
+        "`variable_scope` blocks) into Keras Layers and Models named by their scopes."
+    ),
     doc=(
         "A function that creates variables with `tf.get_variable` becomes a "
         "`tf.keras.layers.Layer`: its first parameter is the input, the others become "

@@ -11,7 +11,7 @@ from runtime import dtypes
 from runtime.gradients import engine_variable
 from runtime.keras import present_as_keras
 from runtime.keras.variables import KerasVariable, make_variable
-from runtime.optimizers.common import minus_step, step_op
+from runtime.optimizers.common import minus_step, step_op, times
 
 _NAME_COUNTS: dict[str, int] = {}
 
@@ -150,7 +150,7 @@ class Optimizer:
                 lr_var._assign_array(np.float32(np.asarray(_eager_value(rate))))
             for ev, dt, g, s in zip(evars, np_dtypes, gs, slots):
                 self._update(ev, g.astype(dt, copy=False), lr_var._value.astype(dt, copy=False), s, it._value)
-            it._assign_array(it._value + 1)
+            it._assign_array(it._value[()] + 1)  # scalar math: the same int64 add
 
         step_op([g for g, _ in live], [], update, [v for _, v in live], name=self.name)
         return self._iterations
@@ -192,7 +192,7 @@ class SGD(Optimizer):
             else:
                 var._assign_array(var._value + mv)
         else:
-            var._assign_array(minus_step(var._value, g * lr))
+            var._assign_array(minus_step(var._value, times(g, lr)))
 
 
 class Adam(Optimizer):

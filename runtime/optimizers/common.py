@@ -11,6 +11,8 @@ from runtime import trace
 from runtime.convert import convert_to_tensor
 from runtime.ops.state import py_call
 
+_NO_HYPERS: list = []
+
 
 def step_op(grads: list, hypers: list, update: Callable[[list, list], None], traced: list,
             name: str | None = None) -> Any:
@@ -28,7 +30,7 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
         gs = [a if a.__class__ is np.ndarray else np.asarray(a) for a in arrays[:n]]
         if recorder.active:
             trace.optimizer_step(list(zip(gs, traced)))
-        update(gs, [np.asarray(a) for a in arrays[n:]] if len(arrays) > n else [])
+        update(gs, [np.asarray(a) for a in arrays[n:]] if len(arrays) > n else _NO_HYPERS)
         return ()
 
     return py_call(kernel, g_ts + h_ts, [], name=name)
@@ -36,13 +38,28 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
 
 def minus_step(value: np.ndarray, step: Any) -> Any:
     """``value - step``, written into ``step`` when it is a fresh array of the result's shape
-    (one allocation per update instead of two; same arithmetic)."""
-    if step.__class__ is np.ndarray and step.shape == value.shape and step.dtype == value.dtype:
-        return np.subtract(value, step, out=step)
+    (one allocation per update instead of two; same arithmetic). A scalar variable less a
+    scalar step is NumPy scalar math: the same float operation without a ufunc call."""
+    if step.__class__ is np.ndarray:
+        if step.shape == value.shape and step.dtype == value.dtype:
+            return np.subtract(value, step, out=step)
+    elif value.ndim == 0:
+        return value[()] - step
     return value - step
+
+
+def times(g: Any, factor: Any) -> Any:
+    """``g * factor``; for a scalar gradient and factor, as NumPy scalar math (same operation)."""
+    if g.ndim == 0:
+        g = g[()]
+        if factor.__class__ is np.ndarray and factor.ndim == 0:
+            factor = factor[()]
+    return g * factor
 
 
 def f32(x: Any, dtype: Any) -> Any:
     """A hyperparameter as a scalar of the variable's dtype (TF casts after converting)."""
+    if x.__class__ is np.ndarray and x.dtype is dtype:
+        return x[()]
     a = np.asarray(x)
     return (a if a.dtype == dtype else a.astype(dtype))[()]

@@ -10,7 +10,7 @@ from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
 from runtime.gradients import gradients
 from runtime.graph import GraphKeys
-from runtime.optimizers.common import f32, minus_step, step_op
+from runtime.optimizers.common import f32, minus_step, step_op, times
 from runtime.tensor import Tensor
 from runtime.variables import Variable
 
@@ -164,7 +164,7 @@ class GradientDescentOptimizer(Optimizer):
         return [self._lr]
 
     def _update(self, var: Variable, g: np.ndarray, h: list) -> None:
-        var._assign_array(minus_step(var._value, g * f32(h[0], g.dtype)))
+        var._assign_array(minus_step(var._value, times(g, f32(h[0], g.dtype))))
 
 
 class MomentumOptimizer(Optimizer):

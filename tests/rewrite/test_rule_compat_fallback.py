@@ -62,3 +62,35 @@ def test_members_of_tf1_only_names_are_spelled_compat_v1() -> None:
     )
     assert result.level == "partial"
     assert "tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES, scope='s')" in result.code
+
+
+MODEL_CLASS = '''
+class Model{n}(object):
+    def __init__(self, n_in=4, n_out=2):
+        self.x = tf.placeholder(tf.float32, [None, n_in])
+        self.y = tf.placeholder(tf.float32, [None, n_out])
+        self.w = tf.Variable(tf.truncated_normal([n_in, n_out], stddev=0.1))
+        self.loss = tf.reduce_mean(tf.square(tf.matmul(self.x, self.w) - self.y))
+        self.train_op = tf.train.AdamOptimizer(0.1).minimize(self.loss)
+
+    def fit(self, sess, xs, ys):
+        return sess.run([self.train_op, self.loss], feed_dict={{self.x: xs, self.y: ys}})
+
+'''
+
+
+def test_statements_a_fallback_inserts_report_nothing() -> None:
+    """The mode switch the fallback adds is no user code: no finding, whatever the move built
+    (and threw away) before it gave up."""
+    source = "import tensorflow as tf\n" + "".join(MODEL_CLASS.format(n=n) for n in range(6)) + (
+        "x = tf.placeholder(tf.float32)\n"
+        "y = x\n"
+        "for _ in range(3):\n"
+        "    y = y * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: 1.0}))\n"
+    )
+    for _ in range(5):
+        result = rewrite_source(source)
+        assert "tf.compat.v1.disable_eager_execution()" in result.code
+        assert not [f for f in result.findings if "disable_eager_execution" in f.message]

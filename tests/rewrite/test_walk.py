@@ -9,7 +9,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from migrate.lines import start_lines
-from migrate.walk import _is_trivia, holding, walk
+from migrate.walk import _is_trivia, holding, transform, walk
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SOURCES = sorted(FIXTURES.glob("programs/*/before.py"))
@@ -77,3 +77,54 @@ def test_holding_marks_every_ancestor_of_a_hit() -> None:
     call = second.body[0].value  # type: ignore[attr-defined]
     assert {id(module), id(second), id(call), id(call.args[0].value)} <= hot
     assert id(module.body[0]) not in hot and id(call.func) not in hot
+
+
+class Respeller(cst.CSTTransformer):
+    """Records the hooks it gets and renames every `x`, wrapping calls of `f` in `g(...)`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, str, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.calls.append(("visit", type(node).__name__, id(node)))
+        return super().on_visit(node)
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+        self.calls.append(("leave", type(original).__name__, id(original)))
+        return super().on_leave(original, updated)  # type: ignore[return-value]
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        return updated.with_changes(value="renamed") if updated.value == "x" else updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if isinstance(original.func, cst.Name) and original.func.value == "f":
+            return cst.Call(cst.Name("g"), [cst.Arg(updated)])
+        return updated
+
+
+@pytest.mark.parametrize(("name", "module"), _modules())
+def test_transform_is_a_visit_that_keeps_unchanged_nodes(name: str, module: cst.Module) -> None:
+    """Same code and the same hooks on the same nodes as libcst's visit (trivia aside)."""
+    by_libcst, sparse = Respeller(), Respeller()
+    expected = module.visit(by_libcst)
+    result = transform(module, sparse)
+    assert result.code == expected.code
+    code_nodes = {id(n) for n in walk(module)}
+    assert sparse.calls == [c for c in by_libcst.calls if c[2] in code_nodes]
+
+
+def test_transform_returns_untouched_subtrees_as_they_were() -> None:
+    module = cst.parse_module("a = b + c\nd = f(x)\n")
+    result = transform(module, Respeller())
+    assert result.body[0] is module.body[0]
+    assert result.code == "a = b + c\nd = g(f(renamed))\n"
+
+
+def test_transform_refuses_a_removal() -> None:
+    class Remover(cst.CSTTransformer):
+        def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.RemovalSentinel:
+            return cst.RemovalSentinel.REMOVE
+
+    with pytest.raises(TypeError, match="removed"):
+        transform(cst.parse_module("f()\n"), Remover())
