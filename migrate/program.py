@@ -341,6 +341,7 @@ class ProgramMove:
         name = getattr(item.stmt, "name", None)
         return name is not None and (
             name.value in self.models.model_instances or name.value in self.models.layer_classes
+            or name.value in self.models.dropped_params
         )
 
     def _unrun_functions(self) -> list[cst.FunctionDef]:
@@ -469,6 +470,8 @@ class ProgramMove:
                 if with_item.asname is not None and isinstance(with_item.asname.name, cst.Name):
                     self.scope_handles.add(with_item.asname.name.value)
                 name = call.args[0].value
+                if len(call.args) == 1 and self._is_current_scope(name):
+                    continue  # re-entering the scope it is already in: names are unchanged
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
                     raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
                 prefix = f"{prefix}{name.evaluated_value}/"
@@ -479,6 +482,10 @@ class ProgramMove:
                 continue
             return None
         return prefix
+
+    def _is_current_scope(self, expr: cst.BaseExpression) -> bool:
+        """`tf.get_variable_scope()`: the scope the statement already runs in."""
+        return isinstance(expr, cst.Call) and not expr.args and self.aliases.resolve(expr.func) == "get_variable_scope"
 
     def _regularization_read(self, call: cst.Call) -> str | None:
         """The REGULARIZATION_READS template of a call reading TF1's regularization losses."""
@@ -493,8 +500,7 @@ class ProgramMove:
     def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
         """Regularization collection reads → the Keras layers' `losses`."""
         assert self.models is not None
-        owners = [instance for function, instance in self.models.model_instances.items()
-                  if function in self.models.regularized_models]
+        owners = [instance for instance in self.models.instances() if instance in self.models.regularized_models]
         owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
         if not owners:
             # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
@@ -1104,7 +1110,7 @@ class ProgramMove:
         # Inside nodes leave the top level; some bring an object that is created once. Their
         # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
         # call to call, as the graph's op did from run to run.
-        replayed = self._without_reuse(stmt)
+        replayed = self._without_dropped(stmt)
         seeded = self.op_seeds.seed(replayed, _calls(replayed), self.aliases, self.lines)
         if seeded is not replayed:
             self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
@@ -1126,26 +1132,40 @@ class ProgramMove:
             out.append(self._rnn_instance(node, item.prefix))
         return out
 
-    def _without_reuse(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
-        """Calls of a scoped layer instance lose their `reuse` argument: the instance is shared."""
+    def _without_dropped(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """Calls of a converted layer or model lose the arguments its instance took over: `reuse`
+        (the instance is shared), configuration (given to its constructor)."""
         assert self.models is not None
-        reuse = self.models.dropped_params
-        if not any(isinstance(c.func, cst.Name) and c.func.value in reuse for c in _calls(stmt)):
+        dropped, flags, per_call = self.models.dropped_params, self.models.flag_params, self.models.call_instances
+        called = [c.func.value for c in _calls(stmt) if isinstance(c.func, cst.Name) and c.func.value in dropped | flags]
+        if not called:
             return stmt
 
         class Drop(cst.CSTTransformer):
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-                if not (isinstance(original.func, cst.Name) and original.func.value in reuse):
+                func = original.func
+                if not (isinstance(func, cst.Name) and func.value in dropped | flags):
                     return updated
-                dropped = reuse[original.func.value]
-                args = [a for i, a in enumerate(updated.args)
-                        if not (a.keyword is not None and any(a.keyword.value == n for _, n in dropped))
-                        and not (a.keyword is None and any(i == p for p, _ in dropped))]
+                if id(original) in per_call:
+                    updated = updated.with_changes(func=cst.Name(per_call[id(original)]))
+                params = dropped.get(func.value, ([], ""))[0]
+                names = {name for _, name in params}
+                positions = {position for position, _ in params}
+                keywords = dict(flags.get(func.value, []))
+                args = [a.with_changes(keyword=cst.Name(keywords[i]), equal=cst.AssignEqual(
+                            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+                        if a.keyword is None and i in keywords else a
+                        for i, a in enumerate(updated.args)
+                        if not (a.keyword is not None and a.keyword.value in names)
+                        and not (a.keyword is None and i in positions)]
                 if args:
                     args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                 return updated.with_changes(args=args)
 
-        self._fixed(SCOPE_RULE.id, stmt, "reuse and configuration arguments dropped: the layer instance is shared")
+        for name in dict.fromkeys(called):
+            params, why = dropped.get(name, ([], ""))
+            if params:
+                self._fixed(SCOPE_RULE.id, stmt, why)
         new = stmt.visit(Drop())
         cg.copy_lines(stmt, new, self.lines)
         return new  # type: ignore[return-value]
@@ -1184,7 +1204,7 @@ class ProgramMove:
         """A Checkpoint tracking every variable and model the program created so far."""
         assert self.models is not None
         owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
-        owners += list(self.models.model_instances.values())
+        owners += self.models.instances()
         owners += [str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n)]
         return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
 
@@ -1646,6 +1666,15 @@ class ProgramMove:
         else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
         keys become strings."""
         allowed = self._driver_allowed(stmt, keyed) | set(reads.tensors)
+        for call in _calls(stmt):
+            func = call.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS
+                    and isinstance(func.value, cst.Name)
+                    and (opt := self.scope.lookup(func.value.value)) is not None and opt.kind == "optimizer"):
+                # A graph statement inside a loop or branch: it would run per iteration here.
+                raise Unsupported(
+                    OPTIMIZER_RULE.id, self._line(stmt), f"{func.value.value}.{func.attr.value} outside the graph statements",
+                )
         for name in names_read(stmt):
             if id(name) in allowed:
                 continue
@@ -1968,11 +1997,27 @@ class ProgramMove:
     def _spec(self, placeholder: Node) -> str:
         args: dict[str, cst.BaseExpression] = placeholder.info["args"]  # type: ignore[assignment]
         dtype = code(args["dtype"]) if "dtype" in args else "tf.float32"
-        if id(placeholder) in self.lr_placeholders:
+        if id(placeholder) in self.lr_placeholders or (self._is_model_flag(placeholder) and "shape" not in args):
             shape = "[]"
         else:
             shape = code(args["shape"]) if "shape" in args else "None"
         return f"tf.TensorSpec({shape}, {dtype})"
+
+    def _is_model_flag(self, placeholder: Node) -> bool:
+        """A placeholder passed as a converted model's `training` flag: TF1's cond took it as a
+        scalar, and Keras needs the rank of what a model is called with."""
+        assert self.models is not None
+        flags = self.models.flag_params
+        for node in self.scope.nodes:
+            for call in _calls(node.stmt):
+                if not (isinstance(call.func, cst.Name) and call.func.value in flags):
+                    continue
+                for position, name in flags[call.func.value]:
+                    passed = [a.value for i, a in enumerate(call.args)
+                              if (a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == name)]
+                    if any(isinstance(v, cst.Name) and v.value == placeholder.name for v in passed):
+                        return True
+        return False
 
     def _watched(self, grad_nodes: list[Node], placeholders: list[Node]) -> list[str]:
         names = {p.name for p in placeholders}
@@ -2037,7 +2082,7 @@ class ProgramMove:
         plain = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable and "container" not in n.info]
         parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
             f"{name}.trainable_variables"
-            for name in [*self.models.model_instances.values(),
+            for name in [*self.models.instances(),
                          *(str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n))]
         ]
         if any("container" in n.info for n in self.scope.nodes):

@@ -8,12 +8,13 @@ functions (or `tf.layers.*`) under `tf.variable_scope(name)` blocks: it becomes 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
-from .codegen import ReplaceNames, fill_lines
+from .codegen import ReplaceNames, fill_lines, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -115,9 +116,13 @@ class ModelBuilder:
         scope = next(iter(scopes))
         return scope if scope and "/" not in scope and scope.isidentifier() else None
 
-    # instance -> (position, name) of the function's parameters its calls lose: `reuse`, and
-    # the configuration a shared instance took in its constructor
-    dropped_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    # instance -> ((position, name) of parameters its calls no longer pass, why): `reuse`, the
+    # configuration its constructor took, the scope name a per-call model was given
+    dropped_params: dict[str, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
+    call_instances: dict[int, str] = field(default_factory=dict)  # id of a call -> the model it calls
+    # model instance -> (position, name) of parameters its layers take as `training`: calls pass
+    # them by keyword (Keras takes only tensors positionally), a fed flag is a scalar
+    flag_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     # set while converting a function whose one instance is made where it is called
     shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
@@ -126,13 +131,21 @@ class ModelBuilder:
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
         instances = self.model_instances
+        per_call = self.call_instances
         return [
-            instances[node.func.value] for node in walk(expr)
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in instances
+            per_call[id(node)] if id(node) in per_call else instances[node.func.value]  # type: ignore[attr-defined]
+            for node in walk(expr)
+            if isinstance(node, cst.Call) and (
+                id(node) in per_call or isinstance(node.func, cst.Name) and node.func.value in instances
+            )
         ]
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
+
+    def instances(self) -> list[str]:
+        """Every model instance the conversion created."""
+        return list(dict.fromkeys([*self.model_instances.values(), *self.call_instances.values()]))
 
     def _fixed(self, node: cst.CSTNode, message: str, rule: str = RULE.id) -> None:
         self.findings.append(Finding(rule, self._line(node), 0, message, "fixed"))
@@ -162,7 +175,12 @@ class ModelBuilder:
         self.layer_classes.pop(name, None)
         self.model_instances.pop(name, None)
         self.model_instances[instance] = instance
-        self.dropped_params[instance] = self.dropped_params.pop(name, [])
+        self.dropped_params[instance] = self.dropped_params.pop(name, ([], ""))
+        if name in self.flag_params:
+            self.flag_params[instance] = self.flag_params.pop(name)
+        if name in self.regularized_models:
+            self.regularized_models.remove(name)
+            self.regularized_models.add(instance)
         if shared.name:
             self.scoped_instances = {k: v for k, v in self.scoped_instances.items() if v != name}
             self.scoped_instances[shared.name] = instance
@@ -174,6 +192,16 @@ class ModelBuilder:
         if not self._creates_variables(func):
             return None
         body = list(func.body.body)  # type: ignore[union-attr]
+        if body and is_docstring(body[0]) and len(body) > 1:
+            # The docstring documents the class the function becomes.
+            undocumented = func.with_changes(body=func.body.with_changes(body=body[1:]))
+            self.lines[id(undocumented)] = self._line(func)
+            converted = self.convert_function(undocumented, scope)
+            assert converted is not None and isinstance(converted[0], cst.ClassDef)
+            cls = converted[0]
+            first, *rest = cls.body.body  # type: ignore[union-attr]
+            members = [body[0], first.with_changes(leading_lines=[cst.EmptyLine(indent=False), *first.leading_lines]), *rest]
+            return [cls.with_changes(body=cls.body.with_changes(body=members)), *converted[1:]]
         params = [p.name.value for p in func.params.params]
         inner = list(body[0].body.body) if self._scope_param(body, params) else body  # type: ignore[attr-defined]
         if any(_get_variable_call(s, self.aliases) for s in inner):
@@ -182,6 +210,17 @@ class ModelBuilder:
         if scoped is not None:
             return scoped
         return self._model_class(func, body)
+
+    def _note_library_function(self, func: cst.FunctionDef, cls: str) -> None:
+        """A converted function no code here calls is a library API: its importers must change (a
+        shared one is called where its instance is made)."""
+        if self.shared is None and not self.calls_of(func.name.value):
+            self.findings.append(Finding(
+                RULE.id, self._line(func), 0,
+                f"{func.name.value} is not called in this module: code importing it creates one {cls} "
+                "and calls that object",
+                "info",
+            ))
 
     def _scoped_layer(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> list[cst.BaseStatement] | None:
         """`def f(x[, reuse]): with tf.variable_scope("name"[, reuse=reuse]): <get_variable ...>`:
@@ -213,10 +252,16 @@ class ModelBuilder:
         self.model_instances[name] = name
         self.scoped_instances[scope_name] = name
         if reuse_param is not None:
-            self.dropped_params[name] = [(params.index(reuse_param), reuse_param)]
+            self.dropped_params[name] = (
+                [(params.index(reuse_param), reuse_param)], "reuse argument dropped: the layer instance is shared",
+            )
         if self.shared is not None:
             config = [p for p in params[1:] if p != reuse_param]
-            self.dropped_params[name] = self.dropped_params.get(name, []) + [(params.index(p), p) for p in config]
+            dropped, _ = self.dropped_params.get(name, ([], ""))
+            self.dropped_params[name] = (
+                [*dropped, *[(params.index(p), p) for p in config]],
+                "reuse and configuration arguments dropped: the layer instance is shared",
+            )
             self.shared.cls, self.shared.config, self.shared.name = layer.name.value, config, scope_name
             return [layer]
         instance = cst.parse_statement(f"{name} = {layer.name.value}(name={scope_name!r})\n")
@@ -300,6 +345,7 @@ class ModelBuilder:
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(call_body))  # type: ignore[arg-type]
         self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
+        self._note_library_function(func, cls)
         return cls_node.with_changes(
             body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines
         )
@@ -335,11 +381,19 @@ class ModelBuilder:
         attrs: dict[str, str] = {}  # attribute -> constructor source
         name = func.name.value
         outer_name: str | None = None
+        # A function of a class shared by its calls takes no scope name from them.
+        scope_param = self._scope_param(body, [p.name.value for p in func.params.params]) if self.shared is None else None
+        if scope_param is not None:
+            # `with tf.variable_scope(scope):` from a parameter: each call names its own model.
+            body = list(body[0].body.body)  # type: ignore[attr-defined]
+            if scope_param in {n.value for s in body for n in names_read(s)}:
+                raise Unsupported(RULE.id, self._line(func), f"{name} reads its scope name {scope_param}")
         regularizers = self._regularizer_bindings(body)
         outer = _Scope(None, None, regularizers, set())
         # A body ending in one `with variable_scope(NAME, ...)`, after statements that create no
         # variables, names the model itself.
-        if body and isinstance(body[-1], cst.With) and not self._creates_variables(cst.Module(body[:-1])):
+        if (scope_param is None and body and isinstance(body[-1], cst.With)
+                and not self._creates_variables(cst.Module(body[:-1]))):
             scope_name = self._scope_name(body[-1])
             if scope_name is not None:
                 outer_name = scope_name
@@ -347,17 +401,20 @@ class ModelBuilder:
                 body = body[:-1] + list(body[-1].body.body)  # type: ignore[union-attr]
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
-        new_body = self._model_statements(body, attrs, outer)
+        taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in bound_names(s)}
+        new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
         # A regularizer bound only to be a scope's default moved into the layers it regularizes.
         moved = [s for s in new_body if set(_assigned(s)) & regularizers.keys()]
         still_read = {n.value for s in new_body if s not in moved for n in names_read(s)}
         new_body = [s for s in new_body if s not in moved or set(_assigned(s)) & still_read]
-        if outer.regularized:
-            self.regularized_models.add(name)
         cls = _camel(name)
         if cls == name:
             cls = f"{cls}Model"
-        config, built = self._layer_dependencies(func, body, attrs)
+        config, built, given = self._layer_dependencies(func, body, attrs, scope_param)
+        names = [p.name.value for p in func.params.params]
+        flags = [(names.index(f), f) for f in self._training_flags(body, names[1:])]
+        if flags:
+            self.flag_params[name] = flags
         init_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
         config_names = [p.name.value for p in config]
         read = {n.value for s in new_body for n in names_read(s)}
@@ -367,7 +424,7 @@ class ModelBuilder:
         if config:
             # The layers' configuration moved to the constructor: the body reads it from self.
             new_body = [s.visit(ReplaceNames({n: f"self.{n}" for n in config_names})) for s in new_body]
-        call_params = [p for p in func.params.params if p not in config]
+        call_params = [p for p in func.params.params if p not in config and p.name.value != scope_param]
         call_params[-1] = call_params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         params = _code(func.params.with_changes(params=call_params))
         build = ""
@@ -387,34 +444,80 @@ class ModelBuilder:
         call_def = members[-1]
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(new_body))
-        self.model_instances[name] = name
-        if self.shared is not None:
-            names = [p.name.value for p in func.params.params]
-            self.dropped_params[name] = [(names.index(p.name.value), p.name.value) for p in config]
-            self.shared.cls, self.shared.config = cls, [p.name.value for p in config]
-            self.shared.name = outer_name or self.shared.name
-            self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
-            return [cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)]
-        outer_name = outer_name or self.caller_scope(name)
-        model_args = f"name={outer_name!r}" if outer_name else ""
-        if outer_name:
-            self.scoped_instances[outer_name] = name
-        instance = cst.parse_statement(f"{name} = {cls}({model_args})\n")
-        self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
         model = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+        if self.shared is not None:
+            self.model_instances[name] = name
+            self.dropped_params[name] = (
+                [(names.index(n), n) for n in config_names],
+                f"configuration arguments given to the {cls} constructor: the model instance is shared",
+            )
+            self.shared.cls, self.shared.config = cls, config_names
+            self.shared.name = outer_name or self.shared.name
+            if outer.regularized:
+                self.regularized_models.add(name)
+            self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
+            return [model]
+        if scope_param is None:
+            outer_name = outer_name or self.caller_scope(name)
+            self.model_instances[name] = name
+            model_args = ", ".join([f"{p}={v}" for p, v in given[0].items()] + ([f"name={outer_name!r}"] if outer_name else []))
+            if outer_name:
+                self.scoped_instances[outer_name] = name
+            instances = [cst.parse_statement(f"{name} = {cls}({model_args})\n")]
+            self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
+        else:
+            instances = self._scoped_instances(func, cls, scope_param, given)
+        if outer.regularized:
+            self.regularized_models.update(_assigned(s)[0] for s in instances)
+        self._note_library_function(func, cls)
         fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
-        return [model, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
+        return [
+            model,
+            *[s.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if i == 0 else []) for i, s in enumerate(instances)],
+        ]
+
+    def _scoped_instances(
+        self, func: cst.FunctionDef, cls: str, scope_param: str, given: list[dict[str, str]],
+    ) -> list[cst.BaseStatement]:
+        """One model per call of a function scoped by its parameter, named by the call's scope."""
+        name = func.name.value
+        if self.module is not None and call_scopes(self.module, self.aliases).get(name, set()) - {""}:
+            # TF1 named the variables `<caller scope>/<call's scope>/...`: no Keras name holds a "/".
+            raise Unsupported(RULE.id, self._line(func), f"calls of {name} run under a variable_scope of their caller")
+        names = [p.name.value for p in func.params.params]
+        statements: list[cst.BaseStatement] = []
+        for call, constants in zip(self.calls_of(name), given, strict=True):
+            scope = _constant_arguments(call, list(func.params.params)).get(scope_param)
+            value = cst.parse_expression(scope) if scope is not None else None
+            if not isinstance(value, cst.SimpleString):
+                raise Unsupported(RULE.id, self._line(func), "variable_scope name is not a literal")
+            scope_name = str(value.evaluated_value)
+            instance = scope_name if scope_name.isidentifier() else f"{name}_{len(statements) + 1}"
+            if instance in self.scoped_instances.values() or instance in self.model_instances or instance in names:
+                instance = f"{name}_{len(statements) + 1}"
+            self.call_instances[id(call)] = instance
+            self.scoped_instances[scope_name] = instance
+            arguments = ", ".join([f"{p}={v}" for p, v in constants.items()] + [f"name={scope_name!r}"])
+            statements.append(cst.parse_statement(f"{instance} = {cls}({arguments})\n"))
+        instances = ", ".join(self.call_instances[id(c)] for c in self.calls_of(name))
+        self._fixed(func, f"function {name} → Keras model {cls}, one per variable_scope its calls name: {instances}")
+        dropped, why = self.dropped_params.get(name, ([], ""))
+        self.dropped_params[name] = ([*dropped, (names.index(scope_param), scope_param)], why or "scope name given to the model")
+        return statements
 
     def _layer_dependencies(
-        self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str]
-    ) -> tuple[list[cst.Param], dict[str, str]]:
+        self, func: cst.FunctionDef, body: list[cst.BaseStatement], attrs: dict[str, str], scope_param: str | None,
+    ) -> tuple[list[cst.Param], dict[str, str], list[dict[str, str]]]:
         """Split the layer constructors by what they read of the function.
 
-        A constructor reading a defaulted parameter the body never rebinds (`code_size=3`) gets
-        it from the model's constructor; one reading the input's shape (`inputs.shape[1]`) is
-        built in `build(input_shape)`; one reading anything else computed in the body cannot be
-        created once. Returns the parameters that move to `__init__` and the layers built in
-        `build` (attribute -> constructor source with `input_shape`).
+        A constructor reading a parameter the body never rebinds, defaulted (`code_size=3`) or
+        given a constant by the function's one call (`build(x, [64, 32])`), gets it from the
+        model's constructor; one reading the input's shape (`inputs.shape[1]`) is built in
+        `build(input_shape)`; one reading anything else computed in the body cannot be created
+        once; a function scoped by its parameter makes one model per call, each given that
+        call's constants. Returns the parameters that move to `__init__`, the layers built in
+        `build` (attribute -> constructor source with `input_shape`) and per instance the
+        constants its call gives (parameter -> source), which it is created with.
         """
         params = list(func.params.params)
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
@@ -422,21 +525,27 @@ class ModelBuilder:
         inputs = params[0].name.value
         rebound = {n for s in body for n in bound_names(s)}
         # A shared instance takes its configuration from the arguments of its calls.
-        configurable = {p.name.value: p for p in params[1:] if (p.default is not None or self.shared is not None)
-                        and p.name.value not in rebound}
+        calls = [] if self.shared is not None else self.calls_of(func.name.value)
+        per_call = [_constant_arguments(c, params) for c in calls] if scope_param or len(calls) == 1 else []
+        given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
+        configurable = {
+            p.name.value: p for p in params[1:]
+            if (p.default is not None or self.shared is not None or p.name.value in given_everywhere)
+            and p.name.value not in rebound
+        }
         local = {p.name.value for p in params} | rebound
         shape_map = {f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.get_shape()": "input_shape",
                      f"{inputs}.shape": "input_shape"}
         config: set[str] = set()
         built: dict[str, str] = {}
         for attr, source in attrs.items():
-            reads = {n.value for n in names_read(cst.parse_expression(source))} & local
+            reads = _free_reads(cst.parse_expression(source)) & local
             if not reads:
                 continue
             if inputs in reads:
                 for old, new in shape_map.items():
                     source = source.replace(old, new)
-                reads = {n.value for n in names_read(cst.parse_expression(source))} & local
+                reads = _free_reads(cst.parse_expression(source)) & local
                 built[attr] = _code(cst.parse_expression(source).visit(
                     ReplaceNames({n: f"self.{n}" for n in reads & configurable.keys()})))
             if reads - configurable.keys():
@@ -444,13 +553,21 @@ class ModelBuilder:
                 raise Unsupported(RULE.id, self._line(func), f"layer {attr} is configured from {names}, computed per call")
             config |= reads
         names = [p.name.value for p in params]
-        for call in [] if self.shared is not None else self.calls_of(func.name.value):
+        for index, call in enumerate(calls):
             positional = [a for a in call.args if a.keyword is None]
             passed = {a.keyword.value for a in call.args if a.keyword is not None}
             passed |= set(names[: len(positional)])
-            if any(a.star for a in call.args) or passed & config:
+            constants = per_call[index] if per_call else {}
+            if any(a.star for a in call.args) or (passed & config) - constants.keys():
                 raise Unsupported(RULE.id, self._line(func), f"a call of {func.name.value} sets the configuration of its layers")
-        return [p for p in params if p.name.value in config], built
+        given = [{n: c[n] for n in names if n in config and n in c} for c in per_call] or [{}]
+        moved = [n for n in names if any(n in g for g in given)]
+        if moved:
+            self.dropped_params[func.name.value] = (
+                [(names.index(n), n) for n in moved],
+                f"{', '.join(moved)} given to the {_camel(func.name.value)} constructor",
+            )
+        return [p for p in params if p.name.value in config], built, given
 
     def _scope_name(self, stmt: cst.With) -> str | None:
         if len(stmt.items) != 1:
@@ -489,16 +606,19 @@ class ModelBuilder:
         return found
 
     def _model_statements(
-        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope: _Scope
+        self, body: list[cst.BaseStatement], attrs: dict[str, str], scope: _Scope, taken: set[str],
     ) -> list[cst.BaseStatement]:
         """The call body: scopes unwrapped, layer calls → `self.<layer>(x)`."""
         out: list[cst.BaseStatement] = []
         for stmt in body:
+            if isinstance(stmt, cst.For) and self._calls_layers(stmt):
+                out.append(self._layer_loop(stmt, attrs, scope, taken))
+                continue
             if isinstance(stmt, cst.With):
                 inner_scope = self._scope_name(stmt)
                 if inner_scope is not None:
                     inner_scopes = scope.inner(inner_scope, self._scope_regularizer(stmt, scope))
-                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scopes)  # type: ignore[union-attr]
+                    inner = self._model_statements(list(stmt.body.body), attrs, inner_scopes, taken)  # type: ignore[union-attr]
                     if inner:
                         comments = list(stmt.leading_lines) + list(inner[0].leading_lines)
                         trailing = stmt.body.header.comment  # type: ignore[union-attr]
@@ -509,6 +629,50 @@ class ModelBuilder:
                     continue
             out.append(stmt.visit(_LayerCalls(self, attrs, scope)))
         return out
+
+    def _training_flags(self, body: list[cst.BaseStatement], params: list[str]) -> list[str]:
+        """The parameters passed as the `training` argument of a TF1 layer call."""
+        found: list[str] = []
+        for call in _calls_in(body):
+            path = self.aliases.resolve(call.func)
+            if path in LAYER_SPECS:
+                flag = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+                if isinstance(flag, cst.Name) and flag.value in params and flag.value not in found:
+                    found.append(flag.value)
+        return found
+
+    def _calls_layers(self, node: cst.CSTNode) -> bool:
+        return any(
+            (isinstance(c.func, cst.Name) and c.func.value in self.layer_classes) or self.aliases.resolve(c.func) in LAYERS
+            for c in _calls_in([node])  # type: ignore[list-item]
+        )
+
+    def _layer_loop(self, loop: cst.For, attrs: dict[str, str], scope: _Scope, taken: set[str]) -> cst.For:
+        """`for i, units in enumerate(sizes): net = tf.layers.dense(net, units, name="h%d" % i)`:
+        one list of layers per call site, built by the same loop in the constructor; the call
+        walks the lists beside the loop's own values."""
+        if not (loop.orelse is None) or loop.asynchronous is not None or any(
+            isinstance(n, (cst.For, cst.While)) and self._calls_layers(n) for s in loop.body.body for n in walk(s)
+        ):
+            raise Unsupported(RULE.id, self._line(loop), "layers created in a nested, async or for/else loop")
+        calls = _LayerCalls(self, attrs, scope, loop_names=taken)
+        body = loop.body.visit(calls)
+        target, iterable = _code(loop.target), _code(loop.iter)
+        for attr, _ in calls.loop_layers:
+            attrs[attr] = f"[{attrs[attr]} for {target} in {iterable}]"
+        layers = [name for _, name in calls.loop_layers]
+        lists = [f"self.{attr}" for attr, _ in calls.loop_layers]
+        if {n.value for n in _target_names(loop.target)} & {n.value for n in names_read(body)}:
+            if isinstance(loop.target, cst.Tuple) and not loop.target.lpar:
+                target = f"({target})"
+            header = f"for {target}, {', '.join(layers)} in zip({iterable}, {', '.join(lists)}):"
+        elif len(lists) == 1:
+            header = f"for {layers[0]} in {lists[0]}:"
+        else:
+            header = f"for {', '.join(layers)} in zip({', '.join(lists)}):"
+        new = cst.parse_statement(f"{header}\n    pass\n")
+        assert isinstance(new, cst.For)
+        return new.with_changes(body=body, leading_lines=loop.leading_lines)
 
 
 @dataclass
@@ -606,6 +770,34 @@ def _target_names(target: cst.CSTNode) -> list[cst.Name]:
     return []
 
 
+def _free_reads(expr: cst.BaseExpression) -> set[str]:
+    """Names an expression reads from outside it (a comprehension's own targets are not)."""
+    own = {n.value for c in walk(expr) if isinstance(c, cst.CompFor) for n in _target_names(c.target)}
+    return {n.value for n in names_read(expr)} - own
+
+
+def _constant_arguments(call: cst.Call, params: list[cst.Param]) -> dict[str, str]:
+    """Parameter -> source of each argument of `call` that is a literal (numbers, strings,
+    lists and tuples of them, True/False/None): a value the model can be built with once."""
+    names = [p.name.value for p in params]
+    found: dict[str, str] = {}
+    for index, arg in enumerate(call.args):
+        name = arg.keyword.value if arg.keyword is not None else (names[index] if index < len(names) else None)
+        if name is None or arg.star or any(n.value not in ("True", "False", "None") for n in names_read(arg.value)):
+            continue
+        if all(isinstance(n, _LITERAL_NODES) for n in walk(arg.value)):
+            found[name] = _code(arg.value)
+    return found
+
+
+_LITERAL_NODES = (
+    cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.List, cst.Tuple, cst.Element, cst.Comma,
+    cst.UnaryOperation, cst.Minus, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftParen,
+    cst.RightParen, cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline, cst.EmptyLine,
+    cst.TrailingWhitespace,
+)
+
+
 def _assigned(stmt: cst.BaseStatement) -> list[str]:
     if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
         return [t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)]
@@ -622,7 +814,9 @@ _MODEL_ATTRIBUTES = frozenset({
 class _LayerCalls(cst.CSTTransformer):
     """Inside a model function: `dense(x, 10)` / `tf.layers.dense(x, 10)` → `self.<layer>(x)`."""
 
-    def __init__(self, builder: ModelBuilder, attrs: dict[str, str], scope: _Scope) -> None:
+    def __init__(
+        self, builder: ModelBuilder, attrs: dict[str, str], scope: _Scope, loop_names: set[str] | None = None,
+    ) -> None:
         super().__init__()
         self.builder = builder
         self.attrs = attrs
@@ -630,6 +824,15 @@ class _LayerCalls(cst.CSTTransformer):
         self.regularizer = scope.regularizer
         self.regularized = scope.regularized
         self.used_in_scope = 0
+        # In a loop body: the names the function uses, and (attribute, loop variable) per layer.
+        self.loop_names = loop_names
+        self.loop_layers: list[tuple[str, str]] = []
+
+    def _fresh(self, base: str) -> str:
+        attr, n = base, 1
+        while attr in self.attrs or attr in _MODEL_ATTRIBUTES:
+            attr, n = f"{base}_{n}", n + 1
+        return attr
 
     def _scope_regularized(self, original: cst.Call, path: str | None, call: cst.Call) -> cst.Call:
         """The call with its scope's regularizer on every variable that sets none, as TF1's
@@ -671,11 +874,23 @@ class _LayerCalls(cst.CSTTransformer):
             positional = [a for a in updated.args if a.keyword is None]
             name_arg = next((a for a in rest if a.keyword is not None and a.keyword.value == param),
                             positional[position] if len(positional) > position else None)
-            if name_arg is None or not isinstance(name_arg.value, cst.SimpleString):
+            if name_arg is None or not (isinstance(name_arg.value, cst.SimpleString) or self.loop_names is not None):
                 raise Unsupported(RULE.id, self.builder._line(original), "variable_scope name is not a literal")
             rest = [a for a in rest if a is not name_arg]
-        if name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
+        keras_class = cls.rpartition(".")[2]
+        computed_name: str | None = None  # a name the loop computes per iteration
+        if self.loop_names is not None:
+            if name_arg is not None and not isinstance(name_arg.value, cst.SimpleString):
+                computed_name = _code(name_arg.value)
+            elif not (path in LAYER_SPECS and not LAYER_SPECS[path].weights and name_arg is None):
+                # One name for every iteration: TF1 shares or refuses it, a list would not.
+                raise Unsupported(RULE.id, self.builder._line(original), "layer in a loop without a per-iteration name")
+            stem = _name_stem(name_arg.value) if computed_name else None
+            attr = self._fresh(stem or _snake(keras_class))
+        elif name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
             attr = str(name_arg.value.evaluated_value)
+        elif name_arg is None and path in LAYER_SPECS and not LAYER_SPECS[path].weights:
+            attr = self._fresh(_snake(keras_class))  # no variables: its name is not observable
         elif self.scope is not None:
             attr = self.scope
             self.used_in_scope += 1
@@ -689,17 +904,53 @@ class _LayerCalls(cst.CSTTransformer):
             raise Unsupported(RULE.id, self.builder._line(original), f"scope name {attr!r} is not an identifier")
         ctor_args = [a for a in rest if not (a.keyword is not None and a.keyword.value in ("name", "reuse"))]
         ctor = ", ".join(_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor_args)
-        call_args = _code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        arguments = _code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        flag: str | None = None  # a `training` value that may be a tensor
         if path in LAYERS:
             keras = keras_layer(path, updated)
             if keras is None:
                 raise Unsupported(LAYERS_RULE.id, self.builder._line(original), f"tf.{path} with an argument Keras has no form for")
             ctor = ", ".join(a for a in keras.arguments if not a.startswith("name="))
-            call_args = keras.call_arguments
+            arguments = keras.call_arguments
+            training = call_args(updated, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+            if training is not None and not (isinstance(training, cst.Name) and training.value in ("True", "False")):
+                flag, arguments = _code(training), keras.inputs
             if any(k.endswith("_regularizer") for k in keras.keywords):
                 self.regularized.add(attr)
-        ctor = f"{ctor}, name={attr!r}" if ctor else f"name={attr!r}"
+        named = computed_name or repr(attr)
+        if self.loop_names is not None and computed_name is None:
+            named = ""  # a variable-free layer per iteration, named by Keras
+        ctor = ", ".join(part for part in (ctor, f"name={named}" if named else "") if part)
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:
             self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)
-        return cst.parse_expression(f"self.{attr}({call_args})")
+        layer = f"self.{attr}"
+        if self.loop_names is not None:
+            layer = attr if attr not in self.loop_names else f"{attr}_layer"
+            self.loop_layers.append((attr, layer))
+        if flag is not None:
+            # Keras layers test `training` as a Python bool; a tensor (a fed flag) picks one of
+            # two calls, and tf.cast also takes a Python bool.
+            return cst.parse_expression(
+                f"tf.cond(tf.cast({flag}, tf.bool), lambda: {layer}({arguments}, training=True), "
+                f"lambda: {layer}({arguments}, training=False))"
+            )
+        return cst.parse_expression(f"{layer}({arguments})")
+
+
+def _snake(name: str) -> str:
+    """`MaxPooling2D` → `max_pooling2d`, as Keras names its layers."""
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def _name_stem(expr: cst.BaseExpression) -> str | None:
+    """The literal start of a computed name (`"hidden%d" % i`, `f"conv{i}"`) as an identifier."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.left, cst.SimpleString):
+        text = str(expr.left.evaluated_value).split("%")[0]
+    elif isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringText):
+        text = expr.parts[0].value
+    else:
+        return None
+    stem = re.sub(r"\W+", "_", text).strip("_")
+    return stem if stem.isidentifier() else None

@@ -38,11 +38,27 @@ def _truncated(rng: np.random.Generator, shape: tuple, dt: Any) -> np.ndarray:
     return out
 
 
+def _gated(inputs: list) -> list:
+    """The op's inputs, plus the predicate of the graph cond branch it is built in: TF runs only
+    the taken branch, so an op in a branch not taken draws nothing and its stream stays put."""
+    if context.executing_eagerly():
+        return inputs
+    from runtime.control_flow import cond_gate
+
+    gate = cond_gate()
+    return inputs if gate is None else [*inputs, gate]
+
+
 def _make(sample: Any) -> Any:
     def make(attrs: dict) -> Any:
         rng = np.random.default_rng(attrs["seed"])
         dt = attrs["dtype"].np
-        return lambda shape: sample(rng, tuple(int(d) for d in shape), dt)
+
+        def kernel(shape: Any, *gate: Any) -> np.ndarray:
+            dims = tuple(int(d) for d in shape)
+            return sample(rng, dims, dt) if not gate or bool(gate[0]) else np.zeros(dims, dt)
+
+        return kernel
 
     return make
 
@@ -62,7 +78,12 @@ register("TruncatedNormal", _make(_truncated), stateful=True, probe=_stand_in)
 def _uniform_int_make(attrs: dict) -> Any:
     rng = np.random.default_rng(attrs["seed"])
     dt = attrs["dtype"].np
-    return lambda shape, lo, hi: rng.integers(lo, hi, tuple(int(d) for d in shape)).astype(dt)
+
+    def kernel(shape: Any, lo: Any, hi: Any, *gate: Any) -> np.ndarray:
+        dims = tuple(int(d) for d in shape)
+        return rng.integers(lo, hi, dims).astype(dt) if not gate or bool(gate[0]) else np.zeros(dims, dt)
+
+    return kernel
 
 
 register("RandomUniformInt", _uniform_int_make, stateful=True, probe=_stand_in)
@@ -77,7 +98,7 @@ def _shape_tensor(shape: Any) -> Tensor:
 
 def _draw(op_type: str, shape: Any, dtype: Any, seed: Any, name: str | None) -> Tensor:
     dt = dtypes.as_dtype(dtype)
-    return apply(op_type, [_shape_tensor(shape)], {"seed": _seed_key(seed), "dtype": dt}, name=name)
+    return apply(op_type, _gated([_shape_tensor(shape)]), {"seed": _seed_key(seed), "dtype": dt}, name=name)
 
 
 def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
@@ -102,7 +123,7 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any =
             raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
         lo = convert_to_tensor(minval, dtype=dt)
         hi = convert_to_tensor(maxval, dtype=dt)
-        return apply("RandomUniformInt", [_shape_tensor(shape), lo, hi],
+        return apply("RandomUniformInt", _gated([_shape_tensor(shape), lo, hi]),
                      {"seed": _seed_key(seed), "dtype": dt}, name=name)
     rnd = _draw("RandomUniform", shape, dt, seed, None)
     hi = 1 if maxval is None else maxval

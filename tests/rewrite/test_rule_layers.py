@@ -137,20 +137,30 @@ def test_layer_with_an_argument_keras_lacks_keeps_the_file_in_graph_mode() -> No
     assert "tf.compat.v1.contrib.layers.fully_connected" in result.code
 
 
-def test_model_function_whose_caller_sets_a_layer_size_stays_in_graph_mode() -> None:
-    # The layer is created once, so a per-call size cannot move into the model's constructor.
-    from migrate.api import rewrite_source
+MODEL_CALLED_WITH = (
+    "import tensorflow as tf\n"
+    "size = 4\n"
+    "def net(x, units=3):\n"
+    "    return tf.layers.dense(x, units, name='out')\n"
+    "x = tf.placeholder(tf.float32, [None, 2])\n"
+    "y = net(x, units={units})\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(tf.global_variables_initializer())\n"
+    "    print(sess.run(y, {{x: [[1.0, 2.0]]}}).shape)\n"
+)
 
-    result = rewrite_source(
-        "import tensorflow as tf\n"
-        "def net(x, units=3):\n"
-        "    return tf.layers.dense(x, units, name='out')\n"
-        "x = tf.placeholder(tf.float32, [None, 2])\n"
-        "y = net(x, units=4)\n"
-        "with tf.Session() as sess:\n"
-        "    sess.run(tf.global_variables_initializer())\n"
-        "    print(sess.run(y, {x: [[1.0, 2.0]]}).shape)\n"
-    )
+
+def test_model_function_whose_caller_computes_a_layer_size_stays_in_graph_mode() -> None:
+    # The layer is created once, where the function was defined: a size the call computes
+    # cannot move into the model's constructor.
+    result = rewrite_source(MODEL_CALLED_WITH.format(units="size"))
     assert result.level == "partial"
     assert "sets the configuration of its layers" in result.findings[0].message
     assert "tf1_dense(x, units, name='out')" in result.code
+
+
+def test_model_function_called_once_with_a_literal_size_takes_it_in_its_constructor() -> None:
+    result = rewrite_source(MODEL_CALLED_WITH.format(units="4"))
+    assert result.level == "idiomatic"
+    assert "net = Net(units=4)" in result.code
+    assert "y = net(x)" in result.code

@@ -2,6 +2,8 @@
 
 from helpers import check_transformed
 
+from migrate.api import rewrite_source
+
 
 def test_scoped_layers_become_model_with_shared_instance() -> None:
     check_transformed(
@@ -67,3 +69,32 @@ def test_scoped_layers_become_model_with_shared_instance() -> None:
         print(out([[1.0, 2.0, 3.0, 4.0]]).numpy())
         """,
     )
+
+
+PER_CALL_MODELS = (
+    "import tensorflow as tf\n"
+    "def block(x, scope):\n"
+    "    with tf.variable_scope(scope):\n"
+    "        return tf.layers.dense(x, 2, name='fc')\n"
+    "x = tf.placeholder(tf.float32, [None, 2])\n"
+    "{opened}"
+    "{indent}a = block(x, 'b1')\n"
+    "{indent}b = block(a, 'b2')\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(tf.global_variables_initializer())\n"
+    "    print(sess.run(b, {{x: [[1.0, 2.0]]}}).shape)\n"
+)
+
+
+def test_function_scoped_by_its_parameter_makes_one_model_per_call() -> None:
+    result = rewrite_source(PER_CALL_MODELS.format(opened="", indent=""))
+    assert result.level == "idiomatic"
+    assert "b1 = Block(name='b1')" in result.code
+    assert "b2 = Block(name='b2')" in result.code
+
+
+def test_per_call_models_under_a_caller_scope_stay_in_graph_mode() -> None:
+    # TF1 named the variables D/b1/fc/...: a Keras model cannot be named "D/b1".
+    result = rewrite_source(PER_CALL_MODELS.format(opened="with tf.variable_scope('D'):\n", indent="    "))
+    assert result.level == "partial"
+    assert any("run under a variable_scope of their caller" in f.message for f in result.findings)
