@@ -327,14 +327,7 @@ def _layer_block_scope(stmt: cst.BaseStatement, models) -> str | None:
 
 
 def _calls_of(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    node.visit(Finder())
-    return found
+    return [n for n in walk(node) if isinstance(n, cst.Call)]
 
 
 def _self_attributes(cls: cst.ClassDef) -> set[str]:

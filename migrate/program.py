@@ -2395,14 +2395,7 @@ def _is_main_guard(stmt: cst.If) -> bool:
 
 
 def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
-    found: list[cst.Assign] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Assign(self, assign: cst.Assign) -> None:
-            found.append(assign)
-
-    node.visit(Finder())
-    return found
+    return [n for n in walk(node) if isinstance(n, cst.Assign)]
 
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:
