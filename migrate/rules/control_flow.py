@@ -13,6 +13,7 @@ import libcst as cst
 
 from migrate.codegen import ReplaceNames, code
 from migrate.report import Finding
+from migrate.walk import walk
 
 from . import Rule
 
@@ -70,6 +71,9 @@ def _applied(fn: cst.BaseExpression, names: list[str]) -> str | None:
         return None
     if any(p.default is not None for p in params.params):
         return None
+    own = {p.name.value for p in params.params}
+    if any(isinstance(n, cst.Name) and n.value in names and n.value not in own for n in walk(fn.body)):
+        return None  # the body reads an outer name a loop variable would shadow
     mapping = {p.name.value: n for p, n in zip(params.params, names)}
     return code(fn.body.visit(ReplaceNames(mapping)))  # type: ignore[arg-type]
 

@@ -83,5 +83,6 @@ def test_loops_and_conds_it_cannot_express_are_left() -> None:
     code = rewrite("""\
         n, out = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 2.0), [0, x], maximum_iterations=2)
         out = tf.cond(flag, lambda: out, lambda: out * 0.0) + tf.cond(flag, lambda: 1.0, lambda: 2.0)
+        k, out = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * out), [0, out])
         """)
-    assert "tf.while_loop(" in code and code.count("tf.cond(") == 2
+    assert code.count("tf.while_loop(") == 2 and code.count("tf.cond(") == 2
