@@ -247,9 +247,7 @@ class _Converter(ast.NodeTransformer):
 
     def visit_While(self, node: ast.While) -> Any:
         self.generic_visit(node)
-        if node.orelse or _escapes(node.body) or any(
-                isinstance(n, (ast.Break, ast.Continue)) and not _inside_loop(n, node.body, (ast.For, ast.While))
-                for n in _own_nodes(node.body)):
+        if node.orelse or _escapes(node.body):
             node.test = ast.Call(_ag("py_test"), [node.test, ast.Constant("while")], [])
             return node
         names = _assigned(node.body)
