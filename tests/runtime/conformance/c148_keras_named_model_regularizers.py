@@ -32,10 +32,14 @@ def step(x):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(model(x)) + tf.add_n(model.losses)
     grads = tape.gradient(loss, model.trainable_variables)
-    optimizer.apply_gradients(zip(grads, model.trainable_variables))
-    return loss, {v.path: v for v in model.trainable_variables}
+    # Real TF may otherwise run an update before a second read of the same
+    # variable in the loss: the printed loss then varies from run to run.
+    with tf.control_dependencies([loss]):
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
 
 
 for _ in range(2):
-    loss, weights = step(np.ones([2, 4], np.float32))
+    loss = step(np.ones([2, 4], np.float32))
+    weights = {v.path: v for v in model.trainable_variables}
     print(round(float(loss), 5), sorted(weights), [np.round(w.numpy().ravel()[:2], 5).tolist() for w in weights.values()])
