@@ -32,7 +32,7 @@ from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
-from .walk import holding, transform
+from .walk import children, holding, transform, walk
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -335,19 +335,10 @@ def _without_unused_imports(
 
 def _names_read(body: list[cst.BaseStatement]) -> set[str]:
     """The plain names `body` mentions (not attribute names after a dot)."""
-    names: set[str] = set()
+    def inside(node: cst.CSTNode) -> list[cst.CSTNode]:
+        return [node.value] if isinstance(node, cst.Attribute) else children(node)
 
-    class Collect(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            names.add(node.value)
-
-    for stmt in body:
-        stmt.visit(Collect())
-    return names
+    return {node.value for stmt in body for node in walk(stmt, inside) if isinstance(node, cst.Name)}
 
 
 def _is_import(stmt: cst.BaseStatement) -> bool:

@@ -15,6 +15,7 @@ import libcst as cst
 from .graph import INSIDE, Scope, names_read
 from .imports import Aliases
 from .rules.eager_reads import VARIABLE_LISTS
+from .walk import children
 
 # Tensor attributes with no eager counterpart: a tensor read through them stays unmodelled.
 GRAPH_ONLY_ATTRIBUTES = frozenset(
@@ -71,48 +72,51 @@ def find_reads(
     rebinds = any(scope.lookup(n.value) is not None for n in names_read(stmt) if id(n) in bound)
     stack: list[cst.CSTNode] = []
 
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            stack.append(node)
-            if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
-                counted = _argument_of(stack, SIZE_CALLS)
-                reads.lists[id(node)] = (attr, counted or _argument_of(stack, SHOWING_CALLS))
-                named = _name_reads(stack)
-                if named is not None:
-                    reads.names[id(node)] = named
-                if not counted:
-                    reads.shown.append((node, "variables"))
-                return False
-            if isinstance(node, cst.Name) and id(node) in read_ids:
-                found = scope.lookup(node.value)
-                parent = stack[-2] if len(stack) > 1 else None
-                graph_only = (
-                    isinstance(parent, cst.Attribute)
-                    and parent.value is node
-                    and parent.attr.value in GRAPH_ONLY_ATTRIBUTES
-                )
-                if (
-                    found is not None
-                    and found.kind in INSIDE
-                    and not graph_only
-                    and not rebinds
-                    and _shown(stack)
-                ):
-                    reads.tensors[id(node)] = node
-                    if _argument_of(stack, SHOWING_CALLS):
-                        reads.shown.append((node, "tensor"))
-                elif (
-                    found is not None
-                    and found.kind == "variable"
-                    and _argument_of(stack, SHOWING_CALLS)
-                ):
-                    reads.shown.append((node, "variable"))
-            return True
+    def enter(node: cst.CSTNode) -> bool:
+        """Record what ``node`` reads; False: its children are no reads of their own."""
+        if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
+            counted = _argument_of(stack, SIZE_CALLS)
+            reads.lists[id(node)] = (attr, counted or _argument_of(stack, SHOWING_CALLS))
+            named = _name_reads(stack)
+            if named is not None:
+                reads.names[id(node)] = named
+            if not counted:
+                reads.shown.append((node, "variables"))
+            return False
+        if isinstance(node, cst.Name) and id(node) in read_ids:
+            found = scope.lookup(node.value)
+            parent = stack[-2] if len(stack) > 1 else None
+            graph_only = (
+                isinstance(parent, cst.Attribute)
+                and parent.value is node
+                and parent.attr.value in GRAPH_ONLY_ATTRIBUTES
+            )
+            if (
+                found is not None
+                and found.kind in INSIDE
+                and not graph_only
+                and not rebinds
+                and _shown(stack)
+            ):
+                reads.tensors[id(node)] = node
+                if _argument_of(stack, SHOWING_CALLS):
+                    reads.shown.append((node, "tensor"))
+            elif (
+                found is not None
+                and found.kind == "variable"
+                and _argument_of(stack, SHOWING_CALLS)
+            ):
+                reads.shown.append((node, "variable"))
+        return True
 
-        def on_leave(self, original_node: cst.CSTNode) -> None:
-            stack.pop()
+    def visit(node: cst.CSTNode) -> None:
+        stack.append(node)
+        if enter(node):
+            for child in children(node):
+                visit(child)
+        stack.pop()
 
-    stmt.visit(Finder())
+    visit(stmt)
     return reads
 
 
@@ -132,23 +136,18 @@ def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
     reads: list[cst.Attribute] = []
     plain: list[cst.Name] = []
 
-    class Uses(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            if (
-                isinstance(node.value, cst.Name)
-                and node.value.value == target
-                and node.attr.value == "name"
-            ):
-                reads.append(node)
-                return False
-            return True
-
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value == target:
-                plain.append(node)
+    def uses(node: cst.CSTNode) -> None:
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == target \
+                and node.attr.value == "name":
+            reads.append(node)
+            return
+        if isinstance(node, cst.Name) and node.value == target:
+            plain.append(node)
+        for child in children(node):
+            uses(child)
 
     for part in (comp.elt, *(i.test for i in loop.ifs)):
-        part.visit(Uses())
+        uses(part)
     return reads if reads and not plain else None
 
 

@@ -56,6 +56,15 @@ def memoised_walk(kind: str, node: cst.CSTNode, walk) -> list:
     return hit[1]
 
 
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    """Every call under ``node`` (itself included), in visiting order."""
+    return memoised_walk("calls", node, _calls_in)
+
+
+def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    return [n for n in walk(node) if isinstance(n, cst.Call)]
+
+
 def names_read(node: cst.CSTNode) -> list[cst.Name]:
     """Every `Name` read in an expression: not attribute members, keywords or lambda params."""
     return memoised_walk("names", node, _names_read)

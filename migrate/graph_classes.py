@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .codegen import copy_lines, is_docstring
-from .graph import INSIDE, names_read
+from .graph import INSIDE, calls_in, names_read
 from .report import Unsupported
 from .rules.session import RULE as SESSION_RULE
 from .scoped_models import bound_names, call_scopes
@@ -320,14 +320,10 @@ def _layer_block_scope(stmt: cst.BaseStatement, models) -> str | None:
     if not isinstance(name, cst.SimpleString):
         return None
     calls_layers = any(isinstance(c.func, cst.Name) and c.func.value in models.scope_params
-                       for c in _calls_of(stmt.body))
+                       for c in calls_in(stmt.body))
     creates = any(models.aliases.resolve(c.func) in ("get_variable", "Variable", "placeholder")
-                  for c in _calls_of(stmt.body))
+                  for c in calls_in(stmt.body))
     return str(name.evaluated_value) if calls_layers and not creates else None
-
-
-def _calls_of(node: cst.CSTNode) -> list[cst.Call]:
-    return [n for n in walk(node) if isinstance(n, cst.Call)]
 
 
 def _self_attributes(cls: cst.ClassDef) -> set[str]:
@@ -338,15 +334,10 @@ def _self_attributes(cls: cst.ClassDef) -> set[str]:
 
 
 def _read_self_attributes(node: cst.CSTNode) -> list[str]:
-    found: list[str] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Attribute(self, attr: cst.Attribute) -> None:
-            if isinstance(attr.value, cst.Name) and attr.value.value == "self":
-                found.append(attr.attr.value)
-
-    node.visit(Finder())
-    return found
+    return [
+        attr.attr.value for attr in walk(node)
+        if isinstance(attr, cst.Attribute) and isinstance(attr.value, cst.Name) and attr.value.value == "self"
+    ]
 
 
 def _set_self_attributes(stmt: cst.BaseStatement) -> list[str]:
@@ -380,17 +371,11 @@ class _AttributesToNames(cst.CSTTransformer):
 
 def _self_calls(node: cst.CSTNode, name: str) -> list[cst.Call]:
     """Calls of `self.<name>(...)` in a subtree."""
-    found: list[cst.Call] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            func = call.func
-            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                    and func.value.value == "self" and func.attr.value == name):
-                found.append(call)
-
-    node.visit(Finder())
-    return found
+    return [
+        call for call in walk(node)
+        if isinstance(call, cst.Call) and isinstance(func := call.func, cst.Attribute)
+        and isinstance(func.value, cst.Name) and func.value.value == "self" and func.attr.value == name
+    ]
 
 
 def _local_names(step: cst.FunctionDef, local: set[str]) -> dict[str, str]:

@@ -20,6 +20,7 @@ import libcst as cst
 from .codegen import copy_lines
 from .imports import Aliases
 from .rules.rnn_cells import cell_name
+from .walk import children
 
 SET_SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 
@@ -124,12 +125,13 @@ def _creation_order(stmt: cst.CSTNode, calls: list[cst.Call]) -> list[cst.Call]:
     wanted = set(calls)
     order: list[cst.Call] = []
 
-    class Order(cst.CSTVisitor):
-        def leave_Call(self, original_node: cst.Call) -> None:
-            if original_node in wanted:
-                order.append(original_node)
+    def visit(node: cst.CSTNode) -> None:
+        for child in children(node):
+            visit(child)
+        if isinstance(node, cst.Call) and node in wanted:
+            order.append(node)
 
-    stmt.visit(Order())
+    visit(stmt)
     return order
 
 

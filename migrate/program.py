@@ -36,6 +36,7 @@ from .graph import (
     Scope,
     backward_slice,
     call_args,
+    calls_in,
     memoised_walk,
     names_read,
     refers_to_tf,
@@ -305,7 +306,7 @@ class ProgramMove:
             and isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Name) and a.value.func.value == cls
         }
         found: list[tuple[str, list[str]]] = []
-        for call in _calls(self.module):
+        for call in calls_in(self.module):
             site = _instance_run(call, instances)
             if site is not None and site not in found:
                 found.append(site)
@@ -321,16 +322,16 @@ class ProgramMove:
 
     def _builds_graph(self, node: cst.CSTNode) -> bool:
         graph_calls = SESSION_CALLS | {"placeholder", "get_variable"}
-        return any(self.aliases.resolve(c.func) in graph_calls for c in _calls(node))
+        return any(self.aliases.resolve(c.func) in graph_calls for c in calls_in(node))
 
     def _creates_session(self, node: cst.CSTNode) -> bool:
-        return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in _calls(node))
+        return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in calls_in(node))
 
     def _has_run_calls(self, func: cst.FunctionDef) -> bool:
         """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
         return any(
             isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval")
-            for c in _calls(func)
+            for c in calls_in(func)
         )
 
     def _defines_graph(self, item: Item) -> bool:
@@ -495,7 +496,7 @@ class ProgramMove:
         return REGULARIZATION_READS.get(path or "")
 
     def _reads_regularization(self, expr: cst.CSTNode) -> bool:
-        return any(self._regularization_read(c) is not None for c in _calls(expr))
+        return any(self._regularization_read(c) is not None for c in calls_in(expr))
 
     def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
         """Regularization collection reads → the Keras layers' `losses`."""
@@ -553,7 +554,7 @@ class ProgramMove:
             converted = self.models.convert_function(stmt, self.scope)
             if converted is not None:
                 return converted, []
-            if any(self.aliases.resolve(c.func) == "Variable" for c in _calls(stmt)):
+            if any(self.aliases.resolve(c.func) == "Variable" for c in calls_in(stmt)):
                 self.variable_factories.add(stmt.name.value)
             if self._contains_run_site(stmt) or self._reads_session(stmt):
                 return self._emit_driver(stmt)
@@ -583,7 +584,7 @@ class ProgramMove:
             for call in loop[1]:
                 self.scope.add(self._summary_node((self._fresh("summary"),), stmt, call, item.names, loop[0]))
             return [], []
-        if any(is_random(c, self.aliases) for c in _calls(stmt)):
+        if any(is_random(c, self.aliases) for c in calls_in(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
 
@@ -702,12 +703,13 @@ class ProgramMove:
         return cst.parse_statement(f"with {func.value.value}.as_default():\n{loops}")
 
     def _seeded_module(self) -> bool:
-        return any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in _calls(self.module))
+        return memoised_walk("seeded", self.module, lambda module: any(
+            self.aliases.resolve(c.func) in SET_SEED_CALLS for c in calls_in(module)))
 
     def _track_seeds(self, stmt: cst.BaseStatement) -> None:
         """Follow the graph's op-seed counter: started by a graph-level seed, lost when a
         statement may draw op seeds that cannot be numbered from here."""
-        calls = _calls(stmt)
+        calls = calls_in(stmt)
         if any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in calls):
             self.op_seeds.start()
             return
@@ -722,7 +724,7 @@ class ProgramMove:
         if any(uncounted(c, self.aliases) for c in calls) or helpers:
             self.op_seeds.lose()
             for func in called:
-                if any(is_random(c, self.aliases) for c in _calls(func)):
+                if any(is_random(c, self.aliases) for c in calls_in(func)):
                     self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
                                 "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
                                 "to its random ops to keep them", "manual")
@@ -734,8 +736,8 @@ class ProgramMove:
             return False
         func = helpers[0]
         name = func.name.value
-        sites = [c for c in _calls(self.module) if isinstance(c.func, cst.Name) and c.func.value == name]
-        body = _calls(func)
+        sites = [c for c in calls_in(self.module) if isinstance(c.func, cst.Name) and c.func.value == name]
+        body = calls_in(func)
         straight = all(isinstance(s, cst.SimpleStatementLine) for s in func.body.body)
         others = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)} - {name}
         if len(sites) != 1 or not straight or any(uncounted(c, self.aliases) for c in body) or any(
@@ -795,7 +797,7 @@ class ProgramMove:
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
-        factory = next((c.func.value for c in _calls(value) if isinstance(c.func, cst.Name)
+        factory = next((c.func.value for c in calls_in(value) if isinstance(c.func, cst.Name)
                         and c.func.value in self.variable_factories), None)
         if kind in INSIDE and factory is not None:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls {factory}, which creates variables, on computed tensors")
@@ -1075,10 +1077,10 @@ class ProgramMove:
             named = self._scoped_variable(stmt, item.names)
             if named is not stmt:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
-            seeded = self.op_seeds.seed(named, _calls(named), self.aliases, self.lines)
+            seeded = self.op_seeds.seed(named, calls_in(named), self.aliases, self.lines)
             if seeded is not named:
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
-            elif self._seeded_module() and any(is_random(c, self.aliases) for c in _calls(stmt)):
+            elif self._seeded_module() and any(is_random(c, self.aliases) for c in calls_in(stmt)):
                 self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
                             "seed TF2 draws other numbers than TF1's graph did (pass seed= to keep them)",
                             "manual")
@@ -1111,11 +1113,11 @@ class ProgramMove:
         # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
         # call to call, as the graph's op did from run to run.
         replayed = self._without_dropped(stmt)
-        seeded = self.op_seeds.seed(replayed, _calls(replayed), self.aliases, self.lines)
+        seeded = self.op_seeds.seed(replayed, calls_in(replayed), self.aliases, self.lines)
         if seeded is not replayed:
             self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
         if seeded is not replayed or any(isinstance(c.func, cst.Name) and c.func.value in self.seeded_helpers
-                                         for c in _calls(stmt)):
+                                         for c in calls_in(stmt)):
             node.info["draws"] = True
         if seeded is not stmt:
             node.info["seeded"] = seeded
@@ -1137,7 +1139,7 @@ class ProgramMove:
         (the instance is shared), configuration (given to its constructor)."""
         assert self.models is not None
         dropped, flags, per_call = self.models.dropped_params, self.models.flag_params, self.models.call_instances
-        called = [c.func.value for c in _calls(stmt) if isinstance(c.func, cst.Name) and c.func.value in dropped | flags]
+        called = [c.func.value for c in calls_in(stmt) if isinstance(c.func, cst.Name) and c.func.value in dropped | flags]
         if not called:
             return stmt
 
@@ -1244,7 +1246,7 @@ class ProgramMove:
         return cst.parse_expression(f"{saver}.{method}({path})")
 
     def _reads_checkpoint_state(self) -> bool:
-        return any(self.aliases.resolve(c.func) in CHECKPOINT_STATE_READS for c in _all_calls(self.module))
+        return any(self.aliases.resolve(c.func) in CHECKPOINT_STATE_READS for c in calls_in(self.module))
 
     def _imports_os(self) -> bool:
         return any(
@@ -1449,7 +1451,7 @@ class ProgramMove:
         if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
             or self._graph_method_call(c) or self._summary_write(c)
-            for c in _calls(stmt)
+            for c in calls_in(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
         prelude, eager = self._eager_reads(stmt, reads, new_functions)
@@ -1522,7 +1524,7 @@ class ProgramMove:
     def _contains_run_site(self, expr: cst.CSTNode) -> bool:
         return any(
             self._run_site(c) is not None or self._is_noop_session_call(c) or self._saver_call(c) is not None
-            for c in _calls(expr)
+            for c in calls_in(expr)
         )
 
     def _initialized_iterator(self, call: cst.Call) -> Node | None:
@@ -1651,7 +1653,7 @@ class ProgramMove:
     def _driver_allowed(self, stmt: cst.BaseStatement, keyed: set[int]) -> set[int]:
         """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
         allowed: set[int] = set(keyed) | _bound_names(stmt)
-        for call in _calls(stmt):
+        for call in calls_in(stmt):
             if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
                 allowed.update(id(name) for name in names_read(call))
             if self._graph_method_call(call):
@@ -1666,7 +1668,7 @@ class ProgramMove:
         else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
         keys become strings."""
         allowed = self._driver_allowed(stmt, keyed) | set(reads.tensors)
-        for call in _calls(stmt):
+        for call in calls_in(stmt):
             func = call.func
             if (isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS
                     and isinstance(func.value, cst.Name)
@@ -1746,7 +1748,7 @@ class ProgramMove:
 
     def _stateful(self, node: Node) -> bool:
         """A node whose evaluation changes state: an update or a random draw."""
-        for call in _calls(node.value):
+        for call in calls_in(node.value):
             path = self.aliases.resolve(call.func) or ""
             method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
             if is_random(call, self.aliases) or path.startswith(RANDOM_PREFIXES) or path in ASSIGN_CALLS:
@@ -2009,7 +2011,7 @@ class ProgramMove:
         assert self.models is not None
         flags = self.models.flag_params
         for node in self.scope.nodes:
-            for call in _calls(node.stmt):
+            for call in calls_in(node.stmt):
                 if not (isinstance(call.func, cst.Name) and call.func.value in flags):
                     continue
                 for position, name in flags[call.func.value]:
@@ -2398,12 +2400,6 @@ def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
     return [n for n in walk(node) if isinstance(n, cst.Assign)]
 
 
-def _calls(node: cst.CSTNode) -> list[cst.Call]:
-    return memoised_walk("calls", node, _all_calls)
-
-
-def _all_calls(node: cst.CSTNode) -> list[cst.Call]:
-    return [n for n in walk(node) if isinstance(n, cst.Call)]
 
 
 def _valueless(node: Node) -> bool:

@@ -15,14 +15,14 @@ import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
 from .codegen import ReplaceNames, fill_lines, is_docstring
-from .graph import Scope, call_args, names_read
+from .graph import Scope, call_args, calls_in, memoised_walk, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
-from .walk import walk
+from .walk import children, walk
 
 VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
                          "caching_device", "partitioner", "custom_getter", "reuse")
@@ -99,10 +99,7 @@ class ModelBuilder:
         """Every call of the plain name `name` in the module."""
         if self.module is None:
             return []
-        return [
-            node for node in walk(self.module)
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
-        ]
+        return [c for c in calls_in(self.module) if isinstance(c.func, cst.Name) and c.func.value == name]
 
     def caller_scope(self, name: str) -> str | None:
         """The one variable_scope every call of `name` runs under, when it is one literal name
@@ -691,45 +688,43 @@ class _Scope:
 def call_scopes(module: cst.Module, aliases: Aliases) -> dict[str, set[str]]:
     """For each plain name called in the module, the variable_scope paths its calls run under
     ("" outside any), counting only scopes opened in the same function or at the top level."""
+    return memoised_walk("call_scopes", module, lambda node: _call_scopes(node, aliases))
+
+
+def _call_scopes(module: cst.Module, aliases: Aliases) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
+    stack: list[str | None] = []  # a scope name, or None for an unknown one
 
-    class Finder(cst.CSTVisitor):
-        def __init__(self) -> None:
-            super().__init__()
-            self.stack: list[str | None] = []  # a scope name, or None for an unknown one
+    def scope_of(node: cst.With) -> str | None | bool:
+        calls = [i.item for i in node.items if isinstance(i.item, cst.Call)
+                 and aliases.resolve(i.item.func) == "variable_scope"]
+        if not calls:
+            return False
+        args = calls[0].args
+        literal = len(calls) == 1 and len(args) == 1 and isinstance(args[0].value, cst.SimpleString)
+        return str(args[0].value.evaluated_value) if literal else None  # type: ignore[union-attr]
 
-        def _scope(self, node: cst.With) -> str | None | bool:
-            calls = [i.item for i in node.items if isinstance(i.item, cst.Call)
-                     and aliases.resolve(i.item.func) == "variable_scope"]
-            if not calls:
-                return False
-            args = calls[0].args
-            literal = len(calls) == 1 and len(args) == 1 and isinstance(args[0].value, cst.SimpleString)
-            return str(args[0].value.evaluated_value) if literal else None  # type: ignore[union-attr]
-
-        def visit_With(self, node: cst.With) -> None:
-            scope = self._scope(node)
+    def visit(node: cst.CSTNode) -> None:
+        opened = False
+        if isinstance(node, cst.With):
+            scope = scope_of(node)
             if scope is not False:
-                self.stack.append(scope)  # type: ignore[arg-type]
+                stack.append(scope)  # type: ignore[arg-type]
+                opened = True
+        elif isinstance(node, cst.FunctionDef):
+            stack.append("")  # a function's body starts outside the caller's scopes
+            opened = True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            last = max((i for i, s in enumerate(stack) if s == ""), default=-1)
+            inner = stack[last + 1:]
+            path = "?" if None in inner else "/".join(s for s in inner if s)
+            found.setdefault(node.func.value, set()).add(path)
+        for child in children(node):
+            visit(child)
+        if opened:
+            stack.pop()
 
-        def leave_With(self, node: cst.With) -> None:
-            if self._scope(node) is not False:
-                self.stack.pop()
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            self.stack.append("")  # a function's body starts outside the caller's scopes
-
-        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-            self.stack.pop()
-
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Name):
-                last = max((i for i, s in enumerate(self.stack) if s == ""), default=-1)
-                inner = self.stack[last + 1:]
-                path = "?" if None in inner else "/".join(s for s in inner if s)
-                found.setdefault(node.func.value, set()).add(path)
-
-    module.visit(Finder())
+    visit(module)
     return found
 
 
@@ -744,22 +739,17 @@ _LAYER_ATTRIBUTES = frozenset({
 def bound_names(stmt: cst.CSTNode) -> set[str]:
     """Names a statement binds: assignment, loop and `with ... as` targets."""
     found: set[str] = set()
-
-    class Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            found.update(n.value for n in _target_names(node.target))
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            found.update(n.value for n in _target_names(node.target))
-
-        def visit_For(self, node: cst.For) -> None:
-            found.update(n.value for n in _target_names(node.target))
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            found.update(n.value for n in _target_names(node.name))
-
-    stmt.visit(Targets())
+    for node in walk(stmt):
+        target = _BINDING_TARGETS.get(type(node))
+        if target is not None:
+            found.update(n.value for n in _target_names(getattr(node, target)))
     return found
+
+
+#: Nodes that bind names, and the field holding their target.
+_BINDING_TARGETS: dict[type, str] = {
+    cst.AssignTarget: "target", cst.AugAssign: "target", cst.For: "target", cst.AsName: "name",
+}
 
 
 def _target_names(target: cst.CSTNode) -> list[cst.Name]:

@@ -13,7 +13,7 @@ import libcst as cst
 
 from migrate.codegen import ReplaceNames, code
 from migrate.report import Finding
-from migrate.walk import walk
+from migrate.walk import children, walk
 
 from . import Rule
 
@@ -206,49 +206,39 @@ class PythonControlFlow(cst.CSTTransformer):
 def called_only_from_functions(module: cst.Module, aliases) -> tuple[set[str], set[str]]:
     """Module functions every reference to which is a call inside a ``@tf.function`` body; and
     every name the module uses."""
-    finder = _References(aliases)
-    module.visit(finder)
+    inside, outside = _references(module, aliases)
     defined = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
-    return {n for n in defined if finder.inside.get(n) and not finder.outside.get(n)}, finder.inside.keys() | finder.outside.keys()
+    return {n for n in defined if inside.get(n) and not outside.get(n)}, inside.keys() | outside.keys()
 
 
-class _References(cst.CSTVisitor):
-    def __init__(self, aliases) -> None:
-        super().__init__()
-        self.aliases = aliases
-        self.stack: list[bool] = [False]
-        self.inside: dict[str, int] = {}
-        self.outside: dict[str, int] = {}
-        self.called: set[int] = set()
-        self.definitions: set[int] = set()
-        self.lambda_params: list[set[str]] = []
+def _references(module: cst.Module, aliases) -> tuple[dict[str, int], dict[str, int]]:
+    """How often each name is referenced as a call inside a ``@tf.function`` body, and otherwise."""
+    inside: dict[str, int] = {}
+    outside: dict[str, int] = {}
+    called: set[int] = set()
+    definitions: set[int] = set()
+    lambda_params: list[set[str]] = []
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.definitions.add(id(node.name))  # a def's own name is no reference
-        self.stack.append(_is_tf_function(self.aliases, node) or self.stack[-1])
-        return True
+    def visit(node: cst.CSTNode, in_function: bool) -> None:
+        if isinstance(node, cst.Name):
+            if id(node) in definitions or any(node.value in p for p in lambda_params):
+                return
+            counts = inside if in_function and id(node) in called else outside
+            counts[node.value] = counts.get(node.value, 0) + 1
+            return
+        if isinstance(node, cst.FunctionDef):
+            definitions.add(id(node.name))  # a def's own name is no reference
+            in_function = _is_tf_function(aliases, node) or in_function
+        elif isinstance(node, cst.Lambda):
+            in_function = False
+            # A lambda's parameters live in the lambda only: a new loop variable may take their names.
+            lambda_params.append({p.name.value for p in node.params.params})
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            called.add(id(node.func))
+        for child in children(node):
+            visit(child, in_function)
+        if isinstance(node, cst.Lambda):
+            lambda_params.pop()
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.stack.pop()
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        self.stack.append(False)
-        # A lambda's parameters live in the lambda only: a new loop variable may take their names.
-        self.lambda_params.append({p.name.value for p in node.params.params})
-        return True
-
-    def leave_Lambda(self, original_node: cst.Lambda) -> None:
-        self.stack.pop()
-        self.lambda_params.pop()
-
-    def visit_Call(self, node: cst.Call) -> bool:
-        if isinstance(node.func, cst.Name):
-            self.called.add(id(node.func))
-        return True
-
-    def visit_Name(self, node: cst.Name) -> bool:
-        if id(node) in self.definitions or any(node.value in p for p in self.lambda_params):
-            return False
-        counts = self.inside if self.stack[-1] and id(node) in self.called else self.outside
-        counts[node.value] = counts.get(node.value, 0) + 1
-        return False
+    visit(module, False)
+    return inside, outside
