@@ -79,7 +79,7 @@ from .summary_helpers import (
     summary_helpers,
 )
 from .suppress import is_skipped
-from .walk import walk
+from .walk import transform, walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 #: Why a correct Adam rewrite can still part from TF1 late in a run (reported, not changed).
@@ -1460,7 +1460,7 @@ class ProgramMove:
                 discarded.add(node.value)
             elif isinstance(node, cst.Assign) and (found := self._unpacked_ops(node)) is not None:
                 unpacked[node.value] = found  # type: ignore[index]
-        new = stmt.visit(Driver())
+        new = transform(stmt, Driver())
         if isinstance(new, cst.RemovalSentinel):
             return prelude, new_functions
         if isinstance(new, cst.FlattenSentinel):

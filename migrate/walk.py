@@ -144,24 +144,27 @@ def holding(node: cst.CSTNode, hit: Callable[[cst.CSTNode], bool]) -> set[int]:
     return found
 
 
-def transform(node: cst.CSTNode, transformer: cst.CSTTransformer) -> cst.CSTNode:
+def transform(
+    node: cst.CSTNode, transformer: cst.CSTTransformer,
+) -> cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel:
     """``node.visit(transformer)``, rebuilding only the nodes a change sits under.
 
     libcst constructs every node it visits again, changed or not, which costs about as much
     as parsing. This calls the same hooks in the same order (``on_visit``, then the code
     children, then ``on_leave`` with the original node and its updated form) but hands a
-    node back as it was when its children all came back as they were. It serves
-    transformers that return a node from every ``leave_*`` (no removal), with no hooks on
-    whitespace or punctuation nodes and no per-attribute hooks: those are not called.
+    node back as it was when its children all came back as they were. A ``leave_*`` may
+    remove an item of a sequence or flatten several in its place, as with libcst; a node in
+    any other field must stay a node. It serves transformers with no hooks on whitespace or
+    punctuation nodes and no per-attribute hooks: those are not called.
     """
     if not transformer.on_visit(node):
-        return _left(transformer, node, node)
+        return transformer.on_leave(node, node)
     cls = type(node)
     if cls not in _FIELDS:
         _FIELDS[cls] = _code_fields(cls)
     fields = _FIELDS[cls]
     if fields is None:  # no visiting order known: libcst's own, with its rebuild
-        return _left(transformer, node, node._visit_and_replace_children(transformer))
+        return transformer.on_leave(node, node._visit_and_replace_children(transformer))
     changes: dict[str, object] = {}
     for name in fields:
         value = getattr(node, name)
@@ -169,20 +172,26 @@ def transform(node: cst.CSTNode, transformer: cst.CSTTransformer) -> cst.CSTNode
         if kind == _CODE:
             new = transform(value, transformer)
             if new is not value:
+                if not isinstance(new, cst.CSTNode):
+                    raise TypeError(f"{type(transformer).__name__} removed the {name} of a "
+                                    f"{cls.__name__}; walk.transform removes only items of sequences")
                 changes[name] = new
         elif kind == _SEQUENCE:
-            items = [
-                transform(item, transformer) if (_KIND.get(type(item)) or _kind(type(item))) == _CODE else item
-                for item in value
-            ]
-            if any(new is not old for new, old in zip(items, value, strict=True)):
+            items: list[object] = []
+            changed = False
+            for item in value:
+                if (_KIND.get(type(item)) or _kind(type(item))) != _CODE:
+                    items.append(item)
+                    continue
+                new = transform(item, transformer)
+                if new is item:
+                    items.append(item)
+                    continue
+                changed = True
+                if isinstance(new, cst.FlattenSentinel):
+                    items.extend(new.nodes)
+                elif isinstance(new, cst.CSTNode):
+                    items.append(new)
+            if changed:
                 changes[name] = tuple(items)
-    return _left(transformer, node, node.with_changes(**changes) if changes else node)
-
-
-def _left(transformer: cst.CSTTransformer, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
-    result = transformer.on_leave(original, updated)
-    if not isinstance(result, cst.CSTNode):
-        raise TypeError(f"{type(transformer).__name__} removed a {type(original).__name__}; "
-                        "walk.transform keeps every node")
-    return result
+    return transformer.on_leave(node, node.with_changes(**changes) if changes else node)
