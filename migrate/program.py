@@ -57,7 +57,7 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
-from .rules.layers import KerasLayerCall, keras_layer
+from .rules.layers import KerasLayerCall, has_weights, keras_layer, keras_layer_inline
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.rnn_cells import cell_name
@@ -81,6 +81,8 @@ from .suppress import is_skipped
 from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+# Keras objects a TF1 graph may build by name and then call, as it would a model instance.
+KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
 #: Why a correct Adam rewrite can still part from TF1 late in a run (reported, not changed).
 ADAM_ROUNDING = (
     "Keras 3's Adam computes 1 - beta_1 and 1 - beta_2 in float64, TF1's kernel in float32: "
@@ -793,6 +795,10 @@ class ProgramMove:
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
+        if info.get("keras") and len(names) == 1 and has_weights(str(info["keras"])):
+            # A Keras layer or model built by name: the graph's calls of it train its weights.
+            assert self.models is not None
+            self.models.model_instances[names[0]] = names[0]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         factory = next((c.func.value for c in _calls(value) if isinstance(c.func, cst.Name)
@@ -887,6 +893,11 @@ class ProgramMove:
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
+        inline = keras_layer_inline(value, self.aliases.resolve)
+        if inline is not None:
+            return "tensor", {"layer": f"keras.layers.{inline.keras}"}
+        if (path or "").startswith(KERAS_OBJECTS):
+            return "object", {"keras": path}
         if cell_name(path or "") in KERAS_CELLS:
             return "object", {}
         if path == "nn.dynamic_rnn":
@@ -1298,11 +1309,18 @@ class ProgramMove:
         call = node.value
         assert isinstance(call, cst.Call)
         path = str(node.info["layer"])
-        keras = keras_layer(path, call)
+        spec = LAYER_SPECS.get(path)
+        keras = keras_layer(path, call) if spec is not None else keras_layer_inline(call, self.aliases.resolve)
         if keras is None:
             raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
         layer = self._fresh(self._layer_name(node, keras))
-        scope = LAYER_SPECS[path].scope
+        if spec is None:  # already a Keras layer: it keeps its own names and call
+            node.info["instance"] = layer
+            node.info["call"] = f"{layer}({keras.call_arguments})"
+            node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
+            self._fixed(LAYERS_RULE.id, call, f"tf.keras.layers.{keras.keras} built in the graph → created once")
+            return cst.parse_statement(f"{layer} = {code(call.func)}\n")  # as written: its spelling and layout
+        scope = spec.scope
         if scope and not prefix and not any(a.startswith("name=") for a in keras.arguments):
             # TF1 named the layer's variables `fully_connected_1/weights`; Keras would say `dense_1`.
             taken = self.layer_scopes[scope]
@@ -1312,7 +1330,7 @@ class ProgramMove:
         node.info["instance"] = layer
         node.info["call"] = f"{layer}({keras.call_arguments})"
         node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
-        training = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+        training = call_args(call, ("inputs", *spec.positional)).get("training")
         flag = self.scope.lookup(training.value) if isinstance(training, cst.Name) else None
         if flag is not None and flag.kind == "placeholder":
             # Keras layers take `training` as a Python bool; a fed flag picks one of two calls.
@@ -2352,7 +2370,7 @@ def _rate_of_variables(node: Node) -> bool:
 
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
 
 
 def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
