@@ -14,7 +14,10 @@ from . import Rule
 RULE = Rule(
     id="TF109",
     name="layers-to-keras",
-    summary="Replace tf.layers and tf.contrib.layers functions with Keras layer objects created once.",
+    summary=(
+        "Replace tf.layers and tf.contrib.layers functions with Keras layer objects created once; "
+        "Keras layers a TF1 graph builds are created once as written."
+    ),
     doc=(
         "`h = tf.layers.dense(x, units, activation)` becomes a `tf.keras.layers.Dense(units, "
         "activation)` instance created outside the step function and `h = dense(x)` inside "
@@ -28,7 +31,10 @@ RULE = Rule(
         "layers' `losses`. A fed boolean `training` flag selects between the layer's two modes "
         "with `tf.cond` (Keras layers take a Python bool); UPDATE_OPS collections and their "
         "`control_dependencies` go, since Keras layers update batch statistics when called in "
-        "training. TF1's fused batch norm (4-D inputs) updates the moving variance with the "
+        "training. Keras layers a TF1 graph builds itself, inline (`tf.keras.layers.Dense(8)(x)`) "
+        "or by name and then called (`dense = ...; h = dense(x)`, also `tf.keras.Sequential`), "
+        "are created once as written and trained through their `trainable_variables`. "
+        "TF1's fused batch norm (4-D inputs) updates the moving variance with the "
         "unbiased batch variance, Keras with the biased one. In a file that stays in graph mode "
         "the Keras layer is built in place (`tf.keras.layers.Dense(10)(x)`), which does not "
         "share weights through variable_scope reuse; that is reported."
