@@ -451,6 +451,36 @@ class ProgramMove:
         cg.copy_lines(stmt, new, self.lines)
         return new
 
+    def _graph_names(self) -> set[str]:
+        """Names the module binds once, at its top level, to a new `tf.Graph()`."""
+        made = [
+            s.body[0].targets[0].target.value  # type: ignore[attr-defined]
+            for s in self.module.body
+            if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Assign)
+            and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
+            and isinstance(s.body[0].value, cst.Call) and not s.body[0].value.args
+            and self.aliases.resolve(s.body[0].value.func) == "Graph"
+        ]
+        return {name for name in made if self._assignments()[name] == 1}
+
+    def _check_graph_uses(self, name: str, stmt: cst.BaseStatement) -> None:
+        """A named `tf.Graph()` goes only when the program uses it just to enter it
+        (`with graph.as_default():`) and to give it to sessions and writers (`graph=graph`)."""
+        nodes = memoised_walk("all", self.module, lambda m: list(walk(m)))
+        keywords = {id(n.keyword) for n in nodes if isinstance(n, cst.Arg) and n.keyword is not None}
+        uses = sum(isinstance(n, cst.Name) and n.value == name and id(n) not in keywords for n in nodes)
+        entered = sum(isinstance(n, cst.Attribute) and n.attr.value == "as_default" and isinstance(n.value, cst.Name)
+                      and n.value.value == name for n in nodes)
+        given = sum(isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and n.value.value == name
+                    and (n.keyword is None or n.keyword.value == "graph") and self._takes_graph(n, nodes)
+                    for n in nodes)
+        if uses != 1 + entered + given:
+            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"graph {name} used beyond entering it and giving it to a session")
+
+    def _takes_graph(self, arg: cst.Arg, nodes: list[cst.CSTNode]) -> bool:
+        call = next(n for n in nodes if isinstance(n, cst.Call) and any(a is arg for a in n.args))
+        return self.aliases.resolve(call.func) in (*SESSION_CALLS, "summary.FileWriter")
+
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
         for with_item in stmt.items:
@@ -461,6 +491,8 @@ class ProgramMove:
             if isinstance(func, cst.Attribute) and func.attr.value == "as_default":
                 inner = func.value
                 if isinstance(inner, cst.Call) and self.aliases.resolve(inner.func) == "Graph":
+                    continue
+                if isinstance(inner, cst.Name) and inner.value in self._graph_names():
                     continue
                 return None
             path = self.aliases.resolve(func)
@@ -848,6 +880,8 @@ class ProgramMove:
         path = self.aliases.resolve(value.func)
         if path in SESSION_CALLS:
             return "session", {}
+        if path == "Graph" and not value.args:
+            return "graph", {}
         data = self._data_kind(value, path, item)
         if data is not None:
             return data
@@ -1104,6 +1138,10 @@ class ProgramMove:
             return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
+        if node.kind == "graph":
+            self._check_graph_uses(node.name, stmt)
+            self._fixed(SESSION_RULE.id, stmt, f"{node.name} = tf.Graph() removed: TF2 runs eagerly, outside graphs")
+            return []
         if node.kind == "summary":
             return []
         if node.kind == "writer":
