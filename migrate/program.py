@@ -57,7 +57,7 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
-from .rules.layers import KerasLayerCall, keras_layer
+from .rules.layers import KerasLayerCall, has_weights, keras_layer, keras_layer_inline
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.rnn_cells import cell_name
@@ -81,6 +81,8 @@ from .suppress import is_skipped
 from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+# Keras objects a TF1 graph may build by name and then call, as it would a model instance.
+KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
 #: Why a correct Adam rewrite can still part from TF1 late in a run (reported, not changed).
 ADAM_ROUNDING = (
     "Keras 3's Adam computes 1 - beta_1 and 1 - beta_2 in float64, TF1's kernel in float32: "
@@ -449,6 +451,36 @@ class ProgramMove:
         cg.copy_lines(stmt, new, self.lines)
         return new
 
+    def _graph_names(self) -> set[str]:
+        """Names the module binds once, at its top level, to a new `tf.Graph()`."""
+        made = [
+            s.body[0].targets[0].target.value  # type: ignore[attr-defined]
+            for s in self.module.body
+            if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Assign)
+            and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
+            and isinstance(s.body[0].value, cst.Call) and not s.body[0].value.args
+            and self.aliases.resolve(s.body[0].value.func) == "Graph"
+        ]
+        return {name for name in made if self._assignments()[name] == 1}
+
+    def _check_graph_uses(self, name: str, stmt: cst.BaseStatement) -> None:
+        """A named `tf.Graph()` goes only when the program uses it just to enter it
+        (`with graph.as_default():`) and to give it to sessions and writers (`graph=graph`)."""
+        nodes = memoised_walk("all", self.module, lambda m: list(walk(m)))
+        keywords = {id(n.keyword) for n in nodes if isinstance(n, cst.Arg) and n.keyword is not None}
+        uses = sum(isinstance(n, cst.Name) and n.value == name and id(n) not in keywords for n in nodes)
+        entered = sum(isinstance(n, cst.Attribute) and n.attr.value == "as_default" and isinstance(n.value, cst.Name)
+                      and n.value.value == name for n in nodes)
+        given = sum(isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and n.value.value == name
+                    and (n.keyword is None or n.keyword.value == "graph") and self._takes_graph(n, nodes)
+                    for n in nodes)
+        if uses != 1 + entered + given:
+            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"graph {name} used beyond entering it and giving it to a session")
+
+    def _takes_graph(self, arg: cst.Arg, nodes: list[cst.CSTNode]) -> bool:
+        call = next(n for n in nodes if isinstance(n, cst.Call) and any(a is arg for a in n.args))
+        return self.aliases.resolve(call.func) in (*SESSION_CALLS, "summary.FileWriter")
+
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
         for with_item in stmt.items:
@@ -459,6 +491,8 @@ class ProgramMove:
             if isinstance(func, cst.Attribute) and func.attr.value == "as_default":
                 inner = func.value
                 if isinstance(inner, cst.Call) and self.aliases.resolve(inner.func) == "Graph":
+                    continue
+                if isinstance(inner, cst.Name) and inner.value in self._graph_names():
                     continue
                 return None
             path = self.aliases.resolve(func)
@@ -793,6 +827,10 @@ class ProgramMove:
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
+        if info.get("keras") and len(names) == 1 and has_weights(str(info["keras"])):
+            # A Keras layer or model built by name: the graph's calls of it train its weights.
+            assert self.models is not None
+            self.models.model_instances[names[0]] = names[0]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         factory = next((c.func.value for c in _calls(value) if isinstance(c.func, cst.Name)
@@ -842,6 +880,8 @@ class ProgramMove:
         path = self.aliases.resolve(value.func)
         if path in SESSION_CALLS:
             return "session", {}
+        if path == "Graph" and not value.args:
+            return "graph", {}
         data = self._data_kind(value, path, item)
         if data is not None:
             return data
@@ -887,6 +927,11 @@ class ProgramMove:
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
+        inline = keras_layer_inline(value, self.aliases.resolve)
+        if inline is not None:
+            return "tensor", {"layer": f"keras.layers.{inline.keras}"}
+        if (path or "").startswith(KERAS_OBJECTS):
+            return "object", {"keras": path}
         if cell_name(path or "") in KERAS_CELLS:
             return "object", {}
         if path == "nn.dynamic_rnn":
@@ -1093,6 +1138,10 @@ class ProgramMove:
             return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
+        if node.kind == "graph":
+            self._check_graph_uses(node.name, stmt)
+            self._fixed(SESSION_RULE.id, stmt, f"{node.name} = tf.Graph() removed: TF2 runs eagerly, outside graphs")
+            return []
         if node.kind == "summary":
             return []
         if node.kind == "writer":
@@ -1298,11 +1347,18 @@ class ProgramMove:
         call = node.value
         assert isinstance(call, cst.Call)
         path = str(node.info["layer"])
-        keras = keras_layer(path, call)
+        spec = LAYER_SPECS.get(path)
+        keras = keras_layer(path, call) if spec is not None else keras_layer_inline(call, self.aliases.resolve)
         if keras is None:
             raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
         layer = self._fresh(self._layer_name(node, keras))
-        scope = LAYER_SPECS[path].scope
+        if spec is None:  # already a Keras layer: it keeps its own names and call
+            node.info["instance"] = layer
+            node.info["call"] = f"{layer}({keras.call_arguments})"
+            node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
+            self._fixed(LAYERS_RULE.id, call, f"tf.keras.layers.{keras.keras} built in the graph → created once")
+            return cst.parse_statement(f"{layer} = {code(call.func)}\n")  # as written: its spelling and layout
+        scope = spec.scope
         if scope and not prefix and not any(a.startswith("name=") for a in keras.arguments):
             # TF1 named the layer's variables `fully_connected_1/weights`; Keras would say `dense_1`.
             taken = self.layer_scopes[scope]
@@ -1312,7 +1368,7 @@ class ProgramMove:
         node.info["instance"] = layer
         node.info["call"] = f"{layer}({keras.call_arguments})"
         node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
-        training = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+        training = call_args(call, ("inputs", *spec.positional)).get("training")
         flag = self.scope.lookup(training.value) if isinstance(training, cst.Name) else None
         if flag is not None and flag.kind == "placeholder":
             # Keras layers take `training` as a Python bool; a fed flag picks one of two calls.
@@ -2352,7 +2408,7 @@ def _rate_of_variables(node: Node) -> bool:
 
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
 
 
 def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
