@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from .class_scopes import scope_arguments, scoped_lists
 from .codegen import copy_lines, is_docstring
 from .graph import INSIDE, names_read
-from .report import Unsupported
+from .report import Finding, Unsupported
 from .rules.session import RULE as SESSION_RULE
+from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import bound_names, call_scopes
 from .walk import children, transform, walk
 
@@ -97,6 +99,13 @@ def convert_class(
     gets a step function too."""
     init = _method(cls, "__init__")
     assert init is not None
+    move = make_move()
+    cls, listed = scoped_lists(cls, init, move.aliases, lines)
+    init = _method(cls, "__init__")
+    assert init is not None
+    move.scope_arguments = set(scope_arguments(cls, init))
+    for line in listed:
+        move.findings.append(Finding(SCOPE_RULE.id, line, 0, "variables listed by a constructor-named scope → the instance's variables", "fixed"))
     members = list(cls.body.body)  # type: ignore[union-attr]
     if external:
         runs = "".join(
@@ -104,7 +113,6 @@ def convert_class(
             for fetch, fed in external
         )
         members.append(cst.parse_statement(f"def {EXTERNAL}(self):\n{runs}"))
-    move = make_move()
     init, classes, converted = _shared_models(cls, init, move, lines)
     init, block_classes = _scope_blocks(cls, init, move, lines)
     classes += block_classes

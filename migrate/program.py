@@ -103,7 +103,8 @@ RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropo
 
 @dataclass
 class Item:
-    """A statement of the flattened top level, with the variable_scope prefix it runs under."""
+    """A statement of the flattened top level, with the variable_scope prefix it runs under
+    (`{scope}/` where a constructor argument names the scope)."""
 
     stmt: cst.BaseStatement
     prefix: str = ""
@@ -164,6 +165,9 @@ class ProgramMove:
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
+    # names holding a constructor argument a converted class's variable_scope may be named by
+    # (`scope`, `self__scope`): its variables are named from it at run time
+    scope_arguments: set[str] = field(default_factory=set)
     graph_classes: dict[str, GraphClass] = field(default_factory=dict)
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
@@ -472,6 +476,10 @@ class ProgramMove:
                 name = call.args[0].value
                 if len(call.args) == 1 and self._is_current_scope(name):
                     continue  # re-entering the scope it is already in: names are unchanged
+                if len(call.args) == 1 and isinstance(name, cst.Name) and name.value in self.scope_arguments:
+                    # `{scope}/`: a template its variables' names are formatted from
+                    prefix = f"{prefix}{{{name.value}}}/"
+                    continue
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
                     raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
                 prefix = f"{prefix}{name.evaluated_value}/"
@@ -1126,6 +1134,8 @@ class ProgramMove:
                 self.scope.add(opt)
                 opt.index = node.index - 0.5  # type: ignore[assignment]
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
+        if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
+            raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
         if node.info.get("rnn"):
