@@ -8,6 +8,7 @@ objects stay attributes; tensors become locals of the steps.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -63,9 +64,15 @@ class GraphClass:
     name: str
     variables: set[str] = field(default_factory=set)
     # run sites outside the class (`sess.run(gan.fake, {gan.z: noise})`), by `external_key`:
-    # the step function attribute and the placeholder attributes it takes, in order
-    runs: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    # the step function attribute, the placeholder attributes it takes, in order, and the
+    # structure it returns
+    runs: dict[str, tuple[str, list[str], str]] = field(default_factory=dict)
     savers: set[str] = field(default_factory=set)  # attributes holding a Saver (now a Checkpoint)
+
+
+def _attributes(fetch: str, prefix: str) -> str:
+    """A fetch of attributes (`loss`, `[loss, train_op]`) spelled with `self.` or `self__`."""
+    return re.sub(r"\w+", lambda m: prefix + m.group(), fetch)
 
 
 def external_key(fetch: str, fed: list[str]) -> str:
@@ -109,7 +116,7 @@ def convert_class(
     members = list(cls.body.body)  # type: ignore[union-attr]
     if external:
         runs = "".join(
-            f"    tfmigrate__session.run(self.{fetch}, {{{', '.join(f'self.{f}: None' for f in fed)}}})\n"
+            f"    tfmigrate__session.run({_attributes(fetch, 'self.')}, {{{', '.join(f'self.{f}: None' for f in fed)}}})\n"
             for fetch, fed in external
         )
         members.append(cst.parse_statement(f"def {EXTERNAL}(self):\n{runs}"))
@@ -164,11 +171,11 @@ def convert_class(
     info.savers = {n[len(PREFIX):] for node in move.scope.nodes if node.kind == "saver"
                    for n in node.names if n.startswith(PREFIX)}
     for fetch, fed in external:
-        step = move.functions.get(f"{PREFIX}{fetch} -> {PREFIX}{fetch}")
-        if step is None or step.returns_structure != "single":
+        step = move.functions.get(f"{_attributes(fetch, PREFIX)} -> {_attributes(fetch, PREFIX)}")
+        if step is None or step.returns_structure not in ("single", "list", "nested", "none"):
             continue  # a variable read, or a fetch the module's run site reports on
         params = [p.name.removeprefix(PREFIX) for p in step.params]
-        info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params)
+        info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params, step.returns_structure)
     rebuilt: list[cst.BaseStatement] = []
     for member in members:
         if member is init:

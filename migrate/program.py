@@ -48,6 +48,7 @@ from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
+from .rules.assign import RULE as ASSIGN_RULE
 from .rules.data import RULE as DATA_RULE
 from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
@@ -182,6 +183,7 @@ class ProgramMove:
     inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
     name_scopes: NameScopes = field(default_factory=NameScopes)
     new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
+    update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -565,6 +567,9 @@ class ProgramMove:
                 self.variable_factories.add(stmt.name.value)
             if self._contains_run_site(stmt) or self._reads_session(stmt):
                 return self._emit_driver(stmt)
+            deferred = self._deferred_updates(stmt)
+            if deferred is not None:
+                return [deferred], []
             return [stmt], []
         if not isinstance(stmt, cst.ClassDef):
             self._track_seeds(stmt)
@@ -1644,13 +1649,17 @@ class ProgramMove:
         run = _instance_run(site, set(self.graph_instances))
         if run is None:
             return None
-        receiver = site.args[0].value.value.value  # type: ignore[attr-defined]
+        fetch = site.args[0].value
+        first = fetch.elements[0].value if isinstance(fetch, (cst.List, cst.Tuple)) else fetch  # type: ignore[attr-defined]
+        receiver = first.value.value  # type: ignore[attr-defined]
         step = self.graph_instances[receiver].runs.get(external_key(*run))
         if step is None:
             return None
-        name, params = step
-        feeds = {code(e.key.attr): code(e.value) for e in _feed_of(site).elements}  # type: ignore[union-attr]
-        return cst.parse_expression(f"{receiver}.{name}({', '.join(feeds[p] for p in params)}).numpy()")
+        name, params, structure = step
+        feed = _feed_of(site)
+        feeds = {code(e.key.attr): code(e.value) for e in feed.elements} if feed is not None else {}  # type: ignore[union-attr]
+        call = f"{receiver}.{name}({', '.join(feeds[p] for p in params)})"
+        return cst.parse_expression(call if structure == "none" else cg.convert_result(call, structure))
 
     def _instance_variable(self, expr: cst.BaseExpression) -> bool:
         """`model.w` where `w` is a variable attribute of a converted class."""
@@ -1837,6 +1846,53 @@ class ProgramMove:
             name = read.value if isinstance(read, cst.Name) else ""
             self._fixed(EAGER_RULE.id, self._line(read), messages[what].format(name), "info")
 
+    def _deferred_updates(self, func: cst.FunctionDef) -> cst.FunctionDef | None:
+        """`def copy_op(src, dst): return tf.group(*[tf.assign(d, s) for ...])`, a function
+        building an update op a session runs later (a target network's hard update): it returns
+        a function making the updates, called where the op was run."""
+        body = [s for s in func.body.body if not cg.is_docstring(s)]  # type: ignore[union-attr]
+        if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+                and isinstance(ret := body[0].body[0], cst.Return) and isinstance(ret.value, cst.Call)
+                and self.aliases.resolve(ret.value.func) == "group"):
+            return None
+        calls = _calls(ret.value)[1:]
+        assigns = [c for c in calls if self._is_assign(c)]
+        others = [c for c in calls if not self._is_assign(c) and self.aliases.resolve(c.func) is not None]
+        if not assigns or others or not self._is_deferred_only(func.name.value):
+            return None
+        self.update_factories.add(func.name.value)
+        new = func.with_changes(body=func.body.with_changes(body=[
+            s if s is not body[0] else s.with_changes(body=[ret.with_changes(value=cst.Lambda(cst.Parameters(), ret.value))])
+            for s in func.body.body  # type: ignore[union-attr]
+        ]))
+        cg.copy_lines(func, new, self.lines)
+        self._fixed(ASSIGN_RULE.id, func, f"{func.name.value}() returns a function making its updates, called where they ran")
+        return new
+
+    def _is_assign(self, call: cst.Call) -> bool:
+        func = call.func
+        return self.aliases.resolve(func) in ASSIGN_CALLS or (
+            isinstance(func, cst.Attribute) and func.attr.value in ASSIGN_CALLS and self.aliases.resolve(func) is None
+        )
+
+    def _is_deferred_only(self, name: str) -> bool:
+        """Is every use of `name` a call whose op is bound to a name only run by sessions?"""
+        for call in _calls(self.module):
+            if isinstance(call.func, cst.Name) and call.func.value == name:
+                if not any(a.value is call and len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+                           for a in memoised_walk("assigns", self.module, _assigns)):
+                    return False
+        return True
+
+    def _deferred_run(self, fetch: cst.BaseExpression) -> bool:
+        """A name bound once to an update factory's op (`update_target = copy_op(a, b)`)."""
+        if not isinstance(fetch, cst.Name):
+            return False
+        bound = [a for a in memoised_walk("assigns", self.module, _assigns)
+                 if any(n.value == fetch.value for t in a.targets for n in [t.target] if isinstance(n, cst.Name))]
+        return (len(bound) == 1 and isinstance(bound[0].value, cst.Call) and isinstance(bound[0].value.func, cst.Name)
+                and bound[0].value.func.value in self.update_factories)
+
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
         new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
@@ -1848,6 +1904,9 @@ class ProgramMove:
             if isinstance(fetch, cst.List):
                 return cst.parse_expression(f"[{numpy}]")
             return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
+        if self._deferred_run(fetch):
+            self._fixed(ASSIGN_RULE.id, site, f"run of {code(fetch)} → {code(fetch)}()")
+            return cst.parse_expression(f"{code(fetch)}()")
         outside = self._instance_step(site)
         if outside is not None:
             self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
@@ -2371,16 +2430,23 @@ def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
 
 
 def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
-    """(fetched attribute, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
-    on one of `instances`; None for any other call."""
+    """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
         return None
     fetch = call.args[0].value
-    if not (call.args[0].keyword is None and isinstance(fetch, cst.Attribute)
-            and isinstance(fetch.value, cst.Name) and fetch.value.value in instances):
+    if call.args[0].keyword is not None:
         return None
-    owner = fetch.value.value
+    elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
+    if not all(isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) for e in elements):
+        return None
+    owners = {e.value.value for e in elements}  # type: ignore[attr-defined]
+    if len(owners) != 1 or not owners <= instances:
+        return None
+    owner = owners.pop()
+    attrs = ", ".join(e.attr.value for e in elements)  # type: ignore[attr-defined]
+    fetched = {cst.List: f"[{attrs}]", cst.Tuple: f"({attrs},)"}.get(type(fetch), attrs)  # type: ignore[call-overload]
     feed = _feed_of(call)
     fed: list[str] = []
     if feed is not None:
@@ -2391,7 +2457,7 @@ def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] 
             if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
                 return None
             fed.append(key.attr.value)
-    return fetch.attr.value, fed
+    return fetched, fed
 
 
 def _is_main_guard(stmt: cst.If) -> bool:
