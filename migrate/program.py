@@ -1876,12 +1876,20 @@ class ProgramMove:
         )
 
     def _is_deferred_only(self, name: str) -> bool:
-        """Is every use of `name` a call whose op is bound to a name only run by sessions?"""
+        """Is every call of `name` bound to a name that is read only as the fetch of a run?"""
+        assigns = memoised_walk("assigns", self.module, _assigns)
+        runs = {id(c.args[0].value) for c in _calls(self.module)
+                if isinstance(c.func, cst.Attribute) and c.func.attr.value == "run" and len(c.args) == 1}
         for call in _calls(self.module):
-            if isinstance(call.func, cst.Name) and call.func.value == name:
-                if not any(a.value is call and len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
-                           for a in memoised_walk("assigns", self.module, _assigns)):
-                    return False
+            if not (isinstance(call.func, cst.Name) and call.func.value == name):
+                continue
+            bound = next((a.targets[0].target for a in assigns if a.value is call and len(a.targets) == 1), None)
+            if not isinstance(bound, cst.Name):
+                return False
+            targets = {id(t.target) for a in assigns for t in a.targets}
+            reads = [n for n in names_read(self.module) if n.value == bound.value and id(n) not in targets]
+            if not reads or any(id(n) not in runs for n in reads):
+                return False
         return True
 
     def _deferred_run(self, fetch: cst.BaseExpression) -> bool:
