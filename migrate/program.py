@@ -48,6 +48,7 @@ from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
+from .rules.assign import RULE as ASSIGN_RULE
 from .rules.data import RULE as DATA_RULE
 from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
@@ -105,7 +106,8 @@ RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropo
 
 @dataclass
 class Item:
-    """A statement of the flattened top level, with the variable_scope prefix it runs under."""
+    """A statement of the flattened top level, with the variable_scope prefix it runs under
+    (`{scope}/` where a constructor argument names the scope)."""
 
     stmt: cst.BaseStatement
     prefix: str = ""
@@ -166,6 +168,9 @@ class ProgramMove:
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
+    # names holding a constructor argument a converted class's variable_scope may be named by
+    # (`scope`, `self__scope`): its variables are named from it at run time
+    scope_arguments: set[str] = field(default_factory=set)
     graph_classes: dict[str, GraphClass] = field(default_factory=dict)
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
@@ -180,6 +185,7 @@ class ProgramMove:
     inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
     name_scopes: NameScopes = field(default_factory=NameScopes)
     new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
+    update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -506,6 +512,10 @@ class ProgramMove:
                 name = call.args[0].value
                 if len(call.args) == 1 and self._is_current_scope(name):
                     continue  # re-entering the scope it is already in: names are unchanged
+                if len(call.args) == 1 and isinstance(name, cst.Name) and name.value in self.scope_arguments:
+                    # `{scope}/`: a template its variables' names are formatted from
+                    prefix = f"{prefix}{{{name.value}}}/"
+                    continue
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
                     raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
                 prefix = f"{prefix}{name.evaluated_value}/"
@@ -591,6 +601,9 @@ class ProgramMove:
                 self.variable_factories.add(stmt.name.value)
             if self._contains_run_site(stmt) or self._reads_session(stmt):
                 return self._emit_driver(stmt)
+            deferred = self._deferred_updates(stmt)
+            if deferred is not None:
+                return [deferred], []
             return [stmt], []
         if not isinstance(stmt, cst.ClassDef):
             self._track_seeds(stmt)
@@ -1175,6 +1188,8 @@ class ProgramMove:
                 self.scope.add(opt)
                 opt.index = node.index - 0.5  # type: ignore[assignment]
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
+        if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
+            raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
         if node.info.get("rnn"):
@@ -1690,13 +1705,17 @@ class ProgramMove:
         run = _instance_run(site, set(self.graph_instances))
         if run is None:
             return None
-        receiver = site.args[0].value.value.value  # type: ignore[attr-defined]
+        fetch = site.args[0].value
+        first = fetch.elements[0].value if isinstance(fetch, (cst.List, cst.Tuple)) else fetch  # type: ignore[attr-defined]
+        receiver = first.value.value  # type: ignore[attr-defined]
         step = self.graph_instances[receiver].runs.get(external_key(*run))
         if step is None:
             return None
-        name, params = step
-        feeds = {code(e.key.attr): code(e.value) for e in _feed_of(site).elements}  # type: ignore[union-attr]
-        return cst.parse_expression(f"{receiver}.{name}({', '.join(feeds[p] for p in params)}).numpy()")
+        name, params, structure = step
+        feed = _feed_of(site)
+        feeds = {code(e.key.attr): code(e.value) for e in feed.elements} if feed is not None else {}  # type: ignore[union-attr]
+        call = f"{receiver}.{name}({', '.join(feeds[p] for p in params)})"
+        return cst.parse_expression(call if structure == "none" else cg.convert_result(call, structure))
 
     def _instance_variable(self, expr: cst.BaseExpression) -> bool:
         """`model.w` where `w` is a variable attribute of a converted class."""
@@ -1883,6 +1902,61 @@ class ProgramMove:
             name = read.value if isinstance(read, cst.Name) else ""
             self._fixed(EAGER_RULE.id, self._line(read), messages[what].format(name), "info")
 
+    def _deferred_updates(self, func: cst.FunctionDef) -> cst.FunctionDef | None:
+        """`def copy_op(src, dst): return tf.group(*[tf.assign(d, s) for ...])`, a function
+        building an update op a session runs later (a target network's hard update): it returns
+        a function making the updates, called where the op was run."""
+        body = [s for s in func.body.body if not cg.is_docstring(s)]  # type: ignore[union-attr]
+        if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+                and isinstance(ret := body[0].body[0], cst.Return) and isinstance(ret.value, cst.Call)
+                and self.aliases.resolve(ret.value.func) == "group"):
+            return None
+        calls = _calls(ret.value)[1:]
+        assigns = [c for c in calls if self._is_assign(c)]
+        others = [c for c in calls if not self._is_assign(c) and self.aliases.resolve(c.func) is not None]
+        if not assigns or others or not self._is_deferred_only(func.name.value):
+            return None
+        self.update_factories.add(func.name.value)
+        new = func.with_changes(body=func.body.with_changes(body=[
+            s if s is not body[0] else s.with_changes(body=[ret.with_changes(value=cst.Lambda(cst.Parameters(), ret.value))])
+            for s in func.body.body  # type: ignore[union-attr]
+        ]))
+        cg.copy_lines(func, new, self.lines)
+        self._fixed(ASSIGN_RULE.id, func, f"{func.name.value}() returns a function making its updates, called where they ran")
+        return new
+
+    def _is_assign(self, call: cst.Call) -> bool:
+        func = call.func
+        return self.aliases.resolve(func) in ASSIGN_CALLS or (
+            isinstance(func, cst.Attribute) and func.attr.value in ASSIGN_CALLS and self.aliases.resolve(func) is None
+        )
+
+    def _is_deferred_only(self, name: str) -> bool:
+        """Is every call of `name` bound to a name that is read only as the fetch of a run?"""
+        assigns = memoised_walk("assigns", self.module, _assigns)
+        runs = {id(c.args[0].value) for c in _calls(self.module)
+                if isinstance(c.func, cst.Attribute) and c.func.attr.value == "run" and len(c.args) == 1}
+        for call in _calls(self.module):
+            if not (isinstance(call.func, cst.Name) and call.func.value == name):
+                continue
+            bound = next((a.targets[0].target for a in assigns if a.value is call and len(a.targets) == 1), None)
+            if not isinstance(bound, cst.Name):
+                return False
+            targets = {id(t.target) for a in assigns for t in a.targets}
+            reads = [n for n in names_read(self.module) if n.value == bound.value and id(n) not in targets]
+            if not reads or any(id(n) not in runs for n in reads):
+                return False
+        return True
+
+    def _deferred_run(self, fetch: cst.BaseExpression) -> bool:
+        """A name bound once to an update factory's op (`update_target = copy_op(a, b)`)."""
+        if not isinstance(fetch, cst.Name):
+            return False
+        bound = [a for a in memoised_walk("assigns", self.module, _assigns)
+                 if any(n.value == fetch.value for t in a.targets for n in [t.target] if isinstance(n, cst.Name))]
+        return (len(bound) == 1 and isinstance(bound[0].value, cst.Call) and isinstance(bound[0].value.func, cst.Name)
+                and bound[0].value.func.value in self.update_factories)
+
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
         new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
@@ -1894,6 +1968,9 @@ class ProgramMove:
             if isinstance(fetch, cst.List):
                 return cst.parse_expression(f"[{numpy}]")
             return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
+        if self._deferred_run(fetch):
+            self._fixed(ASSIGN_RULE.id, site, f"run of {code(fetch)} → {code(fetch)}()")
+            return cst.parse_expression(f"{code(fetch)}()")
         outside = self._instance_step(site)
         if outside is not None:
             self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
@@ -2417,16 +2494,23 @@ def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
 
 
 def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
-    """(fetched attribute, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
-    on one of `instances`; None for any other call."""
+    """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
         return None
     fetch = call.args[0].value
-    if not (call.args[0].keyword is None and isinstance(fetch, cst.Attribute)
-            and isinstance(fetch.value, cst.Name) and fetch.value.value in instances):
+    if call.args[0].keyword is not None:
         return None
-    owner = fetch.value.value
+    elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
+    if not all(isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) for e in elements):
+        return None
+    owners = {e.value.value for e in elements}  # type: ignore[attr-defined]
+    if len(owners) != 1 or not owners <= instances:
+        return None
+    owner = owners.pop()
+    attrs = ", ".join(e.attr.value for e in elements)  # type: ignore[attr-defined]
+    fetched = {cst.List: f"[{attrs}]", cst.Tuple: f"({attrs},)"}.get(type(fetch), attrs)  # type: ignore[call-overload]
     feed = _feed_of(call)
     fed: list[str] = []
     if feed is not None:
@@ -2437,7 +2521,7 @@ def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] 
             if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
                 return None
             fed.append(key.attr.value)
-    return fetch.attr.value, fed
+    return fetched, fed
 
 
 def _is_main_guard(stmt: cst.If) -> bool:
