@@ -137,8 +137,12 @@ def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
     plain: list[cst.Name] = []
 
     def uses(node: cst.CSTNode) -> None:
-        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == target \
-                and node.attr.value == "name":
+        if (
+            isinstance(node, cst.Attribute)
+            and isinstance(node.value, cst.Name)
+            and node.value.value == target
+            and node.attr.value == "name"
+        ):
             reads.append(node)
             return
         if isinstance(node, cst.Name) and node.value == target:

@@ -125,14 +125,22 @@ class StatementEditor(cst.CSTTransformer):
     """Drops `pass` lines and unwraps `with` blocks into their body, as a driver rewrite does."""
 
     def leave_SimpleStatementLine(
-        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine,
+        self,
+        original: cst.SimpleStatementLine,
+        updated: cst.SimpleStatementLine,
     ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
         return cst.RemovalSentinel.REMOVE if isinstance(updated.body[0], cst.Pass) else updated
 
     def leave_With(
-        self, original: cst.With, updated: cst.With,
+        self,
+        original: cst.With,
+        updated: cst.With,
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-        return cst.FlattenSentinel(updated.body.body) if isinstance(updated.body, cst.IndentedBlock) else updated
+        return (
+            cst.FlattenSentinel(updated.body.body)
+            if isinstance(updated.body, cst.IndentedBlock)
+            else updated
+        )
 
 
 def test_transform_removes_and_flattens_sequence_items_as_a_visit_does() -> None:
@@ -140,7 +148,11 @@ def test_transform_removes_and_flattens_sequence_items_as_a_visit_does() -> None
         "def f():\n    pass\n    with a:\n        with b:\n            x = 1\n            pass\n        y = 2\n    return 3\n"
     )
     result = transform(module, StatementEditor())
-    assert result.code == module.visit(StatementEditor()).code == "def f():\n    x = 1\n    y = 2\n    return 3\n"
+    assert (
+        result.code
+        == module.visit(StatementEditor()).code
+        == "def f():\n    x = 1\n    y = 2\n    return 3\n"
+    )
 
 
 def test_transform_refuses_a_removal_outside_a_sequence() -> None:
