@@ -508,9 +508,22 @@ def _softsign_grad(op: Any, grad: Tensor) -> list:
     return [truediv(grad, square(add(1.0, abs(op.inputs[0]))))]
 
 
+def _relu_grad_kernel(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    # TF's ReluGrad multiplies by the mask: a dead unit passes -0.0 or NaN on, not 0.
+    return np.multiply(grad, y > 0)
+
+
+register_simple("ReluGrad", _relu_grad_kernel)
+
+
 @register_gradient("Relu")
 def _relu_grad(op: Any, grad: Tensor) -> list:
-    return [where(greater(op.outputs[0], 0), grad, zeros_like(grad))]
+    return [apply("ReluGrad", [grad, op.outputs[0]])]
+
+
+@register_gradient("ReluGrad")
+def _relu_grad_grad(op: Any, grad: Tensor) -> list:
+    return [apply("ReluGrad", [grad, op.inputs[1]]), None]
 
 
 @register_gradient("Relu6")

@@ -10,7 +10,7 @@ from runtime import dtypes
 from runtime.convert import binary_operands, convert_to_tensor
 from runtime.errors import invalid_argument
 from runtime.ops import math as m
-from runtime.ops.array import expand_dims, one_hot
+from runtime.ops.array import expand_dims
 from runtime.ops.registry import apply, not_differentiable, register, register_gradient
 from runtime.tensor import Tensor
 
@@ -61,12 +61,22 @@ def _xent_kernel(logits: np.ndarray, labels: np.ndarray) -> tuple:
 register("SoftmaxCrossEntropyWithLogits", lambda attrs: _xent_kernel, n_out=2)
 
 
+def _backprop_grad(op: Any, grad: Tensor, grad_backprop: Any) -> Tensor:
+    """d/dlogits from the loss (through the forward's second output, softmax(logits) - labels,
+    computed as ``softmax`` computes it) plus, when a gradient flowed into that second output
+    (a second derivative), its term through the softmax Jacobian."""
+    result = m.multiply(expand_dims(grad, -1), op.outputs[1])
+    if grad_backprop is None or getattr(grad_backprop, "_is_zeros_tensor", False):
+        return result
+    p = softmax(op.inputs[0])
+    inner = m.reduce_sum(m.multiply(grad_backprop, p), -1, keepdims=True)
+    return m.add(result, m.multiply(m.subtract(grad_backprop, inner), p))
+
+
 @register_gradient("SoftmaxCrossEntropyWithLogits")
-def _xent_grad(op: Any, grad_loss: Tensor, _grad_backprop: Any) -> list:
-    logits, labels = op.inputs
+def _xent_grad(op: Any, grad_loss: Tensor, grad_backprop: Any) -> list:
     g = expand_dims(grad_loss, -1)
-    return [m.multiply(g, m.subtract(softmax(logits), labels)),
-            m.multiply(g, m.negative(log_softmax(logits)))]
+    return [_backprop_grad(op, grad_loss, grad_backprop), m.multiply(g, m.negative(log_softmax(op.inputs[0])))]
 
 
 def _move_last(x: Tensor, axis: int) -> Tensor:
@@ -113,11 +123,8 @@ register("SparseSoftmaxCrossEntropyWithLogits", lambda attrs: _sparse_xent_kerne
 
 
 @register_gradient("SparseSoftmaxCrossEntropyWithLogits")
-def _sparse_xent_grad(op: Any, grad_loss: Tensor, _g: Any) -> list:
-    logits, labels = op.inputs
-    depth = logits.shape[-1]
-    onehot = one_hot(labels, depth, dtype=logits.dtype)
-    return [m.multiply(expand_dims(grad_loss, -1), m.subtract(softmax(logits), onehot)), None]
+def _sparse_xent_grad(op: Any, grad_loss: Tensor, grad_backprop: Any) -> list:
+    return [_backprop_grad(op, grad_loss, grad_backprop), None]
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
