@@ -299,7 +299,7 @@ def conv2d(input: Any, filters: Any = None, strides: Any = 1, padding: str = "VA
 def _pool_windows(x: np.ndarray, attrs: dict, fill: float) -> tuple:
     kh, kw = attrs["ksize"]
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, attrs)
-    xp = np.pad(x, pads, constant_values=fill)
+    xp = np.pad(x, pads, constant_values=fill) if any(a or b for a, b in pads) else x
     views = [(i, j, xp[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :])
              for i in range(kh) for j in range(kw)]
     return views, xp.shape, pads, sh, sw, oh, ow
@@ -321,10 +321,11 @@ def _maxpool_grad_make(attrs: dict) -> Any:
         views, xp_shape, pads, sh, sw, oh, ow = _pool_windows(x, attrs, -np.inf)
         dx = np.zeros(xp_shape, dtype=g.dtype)
         taken = np.zeros(y.shape, dtype=bool)
+        zero = np.zeros((), g.dtype)  # a typed zero: np.where with a Python 0 takes a slow path
         for i, j, v in views:
             hit = (v == y) & ~taken
             taken |= hit
-            dx[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += np.where(hit, g, 0)
+            dx[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += np.where(hit, g, zero)
         (_, _), (pt, _), (pl, _), _ = pads
         return dx[:, pt:pt + x.shape[1], pl:pl + x.shape[2], :]
 
