@@ -24,7 +24,7 @@ from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
-from .variable_layers import SCOPES, SEED, variable_call, variable_weight
+from .variable_layers import SCOPES, SEED, variable_call, variable_layer, variable_weight
 from .walk import walk
 
 VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
@@ -151,6 +151,8 @@ class ModelBuilder:
     # Layer class -> how many op seeds TF1 drew building it (None: some the count cannot see)
     layer_draws: dict[str, int | None] = field(default_factory=dict)
     seeds: LayerSeeds = field(default_factory=LayerSeeds)
+    converting: cst.FunctionDef | None = None  # the model function being converted
+    default_names: dict[str, int] = field(default_factory=dict)  # TF1 default scope -> layers so named
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -239,25 +241,7 @@ class ModelBuilder:
         return _get_variable_call(stmt, self.aliases) is not None or variable_call(stmt, self.aliases) is not None
 
     def _variable_layer(self, func: cst.FunctionDef) -> bool:
-        """A function creating `tf.Variable` weights (no get_variable) whose shape reads its
-        input's static shape: a layer, built once the input's shape is known."""
-        params = [p.name.value for p in func.params.params]
-        body = list(func.body.body)  # type: ignore[union-attr]
-        body = body[1:] if body and is_docstring(body[0]) else body
-        if not params:
-            return False
-        if self._scope_param(body, params, SCOPES):
-            body = list(body[0].body.body)  # type: ignore[attr-defined]
-        if any(_get_variable_call(s, self.aliases) for s in body):
-            return False
-        shaped = {params[0]}
-        for stmt in body:
-            read = {n.value for n in names_read(stmt)}
-            if variable_call(stmt, self.aliases) is not None and read & shaped:
-                return True
-            if read & shaped:
-                shaped |= set(_assigned(stmt))
-        return False
+        return variable_layer(func, self.aliases)
 
     def _note_library_function(self, func: cst.FunctionDef, cls: str) -> None:
         """A converted function no code here calls is a library API: its importers must change (a
@@ -468,7 +452,11 @@ class ModelBuilder:
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
         taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in bound_names(s)}
-        new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
+        self.converting, self.default_names = func, {}
+        try:
+            new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
+        finally:
+            self.converting = None
         # A regularizer bound only to be a scope's default moved into the layers it regularizes.
         moved = [s for s in new_body if set(_assigned(s)) & regularizers.keys()]
         still_read = {n.value for s in new_body if s not in moved for n in names_read(s)}
@@ -543,6 +531,22 @@ class ModelBuilder:
             *[s.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if i == 0 else []) for i, s in enumerate(instances)],
         ]
 
+    def default_name(self, path: str | None) -> str | None:
+        """TF1's name for a layer its call does not name: its variable scope's default made unique
+        (`fully_connected`, `fully_connected_1`), fixed when the model function runs once and
+        makes every such layer of the module."""
+        spec = LAYER_SPECS.get(path or "")
+        func = self.converting
+        if spec is None or not spec.scope or func is None or self.module is None or len(self.calls_of(func.name.value)) != 1:
+            return None
+        inside = {id(c) for c in walk(func) if isinstance(c, cst.Call)}
+        if any(isinstance(c, cst.Call) and self.aliases.resolve(c.func) == path and id(c) not in inside
+               for c in walk(self.module)):
+            return None
+        taken = self.default_names.get(spec.scope, 0)
+        self.default_names[spec.scope] = taken + 1
+        return f"{spec.scope}_{taken}" if taken else spec.scope
+
     def _seed_plan(
         self, name: str, cls: str, body: list[cst.BaseStatement], attrs: dict[str, str], built: dict[str, str],
     ) -> None:
@@ -551,8 +555,13 @@ class ModelBuilder:
         draws are its layers'."""
         if built or any(isinstance(n, (cst.For, cst.While)) for s in body for n in walk(s)):
             return
-        plain = [c for c in _calls_in(body) if not (
-            isinstance(c.func, cst.Name) and c.func.value in self.layer_classes or self.aliases.resolve(c.func) in LAYERS)]
+        def layer(call: cst.Call) -> bool:
+            return isinstance(call.func, cst.Name) and call.func.value in self.layer_classes or (
+                self.aliases.resolve(call.func) in LAYERS)
+
+        # A layer's configuration (its initializers) is the layer's own draw; its input is not.
+        configuring = {id(n) for c in _calls_in(body) if layer(c) for a in c.args[1:] for n in walk(a)}
+        plain = [c for c in _calls_in(body) if not layer(c) and id(c) not in configuring]
         if any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in plain):
             return
         weightless = {spec.keras for spec in LAYER_SPECS.values() if not spec.weights} - {"Dropout"}
@@ -983,6 +992,8 @@ class _LayerCalls(cst.CSTTransformer):
             self.used_in_scope += 1
             if self.used_in_scope > 1:
                 raise Unsupported(RULE.id, self.builder._line(original), "two layers in one variable_scope")
+        elif name_arg is None and self.loop_names is None and (default := self.builder.default_name(path)):
+            attr = default
         else:
             raise Unsupported(RULE.id, self.builder._line(original), "layer outside a named variable_scope")
         if attr in _MODEL_ATTRIBUTES:

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .graph import call_args
+from .codegen import is_docstring
+from .graph import call_args, names_read
 from .imports import Aliases
 from .report import Unsupported
 from .rules.variable_scope import RULE
+from .walk import walk
 
 VARIABLE_PARAMS = ("initial_value", "trainable", "collections", "validate_shape", "caching_device", "name")
 #: tf.Variable arguments a Keras weight keeps (the others have no add_weight form).
@@ -75,6 +77,38 @@ def variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.C
     if isinstance(value, cst.Call) and aliases.resolve(value.func) == "Variable":
         return small.targets[0].target.value, value
     return None
+
+
+def variable_layer(func: cst.FunctionDef, aliases: Aliases) -> bool:
+    """A function creating `tf.Variable` weights (no get_variable) whose shape reads its input's
+    static shape: a layer, built once the input's shape is known (inlined at its call, its
+    variables would be created from a computed tensor)."""
+    params = [p.name.value for p in func.params.params]
+    body = list(func.body.body)  # type: ignore[union-attr]
+    body = body[1:] if body and is_docstring(body[0]) else body
+    if not params:
+        return False
+    if len(body) == 1 and isinstance(body[0], cst.With) and len(body[0].items) == 1:
+        scope = body[0].items[0].item
+        if (isinstance(scope, cst.Call) and aliases.resolve(scope.func) in SCOPES and len(scope.args) == 1
+                and isinstance(scope.args[0].value, cst.Name) and scope.args[0].value.value in params[1:]):
+            body = list(body[0].body.body)  # type: ignore[union-attr]
+    if any(isinstance(n, cst.Call) and aliases.resolve(n.func) == "get_variable" for s in body for n in walk(s)):
+        return False
+    shaped = {params[0]}  # the input, and names computed from it
+    for stmt in body:
+        read = {n.value for n in names_read(stmt)}
+        if variable_call(stmt, aliases) is not None and read & shaped:
+            return True
+        if read & shaped:
+            shaped |= _assigned(stmt)
+    return False
+
+
+def _assigned(stmt: cst.BaseStatement) -> set[str]:
+    if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
+        return {t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)}
+    return set()
 
 
 def _code(node: cst.CSTNode) -> str:
