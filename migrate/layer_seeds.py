@@ -19,10 +19,11 @@ from .walk import walk
 
 @dataclass
 class SeedPlan:
-    """A model class's layers in creation order, with the op seeds each draws (None: unknown)."""
+    """A model class's layers in creation order, each with the op seeds its weights draw and
+    whether the count goes on past it (None: its draws are unknown)."""
 
     cls: str
-    layers: list[tuple[str, int | None]]
+    layers: list[tuple[str, tuple[int, bool] | None]]
 
 
 @dataclass
@@ -34,13 +35,17 @@ class LayerSeeds:
         """The model of `function` is built here: its layers take the graph's next op seeds."""
         plan = self.plans.pop(function)
         found: dict[str, int] = {}
-        for attr, draws in plan.layers:
-            if draws is None or seeds.next is None:
+        for attr, known in plan.layers:
+            if known is None or seeds.next is None:
                 seeds.lose()
                 break
+            draws, counted = known
             if draws:
                 found[attr] = seeds.next
                 seeds.next += draws
+            if not counted:
+                seeds.lose()
+                break
         if found:
             self.numbered[plan.cls] = found
 

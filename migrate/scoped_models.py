@@ -148,8 +148,9 @@ class ModelBuilder:
     shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
     regularized_models: set[str] = field(default_factory=set)
-    # Layer class -> how many op seeds TF1 drew building it (None: some the count cannot see)
-    layer_draws: dict[str, int | None] = field(default_factory=dict)
+    # Layer class -> the op seeds TF1 drew for its weights, then whether the rest of its body
+    # drew none the count cannot see; None: some before or among its weights
+    layer_draws: dict[str, tuple[int, bool] | None] = field(default_factory=dict)
     seeds: LayerSeeds = field(default_factory=LayerSeeds)
     converting: cst.FunctionDef | None = None  # the model function being converted
     default_names: dict[str, int] = field(default_factory=dict)  # TF1 default scope -> layers so named
@@ -371,9 +372,12 @@ class ModelBuilder:
         cls = _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
-        others = _calls_in([s for s in body if variable_call(s, self.aliases) is None])
-        counted = not any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in others)
-        self.layer_draws[cls] = draws if counted else None
+        def draws_seeds(stmts: list[cst.BaseStatement]) -> bool:
+            calls = _calls_in([s for s in stmts if variable_call(s, self.aliases) is None])
+            return any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls)
+
+        weights_end = last_weight + 1
+        self.layer_draws[cls] = None if draws_seeds(body[:weights_end]) else (draws, not draws_seeds(body[weights_end:]))
         if draws:
             if SEED in config_names:
                 raise Unsupported(RULE.id, self._line(func), f"{func.name.value} takes a parameter named {SEED}")
@@ -565,11 +569,11 @@ class ModelBuilder:
         if any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in plain):
             return
         weightless = {spec.keras for spec in LAYER_SPECS.values() if not spec.weights} - {"Dropout"}
-        layers: list[tuple[str, int | None]] = []
+        layers: list[tuple[str, tuple[int, bool] | None]] = []
         for attr, source in attrs.items():
             head = source.split("(", 1)[0]
             keras = head.removeprefix("tf.keras.layers.")
-            layers.append((attr, 0 if keras in weightless and keras != head else self.layer_draws.get(head)))
+            layers.append((attr, (0, True) if keras in weightless and keras != head else self.layer_draws.get(head)))
         self.seeds.plans[name] = SeedPlan(cls, layers)
 
     def _scoped_instances(
