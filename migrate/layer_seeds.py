@@ -29,7 +29,9 @@ class SeedPlan:
 @dataclass
 class LayerSeeds:
     plans: dict[str, SeedPlan] = field(default_factory=dict)  # model function -> its plan
-    numbered: dict[str, dict[str, int]] = field(default_factory=dict)  # model class -> attribute -> seed
+    numbered: dict[str, dict[str, int]] = field(
+        default_factory=dict
+    )  # model class -> attribute -> seed
 
     def number(self, function: str, seeds: OpSeeds) -> None:
         """The model of `function` is built here: its layers take the graph's next op seeds."""
@@ -70,9 +72,13 @@ class LayerSeeds:
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
                 target, call = updated.targets[0].target, updated.value
                 layers = self.layers[-1] if self.layers else {}
-                if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
-                        and target.value.value == "self" and target.attr.value in layers
-                        and isinstance(call, cst.Call)):
+                if not (
+                    isinstance(target, cst.Attribute)
+                    and isinstance(target.value, cst.Name)
+                    and target.value.value == "self"
+                    and target.attr.value in layers
+                    and isinstance(call, cst.Call)
+                ):
                     return updated
                 return updated.with_changes(value=_with_seed(call, layers[target.attr.value]))
 
@@ -86,10 +92,16 @@ class LayerSeeds:
 def _with_seed(call: cst.Call, seed: int) -> cst.Call:
     """`Layer(4, name='conv1')` → `Layer(4, seed=0, name='conv1')`."""
     args = list(call.args)
-    at = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == "name"), len(args))
+    at = next(
+        (i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == "name"),
+        len(args),
+    )
     equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
     args.insert(at, cst.Arg(cst.Integer(str(seed)), keyword=cst.Name(SEED), equal=equal))
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    return call.with_changes(args=[
-        a.with_changes(comma=comma if i < len(args) - 1 else cst.MaybeSentinel.DEFAULT) for i, a in enumerate(args)
-    ])
+    return call.with_changes(
+        args=[
+            a.with_changes(comma=comma if i < len(args) - 1 else cst.MaybeSentinel.DEFAULT)
+            for i, a in enumerate(args)
+        ]
+    )

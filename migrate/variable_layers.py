@@ -21,7 +21,14 @@ from .report import Unsupported
 from .rules.variable_scope import RULE
 from .walk import walk
 
-VARIABLE_PARAMS = ("initial_value", "trainable", "collections", "validate_shape", "caching_device", "name")
+VARIABLE_PARAMS = (
+    "initial_value",
+    "trainable",
+    "collections",
+    "validate_shape",
+    "caching_device",
+    "name",
+)
 #: tf.Variable arguments a Keras weight keeps (the others have no add_weight form).
 _KEPT = frozenset({"initial_value", "trainable", "name", "dtype"})
 #: Layer functions may name their scope with either: both prefix a tf.Variable's name.
@@ -43,7 +50,9 @@ _UNIFORM = ("shape", "minval", "maxval", "dtype", "seed", "name")
 INITIAL_VALUES: dict[str, InitialValue] = {
     "zeros": InitialValue(("shape", "dtype", "name"), "shape", "'zeros'"),
     "ones": InitialValue(("shape", "dtype", "name"), "shape", "'ones'"),
-    "constant": InitialValue(("value", "dtype", "shape", "name"), "shape", "tf.constant_initializer({value})"),
+    "constant": InitialValue(
+        ("value", "dtype", "shape", "name"), "shape", "tf.constant_initializer({value})"
+    ),
     "fill": InitialValue(("dims", "value", "name"), "dims", "tf.constant_initializer({value})"),
     "random_normal": InitialValue(_NORMAL, "shape", None),
     "random.normal": InitialValue(_NORMAL, "shape", None),
@@ -71,7 +80,11 @@ def variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.C
     if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
         return None
     small = stmt.body[0]
-    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+    if not (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
         return None
     value = small.value
     if isinstance(value, cst.Call) and aliases.resolve(value.func) == "Variable":
@@ -90,10 +103,19 @@ def variable_layer(func: cst.FunctionDef, aliases: Aliases) -> bool:
         return False
     if len(body) == 1 and isinstance(body[0], cst.With) and len(body[0].items) == 1:
         scope = body[0].items[0].item
-        if (isinstance(scope, cst.Call) and aliases.resolve(scope.func) in SCOPES and len(scope.args) == 1
-                and isinstance(scope.args[0].value, cst.Name) and scope.args[0].value.value in params[1:]):
+        if (
+            isinstance(scope, cst.Call)
+            and aliases.resolve(scope.func) in SCOPES
+            and len(scope.args) == 1
+            and isinstance(scope.args[0].value, cst.Name)
+            and scope.args[0].value.value in params[1:]
+        ):
             body = list(body[0].body.body)  # type: ignore[union-attr]
-    if any(isinstance(n, cst.Call) and aliases.resolve(n.func) == "get_variable" for s in body for n in walk(s)):
+    if any(
+        isinstance(n, cst.Call) and aliases.resolve(n.func) == "get_variable"
+        for s in body
+        for n in walk(s)
+    ):
         return False
     shaped = {params[0]}  # the input, and names computed from it
     for stmt in body:
@@ -120,12 +142,16 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
     of the layer come before it (its op seed is the layer's seed plus that)."""
     args = call_args(call, VARIABLE_PARAMS)
     if set(args) - _KEPT or "name" not in args or "initial_value" not in args:
-        raise Unsupported(RULE.id, line, f"{target}: a layer weight needs a name and no other tf.Variable options")
+        raise Unsupported(
+            RULE.id, line, f"{target}: a layer weight needs a name and no other tf.Variable options"
+        )
     value = args["initial_value"]
     path = aliases.resolve(value.func) if isinstance(value, cst.Call) else None
     spec = INITIAL_VALUES.get(path or "")
     if spec is None or any(a.star for a in value.args):  # type: ignore[union-attr]
-        raise Unsupported(RULE.id, line, f"{target}: initial value is not an op the weight can be initialized by")
+        raise Unsupported(
+            RULE.id, line, f"{target}: initial value is not an op the weight can be initialized by"
+        )
     assert isinstance(value, cst.Call)
     bound = call_args(value, spec.params)
     if spec.shape not in bound:
@@ -135,14 +161,29 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
         extra = f", dtype={_code(bound['dtype'])}{extra}"
     if spec.initializer is not None:
         initializer = spec.initializer.format(**{k: _code(v) for k, v in bound.items()})
-        return Weight(target, _code(args["name"]), bound[spec.shape], initializer, extra, draws=False)
+        return Weight(
+            target, _code(args["name"]), bound[spec.shape], initializer, extra, draws=False
+        )
     unseeded = "seed" not in bound
     shape_arg = bound[spec.shape]
-    args_out = [a.with_changes(value=cst.Name("shape")) if a.value is shape_arg else a for a in value.args]
+    args_out = [
+        a.with_changes(value=cst.Name("shape")) if a.value is shape_arg else a for a in value.args
+    ]
     if unseeded:
-        seed = f"self.{SEED}" if draws == 0 else f"None if self.{SEED} is None else self.{SEED} + {draws}"
-        args_out[-1] = args_out[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-        args_out.append(cst.Arg(cst.parse_expression(seed), keyword=cst.Name("seed"), equal=cst.AssignEqual(
-            cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+        seed = (
+            f"self.{SEED}"
+            if draws == 0
+            else f"None if self.{SEED} is None else self.{SEED} + {draws}"
+        )
+        args_out[-1] = args_out[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        )
+        args_out.append(
+            cst.Arg(
+                cst.parse_expression(seed),
+                keyword=cst.Name("seed"),
+                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+            )
+        )
     initializer = f"lambda shape, dtype: {_code(value.with_changes(args=args_out))}"
     return Weight(target, _code(args["name"]), shape_arg, initializer, extra, draws=unseeded)
