@@ -93,8 +93,8 @@ def variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.C
 
 
 def variable_layer(func: cst.FunctionDef, aliases: Aliases) -> bool:
-    """A function creating `tf.Variable` weights (no get_variable) whose shape reads its input's
-    static shape: a layer, built once the input's shape is known (inlined at its call, its
+    """A function creating `tf.Variable` weights (no get_variable) whose shape reads its first
+    parameter's static shape: a layer, built once the input's shape is known (inlined at its call, its
     variables would be created from a computed tensor)."""
     params = [p.name.value for p in func.params.params]
     body = list(func.body.body)  # type: ignore[union-attr]
@@ -117,14 +117,26 @@ def variable_layer(func: cst.FunctionDef, aliases: Aliases) -> bool:
         for n in walk(s)
     ):
         return False
-    shaped = {params[0]}  # the input, and names computed from it
+    shaped: set[str] = set()  # names computed from the input's shape
     for stmt in body:
         read = {n.value for n in names_read(stmt)}
-        if variable_call(stmt, aliases) is not None and read & shaped:
+        from_shape = _reads_shape(stmt, params[0]) or bool(read & shaped)
+        if variable_call(stmt, aliases) is not None and from_shape:
             return True
-        if read & shaped:
+        if from_shape:
             shaped |= _assigned(stmt)
     return False
+
+
+def _reads_shape(node: cst.CSTNode, inputs: str) -> bool:
+    """`inputs.shape` or `inputs.get_shape()` occurs in `node`."""
+    return any(
+        isinstance(n, cst.Attribute)
+        and isinstance(n.value, cst.Name)
+        and n.value.value == inputs
+        and n.attr.value in ("shape", "get_shape")
+        for n in walk(node)
+    )
 
 
 def _assigned(stmt: cst.BaseStatement) -> set[str]:
