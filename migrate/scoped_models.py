@@ -372,6 +372,7 @@ class ModelBuilder:
         cls = _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
+
         def draws_seeds(stmts: list[cst.BaseStatement]) -> bool:
             calls = _calls_in([s for s in stmts if variable_call(s, self.aliases) is None])
             return any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls)
