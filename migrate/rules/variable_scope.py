@@ -27,7 +27,13 @@ RULE = Rule(
         "A scope's `regularizer=` (which TF1's `get_variable` applied to every variable "
         "without one of its own, biases included) becomes the `kernel_regularizer` and "
         "`bias_regularizer` of each dense or convolution layer in it, and reads of "
-        "`REGULARIZATION_LOSSES` become the model's `losses`."
+        "`REGULARIZATION_LOSSES` become the model's `losses`. "
+        "A function whose `tf.Variable(<op>(shape, ...), name=...)` weights take their shape "
+        "from its input's (`x.get_shape().as_list()[-1]`, `int(x.shape[-1])`) under "
+        "`tf.name_scope(name)` becomes a Layer built from `input_shape`; a random initial value "
+        "stays that op, drawn by the weight's initializer with the op seed TF1's graph gave it "
+        "(the layer's `seed`); unnamed contrib layers of a model function called once take "
+        "TF1's default scope names (`fully_connected`, `fully_connected_1`)."
     ),
     kind="auto",
 )
