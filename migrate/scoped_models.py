@@ -151,6 +151,7 @@ class ModelBuilder:
     # Layer class -> the op seeds TF1 drew for its weights, then whether the rest of its body
     # drew none the count cannot see; None: some before or among its weights
     layer_draws: dict[str, tuple[int, bool] | None] = field(default_factory=dict)
+    fresh_layers: set[str] = field(default_factory=set)  # layer functions creating new variables per call
     seeds: LayerSeeds = field(default_factory=LayerSeeds)
     converting: cst.FunctionDef | None = None  # the model function being converted
     default_names: dict[str, int] = field(default_factory=dict)  # TF1 default scope -> layers so named
@@ -307,7 +308,10 @@ class ModelBuilder:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs, config = params[0].name.value, params[1:]
         # tf.Variable weights take a name_scope's name too; get_variable ones do not.
-        kinds = SCOPES if self._variable_layer(func) else ("variable_scope",)
+        kinds = ("variable_scope",)
+        if self._variable_layer(func):
+            kinds = SCOPES
+            self.fresh_layers.add(func.name.value)
         scope_param = self._scope_param(body, [p.name.value for p in params], kinds)
         if scope_param is not None:
             # `with tf.variable_scope(name):` over the whole body: the caller's literal names
@@ -1024,6 +1028,11 @@ class _LayerCalls(cst.CSTTransformer):
         if self.loop_names is not None and computed_name is None:
             named = ""  # a variable-free layer per iteration, named by Keras
         ctor = ", ".join(part for part in (ctor, f"name={named}" if named else "") if part)
+        if attr in self.attrs and self.loop_names is None and isinstance(func, cst.Name) and (
+            func.value in self.builder.fresh_layers
+        ):
+            # A name_scope used again is made unique (`conv1_1`): its tf.Variables are new ones.
+            raise Unsupported(RULE.id, self.builder._line(original), f"{func.value} called twice under the name {attr!r}")
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:
             self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)

@@ -157,3 +157,11 @@ def test_layer_drawing_in_its_body_stops_the_seed_count() -> None:
     code = rewrite_source(source).code
     assert "self.hidden = Fc(8, seed=0, name='hidden')" in code
     assert "self.out = Fc(2, name='out')" in code  # hidden's dropout took an op seed first in TF1
+
+
+def test_variable_layer_named_twice_keeps_tf1_graph() -> None:
+    # TF1 made the second name scope unique (`hidden_1`) and new variables under it.
+    source = VARIABLE_LAYER.format(seed="", in_dim="x.shape[-1]").replace('fc(h, 2, "out")', 'fc(h, 2, "hidden")')
+    result = rewrite_source(source)
+    assert result.level == "partial"
+    assert any("fc called twice under the name 'hidden'" in f.message for f in result.findings)
