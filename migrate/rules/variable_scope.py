@@ -33,7 +33,14 @@ RULE = Rule(
         "`tf.name_scope(name)` becomes a Layer built from `input_shape`; a random initial value "
         "stays that op, drawn by the weight's initializer with the op seed TF1's graph gave it "
         "(the layer's `seed`); unnamed contrib layers of a model function called once take "
-        "TF1's default scope names (`fully_connected`, `fully_connected_1`)."
+        "TF1's default scope names (`fully_connected`, `fully_connected_1`). "
+        "A graph class whose `__init__` opens `tf.variable_scope(scope)` with a constructor "
+        "argument (`QNetwork(\"online\")`, `QNetwork(\"target\")`) names each instance's "
+        "variables from it (`name=f'{scope}/w1'`, TF1's names); a listing by that scope "
+        "(`tf.trainable_variables(scope=self.scope)`, `tf.get_collection(TRAINABLE_VARIABLES, "
+        "scope=...)`) becomes the instance's variables in creation order, made attributes when a "
+        "method lists them. A scope whose variables are not all plain assignments (a helper or "
+        "layer creating more) keeps its listing under tf.compat.v1."
     ),
     kind="auto",
 )
