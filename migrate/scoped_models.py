@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
-from .codegen import ReplaceNames, fill_lines, is_docstring
+from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .report import Finding, Unsupported
@@ -660,6 +660,9 @@ class ModelBuilder:
             if block is None:
                 out.append(stmt)
                 continue
+            named = _scope_name_read(stmt, block)  # type: ignore[arg-type]
+            copy_lines(stmt, named, self.lines)
+            stmt = named
             later = _live_reads(body[index + 1:])
             hoisted, call, layer = self._block_layer(func, stmt, block, local, later)
             out.extend(hoisted)
@@ -669,7 +672,10 @@ class ModelBuilder:
 
     def _scope_block(self, stmt: cst.BaseStatement) -> str | None:
         """The name of `with tf.variable_scope("<literal>"):` holding get_variable statements."""
-        if not (isinstance(stmt, cst.With) and len(stmt.items) == 1 and stmt.items[0].asname is None):
+        if not (isinstance(stmt, cst.With) and len(stmt.items) == 1):
+            return None
+        alias = stmt.items[0].asname
+        if alias is not None and not (isinstance(alias.name, cst.Name) and _only_name_read(stmt.body, alias.name.value)):
             return None
         call = stmt.items[0].item
         if not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"):
@@ -702,11 +708,18 @@ class ModelBuilder:
                 uses |= bound_names(stmt)
         # Statements giving a weight its dimension from a tensor's static shape run in `build`.
         needed = {n for s in layer for n in _reads(s)}
+        shapes: list[cst.BaseStatement] = []
         for stmt in reversed(inner):
             if stmt not in layer and bound_names(stmt) & needed and _reads_only_shapes(stmt, local):
                 layer.insert(0, stmt)
+                shapes.append(stmt)
                 needed |= _reads(stmt)
-        layer.sort(key=inner.index)
+        # The weights first (Keras creates them in `build`), then what computes with them.
+        setup = [s for s in inner if s in shapes or _get_variable_call(s, self.aliases)]
+        compute = [s for s in inner if s in layer and s not in setup]
+        if {n for s in setup for n in _reads(s)} & {n for s in compute for n in bound_names(s)}:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: a weight's shape depends on a computed value")
+        layer = setup + compute
         hoisted = [s for s in inner if s not in layer]
         bound_in_layer = {n for s in layer for n in bound_names(s)}
         if {n for s in hoisted for n in _reads(s)} & bound_in_layer:
@@ -916,6 +929,30 @@ class _DimensionValues(cst.CSTTransformer):
 def _int_dimensions(node: cst.CSTNode) -> cst.CSTNode:
     """`x.get_shape()[1].value` → `x.get_shape()[1]`: in `build`, a Keras shape holds ints."""
     return node.visit(_DimensionValues())
+
+
+def _only_name_read(body: cst.CSTNode, scope: str) -> bool:
+    """Does the body read the `with ... as scope` object only as `scope.name`?"""
+    named = {id(n.value) for n in walk(body) if isinstance(n, cst.Attribute) and n.attr.value == "name"}
+    return all(id(n) in named for n in names_read(body) if n.value == scope)
+
+
+def _scope_name_read(block: cst.With, name: str) -> cst.With:
+    """The block without its `as scope`, each `scope.name` read spelled as the scope's name."""
+    alias = block.items[0].asname
+    if alias is None:
+        return block
+    scope = alias.name.value  # type: ignore[union-attr]
+
+    class Literal(cst.CSTTransformer):
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            if isinstance(original.value, cst.Name) and original.value.value == scope and original.attr.value == "name":
+                return cst.SimpleString(repr(name))
+            return updated
+
+    body = block.body.visit(Literal())
+    item = block.items[0].with_changes(asname=None)
+    return block.with_changes(items=[item], body=body)
 
 
 def _returned_value(stmt: cst.BaseStatement) -> cst.BaseExpression | None:

@@ -140,8 +140,9 @@ def inline_variable_wrappers(
     module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
 ) -> cst.Module:
     """The module with each get_variable wrapper, called only by name, inlined and removed."""
-    for func in [s for s in module.body if isinstance(s, cst.FunctionDef)]:
-        name = func.name.value
+    for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
+        # Look the def up again: inlining an earlier wrapper into it rebuilt it.
+        func = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name)
         params = _plain_params(func)
         created = _created(list(func.body.body), aliases)  # type: ignore[arg-type]
         if params is None or created is None or func.decorators:
