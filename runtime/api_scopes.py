@@ -59,5 +59,5 @@ def device_v1(device_name_or_function: Any) -> Iterator[None]:
 def device_v2(device_name: Any) -> Iterator[None]:
     """``tf.device`` (TF2): a device string or spec only."""
     if callable(device_name):
-        raise RuntimeError("tf.device does not support functions.")
+        raise RuntimeError("tf.device does not support functions.")  # noqa: TRY004 - as TF raises
     yield
