@@ -307,7 +307,7 @@ class ModelBuilder:
             for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
                 shape = shape.replace(old, new)
             shape = _code(cst.parse_expression(shape).visit(ReplaceNames(self_config)))
-            if inputs in shape.replace("input_shape", ""):
+            if inputs in _free_reads(cst.parse_expression(shape)):
                 raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
             dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
             init = keras_initializer(args.get("initializer"), dtype, self.aliases, self._line(stmt))
@@ -378,7 +378,7 @@ class ModelBuilder:
         for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
             source = source.replace(old, new)
         source = _code(cst.parse_statement(source + "\n").visit(ReplaceNames(config))).strip()
-        if inputs in source.replace("input_shape", ""):
+        if inputs in {n.value for n in names_read(cst.parse_statement(source + "\n"))}:
             raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
         return [source]
 
@@ -652,7 +652,8 @@ class ModelBuilder:
         (`reshape = tf.reshape(pool, [batch, -1])`) stay in the model: the layer's input is the
         one tensor of the function its statements read. Returns the body, each such block now
         `with tf.variable_scope("conv1"): conv1 = <layer>(images)`, and the Layer classes."""
-        local = {p.name.value for p in func.params.params} | {n for s in body for n in bound_names(s)}
+        rebound = {n for s in body for n in bound_names(s)}
+        local = {p.name.value for p in func.params.params} | rebound
         out: list[cst.BaseStatement] = []
         classes: list[cst.BaseStatement] = []
         for index, stmt in enumerate(body):
@@ -664,7 +665,7 @@ class ModelBuilder:
             copy_lines(stmt, named, self.lines)
             stmt = named
             later = _live_reads(body[index + 1:])
-            hoisted, call, layer = self._block_layer(func, stmt, block, local, later)
+            hoisted, call, layer = self._block_layer(func, stmt, block, local, later, rebound)
             out.extend(hoisted)
             out.append(stmt.with_changes(body=stmt.body.with_changes(body=[call]), leading_lines=[]))
             classes.append(layer)
@@ -691,7 +692,7 @@ class ModelBuilder:
         return name if name.isidentifier() else None
 
     def _block_layer(
-        self, func: cst.FunctionDef, block: cst.With, scope: str, local: set[str], later: set[str],
+        self, func: cst.FunctionDef, block: cst.With, scope: str, local: set[str], later: set[str], rebound: set[str],
     ) -> tuple[list[cst.BaseStatement], cst.BaseStatement, cst.ClassDef]:
         """(statements the model keeps, the layer's call statement, the Layer class) of one block."""
         inner = list(block.body.body)  # type: ignore[union-attr]
@@ -724,7 +725,12 @@ class ModelBuilder:
         bound_in_layer = {n for s in layer for n in bound_names(s)}
         if {n for s in hoisted for n in _reads(s)} & bound_in_layer:
             raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: a statement without weights reads the layer's values")
-        inputs = sorted(({n for s in layer for n in _reads(s)} - bound_in_layer) & local)
+        read = {n for s in layer for n in _reads(s)} - bound_in_layer
+        # The function's other parameters configure the layer (`hidden` units); the rest it
+        # reads of the function is its input tensor.
+        params = [p.name.value for p in func.params.params[1:]]
+        config = [p for p in params if p in read and p not in rebound]
+        inputs = sorted(read & local - set(config))
         if len(inputs) != 1:
             raise Unsupported(RULE.id, line, f"variable_scope {scope!r} computes from {len(inputs)} tensors, not one input")
         returned = _returned_value(layer[-1])
@@ -734,7 +740,8 @@ class ModelBuilder:
         fname = f"{func.name.value}__{scope}"
         result = outputs[0] if returned is None else None
         body = layer if result is None else [*layer, cst.parse_statement(f"return {result}\n")]
-        synthetic = cst.parse_statement(f"def {fname}({inputs[0]}):\n    pass\n")
+        arguments = ", ".join([inputs[0], *config])
+        synthetic = cst.parse_statement(f"def {fname}({arguments}):\n    pass\n")
         assert isinstance(synthetic, cst.FunctionDef)
         synthetic = synthetic.with_changes(body=synthetic.body.with_changes(body=body))
         self.lines[id(synthetic)] = line
@@ -742,7 +749,7 @@ class ModelBuilder:
         if cls in self.calls_of_names():
             cls = f"{cls}Layer"
         layer_class = self._layer_class(synthetic, body, cls=cls)
-        call = f"{fname}({inputs[0]})"
+        call = f"{fname}({arguments})"
         site = cst.parse_statement(f"return {call}\n" if result is None else f"{result} = {call}\n")
         fill_lines(site, line, self.lines)
         return hoisted, site, layer_class.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
