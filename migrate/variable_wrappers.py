@@ -142,7 +142,9 @@ def inline_variable_wrappers(
     """The module with each get_variable wrapper, called only by name, inlined and removed."""
     for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
         # Look the def up again: inlining an earlier wrapper into it rebuilt it.
-        func = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name)
+        func = next(
+            s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
+        )
         params = _plain_params(func)
         created = _created(list(func.body.body), aliases)  # type: ignore[arg-type]
         if params is None or created is None or func.decorators:
