@@ -28,6 +28,7 @@ from .report import Finding
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .scoped_models import call_scopes
+from .variable_layers import variable_layer
 from .walk import children, walk
 
 
@@ -106,6 +107,8 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unsco
         runs_graph and _computes_with_variables(func, calls, aliases, unscoped)
     ):
         return False
+    if variable_layer(func, aliases):
+        return False  # a layer: its weights' shape is the input's, known where it is called
     if any(aliases.resolve(c.func) in SESSION_CALLS for c in calls) or any(
         isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval") for c in calls
     ):
