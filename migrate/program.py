@@ -29,7 +29,7 @@ from .api_table import (
     SUMMARY_OPS,
 )
 from .codegen import code
-from .eager_reads import Reads, find_reads, variable_list
+from .eager_reads import Reads, find_reads, keras_shape, variable_list
 from .graph import (
     INSIDE,
     Node,
@@ -80,6 +80,7 @@ from .summary_helpers import (
     summary_helpers,
 )
 from .suppress import is_skipped
+from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
@@ -191,13 +192,14 @@ class ProgramMove:
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
         self.summary_helpers = summary_helpers(self.module, self.aliases)
         helper_ids = {id(n) for f in self.summary_helpers.values() for n in names_read(f)}
         self.helper_taken = {n.value for n in names_read(self.module) if id(n) not in helper_ids}
-        body = self._process(list(self.module.body), top=True)
+        body = self.models.seeds.written(self._process(list(self.module.body), top=True))
         for name in self.summary_helpers:
             for call in call_statements(self.module, name):
                 if id(call) not in self.inlined_calls:
@@ -765,6 +767,9 @@ class ProgramMove:
         functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
         called = [functions[c.func.value] for c in calls
                   if isinstance(c.func, cst.Name) and c.func.value in functions]
+        models = [f.name.value for f in called if f.name.value in self.models.seeds.plans]
+        if models and len(called) == 1 and not any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls):
+            self.models.seeds.number(models[0], self.op_seeds)
         helpers = [f for f in called if refers_to_tf(f, self.aliases)]
         if not any(uncounted(c, self.aliases) for c in calls) and self._seed_helper(calls, helpers):
             return
@@ -1795,6 +1800,8 @@ class ProgramMove:
             for read in [] if plain else named:
                 # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
                 eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
+            for read in [] if plain else reads.shapes.get(key, []):
+                eager[id(read)] = keras_shape(read)
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
@@ -2370,7 +2377,7 @@ class ProgramMove:
                 return self._summary_dict(node), self._summary_structure()
             if node is not None and node.kind == "schedule":
                 return f"{node.name}_value", "single"
-            if node is not None and _list_valued(node):
+            if node is not None and _list_valued(node, self.aliases):
                 return fetch.value, "nested"
             return fetch.value, "single"
         move = self
@@ -2390,7 +2397,7 @@ class ProgramMove:
         has_none = code(returned) != code(fetch)
         leaves = cg.leaves(fetch)
         flat = leaves is not None and not any(
-            (n := self.scope.lookup(leaf)) is not None and _list_valued(n) for leaf in leaves
+            (n := self.scope.lookup(leaf)) is not None and _list_valued(n, self.aliases) for leaf in leaves
         )
         if isinstance(fetch, cst.List) and flat and not has_none:
             structure = "list"
@@ -2555,11 +2562,16 @@ def _unzipped(value: cst.Call) -> cst.Call | None:
     return arg.value if arg.star == "*" and isinstance(arg.value, cst.Call) else None
 
 
-def _list_valued(node: Node) -> bool:
-    """Nodes whose value is a list (sess.run returns a list for them)."""
+# Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
+_TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
+
+
+def _list_valued(node: Node, aliases: Aliases) -> bool:
+    """Nodes whose value is a list or tuple (sess.run returns one for them)."""
     if len(node.names) > 1:
         return False
-    return node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+    return (node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+            or isinstance(node.value, cst.Call) and aliases.resolve(node.value.func) in _TUPLE_OPS)
 
 
 _LITERAL_DTYPES: dict[type, str] = {cst.Integer: "tf.int32", cst.Float: "tf.float32"}

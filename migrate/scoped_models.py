@@ -14,14 +14,17 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
-from .codegen import ReplaceNames, fill_lines, is_docstring
+from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring
 from .graph import Scope, call_args, calls_in, memoised_walk, names_read
 from .imports import Aliases
+from .layer_seeds import LayerSeeds, SeedPlan
+from .op_seeds import is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
+from .variable_layers import SCOPES, SEED, variable_call, variable_layer, variable_weight
 from .walk import children, walk
 
 VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
@@ -54,6 +57,24 @@ def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, 
             and aliases.resolve(value.func) == "get_variable"):
         return target.value, value
     return None
+
+
+def _shape_source(source: str, inputs: str, shape_map: dict[str, str], config: dict[str, str]) -> str:
+    """Code computing a weight's shape with the input's shape read from `build`'s `input_shape`
+    (a tuple of ints: TF1's `Dimension.value` is the int itself) and configuration from self."""
+    for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
+        source = source.replace(old, new)
+
+    class Dimensions(cst.CSTTransformer):
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            shape = updated.value
+            if (updated.attr.value == "value" and isinstance(shape, cst.Subscript)
+                    and isinstance(shape.value, cst.Name) and shape.value.value == "input_shape"):
+                return shape
+            return updated
+
+    module = cst.parse_module(source).visit(ReplaceNames(config)).visit(Dimensions())
+    return module.code.strip()
 
 
 def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
@@ -124,6 +145,13 @@ class ModelBuilder:
     shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
     regularized_models: set[str] = field(default_factory=set)
+    # Layer class -> the op seeds TF1 drew for its weights, then whether the rest of its body
+    # drew none the count cannot see; None: some before or among its weights
+    layer_draws: dict[str, tuple[int, bool] | None] = field(default_factory=dict)
+    fresh_layers: set[str] = field(default_factory=set)  # layer functions creating new variables per call
+    seeds: LayerSeeds = field(default_factory=LayerSeeds)
+    converting: cst.FunctionDef | None = None  # the model function being converted
+    default_names: dict[str, int] = field(default_factory=dict)  # TF1 default scope -> layers so named
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -186,7 +214,7 @@ class ModelBuilder:
 
     def convert_function(self, func: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement] | None:
         """Layer/Model classes for a variable-creating function; None if it creates none."""
-        if not self._creates_variables(func):
+        if not self._creates_variables(func) and not self._variable_layer(func):
             return None
         body = list(func.body.body)  # type: ignore[union-attr]
         if body and is_docstring(body[0]) and len(body) > 1:
@@ -201,12 +229,18 @@ class ModelBuilder:
             return [cls.with_changes(body=cls.body.with_changes(body=members)), *converted[1:]]
         params = [p.name.value for p in func.params.params]
         inner = list(body[0].body.body) if self._scope_param(body, params) else body  # type: ignore[attr-defined]
-        if any(_get_variable_call(s, self.aliases) for s in inner):
+        if any(_get_variable_call(s, self.aliases) for s in inner) or self._variable_layer(func):
             return [self._layer_class(func, body)]
         scoped = self._scoped_layer(func, body)
         if scoped is not None:
             return scoped
         return self._model_class(func, body)
+
+    def _weight_statement(self, stmt: cst.BaseStatement) -> bool:
+        return _get_variable_call(stmt, self.aliases) is not None or variable_call(stmt, self.aliases) is not None
+
+    def _variable_layer(self, func: cst.FunctionDef) -> bool:
+        return variable_layer(func, self.aliases)
 
     def _note_library_function(self, func: cst.FunctionDef, cls: str) -> None:
         """A converted function no code here calls is a library API: its importers must change (a
@@ -265,12 +299,18 @@ class ModelBuilder:
         return [layer, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
     # ------------------------------------------------------------ layers
-    def _layer_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> cst.ClassDef:
+    def _layer_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement], cls: str | None = None) -> cst.ClassDef:
+        """The Layer class of a layer function; `cls` names one made from a model's scope block."""
         params = list(func.params.params)
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs, config = params[0].name.value, params[1:]
-        scope_param = self._scope_param(body, [p.name.value for p in params])
+        # tf.Variable weights take a name_scope's name too; get_variable ones do not.
+        kinds = ("variable_scope",)
+        if self._variable_layer(func):
+            kinds = SCOPES
+            self.fresh_layers.add(func.name.value)
+        scope_param = self._scope_param(body, [p.name.value for p in params], kinds)
         if scope_param is not None:
             # `with tf.variable_scope(name):` over the whole body: the caller's literal names
             # the layer instance, so the parameter leaves the layer's configuration.
@@ -282,12 +322,26 @@ class ModelBuilder:
         weights: list[str] = []
         build: list[str] = []
         shape_map = {f"{inputs}.shape": "input_shape", f"{inputs}.get_shape()": "input_shape",
-                     f"{inputs}.get_shape().as_list()": "input_shape"}
+                     f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.shape.as_list()": "input_shape"}
         self_config = {n: f"self.{n}" for n in config_names}
-        last_weight = max((i for i, s in enumerate(body) if _get_variable_call(s, self.aliases)), default=-1)
+        last_weight = max((i for i, s in enumerate(body) if self._weight_statement(s)), default=-1)
         moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
+        draws = 0  # random initial values so far: the next one's op seed is the layer's seed plus this
         for index, stmt in enumerate(body):
             found = _get_variable_call(stmt, self.aliases)
+            created = variable_call(stmt, self.aliases)
+            if created is not None:
+                weight = variable_weight(*created, draws, self.aliases, self._line(stmt))
+                draws += weight.draws
+                shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
+                if inputs in _free_reads(cst.parse_expression(shape)):
+                    raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
+                initializer = _code(cst.parse_expression(weight.initializer).visit(ReplaceNames(self_config)))
+                attr = f"{weight.target}_" if weight.target in _LAYER_ATTRIBUTES else weight.target
+                build.append(f"self.{attr} = self.add_weight(name={weight.name}, shape={shape}, "
+                             f"initializer={initializer}{weight.extra})")
+                weights.append(weight.target)
+                continue
             if found is None:
                 if index < last_weight:
                     shape_lines = self._shape_statement(stmt, inputs, shape_map, self_config)
@@ -298,11 +352,8 @@ class ModelBuilder:
             args = call_args(call, GET_VARIABLE_PARAMS)
             if "shape" not in args or "name" not in args:
                 raise Unsupported(RULE.id, self._line(stmt), "get_variable in a layer function needs name and shape")
-            shape = _code(args["shape"])
-            for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
-                shape = shape.replace(old, new)
-            shape = _code(cst.parse_expression(shape).visit(ReplaceNames(self_config)))
-            if inputs in shape.replace("input_shape", ""):
+            shape = _shape_source(_code(args["shape"]), inputs, shape_map, self_config)
+            if inputs in _free_reads(cst.parse_expression(shape)):
                 raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
             dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
             init = keras_initializer(args.get("initializer"), dtype, self.aliases, self._line(stmt))
@@ -316,16 +367,26 @@ class ModelBuilder:
             )
             weights.append(target)
         mapping = {w: f"self.{w}_" if w in _LAYER_ATTRIBUTES else f"self.{w}" for w in weights} | self_config
-        call_body = [
-            s.visit(ReplaceNames(mapping)) for s in body
-            if _get_variable_call(s, self.aliases) is None and s not in moved
-        ]
+        call_body = [s.visit(ReplaceNames(mapping)) for s in body if not self._weight_statement(s) and s not in moved]
         read = {n.value for s in call_body for n in names_read(s)}
         kept = [s for s in moved if set(_assigned(s)) & read]
         call_body = [s.visit(ReplaceNames(mapping)) for s in kept] + call_body
-        cls = _camel(func.name.value)
+        block = cls is not None
+        cls = cls or _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
+
+        def draws_seeds(stmts: list[cst.BaseStatement]) -> bool:
+            calls = _calls_in([s for s in stmts if variable_call(s, self.aliases) is None])
+            return any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls)
+
+        weights_end = last_weight + 1
+        self.layer_draws[cls] = None if draws_seeds(body[:weights_end]) else (draws, not draws_seeds(body[weights_end:]))
+        if draws:
+            if SEED in config_names:
+                raise Unsupported(RULE.id, self._line(func), f"{func.name.value} takes a parameter named {SEED}")
+            config_names = [*config_names, SEED]
+            config_sig += f"{SEED}=None, "
         init_lines = "".join(f"        self.{n} = {n}\n" for n in config_names)
         build_lines = "".join(f"        {line}\n" for line in build)
         source = (
@@ -341,18 +402,24 @@ class ModelBuilder:
         call_def = members[-1]
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(call_body))  # type: ignore[arg-type]
-        self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
-        self._note_library_function(func, cls)
-        return cls_node.with_changes(
-            body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines
-        )
+        if block:
+            self._fixed(func, f"variable_scope block with its weights → Keras layer {cls}")
+        else:
+            self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
+            self._note_library_function(func, cls)
+        layer = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+        fill_lines(layer, self._line(func), self.lines)  # the weights built from source report at the def
+        return layer
 
-    def _scope_param(self, body: list[cst.BaseStatement], params: list[str]) -> str | None:
-        """The parameter naming a `with tf.variable_scope(param):` that is the whole body."""
+    def _scope_param(
+        self, body: list[cst.BaseStatement], params: list[str], kinds: tuple[str, ...] = ("variable_scope",),
+    ) -> str | None:
+        """The parameter naming a `with tf.variable_scope(param):` (or another of `kinds`) that
+        is the whole body."""
         if len(body) != 1 or not isinstance(body[0], cst.With) or len(body[0].items) != 1:
             return None
         call = body[0].items[0].item
-        if (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"
+        if (isinstance(call, cst.Call) and self.aliases.resolve(call.func) in kinds
                 and len(call.args) == 1 and isinstance(call.args[0].value, cst.Name)
                 and call.args[0].value.value in params[1:]):
             return call.args[0].value.value
@@ -365,11 +432,8 @@ class ModelBuilder:
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
                 and isinstance(stmt.body[0], cst.Assign)):
             return []
-        source = _code(stmt.body[0])
-        for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
-            source = source.replace(old, new)
-        source = _code(cst.parse_statement(source + "\n").visit(ReplaceNames(config))).strip()
-        if inputs in source.replace("input_shape", ""):
+        source = _shape_source(_code(stmt.body[0]), inputs, shape_map, config)
+        if inputs in {n.value for n in names_read(cst.parse_statement(source + "\n"))}:
             raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
         return [source]
 
@@ -397,10 +461,15 @@ class ModelBuilder:
                 outer = outer.inner(None, self._scope_regularizer(body[-1], outer))
                 outer.defaults = {}
                 body = body[:-1] + list(body[-1].body.body)  # type: ignore[union-attr]
+        body, block_layers = self._scope_block_layers(func, body)
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
         taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in bound_names(s)}
-        new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
+        self.converting, self.default_names = func, {}
+        try:
+            new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
+        finally:
+            self.converting = None
         # A regularizer bound only to be a scope's default moved into the layers it regularizes.
         moved = [s for s in new_body if set(_assigned(s)) & regularizers.keys()]
         still_read = {n.value for s in new_body if s not in moved for n in names_read(s)}
@@ -444,6 +513,8 @@ class ModelBuilder:
         members[-1] = call_def.with_changes(body=_indented(new_body))
         model = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
         if self.shared is not None:
+            if block_layers:
+                raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
             self.model_instances[name] = name
             self.dropped_params[name] = (
                 [(names.index(n), n) for n in config_names],
@@ -456,6 +527,7 @@ class ModelBuilder:
             self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
             return [model]
         if scope_param is None:
+            self._seed_plan(name, cls, body, attrs, built)
             outer_name = outer_name or self.caller_scope(name)
             self.model_instances[name] = name
             model_args = ", ".join([f"{p}={v}" for p, v in given[0].items()] + ([f"name={outer_name!r}"] if outer_name else []))
@@ -470,9 +542,51 @@ class ModelBuilder:
         self._note_library_function(func, cls)
         fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
         return [
+            *block_layers,
             model,
             *[s.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if i == 0 else []) for i, s in enumerate(instances)],
         ]
+
+    def default_name(self, path: str | None) -> str | None:
+        """TF1's name for a layer its call does not name: its variable scope's default made unique
+        (`fully_connected`, `fully_connected_1`), fixed when the model function runs once and
+        makes every such layer of the module."""
+        spec = LAYER_SPECS.get(path or "")
+        func = self.converting
+        if spec is None or not spec.scope or func is None or self.module is None or len(self.calls_of(func.name.value)) != 1:
+            return None
+        inside = {id(c) for c in walk(func) if isinstance(c, cst.Call)}
+        if any(isinstance(c, cst.Call) and self.aliases.resolve(c.func) == path and id(c) not in inside
+               for c in walk(self.module)):
+            return None
+        taken = self.default_names.get(spec.scope, 0)
+        self.default_names[spec.scope] = taken + 1
+        return f"{spec.scope}_{taken}" if taken else spec.scope
+
+    def _seed_plan(
+        self, name: str, cls: str, body: list[cst.BaseStatement], attrs: dict[str, str], built: dict[str, str],
+    ) -> None:
+        """The op seeds each layer of a model created once draws, in the order TF1 built them:
+        known for a straight body (no loops, no layers built from the input's shape) whose only
+        draws are its layers'."""
+        if built or any(isinstance(n, (cst.For, cst.While)) for s in body for n in walk(s)):
+            return
+        def layer(call: cst.Call) -> bool:
+            return isinstance(call.func, cst.Name) and call.func.value in self.layer_classes or (
+                self.aliases.resolve(call.func) in LAYERS)
+
+        # A layer's configuration (its initializers) is the layer's own draw; its input is not.
+        configuring = {id(n) for c in _calls_in(body) if layer(c) for a in c.args[1:] for n in walk(a)}
+        plain = [c for c in _calls_in(body) if not layer(c) and id(c) not in configuring]
+        if any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in plain):
+            return
+        weightless = {spec.keras for spec in LAYER_SPECS.values() if not spec.weights} - {"Dropout"}
+        layers: list[tuple[str, tuple[int, bool] | None]] = []
+        for attr, source in attrs.items():
+            head = source.split("(", 1)[0]
+            keras = head.removeprefix("tf.keras.layers.")
+            layers.append((attr, (0, True) if keras in weightless and keras != head else self.layer_draws.get(head)))
+        self.seeds.plans[name] = SeedPlan(cls, layers)
 
     def _scoped_instances(
         self, func: cst.FunctionDef, cls: str, scope_param: str, given: list[dict[str, str]],
@@ -627,6 +741,126 @@ class ModelBuilder:
                     continue
             out.append(stmt.visit(_LayerCalls(self, attrs, scope)))
         return out
+
+    def _scope_block_layers(
+        self, func: cst.FunctionDef, body: list[cst.BaseStatement],
+    ) -> tuple[list[cst.BaseStatement], list[cst.BaseStatement]]:
+        """`with tf.variable_scope("conv1"): <get_variable ...> <compute>` blocks of a model function
+        (the CIFAR-10 `inference` layout) → one Layer class per block, called in its scope.
+
+        The block's weights go to the layer's `build`, with the statements computing a weight
+        dimension from the input's static shape (`dim = reshape.get_shape()[1]`); the statements
+        using the weights go to `call`. Statements before them that use no weight
+        (`reshape = tf.reshape(pool, [batch, -1])`) stay in the model: the layer's input is the
+        one tensor of the function its statements read. Returns the body, each such block now
+        `with tf.variable_scope("conv1"): conv1 = <layer>(images)`, and the Layer classes."""
+        rebound = {n for s in body for n in bound_names(s)}
+        local = {p.name.value for p in func.params.params} | rebound
+        out: list[cst.BaseStatement] = []
+        classes: list[cst.BaseStatement] = []
+        for index, stmt in enumerate(body):
+            block = self._scope_block(stmt)
+            if block is None:
+                out.append(stmt)
+                continue
+            named = _scope_name_read(stmt, block)  # type: ignore[arg-type]
+            copy_lines(stmt, named, self.lines)
+            stmt = named
+            later = _live_reads(body[index + 1:])
+            hoisted, call, layer = self._block_layer(func, stmt, block, local, later, rebound)
+            out.extend(hoisted)
+            out.append(stmt.with_changes(body=stmt.body.with_changes(body=[call]), leading_lines=[]))
+            classes.append(layer)
+        return out, classes
+
+    def _scope_block(self, stmt: cst.BaseStatement) -> str | None:
+        """The name of `with tf.variable_scope("<literal>"):` holding get_variable statements."""
+        if not (isinstance(stmt, cst.With) and len(stmt.items) == 1):
+            return None
+        alias = stmt.items[0].asname
+        if alias is not None and not (isinstance(alias.name, cst.Name) and _only_name_read(stmt.body, alias.name.value)):
+            return None
+        call = stmt.items[0].item
+        if not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"):
+            return None
+        args = call_args(call, VARIABLE_SCOPE_PARAMS)
+        scope = args.get("name_or_scope")
+        if set(args) != {"name_or_scope"} or not isinstance(scope, cst.SimpleString):
+            return None
+        inner = list(stmt.body.body)  # type: ignore[union-attr]
+        if not any(_get_variable_call(s, self.aliases) for s in inner):
+            return None
+        name = str(scope.evaluated_value)
+        return name if name.isidentifier() else None
+
+    def _block_layer(
+        self, func: cst.FunctionDef, block: cst.With, scope: str, local: set[str], later: set[str], rebound: set[str],
+    ) -> tuple[list[cst.BaseStatement], cst.BaseStatement, cst.ClassDef]:
+        """(statements the model keeps, the layer's call statement, the Layer class) of one block."""
+        inner = list(block.body.body)  # type: ignore[union-attr]
+        line = self._line(block)
+        weights = {found[0] for s in inner if (found := _get_variable_call(s, self.aliases))}
+        uses = set(weights)  # names computed from a weight
+        layer: list[cst.BaseStatement] = []
+        hoisted: list[cst.BaseStatement] = []
+        for stmt in inner:
+            reads = _reads(stmt)
+            if stmt not in layer and (_get_variable_call(stmt, self.aliases) or reads & uses
+                                      or _returned_value(stmt) is not None):
+                layer.append(stmt)
+                uses |= bound_names(stmt)
+        # Statements giving a weight its dimension from a tensor's static shape run in `build`.
+        needed = {n for s in layer for n in _reads(s)}
+        shapes: list[cst.BaseStatement] = []
+        for stmt in reversed(inner):
+            if stmt not in layer and bound_names(stmt) & needed and _reads_only_shapes(stmt, local):
+                layer.insert(0, stmt)
+                shapes.append(stmt)
+                needed |= _reads(stmt)
+        # The weights first (Keras creates them in `build`), then what computes with them.
+        setup = [s for s in inner if s in shapes or _get_variable_call(s, self.aliases)]
+        compute = [s for s in inner if s in layer and s not in setup]
+        if {n for s in setup for n in _reads(s)} & {n for s in compute for n in bound_names(s)}:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: a weight's shape depends on a computed value")
+        layer = setup + compute
+        hoisted = [s for s in inner if s not in layer]
+        bound_in_layer = {n for s in layer for n in bound_names(s)}
+        if {n for s in hoisted for n in _reads(s)} & bound_in_layer:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: a statement without weights reads the layer's values")
+        read = {n for s in layer for n in _reads(s)} - bound_in_layer
+        # The function's other parameters configure the layer (`hidden` units); the rest it
+        # reads of the function is its input tensor.
+        params = [p.name.value for p in func.params.params[1:]]
+        config = [p for p in params if p in read and p not in rebound]
+        inputs = sorted(read & local - set(config))
+        if len(inputs) != 1:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r} computes from {len(inputs)} tensors, not one input")
+        returned = _returned_value(layer[-1])
+        outputs = sorted((bound_in_layer - weights) & later)
+        if (bound_in_layer & weights & later) or returned is None and len(outputs) != 1 or returned is not None and outputs:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: the block's results are not one tensor")
+        fname = f"{func.name.value}__{scope}"
+        result = outputs[0] if returned is None else None
+        body = layer if result is None else [*layer, cst.parse_statement(f"return {result}\n")]
+        arguments = ", ".join([inputs[0], *config])
+        synthetic = cst.parse_statement(f"def {fname}({arguments}):\n    pass\n")
+        assert isinstance(synthetic, cst.FunctionDef)
+        synthetic = synthetic.with_changes(body=synthetic.body.with_changes(body=body))
+        self.lines[id(synthetic)] = line
+        cls = _camel(scope)
+        if cls in self.calls_of_names():
+            cls = f"{cls}Layer"
+        layer_class = self._layer_class(synthetic, body, cls=cls)
+        call = f"{fname}({arguments})"
+        site = cst.parse_statement(f"return {call}\n" if result is None else f"{result} = {call}\n")
+        fill_lines(site, line, self.lines)
+        return hoisted, site, layer_class.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+
+    def calls_of_names(self) -> set[str]:
+        """Every name the module binds or reads (a generated class must not take one)."""
+        if self.module is None:
+            return set()
+        return {n.value for n in walk(self.module) if isinstance(n, cst.Name)}
 
     def _training_flags(self, body: list[cst.BaseStatement], params: list[str]) -> list[str]:
         """The parameters passed as the `training` argument of a TF1 layer call."""
@@ -793,6 +1027,82 @@ _LITERAL_NODES = (
 )
 
 
+def _only_name_read(body: cst.CSTNode, scope: str) -> bool:
+    """Does the body read the `with ... as scope` object only as `scope.name`?"""
+    named = {id(n.value) for n in walk(body) if isinstance(n, cst.Attribute) and n.attr.value == "name"}
+    return all(id(n) in named for n in names_read(body) if n.value == scope)
+
+
+def _scope_name_read(block: cst.With, name: str) -> cst.With:
+    """The block without its `as scope`, each `scope.name` read spelled as the scope's name."""
+    alias = block.items[0].asname
+    if alias is None:
+        return block
+    scope = alias.name.value  # type: ignore[union-attr]
+
+    class Literal(cst.CSTTransformer):
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            if isinstance(original.value, cst.Name) and original.value.value == scope and original.attr.value == "name":
+                return cst.SimpleString(repr(name))
+            return updated
+
+    body = block.body.visit(Literal())
+    item = block.items[0].with_changes(asname=None)
+    return block.with_changes(items=[item], body=body)
+
+
+def _returned_value(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return):
+        return stmt.body[0].value
+    return None
+
+
+def _reads(stmt: cst.CSTNode) -> set[str]:
+    """Names a statement reads (names_read less what it only assigns)."""
+    targets: set[int] = set()
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            targets.update(id(n) for n in _target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            targets.update(id(n) for n in _target_names(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            targets.update(id(n) for n in _target_names(node.name))
+
+    stmt.visit(Targets())
+    return {n.value for n in names_read(stmt) if id(n) not in targets}
+
+
+def _live_reads(stmts: list[cst.BaseStatement]) -> set[str]:
+    """Names the statements read before binding them (what an earlier statement hands on)."""
+    found: set[str] = set()
+    rebound: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, cst.With):
+            found |= {n for item in stmt.items for n in _reads(item)} - rebound
+            found |= _live_reads(list(stmt.body.body)) - rebound  # type: ignore[arg-type]
+        else:
+            found |= _reads(stmt) - rebound
+        rebound |= bound_names(stmt)
+    return found
+
+
+_SHAPE_READS = frozenset({"shape", "get_shape"})
+
+
+def _reads_only_shapes(stmt: cst.BaseStatement, local: set[str]) -> bool:
+    """An assignment reading the function's tensors only through `.shape` / `.get_shape()`."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+        return False
+    shape_owners = {
+        id(n.value) for n in walk(stmt) if isinstance(n, cst.Attribute) and n.attr.value in _SHAPE_READS
+    }
+    read = [n for n in names_read(stmt.body[0].value) if n.value in local]
+    return bool(read) and all(id(n) in shape_owners for n in read)
+
+
 def _assigned(stmt: cst.BaseStatement) -> list[str]:
     if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
         return [t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)]
@@ -897,6 +1207,8 @@ class _LayerCalls(cst.CSTTransformer):
             taken = self.defaults.get(base, 0)
             self.defaults[base] = taken + 1
             attr = f"{base}_{taken}" if taken else base
+        elif name_arg is None and self.loop_names is None and (default := self.builder.default_name(path)):
+            attr = default
         else:
             raise Unsupported(RULE.id, self.builder._line(original), "layer outside a named variable_scope")
         if attr in _MODEL_ATTRIBUTES:
@@ -922,6 +1234,11 @@ class _LayerCalls(cst.CSTTransformer):
         if self.loop_names is not None and computed_name is None:
             named = ""  # a variable-free layer per iteration, named by Keras
         ctor = ", ".join(part for part in (ctor, f"name={named}" if named else "") if part)
+        if attr in self.attrs and self.loop_names is None and isinstance(func, cst.Name) and (
+            func.value in self.builder.fresh_layers
+        ):
+            # A name_scope used again is made unique (`conv1_1`): its tf.Variables are new ones.
+            raise Unsupported(RULE.id, self.builder._line(original), f"{func.value} called twice under the name {attr!r}")
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:
             self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)
