@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from .api_table import OPTIMIZERS
 from .codegen import ReplaceNames, copy_lines, is_docstring
 from .graph import call_args
 from .imports import Aliases
@@ -161,11 +162,14 @@ def _computes_with_variables(
     func: cst.FunctionDef, calls: list[cst.Call], aliases: Aliases
 ) -> bool:
     """A variable the function creates is read by another op of it (a factory that only
-    returns its new variable is not a graph builder: callers bind it as a variable)."""
-    # get_variable functions become Keras layers instead (scoped_models.py)
-    created = _variable_names(func.body, aliases, ("Variable",))
+    returns its new variable is not a graph builder: callers bind it as a variable).
+    get_variable functions become Keras layers instead (scoped_models.py), but for those that
+    also build their optimizer: a layer cannot hold the training step."""
+    trains = any(aliases.resolve(c.func) in OPTIMIZERS for c in calls)
+    makers = ("Variable", "get_variable") if trains else ("Variable",)
+    created = _variable_names(func.body, aliases, makers)
     return any(
-        aliases.resolve(c.func) != "Variable" and created & _member_free_names(c) for c in calls
+        aliases.resolve(c.func) not in makers and created & _member_free_names(c) for c in calls
     )
 
 
