@@ -415,26 +415,43 @@ class ProgramMove:
         return out
 
     def _gradients_hoisted(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement]:
-        """`grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 5.0)` as two statements,
-        `gradients = tf.gradients(loss, tvars)` first: the step computes gradients by a tape
-        where a statement binds them."""
+        """`grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 5.0)` and
+        `capped = [(clip(g), v) for g, v in opt.compute_gradients(loss)]` as two statements,
+        `gradients = <the gradients call>` first: the step computes gradients by a tape where a
+        statement binds them. Only an argument of the value's call or the iterable of its
+        comprehension's first loop moves: those Python evaluates first, outside any loop."""
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
-                and isinstance(stmt.body[0], cst.Assign) and isinstance(stmt.body[0].value, cst.Call)):
+                and isinstance(stmt.body[0], cst.Assign)):
             return [stmt]
-        call = stmt.body[0].value
-        inner = [a for a in call.args if isinstance(a.value, cst.Call)
-                 and self.aliases.resolve(a.value.func) == "gradients"]
-        if len(inner) != 1 or self.aliases.resolve(call.func) == "gradients":
+        value = stmt.body[0].value
+        if isinstance(value, cst.Call) and not self._gradients_call(value):
+            inner = [a.value for a in value.args if self._gradients_call(a.value)]
+        elif isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            inner = [value.for_in.iter] if self._gradients_call(value.for_in.iter) else []
+        else:
+            inner = []
+        if len(inner) != 1:
             return [stmt]
         name = self._fresh("gradients")
         hoisted = cst.SimpleStatementLine(
-            [cst.Assign([cst.AssignTarget(cst.Name(name))], inner[0].value)], leading_lines=stmt.leading_lines,
+            [cst.Assign([cst.AssignTarget(cst.Name(name))], inner[0])], leading_lines=stmt.leading_lines,
         )
-        args = [a.with_changes(value=cst.Name(name)) if a is inner[0] else a for a in call.args]
-        rest = stmt.with_changes(body=[stmt.body[0].with_changes(value=call.with_changes(args=args))], leading_lines=[])
+        if isinstance(value, cst.Call):
+            value = value.with_changes(args=[a.with_changes(value=cst.Name(name)) if a.value is inner[0] else a
+                                             for a in value.args])
+        else:
+            value = value.with_changes(for_in=value.for_in.with_changes(iter=cst.Name(name)))
+        rest = stmt.with_changes(body=[stmt.body[0].with_changes(value=value)], leading_lines=[])
         for part in (hoisted, rest):
             self.lines[id(part)] = self._line(stmt)
         return [hoisted, rest]
+
+    def _gradients_call(self, node: cst.BaseExpression) -> bool:
+        """`tf.gradients(...)` or `<optimizer>.compute_gradients(...)`."""
+        return isinstance(node, cst.Call) and (
+            self.aliases.resolve(node.func) == "gradients"
+            or isinstance(node.func, cst.Attribute) and node.func.attr.value == "compute_gradients"
+        )
 
     def _name_scope(self, stmt: cst.With, names: str | None) -> str | None:
         """TF1's name scope inside an unwrapped `with`: variable and name scopes open one
