@@ -8,7 +8,12 @@ and TF1's variable names: Keras 3 names a cell's weights `<rnn layer>/<cell>/ker
 Under `tf.variable_scope("enc")` the layer is called inside `tf.keras.name_scope("enc")`, where
 Keras builds its weights as `enc/rnn/basic_lstm_cell/kernel` (a layer name cannot hold '/').
 A cell's state is one entry of TF1's structure (`[LSTMStateTuple(c, h)]`), so the Keras RNN
-returns `(outputs, final_state)` as dynamic_rnn did.
+returns `(outputs, final_state)` as dynamic_rnn did. Each cell is named by its TF1 scope
+(`gru_cell`), so a second cell in another scope keeps TF1's name rather than Keras's `_1`.
+TF1's sub-scopes are layers built in the cell's build, where Keras 3 opens the cell's name
+scope: GRUCell's `gates` and `candidate`, MultiRNNCell's cells under `cell_<i>` name scopes
+(`rnn/multi_rnn_cell/cell_0/basic_lstm_cell/kernel`); a MultiRNNCell's state is the tuple of
+its cells' states, as TF1's.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ RULE = Rule(
     name="rnn-keras-layers",
     summary="TF1 RNN cells → Keras layers in the file; tf.nn.dynamic_rnn → tf.keras.layers.RNN.",
     doc=(
-        "`tf.nn.rnn_cell.BasicLSTMCell(n)` (LSTMCell, BasicRNNCell, their `tf.contrib.rnn` "
-        "spellings) becomes a `tf.keras.layers.Layer` subclass of the same name defined in the "
+        "`tf.nn.rnn_cell.BasicLSTMCell(n)` (LSTMCell, BasicRNNCell, GRUCell, MultiRNNCell, their "
+        "`tf.contrib.rnn` spellings) becomes a `tf.keras.layers.Layer` subclass of the same name defined in the "
         "file, with TF1's variables (`rnn/basic_lstm_cell/kernel` of shape [inputs + units, "
         "4 * units], zero bias), gate order i, j, f, o and `forget_bias` added when the cell "
         "runs. `outputs, state = tf.nn.dynamic_rnn(cell, x, initial_state=s0, dtype=tf.float32)` "
@@ -33,15 +38,15 @@ RULE = Rule(
         "name='rnn')` created once and called in the step as `rnn_layer(x, initial_state=[s0])`; "
         "the state keeps TF1's structure (`state.h` still reads); under literal variable_scopes "
         "each call opens `tf.keras.name_scope`s of their names, so the weights keep TF1's paths "
-        "(`enc/rnn/lstm_cell/kernel`). sequence_length, time_major "
-        "and GRU/multi-layer cells (their variables sit in sub-scopes Keras cannot name) keep "
-        "TF118's graph-mode form."
+        "(`enc/rnn/lstm_cell/kernel`). GRUCell keeps `gates/kernel` (bias starting at ones) and "
+        "`candidate/kernel` as layers of the cell; MultiRNNCell builds its cells under `cell_<i>` "
+        "and its state is the tuple of theirs (`state[1].h` still reads). sequence_length and "
+        "time_major keep TF118's graph-mode form."
     ),
     kind="auto",
 )
 
-# Cells with a Keras form; GRUCell (`gates/kernel`) and MultiRNNCell (`cell_0/...`) name
-# variables in sub-scopes of the cell.
+# Cells with a Keras form (all of TF118's but LSTMStateTuple, which is not a cell).
 KERAS_CELLS = frozenset({"BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell"})
 
 # Emitted definitions, by name (the keys of rnn_cells.SOURCES they replace in eager files).
