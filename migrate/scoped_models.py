@@ -288,7 +288,7 @@ class ModelBuilder:
                      f"{inputs}.get_shape().as_list()": "input_shape"}
         self_config = {n: f"self.{n}" for n in config_names}
         last_weight = max((i for i, s in enumerate(body) if _get_variable_call(s, self.aliases)), default=-1)
-        weight_inputs = self._weight_inputs(body[:last_weight])
+        weight_inputs = self._weight_inputs(body[: last_weight + 1])
         moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
         for index, stmt in enumerate(body):
             found = _get_variable_call(stmt, self.aliases)
