@@ -143,8 +143,22 @@ def head(x, units=2):
     h = tf.nn.relu(x)
     w = tf.get_variable("w", [n, units], initializer=tf.constant_initializer(0.5))
     return tf.matmul(h, w)
+
+
+def net(x):
+    with tf.variable_scope("head"):
+        y = head(x)
+    return y
+
+
+x = tf.placeholder(tf.float32, [4, 3])
+out = net(x)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(out, {x: np.ones([4, 3])}))
 """
     )
+    assert result.level == "idiomatic"
     assert (
         "    def build(self, input_shape):\n"
         "        n = int(input_shape[-1])\n"
