@@ -417,7 +417,7 @@ class ProgramMove:
     def _gradients_hoisted(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement]:
         """`grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 5.0)` and
         `capped = [(clip(g), v) for g, v in opt.compute_gradients(loss)]` as two statements,
-        `gradients = <the gradients call>` first: the step computes gradients by a tape where a
+        `grads = <the gradients call>` first: the step computes gradients by a tape where a
         statement binds them. Only an argument of the value's call or the iterable of its
         comprehension's first loop moves: those Python evaluates first, outside any loop."""
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
@@ -432,7 +432,8 @@ class ProgramMove:
             inner = []
         if len(inner) != 1:
             return [stmt]
-        name = self._fresh("gradients")
+        tf_gradients = self.aliases.resolve(inner[0].func) == "gradients"  # type: ignore[attr-defined]
+        name = self._fresh("grads" if tf_gradients else "grads_and_vars")
         hoisted = cst.SimpleStatementLine(
             [cst.Assign([cst.AssignTarget(cst.Name(name))], inner[0])], leading_lines=stmt.leading_lines,
         )

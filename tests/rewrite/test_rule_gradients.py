@@ -59,8 +59,8 @@ def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
         def loss_and_train_op(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
-            gradients = tape.gradient(loss, [w])
-            grads, _ = tf.clip_by_global_norm(gradients, 1.0)
+            grads_2 = tape.gradient(loss, [w])
+            grads, _ = tf.clip_by_global_norm(grads_2, 1.0)
             optimizer.apply_gradients(zip(grads, ([w])))
             return [loss, None]
 
