@@ -8,14 +8,17 @@ objects stay attributes; tensors become locals of the steps.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from .class_scopes import scope_arguments, scoped_lists
 from .codegen import copy_lines, is_docstring
 from .graph import INSIDE, names_read
-from .report import Unsupported
+from .report import Finding, Unsupported
 from .rules.session import RULE as SESSION_RULE
+from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import bound_names, call_scopes
 from .walk import children, transform, walk
 
@@ -61,9 +64,15 @@ class GraphClass:
     name: str
     variables: set[str] = field(default_factory=set)
     # run sites outside the class (`sess.run(gan.fake, {gan.z: noise})`), by `external_key`:
-    # the step function attribute and the placeholder attributes it takes, in order
-    runs: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    # the step function attribute, the placeholder attributes it takes, in order, and the
+    # structure it returns
+    runs: dict[str, tuple[str, list[str], str]] = field(default_factory=dict)
     savers: set[str] = field(default_factory=set)  # attributes holding a Saver (now a Checkpoint)
+
+
+def _attributes(fetch: str, prefix: str) -> str:
+    """A fetch of attributes (`loss`, `[loss, train_op]`) spelled with `self.` or `self__`."""
+    return re.sub(r"\w+", lambda m: prefix + m.group(), fetch)
 
 
 def external_key(fetch: str, fed: list[str]) -> str:
@@ -97,14 +106,20 @@ def convert_class(
     gets a step function too."""
     init = _method(cls, "__init__")
     assert init is not None
+    move = make_move()
+    cls, listed = scoped_lists(cls, init, move.aliases, lines)
+    init = _method(cls, "__init__")
+    assert init is not None
+    move.scope_arguments = set(scope_arguments(cls, init))
+    for line in listed:
+        move.findings.append(Finding(SCOPE_RULE.id, line, 0, "variables listed by a constructor-named scope → the instance's variables", "fixed"))
     members = list(cls.body.body)  # type: ignore[union-attr]
     if external:
         runs = "".join(
-            f"    tfmigrate__session.run(self.{fetch}, {{{', '.join(f'self.{f}: None' for f in fed)}}})\n"
+            f"    tfmigrate__session.run({_attributes(fetch, 'self.')}, {{{', '.join(f'self.{f}: None' for f in fed)}}})\n"
             for fetch, fed in external
         )
         members.append(cst.parse_statement(f"def {EXTERNAL}(self):\n{runs}"))
-    move = make_move()
     init, classes, converted = _shared_models(cls, init, move, lines)
     init, block_classes = _scope_blocks(cls, init, move, lines)
     classes += block_classes
@@ -156,11 +171,11 @@ def convert_class(
     info.savers = {n[len(PREFIX):] for node in move.scope.nodes if node.kind == "saver"
                    for n in node.names if n.startswith(PREFIX)}
     for fetch, fed in external:
-        step = move.functions.get(f"{PREFIX}{fetch} -> {PREFIX}{fetch}")
-        if step is None or step.returns_structure != "single":
+        step = move.functions.get(f"{_attributes(fetch, PREFIX)} -> {_attributes(fetch, PREFIX)}")
+        if step is None or step.returns_structure not in ("single", "list", "nested", "none"):
             continue  # a variable read, or a fetch the module's run site reports on
         params = [p.name.removeprefix(PREFIX) for p in step.params]
-        info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params)
+        info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params, step.returns_structure)
     rebuilt: list[cst.BaseStatement] = []
     for member in members:
         if member is init:

@@ -48,6 +48,7 @@ from .inline import inline_builders
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
+from .rules.assign import RULE as ASSIGN_RULE
 from .rules.data import RULE as DATA_RULE
 from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
@@ -57,7 +58,7 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
-from .rules.layers import KerasLayerCall, keras_layer
+from .rules.layers import KerasLayerCall, has_weights, keras_layer, keras_layer_inline
 from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.rnn_cells import cell_name
@@ -81,6 +82,8 @@ from .suppress import is_skipped
 from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+# Keras objects a TF1 graph may build by name and then call, as it would a model instance.
+KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
 #: Why a correct Adam rewrite can still part from TF1 late in a run (reported, not changed).
 ADAM_ROUNDING = (
     "Keras 3's Adam computes 1 - beta_1 and 1 - beta_2 in float64, TF1's kernel in float32: "
@@ -103,7 +106,8 @@ RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropo
 
 @dataclass
 class Item:
-    """A statement of the flattened top level, with the variable_scope prefix it runs under."""
+    """A statement of the flattened top level, with the variable_scope prefix it runs under
+    (`{scope}/` where a constructor argument names the scope)."""
 
     stmt: cst.BaseStatement
     prefix: str = ""
@@ -164,6 +168,9 @@ class ProgramMove:
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
+    # names holding a constructor argument a converted class's variable_scope may be named by
+    # (`scope`, `self__scope`): its variables are named from it at run time
+    scope_arguments: set[str] = field(default_factory=set)
     graph_classes: dict[str, GraphClass] = field(default_factory=dict)
     graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
@@ -178,6 +185,7 @@ class ProgramMove:
     inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
     name_scopes: NameScopes = field(default_factory=NameScopes)
     new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
+    update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -490,6 +498,36 @@ class ProgramMove:
         cg.copy_lines(stmt, new, self.lines)
         return new
 
+    def _graph_names(self) -> set[str]:
+        """Names the module binds once, at its top level, to a new `tf.Graph()`."""
+        made = [
+            s.body[0].targets[0].target.value  # type: ignore[attr-defined]
+            for s in self.module.body
+            if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Assign)
+            and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
+            and isinstance(s.body[0].value, cst.Call) and not s.body[0].value.args
+            and self.aliases.resolve(s.body[0].value.func) == "Graph"
+        ]
+        return {name for name in made if self._assignments()[name] == 1}
+
+    def _check_graph_uses(self, name: str, stmt: cst.BaseStatement) -> None:
+        """A named `tf.Graph()` goes only when the program uses it just to enter it
+        (`with graph.as_default():`) and to give it to sessions and writers (`graph=graph`)."""
+        nodes = memoised_walk("all", self.module, lambda m: list(walk(m)))
+        keywords = {id(n.keyword) for n in nodes if isinstance(n, cst.Arg) and n.keyword is not None}
+        uses = sum(isinstance(n, cst.Name) and n.value == name and id(n) not in keywords for n in nodes)
+        entered = sum(isinstance(n, cst.Attribute) and n.attr.value == "as_default" and isinstance(n.value, cst.Name)
+                      and n.value.value == name for n in nodes)
+        given = sum(isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and n.value.value == name
+                    and (n.keyword is None or n.keyword.value == "graph") and self._takes_graph(n, nodes)
+                    for n in nodes)
+        if uses != 1 + entered + given:
+            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"graph {name} used beyond entering it and giving it to a session")
+
+    def _takes_graph(self, arg: cst.Arg, nodes: list[cst.CSTNode]) -> bool:
+        call = next(n for n in nodes if isinstance(n, cst.Call) and any(a is arg for a in n.args))
+        return self.aliases.resolve(call.func) in (*SESSION_CALLS, "summary.FileWriter")
+
     def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
         """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
         for with_item in stmt.items:
@@ -500,6 +538,8 @@ class ProgramMove:
             if isinstance(func, cst.Attribute) and func.attr.value == "as_default":
                 inner = func.value
                 if isinstance(inner, cst.Call) and self.aliases.resolve(inner.func) == "Graph":
+                    continue
+                if isinstance(inner, cst.Name) and inner.value in self._graph_names():
                     continue
                 return None
             path = self.aliases.resolve(func)
@@ -513,6 +553,10 @@ class ProgramMove:
                 name = call.args[0].value
                 if len(call.args) == 1 and self._is_current_scope(name):
                     continue  # re-entering the scope it is already in: names are unchanged
+                if len(call.args) == 1 and isinstance(name, cst.Name) and name.value in self.scope_arguments:
+                    # `{scope}/`: a template its variables' names are formatted from
+                    prefix = f"{prefix}{{{name.value}}}/"
+                    continue
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
                     raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
                 prefix = f"{prefix}{name.evaluated_value}/"
@@ -598,6 +642,9 @@ class ProgramMove:
                 self.variable_factories.add(stmt.name.value)
             if self._contains_run_site(stmt) or self._reads_session(stmt):
                 return self._emit_driver(stmt)
+            deferred = self._deferred_updates(stmt)
+            if deferred is not None:
+                return [deferred], []
             return [stmt], []
         if not isinstance(stmt, cst.ClassDef):
             self._track_seeds(stmt)
@@ -834,6 +881,10 @@ class ProgramMove:
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
             node.trainable = info.get("trainable", True)  # type: ignore[assignment]
+        if info.get("keras") and len(names) == 1 and has_weights(str(info["keras"])):
+            # A Keras layer or model built by name: the graph's calls of it train its weights.
+            assert self.models is not None
+            self.models.model_instances[names[0]] = names[0]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         factory = next((c.func.value for c in _calls(value) if isinstance(c.func, cst.Name)
@@ -885,6 +936,8 @@ class ProgramMove:
         path = self.aliases.resolve(value.func)
         if path in SESSION_CALLS:
             return "session", {}
+        if path == "Graph" and not value.args:
+            return "graph", {}
         data = self._data_kind(value, path, item)
         if data is not None:
             return data
@@ -930,6 +983,11 @@ class ProgramMove:
             return "saver", {"objects": self._saved_objects(value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
+        inline = keras_layer_inline(value, self.aliases.resolve)
+        if inline is not None:
+            return "tensor", {"layer": f"keras.layers.{inline.keras}"}
+        if (path or "").startswith(KERAS_OBJECTS):
+            return "object", {"keras": path}
         if cell_name(path or "") in KERAS_CELLS:
             return "object", {}
         if path == "nn.dynamic_rnn":
@@ -1149,6 +1207,10 @@ class ProgramMove:
             return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
         if node.kind in ("varlist", "object"):
             return [stmt]
+        if node.kind == "graph":
+            self._check_graph_uses(node.name, stmt)
+            self._fixed(SESSION_RULE.id, stmt, f"{node.name} = tf.Graph() removed: TF2 runs eagerly, outside graphs")
+            return []
         if node.kind == "summary":
             return []
         if node.kind == "writer":
@@ -1182,6 +1244,8 @@ class ProgramMove:
                 self.scope.add(opt)
                 opt.index = node.index - 0.5  # type: ignore[assignment]
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
+        if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
+            raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
         if node.info.get("rnn"):
@@ -1354,11 +1418,18 @@ class ProgramMove:
         call = node.value
         assert isinstance(call, cst.Call)
         path = str(node.info["layer"])
-        keras = keras_layer(path, call)
+        spec = LAYER_SPECS.get(path)
+        keras = keras_layer(path, call) if spec is not None else keras_layer_inline(call, self.aliases.resolve)
         if keras is None:
             raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
         layer = self._fresh(self._layer_name(node, keras))
-        scope = LAYER_SPECS[path].scope
+        if spec is None:  # already a Keras layer: it keeps its own names and call
+            node.info["instance"] = layer
+            node.info["call"] = f"{layer}({keras.call_arguments})"
+            node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
+            self._fixed(LAYERS_RULE.id, call, f"tf.keras.layers.{keras.keras} built in the graph → created once")
+            return cst.parse_statement(f"{layer} = {code(call.func)}\n")  # as written: its spelling and layout
+        scope = spec.scope
         if scope and not prefix and not any(a.startswith("name=") for a in keras.arguments):
             # TF1 named the layer's variables `fully_connected_1/weights`; Keras would say `dense_1`.
             taken = self.layer_scopes[scope]
@@ -1368,7 +1439,7 @@ class ProgramMove:
         node.info["instance"] = layer
         node.info["call"] = f"{layer}({keras.call_arguments})"
         node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
-        training = call_args(call, ("inputs", *LAYER_SPECS[path].positional)).get("training")
+        training = call_args(call, ("inputs", *spec.positional)).get("training")
         flag = self.scope.lookup(training.value) if isinstance(training, cst.Name) else None
         if flag is not None and flag.kind == "placeholder":
             # Keras layers take `training` as a Python bool; a fed flag picks one of two calls.
@@ -1690,13 +1761,17 @@ class ProgramMove:
         run = _instance_run(site, set(self.graph_instances))
         if run is None:
             return None
-        receiver = site.args[0].value.value.value  # type: ignore[attr-defined]
+        fetch = site.args[0].value
+        first = fetch.elements[0].value if isinstance(fetch, (cst.List, cst.Tuple)) else fetch  # type: ignore[attr-defined]
+        receiver = first.value.value  # type: ignore[attr-defined]
         step = self.graph_instances[receiver].runs.get(external_key(*run))
         if step is None:
             return None
-        name, params = step
-        feeds = {code(e.key.attr): code(e.value) for e in _feed_of(site).elements}  # type: ignore[union-attr]
-        return cst.parse_expression(f"{receiver}.{name}({', '.join(feeds[p] for p in params)}).numpy()")
+        name, params, structure = step
+        feed = _feed_of(site)
+        feeds = {code(e.key.attr): code(e.value) for e in feed.elements} if feed is not None else {}  # type: ignore[union-attr]
+        call = f"{receiver}.{name}({', '.join(feeds[p] for p in params)})"
+        return cst.parse_expression(call if structure == "none" else cg.convert_result(call, structure))
 
     def _instance_variable(self, expr: cst.BaseExpression) -> bool:
         """`model.w` where `w` is a variable attribute of a converted class."""
@@ -1883,6 +1958,61 @@ class ProgramMove:
             name = read.value if isinstance(read, cst.Name) else ""
             self._fixed(EAGER_RULE.id, self._line(read), messages[what].format(name), "info")
 
+    def _deferred_updates(self, func: cst.FunctionDef) -> cst.FunctionDef | None:
+        """`def copy_op(src, dst): return tf.group(*[tf.assign(d, s) for ...])`, a function
+        building an update op a session runs later (a target network's hard update): it returns
+        a function making the updates, called where the op was run."""
+        body = [s for s in func.body.body if not cg.is_docstring(s)]  # type: ignore[union-attr]
+        if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+                and isinstance(ret := body[0].body[0], cst.Return) and isinstance(ret.value, cst.Call)
+                and self.aliases.resolve(ret.value.func) == "group"):
+            return None
+        calls = _calls(ret.value)[1:]
+        assigns = [c for c in calls if self._is_assign(c)]
+        others = [c for c in calls if not self._is_assign(c) and self.aliases.resolve(c.func) is not None]
+        if not assigns or others or not self._is_deferred_only(func.name.value):
+            return None
+        self.update_factories.add(func.name.value)
+        new = func.with_changes(body=func.body.with_changes(body=[
+            s if s is not body[0] else s.with_changes(body=[ret.with_changes(value=cst.Lambda(cst.Parameters(), ret.value))])
+            for s in func.body.body  # type: ignore[union-attr]
+        ]))
+        cg.copy_lines(func, new, self.lines)
+        self._fixed(ASSIGN_RULE.id, func, f"{func.name.value}() returns a function making its updates, called where they ran")
+        return new
+
+    def _is_assign(self, call: cst.Call) -> bool:
+        func = call.func
+        return self.aliases.resolve(func) in ASSIGN_CALLS or (
+            isinstance(func, cst.Attribute) and func.attr.value in ASSIGN_CALLS and self.aliases.resolve(func) is None
+        )
+
+    def _is_deferred_only(self, name: str) -> bool:
+        """Is every call of `name` bound to a name that is read only as the fetch of a run?"""
+        assigns = memoised_walk("assigns", self.module, _assigns)
+        runs = {id(c.args[0].value) for c in _calls(self.module)
+                if isinstance(c.func, cst.Attribute) and c.func.attr.value == "run" and len(c.args) == 1}
+        for call in _calls(self.module):
+            if not (isinstance(call.func, cst.Name) and call.func.value == name):
+                continue
+            bound = next((a.targets[0].target for a in assigns if a.value is call and len(a.targets) == 1), None)
+            if not isinstance(bound, cst.Name):
+                return False
+            targets = {id(t.target) for a in assigns for t in a.targets}
+            reads = [n for n in names_read(self.module) if n.value == bound.value and id(n) not in targets]
+            if not reads or any(id(n) not in runs for n in reads):
+                return False
+        return True
+
+    def _deferred_run(self, fetch: cst.BaseExpression) -> bool:
+        """A name bound once to an update factory's op (`update_target = copy_op(a, b)`)."""
+        if not isinstance(fetch, cst.Name):
+            return False
+        bound = [a for a in memoised_walk("assigns", self.module, _assigns)
+                 if any(n.value == fetch.value for t in a.targets for n in [t.target] if isinstance(n, cst.Name))]
+        return (len(bound) == 1 and isinstance(bound[0].value, cst.Call) and isinstance(bound[0].value.func, cst.Name)
+                and bound[0].value.func.value in self.update_factories)
+
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
         new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
@@ -1894,6 +2024,9 @@ class ProgramMove:
             if isinstance(fetch, cst.List):
                 return cst.parse_expression(f"[{numpy}]")
             return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
+        if self._deferred_run(fetch):
+            self._fixed(ASSIGN_RULE.id, site, f"run of {code(fetch)} → {code(fetch)}()")
+            return cst.parse_expression(f"{code(fetch)}()")
         outside = self._instance_step(site)
         if outside is not None:
             self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
@@ -2418,7 +2551,7 @@ def _rate_of_variables(node: Node) -> bool:
 
 def _has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or LAYER_SPECS[str(node.info["layer"])].weights)
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
 
 
 def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
@@ -2427,16 +2560,23 @@ def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
 
 
 def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
-    """(fetched attribute, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
-    on one of `instances`; None for any other call."""
+    """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
         return None
     fetch = call.args[0].value
-    if not (call.args[0].keyword is None and isinstance(fetch, cst.Attribute)
-            and isinstance(fetch.value, cst.Name) and fetch.value.value in instances):
+    if call.args[0].keyword is not None:
         return None
-    owner = fetch.value.value
+    elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
+    if not all(isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) for e in elements):
+        return None
+    owners = {e.value.value for e in elements}  # type: ignore[attr-defined]
+    if len(owners) != 1 or not owners <= instances:
+        return None
+    owner = owners.pop()
+    attrs = ", ".join(e.attr.value for e in elements)  # type: ignore[attr-defined]
+    fetched = {cst.List: f"[{attrs}]", cst.Tuple: f"({attrs},)"}.get(type(fetch), attrs)  # type: ignore[call-overload]
     feed = _feed_of(call)
     fed: list[str] = []
     if feed is not None:
@@ -2447,7 +2587,7 @@ def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] 
             if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
                 return None
             fed.append(key.attr.value)
-    return fetch.attr.value, fed
+    return fetched, fed
 
 
 def _is_main_guard(stmt: cst.If) -> bool:

@@ -414,6 +414,7 @@ class ModelBuilder:
             if scope_name is not None:
                 outer_name = scope_name
                 outer = outer.inner(None, self._scope_regularizer(body[-1], outer))
+                outer.defaults = {}
                 body = body[:-1] + list(body[-1].body.body)  # type: ignore[union-attr]
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
@@ -699,6 +700,10 @@ class _Scope:
     regularizer: str | None
     bindings: dict[str, cst.BaseExpression]  # local names bound to regularizer calls
     regularized: set[str]  # layer attributes given a regularizer, shared by nested scopes
+    # Unnamed layers taken so far per TF1 default name, in a scope every call opens anew: TF1
+    # restarts `dense`, `dense_1`, ... there on each entry, so the names hold across calls.
+    # None where the names would run on from call to call.
+    defaults: dict[str, int] | None = None
 
     def inner(self, name: str | None, regularizer: str | None) -> _Scope:
         return _Scope(name, regularizer, self.bindings, self.regularized)
@@ -840,6 +845,7 @@ class _LayerCalls(cst.CSTTransformer):
         self.regularizer = scope.regularizer
         self.regularized = scope.regularized
         self.used_in_scope = 0
+        self.defaults = scope.defaults
         # In a loop body: the names the function uses, and (attribute, loop variable) per layer.
         self.loop_names = loop_names
         self.loop_layers: list[tuple[str, str]] = []
@@ -912,6 +918,11 @@ class _LayerCalls(cst.CSTTransformer):
             self.used_in_scope += 1
             if self.used_in_scope > 1:
                 raise Unsupported(RULE.id, self.builder._line(original), "two layers in one variable_scope")
+        elif self.defaults is not None and path in LAYER_SPECS:
+            base = LAYER_SPECS[path].scope or _snake(keras_class)
+            taken = self.defaults.get(base, 0)
+            self.defaults[base] = taken + 1
+            attr = f"{base}_{taken}" if taken else base
         else:
             raise Unsupported(RULE.id, self.builder._line(original), "layer outside a named variable_scope")
         if attr in _MODEL_ATTRIBUTES:

@@ -18,6 +18,7 @@ class _State:
         self.init_scope_depth = 0
         self.function_traces: list[Any] = []
         self.eager_seed_counter = 0
+        self.eager_draw_counts: dict[str, int] = {}
         self.global_seed: int | None = None
 
 

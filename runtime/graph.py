@@ -96,6 +96,7 @@ class Graph:
         self._collections: dict[str, list] = {}
         self._control_stack: list[list[Operation]] = []
         self._seed_counter = 0
+        self.draw_counts: dict[str, int] = {}  # unseeded random draws by kind and shape
         self._finalized = False
         self.plan_cache: dict[Any, Any] = {}
         self.seed: int | None = None

@@ -21,6 +21,7 @@ TF1_ONLY_NAMES = frozenset({
     "global_variables", "trainable_variables", "get_collection", "add_to_collection", "GraphKeys",
     "layers", "contrib", "to_float", "to_int32", "variables_initializer", "AUTO_REUSE", "get_variable_scope",
     "Print", "arg_max", "div", "truncated_normal_initializer", "glorot_uniform_initializer",
+    "logging", "app", "flags",
 })  # not tf.zeros_initializer, tf.constant_initializer, tf.random_normal_initializer: TF2 has them
 # TF 1.x top-level linear algebra and segment names (tf.linalg.* / tf.math.* in TF2).
 TF1_ONLY_NAMES |= frozenset({

@@ -75,7 +75,7 @@ def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled:
         raise TypeError(f"Input 'true_classes' of 'LogUniformCandidateSampler' Op has type "
                         f"{classes.dtype.name} that does not match expected type of int64.")
     return apply("LogUniformCandidateSampler", [classes],
-                 {"seed": _seed_key(seed), "num_sampled": int(num_sampled), "unique": bool(unique),
+                 {"seed": _seed_key(seed, f"LogUniformCandidateSampler:{num_sampled}:{range_max}"), "num_sampled": int(num_sampled), "unique": bool(unique),
                   "range_max": int(range_max), "num_true": int(num_true)}, name=name)
 
 

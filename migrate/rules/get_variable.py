@@ -95,6 +95,8 @@ def variable_from_get_variable(
         if not isinstance(args["name"], cst.SimpleString):
             raise Unsupported(RULE.id, line, "variable name under a scope is not a literal")
         name = repr(prefix + args["name"].evaluated_value)  # type: ignore[operator]
+        if "{" in prefix:  # a scope named by a constructor argument: `f'{scope}/w'`
+            name = "f" + name
     dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
     init = args.get("initializer")
     found = resolve_initializer(init, dtype, aliases)

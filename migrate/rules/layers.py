@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -13,7 +14,10 @@ from . import Rule
 RULE = Rule(
     id="TF109",
     name="layers-to-keras",
-    summary="Replace tf.layers and tf.contrib.layers functions with Keras layer objects created once.",
+    summary=(
+        "Replace tf.layers and tf.contrib.layers functions with Keras layer objects created once; "
+        "Keras layers a TF1 graph builds are created once as written."
+    ),
     doc=(
         "`h = tf.layers.dense(x, units, activation)` becomes a `tf.keras.layers.Dense(units, "
         "activation)` instance created outside the step function and `h = dense(x)` inside "
@@ -27,7 +31,10 @@ RULE = Rule(
         "layers' `losses`. A fed boolean `training` flag selects between the layer's two modes "
         "with `tf.cond` (Keras layers take a Python bool); UPDATE_OPS collections and their "
         "`control_dependencies` go, since Keras layers update batch statistics when called in "
-        "training. TF1's fused batch norm (4-D inputs) updates the moving variance with the "
+        "training. Keras layers a TF1 graph builds itself, inline (`tf.keras.layers.Dense(8)(x)`) "
+        "or by name and then called (`dense = ...; h = dense(x)`, also `tf.keras.Sequential`), "
+        "are created once as written and trained through their `trainable_variables`. "
+        "TF1's fused batch norm (4-D inputs) updates the moving variance with the "
         "unbiased batch variance, Keras with the biased one. In a file that stays in graph mode "
         "the Keras layer is built in place (`tf.keras.layers.Dense(10)(x)`), which does not "
         "share weights through variable_scope reuse; that is reported."
@@ -93,6 +100,44 @@ def keras_layer(path: str, call: cst.Call) -> KerasLayerCall | None:
         spec.keras, tuple(parts), _code(inputs), ", ".join(f"{k}={v}" for k, v in call_keywords.items()),
         frozenset(constructor),
     )
+
+
+# Keras layers without variables: nothing of theirs is trained, saved or listed.
+WEIGHTLESS_KERAS = frozenset({
+    "Activation", "ActivityRegularization", "Add", "AlphaDropout", "Average", "AveragePooling1D",
+    "AveragePooling2D", "AveragePooling3D", "AvgPool2D", "Concatenate", "Cropping1D", "Cropping2D",
+    "Dot", "Dropout", "ELU", "Flatten", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "LeakyReLU", "MaxPool2D",
+    "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum", "Multiply", "Permute",
+    "ReLU", "RepeatVector", "Reshape", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+    "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
+})
+
+
+def keras_layer_inline(call: cst.Call, resolve: Callable[[cst.BaseExpression], str | None]) -> KerasLayerCall | None:
+    """`tf.keras.layers.Dense(8, ...)(x, ...)` built in a TF1 graph: already Keras, so its two
+    calls split as written into the constructor and the call."""
+    inner = call.func
+    if not isinstance(inner, cst.Call) or not call.args or call.args[0].keyword is not None:
+        return None
+    cls = (resolve(inner.func) or "").removeprefix("keras.layers.")
+    if not cls[:1].isupper() or "." in cls or any(a.star for a in (*inner.args, *call.args)):
+        return None
+    keywords = frozenset(a.keyword.value for a in inner.args if a.keyword is not None)
+    return KerasLayerCall(
+        cls, tuple(_argument(a) for a in inner.args), _code(call.args[0].value),
+        ", ".join(_argument(a) for a in call.args[1:]), keywords,
+    )
+
+
+def has_weights(path: str) -> bool:
+    """Whether the layer `path` (a TF1 layer function or `keras.layers.<Class>`) has variables."""
+    spec = LAYER_SPECS.get(path)
+    return spec.weights if spec is not None else path.rsplit(".", 1)[-1] not in WEIGHTLESS_KERAS
+
+
+def _argument(arg: cst.Arg) -> str:
+    return f"{arg.keyword.value}={_code(arg.value)}" if arg.keyword is not None else _code(arg.value)
 
 
 def _one_minus(expr: cst.BaseExpression) -> str:

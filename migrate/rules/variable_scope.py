@@ -27,7 +27,14 @@ RULE = Rule(
         "A scope's `regularizer=` (which TF1's `get_variable` applied to every variable "
         "without one of its own, biases included) becomes the `kernel_regularizer` and "
         "`bias_regularizer` of each dense or convolution layer in it, and reads of "
-        "`REGULARIZATION_LOSSES` become the model's `losses`."
+        "`REGULARIZATION_LOSSES` become the model's `losses`. "
+        "A graph class whose `__init__` opens `tf.variable_scope(scope)` with a constructor "
+        "argument (`QNetwork(\"online\")`, `QNetwork(\"target\")`) names each instance's "
+        "variables from it (`name=f'{scope}/w1'`, TF1's names); a listing by that scope "
+        "(`tf.trainable_variables(scope=self.scope)`, `tf.get_collection(TRAINABLE_VARIABLES, "
+        "scope=...)`) becomes the instance's variables in creation order, made attributes when a "
+        "method lists them. A scope whose variables are not all plain assignments (a helper or "
+        "layer creating more) keeps its listing under tf.compat.v1."
     ),
     kind="auto",
 )

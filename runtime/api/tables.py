@@ -21,6 +21,7 @@ from runtime import rnn as RNN
 from runtime import sampled as SAMPLED
 from runtime import summary as SUM
 from runtime import tf1_layers as L1
+from runtime import tf_logging as LOG
 from runtime import variable_scope as VS
 from runtime.api import (
     ApiModule,
@@ -309,7 +310,7 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 
 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
-    v2_top = dict(CORE) | {"name_scope": NameScopeV2} | INIT_V2_TOP | SEARCH_TOP
+    v2_top = dict(CORE) | {"name_scope": NameScopeV2, "get_logger": LOG.get_logger} | INIT_V2_TOP | SEARCH_TOP
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2 | SEARCH_NN, {
         "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), "config": ({}, "config"),
         "math": (MATH | MATH_ONLY | SEARCH_MATH, "math"), "image": (IMAGE, "image"),
@@ -324,7 +325,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
                "flags": (FL.FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
-               "app.flags": (FL.FLAGS_TABLE, "app.flags")}
+               "app.flags": (FL.FLAGS_TABLE, "app.flags"), "logging": (LOG.V1_TABLE, "logging")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}

@@ -3,6 +3,7 @@ so a program's random numbers do not depend on anything but its own structure.""
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 import numpy as np
@@ -14,19 +15,39 @@ from runtime.ops.registry import apply, not_differentiable, register
 from runtime.tensor import SymbolicTensor, Tensor
 
 
-def _seed_key(op_seed: Any) -> list[int]:
+def _seed_key(op_seed: Any, kind: str = "", shape: Any = None) -> list[int]:
     g = context.STATE.global_seed
-    if op_seed is None and not context.executing_eagerly() and g is not None:
+    graph = None if context.executing_eagerly() else context.get_default_graph()
+    if op_seed is None and graph is not None and g is not None:
         # TF's get_seed: a graph's n-th unseeded op takes op seed n, as if given seed=n.
-        op_seed = context.get_default_graph().next_seed()
+        op_seed = graph.next_seed()
     if op_seed is not None:
         return [0 if g is None else int(g), 1, int(op_seed)]
-    if context.executing_eagerly():
-        context.STATE.eager_seed_counter += 1
+    if g is not None:  # eager under a global seed: TF takes op seeds from a generator
         counter = context.STATE.eager_seed_counter
-    else:
-        counter = context.get_default_graph().next_seed()
-    return [0 if g is None else int(g), 2, counter]
+        context.STATE.eager_seed_counter += 1
+        return [int(g), 2, counter]
+    # Unseeded and no global seed: numbered among the draws of the same kind and static shape
+    # in their graph, function or the eager context, so moving other random ops around (dropout
+    # from the graph into a step function) leaves a weight's initial draw where it was.
+    if graph is not None:
+        graph.next_seed()
+    counts = context.STATE.eager_draw_counts if graph is None else graph.draw_counts
+    key = f"{kind}:{_static_dims(shape)}"
+    n = counts.get(key, 0)
+    counts[key] = n + 1
+    return [0, 3, zlib.crc32(key.encode()), n]
+
+
+def _static_dims(shape: Any) -> tuple[int, ...] | None:
+    """A draw's shape as known when it is built, unknown dims -1 (a graph shape tensor's two
+    probes agree on its static dims)."""
+    if isinstance(shape, SymbolicTensor):
+        if shape._probe is None:
+            return None
+        a, b = shape._probe
+        return tuple(int(x) if x == y else -1 for x, y in zip(np.ravel(a), np.ravel(b)))
+    return tuple(int(d) for d in np.ravel(shape.numpy())) if isinstance(shape, Tensor) else None
 
 
 def _truncated(rng: np.random.Generator, shape: tuple, dt: Any) -> np.ndarray:
@@ -98,7 +119,9 @@ def _shape_tensor(shape: Any) -> Tensor:
 
 def _draw(op_type: str, shape: Any, dtype: Any, seed: Any, name: str | None) -> Tensor:
     dt = dtypes.as_dtype(dtype)
-    return apply(op_type, _gated([_shape_tensor(shape)]), {"seed": _seed_key(seed), "dtype": dt}, name=name)
+    shape_t = _shape_tensor(shape)
+    return apply(op_type, _gated([shape_t]), {"seed": _seed_key(seed, f"{op_type}:{dt.name}", shape_t), "dtype": dt},
+                 name=name)
 
 
 def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
@@ -123,8 +146,9 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any =
             raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
         lo = convert_to_tensor(minval, dtype=dt)
         hi = convert_to_tensor(maxval, dtype=dt)
-        return apply("RandomUniformInt", _gated([_shape_tensor(shape), lo, hi]),
-                     {"seed": _seed_key(seed), "dtype": dt}, name=name)
+        shape_t = _shape_tensor(shape)
+        return apply("RandomUniformInt", _gated([shape_t, lo, hi]),
+                     {"seed": _seed_key(seed, f"RandomUniformInt:{dt.name}", shape_t), "dtype": dt}, name=name)
     rnd = _draw("RandomUniform", shape, dt, seed, None)
     hi = 1 if maxval is None else maxval
     lo = convert_to_tensor(minval, dtype=dt)
@@ -135,6 +159,7 @@ def set_seed(seed: Any) -> None:
     """``tf.random.set_seed``: also restarts the op-order counters, as TF resets its kernels."""
     context.STATE.global_seed = None if seed is None else int(seed)
     context.STATE.eager_seed_counter = 0
+    context.STATE.eager_draw_counts.clear()
     if not context.executing_eagerly():
         context.get_default_graph().seed = seed
 

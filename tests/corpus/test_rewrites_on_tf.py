@@ -3,7 +3,8 @@
 Each program is rewritten in memory and run in a scratch folder on the referee
 interpreter, with the tutorial MNIST loader (which TF 2.21 no longer ships, and
 which a rewrite keeps) served from the engine's synthetic data. The runs are
-long training loops, so they share two workers and one fixture.
+long training loops, so they share two workers and one fixture, which runs the
+programs the session selected (so ``-k NAME`` runs one).
 """
 
 from __future__ import annotations
@@ -26,16 +27,23 @@ FACE = Path(__file__).resolve().parent / "synthetic_mnist_face.py"
 
 
 @pytest.fixture(scope="module")
-def outcomes(real_tf: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def outcomes(
+    real_tf: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> dict[str, dict]:
+    selected = [
+        item.callspec.params["program"]
+        for item in request.session.items
+        if item.module is request.module and hasattr(item, "callspec")
+    ]
     folder = tmp_path_factory.mktemp("rewrites")
-    for program in PROGRAMS:
+    for program in selected:
         (folder / program.name).write_bytes(rewrite_source(program.read_bytes()).code)
 
     def run(program: Path) -> tuple[str, dict]:
         return program.stem, run_program(real_tf, FACE, folder / program.name, extra=["--tf2"])
 
     with ThreadPoolExecutor(2) as pool:
-        return dict(pool.map(run, PROGRAMS))
+        return dict(pool.map(run, selected))
 
 
 @pytest.mark.tf

@@ -164,3 +164,79 @@ def test_model_function_called_once_with_a_literal_size_takes_it_in_its_construc
     assert result.level == "idiomatic"
     assert "net = Net(units=4)" in result.code
     assert "y = net(x)" in result.code
+
+
+def test_keras_layer_built_in_the_graph_is_created_once_as_written() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        from tensorflow.keras import layers
+        x = tf.placeholder(tf.float32, [None, 2])
+        h = layers.Dense(3,
+                         activation="relu")(x)
+        h = tf.keras.layers.Dropout(0.5)(h, training=True)
+        loss = tf.reduce_mean(h)
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {x: [[1.0, 2.0]]})
+        """,
+        """\
+        import tensorflow as tf
+        from tensorflow.keras import layers
+        dense = layers.Dense(3,
+                         activation="relu")
+        dropout = tf.keras.layers.Dropout(0.5)
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def train(x):
+            with tf.GradientTape() as tape:
+                h = dense(x)
+                h = dropout(h, training=True)
+                loss = tf.reduce_mean(h)
+            grads = tape.gradient(loss, dense.trainable_variables)
+            optimizer.apply_gradients(zip(grads, dense.trainable_variables))
+
+
+        train([[1.0, 2.0]])
+        """,
+    )
+
+
+def test_keras_layers_built_by_name_in_a_graph_are_trained_through_their_variables() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        encoder = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+        head = tf.keras.layers.Dense(1)
+        a = tf.placeholder(tf.float32, [None, 2])
+        b = tf.placeholder(tf.float32, [None, 2])
+        loss = tf.reduce_mean(head(encoder(a) - encoder(b)))
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {a: [[1.0, 2.0]], b: [[0.0, 1.0]]})
+        """,
+        """\
+        import tensorflow as tf
+        encoder = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+        head = tf.keras.layers.Dense(1)
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+        @tf.function(input_signature=[
+            tf.TensorSpec([None, 2], tf.float32),
+            tf.TensorSpec([None, 2], tf.float32),
+        ])
+        def train(a, b):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(head(encoder(a) - encoder(b)))
+            grads = tape.gradient(loss, head.trainable_variables + encoder.trainable_variables)
+            optimizer.apply_gradients(zip(grads, head.trainable_variables + encoder.trainable_variables))
+
+
+        train([[1.0, 2.0]], [[0.0, 1.0]])
+        """,
+    )

@@ -1,5 +1,7 @@
 """TF102: run sites → tf.function steps with placeholder arguments."""
 
+from textwrap import dedent
+
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
@@ -279,3 +281,48 @@ def test_a_helper_computing_with_its_variables_is_inlined_where_it_is_called() -
     assert "h = tf.matmul(x, w)" in code
     assert "y = tf.matmul(h, out_w)" in code
     assert "print(out_w.numpy())" in code
+
+
+def test_named_graph_entered_and_given_to_the_session_goes() -> None:
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        graph = tf.Graph()
+        with graph.as_default():
+            x = tf.placeholder(tf.float32, [2])
+            y = tf.reduce_sum(x * 2.0)
+        with tf.Session(graph=graph) as sess:
+            print(sess.run(y, {x: [1.0, 2.0]}))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def y(x):
+            y = tf.reduce_sum(x * 2.0)
+            return y
+
+
+        print(y([1.0, 2.0]).numpy())
+        """,
+    )
+    assert any("tf.Graph() removed" in f.message for f in result.findings)
+
+
+def test_named_graph_used_otherwise_keeps_the_file_in_graph_mode() -> None:
+    source = dedent(
+        """\
+        import tensorflow as tf
+        graph = tf.Graph()
+        with graph.as_default():
+            x = tf.constant(2.0, name="x")
+            y = x * 3.0
+        print(graph.get_tensor_by_name("x:0"))
+        with tf.Session(graph=graph) as sess:
+            print(sess.run(y))
+        """
+    )
+    result = rewrite_source(source.encode())
+    assert result.level == "partial"
+    assert any("graph graph used beyond entering it" in f.message for f in result.findings)

@@ -165,3 +165,68 @@ with tf.Session() as sess:
         '        self.w = self.add_weight(name="w", shape=[n, self.units]'
     ) in result.code
     assert "    def call(self, x):\n        h = tf.nn.relu(x)\n        return tf.matmul(h, self.w)\n" in result.code
+
+
+def test_unnamed_layers_in_the_scope_each_call_opens_keep_tf1_default_names() -> None:
+    # Every entry into the scope restarts TF1's `dense`, `dense_1`: reused calls share them.
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        def critic(x):
+            with tf.variable_scope("critic", reuse=tf.AUTO_REUSE):
+                h = tf.layers.dense(x, 3, activation=tf.nn.relu)
+                return tf.layers.dense(h, 1)
+
+
+        a = tf.placeholder(tf.float32, [None, 2])
+        score = critic(a) - critic(2.0 * a)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(score, {a: [[1.0, 2.0]]}).shape)
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Critic(tf.keras.Model):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.dense = tf.keras.layers.Dense(3, activation=tf.nn.relu, name='dense')
+                self.dense_1 = tf.keras.layers.Dense(1, name='dense_1')
+
+            def call(self, x):
+                h = self.dense(x)
+                return self.dense_1(h)
+
+
+        critic = Critic(name='critic')
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def score(a):
+            score = critic(a) - critic(2.0 * a)
+            return score
+
+
+        print(score([[1.0, 2.0]]).numpy().shape)
+        """,
+    )
+
+
+def test_unnamed_layers_outside_a_scope_of_their_own_stay_in_graph_mode() -> None:
+    result = rewrite_source(
+        b"import tensorflow as tf\n"
+        b"def net(x):\n"
+        b"    h = tf.layers.dense(x, 3)\n"
+        b"    return tf.layers.dense(h, 1)\n"
+        b"a = tf.placeholder(tf.float32, [None, 2])\n"
+        b"with tf.variable_scope('outer'):\n"
+        b"    y = net(a)\n"
+        b"with tf.Session() as sess:\n"
+        b"    sess.run(tf.global_variables_initializer())\n"
+        b"    print(sess.run(y, {a: [[1.0, 2.0]]}).shape)\n"
+    )
+    assert result.level == "partial"
+    assert any("layer outside a named variable_scope" in f.message for f in result.findings)
