@@ -28,6 +28,8 @@ from .imports import Aliases
 from .report import Finding
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
+from .scoped_models import call_scopes
+from .variable_layers import variable_layer
 from .walk import children, walk
 
 
@@ -55,12 +57,13 @@ def inline_builders(
     runs_graph = any(
         isinstance(n, cst.Call) and aliases.resolve(n.func) in SESSION_CALLS for n in walk(module)
     )
+    scopes = call_scopes(module, aliases)
     for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
         # Look the def up again: inlining an earlier builder may have rebuilt it.
         func = next(
             s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
         )
-        if not _is_builder(func, aliases, runs_graph):
+        if not _is_builder(func, aliases, runs_graph, scopes.get(name, set()) <= {""}):
             continue
         site = _one_call_site(module, func.name.value)
         if site is None:
@@ -85,9 +88,10 @@ def inline_builders(
     return module
 
 
-def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool) -> bool:
+def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unscoped: bool) -> bool:
     """Builds placeholders (or, in a program that runs its graph, computes with variables it
-    creates), runs no session, and is a plain function Python can inline."""
+    creates), runs no session, and is a plain function Python can inline. `unscoped`: no call
+    of it runs under a variable_scope, so nothing would name a Keras layer made of it."""
     params = func.params
     if (
         func.decorators
@@ -101,9 +105,11 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool) -> bo
     nodes = list(walk(func.body))
     calls = [n for n in nodes if isinstance(n, cst.Call)]
     if not any(aliases.resolve(c.func) == "placeholder" for c in calls) and not (
-        runs_graph and _computes_with_variables(func, calls, aliases)
+        runs_graph and _computes_with_variables(func, calls, aliases, unscoped)
     ):
         return False
+    if variable_layer(func, aliases):
+        return False  # a layer: its weights' shape is the input's, known where it is called
     if any(aliases.resolve(c.func) in SESSION_CALLS for c in calls) or any(
         isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval") for c in calls
     ):
@@ -159,14 +165,18 @@ def _variable_names(
 
 
 def _computes_with_variables(
-    func: cst.FunctionDef, calls: list[cst.Call], aliases: Aliases
+    func: cst.FunctionDef, calls: list[cst.Call], aliases: Aliases, unscoped: bool
 ) -> bool:
     """A variable the function creates is read by another op of it (a factory that only
     returns its new variable is not a graph builder: callers bind it as a variable).
-    get_variable functions become Keras layers instead (scoped_models.py), but for those that
-    also build their optimizer: a layer cannot hold the training step."""
+    get_variable functions become Keras layers named by a variable_scope instead
+    (scoped_models.py), unless no scope is there to name one: then their variables are TF1's
+    top-level names, which the caller's own get_variable statements keep; or unless they also
+    build their optimizer: a layer cannot hold the training step."""
+    makers = ("Variable", "get_variable")
     trains = any(aliases.resolve(c.func) in OPTIMIZERS for c in calls)
-    makers = ("Variable", "get_variable") if trains else ("Variable",)
+    if not trains and (not unscoped or any(aliases.resolve(c.func) == "variable_scope" for c in calls)):
+        makers = ("Variable",)
     created = _variable_names(func.body, aliases, makers)
     return any(
         aliases.resolve(c.func) not in makers and created & _member_free_names(c) for c in calls

@@ -196,7 +196,7 @@ class ProgramMove:
         self.summary_helpers = summary_helpers(self.module, self.aliases)
         helper_ids = {id(n) for f in self.summary_helpers.values() for n in names_read(f)}
         self.helper_taken = {n.value for n in names_read(self.module) if id(n) not in helper_ids}
-        body = self._process(list(self.module.body), top=True)
+        body = self.models.seeds.written(self._process(list(self.module.body), top=True))
         for name in self.summary_helpers:
             for call in call_statements(self.module, name):
                 if id(call) not in self.inlined_calls:
@@ -804,6 +804,9 @@ class ProgramMove:
         functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
         called = [functions[c.func.value] for c in calls
                   if isinstance(c.func, cst.Name) and c.func.value in functions]
+        models = [f.name.value for f in called if f.name.value in self.models.seeds.plans]
+        if models and len(called) == 1 and not any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls):
+            self.models.seeds.number(models[0], self.op_seeds)
         helpers = [f for f in called if refers_to_tf(f, self.aliases)]
         if not any(uncounted(c, self.aliases) for c in calls) and self._seed_helper(calls, helpers):
             return

@@ -17,11 +17,14 @@ from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
 from .codegen import ReplaceNames, fill_lines, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
+from .layer_seeds import LayerSeeds, SeedPlan
+from .op_seeds import is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
+from .variable_layers import SCOPES, SEED, variable_call, variable_layer, variable_weight
 from .walk import walk
 
 VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
@@ -54,6 +57,24 @@ def _get_variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, 
             and aliases.resolve(value.func) == "get_variable"):
         return target.value, value
     return None
+
+
+def _shape_source(source: str, inputs: str, shape_map: dict[str, str], config: dict[str, str]) -> str:
+    """Code computing a weight's shape with the input's shape read from `build`'s `input_shape`
+    (a tuple of ints: TF1's `Dimension.value` is the int itself) and configuration from self."""
+    for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
+        source = source.replace(old, new)
+
+    class Dimensions(cst.CSTTransformer):
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            shape = updated.value
+            if (updated.attr.value == "value" and isinstance(shape, cst.Subscript)
+                    and isinstance(shape.value, cst.Name) and shape.value.value == "input_shape"):
+                return shape
+            return updated
+
+    module = cst.parse_module(source).visit(ReplaceNames(config)).visit(Dimensions())
+    return module.code.strip()
 
 
 def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
@@ -127,6 +148,13 @@ class ModelBuilder:
     shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
     regularized_models: set[str] = field(default_factory=set)
+    # Layer class -> the op seeds TF1 drew for its weights, then whether the rest of its body
+    # drew none the count cannot see; None: some before or among its weights
+    layer_draws: dict[str, tuple[int, bool] | None] = field(default_factory=dict)
+    fresh_layers: set[str] = field(default_factory=set)  # layer functions creating new variables per call
+    seeds: LayerSeeds = field(default_factory=LayerSeeds)
+    converting: cst.FunctionDef | None = None  # the model function being converted
+    default_names: dict[str, int] = field(default_factory=dict)  # TF1 default scope -> layers so named
 
     def models_called(self, expr: cst.CSTNode) -> list[str]:
         """Model instances called in an expression (their variables are trained)."""
@@ -189,7 +217,7 @@ class ModelBuilder:
 
     def convert_function(self, func: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement] | None:
         """Layer/Model classes for a variable-creating function; None if it creates none."""
-        if not self._creates_variables(func):
+        if not self._creates_variables(func) and not self._variable_layer(func):
             return None
         body = list(func.body.body)  # type: ignore[union-attr]
         if body and is_docstring(body[0]) and len(body) > 1:
@@ -204,12 +232,18 @@ class ModelBuilder:
             return [cls.with_changes(body=cls.body.with_changes(body=members)), *converted[1:]]
         params = [p.name.value for p in func.params.params]
         inner = list(body[0].body.body) if self._scope_param(body, params) else body  # type: ignore[attr-defined]
-        if any(_get_variable_call(s, self.aliases) for s in inner):
+        if any(_get_variable_call(s, self.aliases) for s in inner) or self._variable_layer(func):
             return [self._layer_class(func, body)]
         scoped = self._scoped_layer(func, body)
         if scoped is not None:
             return scoped
         return self._model_class(func, body)
+
+    def _weight_statement(self, stmt: cst.BaseStatement) -> bool:
+        return _get_variable_call(stmt, self.aliases) is not None or variable_call(stmt, self.aliases) is not None
+
+    def _variable_layer(self, func: cst.FunctionDef) -> bool:
+        return variable_layer(func, self.aliases)
 
     def _note_library_function(self, func: cst.FunctionDef, cls: str) -> None:
         """A converted function no code here calls is a library API: its importers must change (a
@@ -273,7 +307,12 @@ class ModelBuilder:
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
         inputs, config = params[0].name.value, params[1:]
-        scope_param = self._scope_param(body, [p.name.value for p in params])
+        # tf.Variable weights take a name_scope's name too; get_variable ones do not.
+        kinds = ("variable_scope",)
+        if self._variable_layer(func):
+            kinds = SCOPES
+            self.fresh_layers.add(func.name.value)
+        scope_param = self._scope_param(body, [p.name.value for p in params], kinds)
         if scope_param is not None:
             # `with tf.variable_scope(name):` over the whole body: the caller's literal names
             # the layer instance, so the parameter leaves the layer's configuration.
@@ -285,13 +324,27 @@ class ModelBuilder:
         weights: list[str] = []
         build: list[str] = []
         shape_map = {f"{inputs}.shape": "input_shape", f"{inputs}.get_shape()": "input_shape",
-                     f"{inputs}.get_shape().as_list()": "input_shape"}
+                     f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.shape.as_list()": "input_shape"}
         self_config = {n: f"self.{n}" for n in config_names}
-        last_weight = max((i for i, s in enumerate(body) if _get_variable_call(s, self.aliases)), default=-1)
+        last_weight = max((i for i, s in enumerate(body) if self._weight_statement(s)), default=-1)
         weight_inputs = self._weight_inputs(body[: last_weight + 1])
         moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
+        draws = 0  # random initial values so far: the next one's op seed is the layer's seed plus this
         for index, stmt in enumerate(body):
             found = _get_variable_call(stmt, self.aliases)
+            created = variable_call(stmt, self.aliases)
+            if created is not None:
+                weight = variable_weight(*created, draws, self.aliases, self._line(stmt))
+                draws += weight.draws
+                shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
+                if inputs in shape.replace("input_shape", ""):
+                    raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
+                initializer = _code(cst.parse_expression(weight.initializer).visit(ReplaceNames(self_config)))
+                attr = f"{weight.target}_" if weight.target in _LAYER_ATTRIBUTES else weight.target
+                build.append(f"self.{attr} = self.add_weight(name={weight.name}, shape={shape}, "
+                             f"initializer={initializer}{weight.extra})")
+                weights.append(weight.target)
+                continue
             if found is None:
                 if index < last_weight and id(stmt) in weight_inputs:
                     shape_lines = self._shape_statement(stmt, inputs, shape_map, self_config)
@@ -302,10 +355,7 @@ class ModelBuilder:
             args = call_args(call, GET_VARIABLE_PARAMS)
             if "shape" not in args or "name" not in args:
                 raise Unsupported(RULE.id, self._line(stmt), "get_variable in a layer function needs name and shape")
-            shape = _code(args["shape"])
-            for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
-                shape = shape.replace(old, new)
-            shape = _code(cst.parse_expression(shape).visit(ReplaceNames(self_config)))
+            shape = _shape_source(_code(args["shape"]), inputs, shape_map, self_config)
             if inputs in shape.replace("input_shape", ""):
                 raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
             dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
@@ -320,16 +370,25 @@ class ModelBuilder:
             )
             weights.append(target)
         mapping = {w: f"self.{w}_" if w in _LAYER_ATTRIBUTES else f"self.{w}" for w in weights} | self_config
-        call_body = [
-            s.visit(ReplaceNames(mapping)) for s in body
-            if _get_variable_call(s, self.aliases) is None and s not in moved
-        ]
+        call_body = [s.visit(ReplaceNames(mapping)) for s in body if not self._weight_statement(s) and s not in moved]
         read = {n.value for s in call_body for n in names_read(s)}
         kept = [s for s in moved if set(_assigned(s)) & read]
         call_body = [s.visit(ReplaceNames(mapping)) for s in kept] + call_body
         cls = _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
+
+        def draws_seeds(stmts: list[cst.BaseStatement]) -> bool:
+            calls = _calls_in([s for s in stmts if variable_call(s, self.aliases) is None])
+            return any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls)
+
+        weights_end = last_weight + 1
+        self.layer_draws[cls] = None if draws_seeds(body[:weights_end]) else (draws, not draws_seeds(body[weights_end:]))
+        if draws:
+            if SEED in config_names:
+                raise Unsupported(RULE.id, self._line(func), f"{func.name.value} takes a parameter named {SEED}")
+            config_names = [*config_names, SEED]
+            config_sig += f"{SEED}=None, "
         init_lines = "".join(f"        self.{n} = {n}\n" for n in config_names)
         build_lines = "".join(f"        {line}\n" for line in build)
         source = (
@@ -347,18 +406,18 @@ class ModelBuilder:
         members[-1] = call_def.with_changes(body=_indented(call_body))  # type: ignore[arg-type]
         self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
         self._note_library_function(func, cls)
-        return cls_node.with_changes(
-            body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines
-        )
+        layer = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+        fill_lines(layer, self._line(func), self.lines)  # the weights built from source report at the def
+        return layer
 
     def _weight_inputs(self, body: list[cst.BaseStatement]) -> set[int]:
-        """Ids of the statements computing what the `get_variable` calls of `body` read (their
-        shapes, initializers), directly or through each other: those move to `build`; the rest
-        (an RNN over the input before an output weight) stay in `call`."""
+        """Ids of the statements computing what the weights of `body` read (their shapes,
+        initializers), directly or through each other: those move to `build`; the rest (an RNN
+        over the input before an output weight) stay in `call`."""
         needed: set[str] = set()
         found: set[int] = set()
         for stmt in reversed(body):
-            weight = _get_variable_call(stmt, self.aliases)
+            weight = _get_variable_call(stmt, self.aliases) or variable_call(stmt, self.aliases)
             if weight is not None:
                 needed |= {n.value for arg in weight[1].args for n in names_read(arg.value)}
             elif set(_assigned(stmt)) & needed:
@@ -366,12 +425,15 @@ class ModelBuilder:
                 needed |= {n.value for n in names_read(stmt)}
         return found
 
-    def _scope_param(self, body: list[cst.BaseStatement], params: list[str]) -> str | None:
-        """The parameter naming a `with tf.variable_scope(param):` that is the whole body."""
+    def _scope_param(
+        self, body: list[cst.BaseStatement], params: list[str], kinds: tuple[str, ...] = ("variable_scope",),
+    ) -> str | None:
+        """The parameter naming a `with tf.variable_scope(param):` (or another of `kinds`) that
+        is the whole body."""
         if len(body) != 1 or not isinstance(body[0], cst.With) or len(body[0].items) != 1:
             return None
         call = body[0].items[0].item
-        if (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"
+        if (isinstance(call, cst.Call) and self.aliases.resolve(call.func) in kinds
                 and len(call.args) == 1 and isinstance(call.args[0].value, cst.Name)
                 and call.args[0].value.value in params[1:]):
             return call.args[0].value.value
@@ -384,10 +446,7 @@ class ModelBuilder:
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
                 and isinstance(stmt.body[0], cst.Assign)):
             return []
-        source = _code(stmt.body[0])
-        for old, new in sorted(shape_map.items(), key=lambda kv: -len(kv[0])):
-            source = source.replace(old, new)
-        source = _code(cst.parse_statement(source + "\n").visit(ReplaceNames(config))).strip()
+        source = _shape_source(_code(stmt.body[0]), inputs, shape_map, config)
         if inputs in source.replace("input_shape", ""):
             raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
         return [source]
@@ -419,7 +478,11 @@ class ModelBuilder:
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
         taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in bound_names(s)}
-        new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
+        self.converting, self.default_names = func, {}
+        try:
+            new_body = self._model_statements(body, attrs, outer, taken | {p.name.value for p in func.params.params})
+        finally:
+            self.converting = None
         # A regularizer bound only to be a scope's default moved into the layers it regularizes.
         moved = [s for s in new_body if set(_assigned(s)) & regularizers.keys()]
         still_read = {n.value for s in new_body if s not in moved for n in names_read(s)}
@@ -475,6 +538,7 @@ class ModelBuilder:
             self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
             return [model]
         if scope_param is None:
+            self._seed_plan(name, cls, body, attrs, built)
             outer_name = outer_name or self.caller_scope(name)
             self.model_instances[name] = name
             model_args = ", ".join([f"{p}={v}" for p, v in given[0].items()] + ([f"name={outer_name!r}"] if outer_name else []))
@@ -492,6 +556,47 @@ class ModelBuilder:
             model,
             *[s.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if i == 0 else []) for i, s in enumerate(instances)],
         ]
+
+    def default_name(self, path: str | None) -> str | None:
+        """TF1's name for a layer its call does not name: its variable scope's default made unique
+        (`fully_connected`, `fully_connected_1`), fixed when the model function runs once and
+        makes every such layer of the module."""
+        spec = LAYER_SPECS.get(path or "")
+        func = self.converting
+        if spec is None or not spec.scope or func is None or self.module is None or len(self.calls_of(func.name.value)) != 1:
+            return None
+        inside = {id(c) for c in walk(func) if isinstance(c, cst.Call)}
+        if any(isinstance(c, cst.Call) and self.aliases.resolve(c.func) == path and id(c) not in inside
+               for c in walk(self.module)):
+            return None
+        taken = self.default_names.get(spec.scope, 0)
+        self.default_names[spec.scope] = taken + 1
+        return f"{spec.scope}_{taken}" if taken else spec.scope
+
+    def _seed_plan(
+        self, name: str, cls: str, body: list[cst.BaseStatement], attrs: dict[str, str], built: dict[str, str],
+    ) -> None:
+        """The op seeds each layer of a model created once draws, in the order TF1 built them:
+        known for a straight body (no loops, no layers built from the input's shape) whose only
+        draws are its layers'."""
+        if built or any(isinstance(n, (cst.For, cst.While)) for s in body for n in walk(s)):
+            return
+        def layer(call: cst.Call) -> bool:
+            return isinstance(call.func, cst.Name) and call.func.value in self.layer_classes or (
+                self.aliases.resolve(call.func) in LAYERS)
+
+        # A layer's configuration (its initializers) is the layer's own draw; its input is not.
+        configuring = {id(n) for c in _calls_in(body) if layer(c) for a in c.args[1:] for n in walk(a)}
+        plain = [c for c in _calls_in(body) if not layer(c) and id(c) not in configuring]
+        if any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in plain):
+            return
+        weightless = {spec.keras for spec in LAYER_SPECS.values() if not spec.weights} - {"Dropout"}
+        layers: list[tuple[str, tuple[int, bool] | None]] = []
+        for attr, source in attrs.items():
+            head = source.split("(", 1)[0]
+            keras = head.removeprefix("tf.keras.layers.")
+            layers.append((attr, (0, True) if keras in weightless and keras != head else self.layer_draws.get(head)))
+        self.seeds.plans[name] = SeedPlan(cls, layers)
 
     def _scoped_instances(
         self, func: cst.FunctionDef, cls: str, scope_param: str, given: list[dict[str, str]],
@@ -923,6 +1028,8 @@ class _LayerCalls(cst.CSTTransformer):
             taken = self.defaults.get(base, 0)
             self.defaults[base] = taken + 1
             attr = f"{base}_{taken}" if taken else base
+        elif name_arg is None and self.loop_names is None and (default := self.builder.default_name(path)):
+            attr = default
         else:
             raise Unsupported(RULE.id, self.builder._line(original), "layer outside a named variable_scope")
         if attr in _MODEL_ATTRIBUTES:
@@ -948,6 +1055,11 @@ class _LayerCalls(cst.CSTTransformer):
         if self.loop_names is not None and computed_name is None:
             named = ""  # a variable-free layer per iteration, named by Keras
         ctor = ", ".join(part for part in (ctor, f"name={named}" if named else "") if part)
+        if attr in self.attrs and self.loop_names is None and isinstance(func, cst.Name) and (
+            func.value in self.builder.fresh_layers
+        ):
+            # A name_scope used again is made unique (`conv1_1`): its tf.Variables are new ones.
+            raise Unsupported(RULE.id, self.builder._line(original), f"{func.value} called twice under the name {attr!r}")
         self.attrs.setdefault(attr, f"{cls}({ctor})")
         if path in LAYERS:
             self.builder._fixed(original, f"tf.{path} → {cls}", LAYERS_RULE.id)

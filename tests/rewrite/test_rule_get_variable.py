@@ -53,3 +53,45 @@ def test_initializer_bound_to_a_name_is_called_with_the_shape() -> None:
         "import tensorflow as tf\ninit = tf.constant_initializer(0.5)\n"
         "v = tf.Variable(init([2, 3], tf.float32), name='layer/w')\nprint(v.numpy())\n",
     )
+
+
+
+def test_helper_creating_variables_with_no_scope_to_name_a_layer_is_inlined() -> None:
+    # No variable_scope would name a Keras layer made of it: TF1 named its variable `w`.
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        def build(x):
+            w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
+            return tf.matmul(x, w)
+
+
+        x = tf.placeholder(tf.float32, [None, 3])
+        pred = build(x)
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_mean(pred))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {x: [[1.0, 2.0, 3.0]]})
+        """,
+        """\
+        import tensorflow as tf
+
+
+        w = tf.Variable(tf.zeros([3, 1], tf.float32), name="w")
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def train(x):
+            with tf.GradientTape() as tape:
+                pred = tf.matmul(x, w)
+                loss = tf.reduce_mean(pred)
+            grads = tape.gradient(loss, [w])
+            optimizer.apply_gradients(zip(grads, [w]))
+
+
+        train([[1.0, 2.0, 3.0]])
+        """,
+    )

@@ -1,5 +1,6 @@
 """TF104: variable-creating functions → Keras Layer; scoped callers → Keras Model."""
 
+import pytest
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
@@ -165,6 +166,72 @@ with tf.Session() as sess:
         '        self.w = self.add_weight(name="w", shape=[n, self.units]'
     ) in result.code
     assert "    def call(self, x):\n        h = tf.nn.relu(x)\n        return tf.matmul(h, self.w)\n" in result.code
+
+
+VARIABLE_LAYER = """\
+import tensorflow as tf
+{seed}
+
+def fc(x, units, name):
+    with tf.name_scope(name):
+        in_dim = {in_dim}
+        w = tf.Variable(tf.truncated_normal([in_dim, units], stddev=0.1), name="w")
+        b = tf.Variable(tf.constant(0.1, shape=[units]), name="b")
+        return tf.matmul(x, w) + b
+
+
+def net(x):
+    h = tf.nn.relu(fc(x, 8, "hidden"))
+    return fc(h, 2, "out")
+
+
+inp = tf.placeholder(tf.float32, [None, 4])
+out = net(inp)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(out, {{inp: [[1.0, 2.0, 3.0, 4.0]]}}))
+"""
+
+
+@pytest.mark.parametrize(("in_dim", "built"), [
+    ("x.get_shape().as_list()[-1]", "input_shape[-1]"),
+    ("x.get_shape()[-1].value", "input_shape[-1]"),
+    ("x.shape.as_list()[1]", "input_shape[1]"),
+    ("int(x.shape[-1])", "int(input_shape[-1])"),
+])
+def test_variable_layer_takes_weight_shape_from_input_shape(in_dim: str, built: str) -> None:
+    result = rewrite_source(VARIABLE_LAYER.format(seed="tf.set_random_seed(1)", in_dim=in_dim))
+    code = result.code
+    assert result.level == "idiomatic", result.findings
+    assert f"in_dim = {built}\n" in code
+    assert ("self.w = self.add_weight(name=\"w\", shape=[in_dim, self.units], initializer=lambda shape, dtype: "
+            "tf.random.truncated_normal(shape, stddev=0.1, seed=self.seed))") in code
+    assert "initializer=tf.constant_initializer(0.1))" in code
+    # TF1's graph gave the two initial values op seeds 0 and 1, in the order net() built them.
+    assert "self.hidden = Fc(8, seed=0, name='hidden')" in code
+    assert "self.out = Fc(2, seed=1, name='out')" in code
+
+
+def test_variable_layer_without_graph_seed_draws_unseeded() -> None:
+    code = rewrite_source(VARIABLE_LAYER.format(seed="", in_dim="x.shape[-1]")).code
+    assert "self.hidden = Fc(8, name='hidden')" in code
+    assert "def __init__(self, units, seed=None, **kwargs):" in code
+
+
+def test_layer_drawing_in_its_body_stops_the_seed_count() -> None:
+    source = VARIABLE_LAYER.format(seed="tf.set_random_seed(1)", in_dim="x.shape[-1]").replace(
+        "        return tf.matmul(x, w) + b", "        return tf.nn.dropout(tf.matmul(x, w) + b, 0.5)")
+    code = rewrite_source(source).code
+    assert "self.hidden = Fc(8, seed=0, name='hidden')" in code
+    assert "self.out = Fc(2, name='out')" in code  # hidden's dropout took an op seed first in TF1
+
+
+def test_variable_layer_named_twice_keeps_tf1_graph() -> None:
+    # TF1 made the second name scope unique (`hidden_1`) and new variables under it.
+    source = VARIABLE_LAYER.format(seed="", in_dim="x.shape[-1]").replace('fc(h, 2, "out")', 'fc(h, 2, "hidden")')
+    result = rewrite_source(source)
+    assert result.level == "partial"
+    assert any("fc called twice under the name 'hidden'" in f.message for f in result.findings)
 
 
 def test_unnamed_layers_in_the_scope_each_call_opens_keep_tf1_default_names() -> None:
