@@ -8,6 +8,7 @@ the program move (program.py) decides whether they can be computed and rewrites 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -15,6 +16,7 @@ import libcst as cst
 from .graph import INSIDE, Scope, names_read
 from .imports import Aliases
 from .rules.eager_reads import VARIABLE_LISTS
+from .walk import children, walk
 
 # Tensor attributes with no eager counterpart: a tensor read through them stays unmodelled.
 GRAPH_ONLY_ATTRIBUTES = frozenset(
@@ -41,6 +43,8 @@ class Reads:
     # variable-list call -> the `v.name` reads of a comprehension over it (`[v.name for v in
     # tf.trainable_variables()]`): a Keras variable's scoped name is its `path`
     names: dict[int, list[cst.Attribute]] = field(default_factory=dict)
+    # variable-list call -> the shape reads of a comprehension over it (`v.get_shape().as_list()`)
+    shapes: dict[int, list[cst.CSTNode]] = field(default_factory=dict)
     shown: list[tuple[cst.CSTNode, str]] = field(default_factory=list)  # (read, what) printed
 
     @property
@@ -75,7 +79,10 @@ def find_reads(
         def on_visit(self, node: cst.CSTNode) -> bool:
             stack.append(node)
             if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
-                counted = _argument_of(stack, SIZE_CALLS)
+                shapes = shape_reads(stack)
+                if shapes is not None:
+                    reads.shapes[id(node)] = shapes
+                counted = _argument_of(stack, SIZE_CALLS) or shapes is not None
                 reads.lists[id(node)] = (attr, counted or _argument_of(stack, SHOWING_CALLS))
                 named = _name_reads(stack)
                 if named is not None:
@@ -119,6 +126,62 @@ def find_reads(
 def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
     """The `v.name` reads of a comprehension iterating over the node on top of the stack,
     when that is all the comprehension reads of `v`; None otherwise."""
+
+    def name_read(node: cst.Attribute, target: str) -> cst.CSTNode | None:
+        ok = (
+            isinstance(node.value, cst.Name)
+            and node.value.value == target
+            and node.attr.value == "name"
+        )
+        return node if ok else None
+
+    return _member_reads(stack, name_read)  # type: ignore[return-value]
+
+
+def shape_reads(stack: list[cst.CSTNode]) -> list[cst.CSTNode] | None:
+    """The shape reads (`v.get_shape().as_list()`, `v.shape`) of a comprehension iterating over
+    the node on top of the stack, when that is all it reads of `v` (counting parameters): the
+    variables' names are not used. The outermost node of each read is listed."""
+
+    def shape_read(node: cst.Attribute, target: str) -> cst.CSTNode | None:
+        if not (
+            isinstance(node.value, cst.Name)
+            and node.value.value == target
+            and node.attr.value in ("shape", "get_shape")
+        ):
+            return None
+        outer: cst.CSTNode = node
+        if node.attr.value == "get_shape":
+            outer = parents.get(id(node), node)
+            if not (isinstance(outer, cst.Call) and outer.func is node and not outer.args):
+                return None
+        # `.as_list()` on it: a Keras variable's shape is a tuple
+        member = parents.get(id(outer))
+        call = parents.get(id(member)) if member is not None else None
+        if (
+            isinstance(member, cst.Attribute)
+            and member.value is outer
+            and member.attr.value == "as_list"
+            and isinstance(call, cst.Call)
+            and call.func is member
+            and not call.args
+        ):
+            return call
+        return outer
+
+    parents = (
+        {id(child): node for node in walk(stack[-3]) for child in children(node)}
+        if len(stack) >= 3
+        else {}
+    )
+    return _member_reads(stack, shape_read)
+
+
+def _member_reads(
+    stack: list[cst.CSTNode], match: Callable[[cst.Attribute, str], cst.CSTNode | None]
+) -> list[cst.CSTNode] | None:
+    """The reads `match` finds of the target of a comprehension iterating over the node on top
+    of the stack, when they are all the comprehension reads of it; None otherwise."""
     if len(stack) < 3 or not isinstance(stack[-2], cst.CompFor) or stack[-2].iter is not stack[-1]:
         return None
     comp, loop = stack[-3], stack[-2]
@@ -129,17 +192,14 @@ def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
     ):
         return None
     target = loop.target.value
-    reads: list[cst.Attribute] = []
+    reads: list[cst.CSTNode] = []
     plain: list[cst.Name] = []
 
     class Uses(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            if (
-                isinstance(node.value, cst.Name)
-                and node.value.value == target
-                and node.attr.value == "name"
-            ):
-                reads.append(node)
+            found = match(node, target)
+            if found is not None:
+                reads.append(found)
                 return False
             return True
 
@@ -147,7 +207,7 @@ def _name_reads(stack: list[cst.CSTNode]) -> list[cst.Attribute] | None:
             if node.value == target:
                 plain.append(node)
 
-    for part in (comp.elt, *(i.test for i in loop.ifs)):
+    for part in (comp.elt, *(i.test for i in loop.ifs)):  # type: ignore[attr-defined]
         part.visit(Uses())
     return reads if reads and not plain else None
 
@@ -184,3 +244,20 @@ def _call_name(call: cst.Call) -> str:
         if isinstance(func, cst.Attribute)
         else ""
     )
+
+
+def keras_shape(read: cst.CSTNode) -> cst.BaseExpression:
+    """A shape read of `shape_reads` for a Keras variable, whose `shape` is a tuple and which
+    has no `get_shape()`: `v.get_shape().as_list()` → `list(v.shape)`, `v.get_shape()` → `v.shape`."""
+    listed = (
+        isinstance(read, cst.Call)
+        and isinstance(read.func, cst.Attribute)
+        and read.func.attr.value == "as_list"
+    )
+    inner = read.func.value if listed else read  # type: ignore[attr-defined]
+    if isinstance(inner, cst.Call):  # `v.get_shape()`
+        inner = inner.func.value  # type: ignore[attr-defined]
+    else:
+        inner = inner.value  # type: ignore[attr-defined]
+    source = f"{cst.Module([]).code_for_node(inner)}.shape"
+    return cst.parse_expression(f"list({source})" if listed else source)

@@ -29,7 +29,7 @@ from .api_table import (
     SUMMARY_OPS,
 )
 from .codegen import code
-from .eager_reads import Reads, find_reads, variable_list
+from .eager_reads import Reads, find_reads, keras_shape, variable_list
 from .graph import (
     INSIDE,
     Node,
@@ -79,6 +79,7 @@ from .summary_helpers import (
     summary_helpers,
 )
 from .suppress import is_skipped
+from .variable_wrappers import inline_variable_wrappers
 from .walk import walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
@@ -190,6 +191,7 @@ class ProgramMove:
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
@@ -1852,6 +1854,8 @@ class ProgramMove:
             for read in [] if plain else named:
                 # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
                 eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
+            for read in [] if plain else reads.shapes.get(key, []):
+                eager[id(read)] = keras_shape(read)
             self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
@@ -2437,7 +2441,7 @@ class ProgramMove:
                 return self._summary_dict(node), self._summary_structure()
             if node is not None and node.kind == "schedule":
                 return f"{node.name}_value", "single"
-            if node is not None and _list_valued(node):
+            if node is not None and _list_valued(node, self.aliases):
                 return fetch.value, "nested"
             return fetch.value, "single"
         move = self
@@ -2457,7 +2461,7 @@ class ProgramMove:
         has_none = code(returned) != code(fetch)
         leaves = cg.leaves(fetch)
         flat = leaves is not None and not any(
-            (n := self.scope.lookup(leaf)) is not None and _list_valued(n) for leaf in leaves
+            (n := self.scope.lookup(leaf)) is not None and _list_valued(n, self.aliases) for leaf in leaves
         )
         if isinstance(fetch, cst.List) and flat and not has_none:
             structure = "list"
@@ -2628,11 +2632,16 @@ def _unzipped(value: cst.Call) -> cst.Call | None:
     return arg.value if arg.star == "*" and isinstance(arg.value, cst.Call) else None
 
 
-def _list_valued(node: Node) -> bool:
-    """Nodes whose value is a list (sess.run returns a list for them)."""
+# Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
+_TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
+
+
+def _list_valued(node: Node, aliases: Aliases) -> bool:
+    """Nodes whose value is a list or tuple (sess.run returns one for them)."""
     if len(node.names) > 1:
         return False
-    return node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+    return (node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+            or isinstance(node.value, cst.Call) and aliases.resolve(node.value.func) in _TUPLE_OPS)
 
 
 _LITERAL_DTYPES: dict[type, str] = {cst.Integer: "tf.int32", cst.Float: "tf.float32"}

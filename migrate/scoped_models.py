@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
-from .codegen import ReplaceNames, fill_lines, is_docstring
+from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring
 from .graph import Scope, call_args, names_read
 from .imports import Aliases
 from .layer_seeds import LayerSeeds, SeedPlan
@@ -302,7 +302,8 @@ class ModelBuilder:
         return [layer, instance.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])]
 
     # ------------------------------------------------------------ layers
-    def _layer_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> cst.ClassDef:
+    def _layer_class(self, func: cst.FunctionDef, body: list[cst.BaseStatement], cls: str | None = None) -> cst.ClassDef:
+        """The Layer class of a layer function; `cls` names one made from a model's scope block."""
         params = list(func.params.params)
         if not params or func.params.star_arg not in (cst.MaybeSentinel.DEFAULT, None) or func.params.kwonly_params:
             raise Unsupported(RULE.id, self._line(func), f"{func.name.value}: unsupported parameters")
@@ -337,7 +338,7 @@ class ModelBuilder:
                 weight = variable_weight(*created, draws, self.aliases, self._line(stmt))
                 draws += weight.draws
                 shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
-                if inputs in shape.replace("input_shape", ""):
+                if inputs in _free_reads(cst.parse_expression(shape)):
                     raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
                 initializer = _code(cst.parse_expression(weight.initializer).visit(ReplaceNames(self_config)))
                 attr = f"{weight.target}_" if weight.target in _LAYER_ATTRIBUTES else weight.target
@@ -356,7 +357,7 @@ class ModelBuilder:
             if "shape" not in args or "name" not in args:
                 raise Unsupported(RULE.id, self._line(stmt), "get_variable in a layer function needs name and shape")
             shape = _shape_source(_code(args["shape"]), inputs, shape_map, self_config)
-            if inputs in shape.replace("input_shape", ""):
+            if inputs in _free_reads(cst.parse_expression(shape)):
                 raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
             dtype = _code(args["dtype"]) if "dtype" in args else "tf.float32"
             init = keras_initializer(args.get("initializer"), dtype, self.aliases, self._line(stmt))
@@ -374,7 +375,8 @@ class ModelBuilder:
         read = {n.value for s in call_body for n in names_read(s)}
         kept = [s for s in moved if set(_assigned(s)) & read]
         call_body = [s.visit(ReplaceNames(mapping)) for s in kept] + call_body
-        cls = _camel(func.name.value)
+        block = cls is not None
+        cls = cls or _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
 
@@ -404,8 +406,11 @@ class ModelBuilder:
         call_def = members[-1]
         assert isinstance(call_def, cst.FunctionDef)
         members[-1] = call_def.with_changes(body=_indented(call_body))  # type: ignore[arg-type]
-        self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
-        self._note_library_function(func, cls)
+        if block:
+            self._fixed(func, f"variable_scope block with its weights → Keras layer {cls}")
+        else:
+            self._fixed(func, f"function {func.name.value} → Keras layer {cls}")
+            self._note_library_function(func, cls)
         layer = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
         fill_lines(layer, self._line(func), self.lines)  # the weights built from source report at the def
         return layer
@@ -447,7 +452,7 @@ class ModelBuilder:
                 and isinstance(stmt.body[0], cst.Assign)):
             return []
         source = _shape_source(_code(stmt.body[0]), inputs, shape_map, config)
-        if inputs in source.replace("input_shape", ""):
+        if inputs in {n.value for n in names_read(cst.parse_statement(source + "\n"))}:
             raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
         return [source]
 
@@ -475,6 +480,7 @@ class ModelBuilder:
                 outer = outer.inner(None, self._scope_regularizer(body[-1], outer))
                 outer.defaults = {}
                 body = body[:-1] + list(body[-1].body.body)  # type: ignore[union-attr]
+        body, block_layers = self._scope_block_layers(func, body)
         if any(self.aliases.resolve(c.func) == "get_variable" for c in _calls_in(body)):
             raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
         taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in bound_names(s)}
@@ -526,6 +532,8 @@ class ModelBuilder:
         members[-1] = call_def.with_changes(body=_indented(new_body))
         model = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
         if self.shared is not None:
+            if block_layers:
+                raise Unsupported(RULE.id, self._line(func), f"{name} creates variables outside a layer function")
             self.model_instances[name] = name
             self.dropped_params[name] = (
                 [(names.index(n), n) for n in config_names],
@@ -553,6 +561,7 @@ class ModelBuilder:
         self._note_library_function(func, cls)
         fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
         return [
+            *block_layers,
             model,
             *[s.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if i == 0 else []) for i, s in enumerate(instances)],
         ]
@@ -752,6 +761,126 @@ class ModelBuilder:
             out.append(stmt.visit(_LayerCalls(self, attrs, scope)))
         return out
 
+    def _scope_block_layers(
+        self, func: cst.FunctionDef, body: list[cst.BaseStatement],
+    ) -> tuple[list[cst.BaseStatement], list[cst.BaseStatement]]:
+        """`with tf.variable_scope("conv1"): <get_variable ...> <compute>` blocks of a model function
+        (the CIFAR-10 `inference` layout) → one Layer class per block, called in its scope.
+
+        The block's weights go to the layer's `build`, with the statements computing a weight
+        dimension from the input's static shape (`dim = reshape.get_shape()[1]`); the statements
+        using the weights go to `call`. Statements before them that use no weight
+        (`reshape = tf.reshape(pool, [batch, -1])`) stay in the model: the layer's input is the
+        one tensor of the function its statements read. Returns the body, each such block now
+        `with tf.variable_scope("conv1"): conv1 = <layer>(images)`, and the Layer classes."""
+        rebound = {n for s in body for n in bound_names(s)}
+        local = {p.name.value for p in func.params.params} | rebound
+        out: list[cst.BaseStatement] = []
+        classes: list[cst.BaseStatement] = []
+        for index, stmt in enumerate(body):
+            block = self._scope_block(stmt)
+            if block is None:
+                out.append(stmt)
+                continue
+            named = _scope_name_read(stmt, block)  # type: ignore[arg-type]
+            copy_lines(stmt, named, self.lines)
+            stmt = named
+            later = _live_reads(body[index + 1:])
+            hoisted, call, layer = self._block_layer(func, stmt, block, local, later, rebound)
+            out.extend(hoisted)
+            out.append(stmt.with_changes(body=stmt.body.with_changes(body=[call]), leading_lines=[]))
+            classes.append(layer)
+        return out, classes
+
+    def _scope_block(self, stmt: cst.BaseStatement) -> str | None:
+        """The name of `with tf.variable_scope("<literal>"):` holding get_variable statements."""
+        if not (isinstance(stmt, cst.With) and len(stmt.items) == 1):
+            return None
+        alias = stmt.items[0].asname
+        if alias is not None and not (isinstance(alias.name, cst.Name) and _only_name_read(stmt.body, alias.name.value)):
+            return None
+        call = stmt.items[0].item
+        if not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "variable_scope"):
+            return None
+        args = call_args(call, VARIABLE_SCOPE_PARAMS)
+        scope = args.get("name_or_scope")
+        if set(args) != {"name_or_scope"} or not isinstance(scope, cst.SimpleString):
+            return None
+        inner = list(stmt.body.body)  # type: ignore[union-attr]
+        if not any(_get_variable_call(s, self.aliases) for s in inner):
+            return None
+        name = str(scope.evaluated_value)
+        return name if name.isidentifier() else None
+
+    def _block_layer(
+        self, func: cst.FunctionDef, block: cst.With, scope: str, local: set[str], later: set[str], rebound: set[str],
+    ) -> tuple[list[cst.BaseStatement], cst.BaseStatement, cst.ClassDef]:
+        """(statements the model keeps, the layer's call statement, the Layer class) of one block."""
+        inner = list(block.body.body)  # type: ignore[union-attr]
+        line = self._line(block)
+        weights = {found[0] for s in inner if (found := _get_variable_call(s, self.aliases))}
+        uses = set(weights)  # names computed from a weight
+        layer: list[cst.BaseStatement] = []
+        hoisted: list[cst.BaseStatement] = []
+        for stmt in inner:
+            reads = _reads(stmt)
+            if stmt not in layer and (_get_variable_call(stmt, self.aliases) or reads & uses
+                                      or _returned_value(stmt) is not None):
+                layer.append(stmt)
+                uses |= bound_names(stmt)
+        # Statements giving a weight its dimension from a tensor's static shape run in `build`.
+        needed = {n for s in layer for n in _reads(s)}
+        shapes: list[cst.BaseStatement] = []
+        for stmt in reversed(inner):
+            if stmt not in layer and bound_names(stmt) & needed and _reads_only_shapes(stmt, local):
+                layer.insert(0, stmt)
+                shapes.append(stmt)
+                needed |= _reads(stmt)
+        # The weights first (Keras creates them in `build`), then what computes with them.
+        setup = [s for s in inner if s in shapes or _get_variable_call(s, self.aliases)]
+        compute = [s for s in inner if s in layer and s not in setup]
+        if {n for s in setup for n in _reads(s)} & {n for s in compute for n in bound_names(s)}:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: a weight's shape depends on a computed value")
+        layer = setup + compute
+        hoisted = [s for s in inner if s not in layer]
+        bound_in_layer = {n for s in layer for n in bound_names(s)}
+        if {n for s in hoisted for n in _reads(s)} & bound_in_layer:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: a statement without weights reads the layer's values")
+        read = {n for s in layer for n in _reads(s)} - bound_in_layer
+        # The function's other parameters configure the layer (`hidden` units); the rest it
+        # reads of the function is its input tensor.
+        params = [p.name.value for p in func.params.params[1:]]
+        config = [p for p in params if p in read and p not in rebound]
+        inputs = sorted(read & local - set(config))
+        if len(inputs) != 1:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r} computes from {len(inputs)} tensors, not one input")
+        returned = _returned_value(layer[-1])
+        outputs = sorted((bound_in_layer - weights) & later)
+        if (bound_in_layer & weights & later) or returned is None and len(outputs) != 1 or returned is not None and outputs:
+            raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: the block's results are not one tensor")
+        fname = f"{func.name.value}__{scope}"
+        result = outputs[0] if returned is None else None
+        body = layer if result is None else [*layer, cst.parse_statement(f"return {result}\n")]
+        arguments = ", ".join([inputs[0], *config])
+        synthetic = cst.parse_statement(f"def {fname}({arguments}):\n    pass\n")
+        assert isinstance(synthetic, cst.FunctionDef)
+        synthetic = synthetic.with_changes(body=synthetic.body.with_changes(body=body))
+        self.lines[id(synthetic)] = line
+        cls = _camel(scope)
+        if cls in self.calls_of_names():
+            cls = f"{cls}Layer"
+        layer_class = self._layer_class(synthetic, body, cls=cls)
+        call = f"{fname}({arguments})"
+        site = cst.parse_statement(f"return {call}\n" if result is None else f"{result} = {call}\n")
+        fill_lines(site, line, self.lines)
+        return hoisted, site, layer_class.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+
+    def calls_of_names(self) -> set[str]:
+        """Every name the module binds or reads (a generated class must not take one)."""
+        if self.module is None:
+            return set()
+        return {n.value for n in walk(self.module) if isinstance(n, cst.Name)}
+
     def _training_flags(self, body: list[cst.BaseStatement], params: list[str]) -> list[str]:
         """The parameters passed as the `training` argument of a TF1 layer call."""
         found: list[str] = []
@@ -922,6 +1051,82 @@ _LITERAL_NODES = (
     cst.RightParen, cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline, cst.EmptyLine,
     cst.TrailingWhitespace,
 )
+
+
+def _only_name_read(body: cst.CSTNode, scope: str) -> bool:
+    """Does the body read the `with ... as scope` object only as `scope.name`?"""
+    named = {id(n.value) for n in walk(body) if isinstance(n, cst.Attribute) and n.attr.value == "name"}
+    return all(id(n) in named for n in names_read(body) if n.value == scope)
+
+
+def _scope_name_read(block: cst.With, name: str) -> cst.With:
+    """The block without its `as scope`, each `scope.name` read spelled as the scope's name."""
+    alias = block.items[0].asname
+    if alias is None:
+        return block
+    scope = alias.name.value  # type: ignore[union-attr]
+
+    class Literal(cst.CSTTransformer):
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            if isinstance(original.value, cst.Name) and original.value.value == scope and original.attr.value == "name":
+                return cst.SimpleString(repr(name))
+            return updated
+
+    body = block.body.visit(Literal())
+    item = block.items[0].with_changes(asname=None)
+    return block.with_changes(items=[item], body=body)
+
+
+def _returned_value(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return):
+        return stmt.body[0].value
+    return None
+
+
+def _reads(stmt: cst.CSTNode) -> set[str]:
+    """Names a statement reads (names_read less what it only assigns)."""
+    targets: set[int] = set()
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            targets.update(id(n) for n in _target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            targets.update(id(n) for n in _target_names(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            targets.update(id(n) for n in _target_names(node.name))
+
+    stmt.visit(Targets())
+    return {n.value for n in names_read(stmt) if id(n) not in targets}
+
+
+def _live_reads(stmts: list[cst.BaseStatement]) -> set[str]:
+    """Names the statements read before binding them (what an earlier statement hands on)."""
+    found: set[str] = set()
+    rebound: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, cst.With):
+            found |= {n for item in stmt.items for n in _reads(item)} - rebound
+            found |= _live_reads(list(stmt.body.body)) - rebound  # type: ignore[arg-type]
+        else:
+            found |= _reads(stmt) - rebound
+        rebound |= bound_names(stmt)
+    return found
+
+
+_SHAPE_READS = frozenset({"shape", "get_shape"})
+
+
+def _reads_only_shapes(stmt: cst.BaseStatement, local: set[str]) -> bool:
+    """An assignment reading the function's tensors only through `.shape` / `.get_shape()`."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+        return False
+    shape_owners = {
+        id(n.value) for n in walk(stmt) if isinstance(n, cst.Attribute) and n.attr.value in _SHAPE_READS
+    }
+    read = [n for n in names_read(stmt.body[0].value) if n.value in local]
+    return bool(read) and all(id(n) in shape_owners for n in read)
 
 
 def _assigned(stmt: cst.BaseStatement) -> list[str]:

@@ -45,3 +45,19 @@ class NameScopeV2:
 
     def __exit__(self, *exc: object) -> Any:
         return self._cm.__exit__(*exc)
+
+
+@contextlib.contextmanager
+def device_v1(device_name_or_function: Any) -> Iterator[None]:
+    """``tf.device`` (TF1): placement only; the engine runs every op on its one CPU."""
+    if context.executing_eagerly() and callable(device_name_or_function):
+        raise RuntimeError("tf.device does not support functions when eager execution is enabled.")
+    yield
+
+
+@contextlib.contextmanager
+def device_v2(device_name: Any) -> Iterator[None]:
+    """``tf.device`` (TF2): a device string or spec only."""
+    if callable(device_name):
+        raise RuntimeError("tf.device does not support functions.")  # noqa: TRY004 - as TF raises
+    yield

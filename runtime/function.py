@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import autograph, context, dtypes, nest, trace
+from runtime import context, dtypes, nest, trace
 from runtime.graph import Graph, constant_value
 from runtime.ops.registry import apply, not_differentiable, register
 from runtime.plan import compile_plan
@@ -312,7 +312,12 @@ class Function:
                     else:
                         new_flat.append(x)
                 new_args, new_kwargs = nest.pack_sequence_as(structure, new_flat)
-                fn = autograph.convert(self._fn) if self._autograph else self._fn
+                if self._autograph:  # imported on first trace: a TF1 program never needs it
+                    from runtime.autograph import convert
+
+                    fn = convert(self._fn)
+                else:
+                    fn = self._fn
                 out = fn(*new_args, **new_kwargs)
                 flat_out = [_output_tensor(graph, o, self._fn) for o in nest.flatten(out)]
                 out_struct = out

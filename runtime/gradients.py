@@ -7,7 +7,7 @@ mode (EagerOp records, eager result) and GradientTape inside ``tf.function`` (sy
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from runtime import context
@@ -28,6 +28,14 @@ def engine_variable(x: Any) -> Any:
 def _differentiable(t: Any) -> bool:
     dt = t.dtype
     return dt.is_floating or dt.is_complex
+
+
+def _zeros_for(output: Any, zeros_like: Callable) -> Any:
+    """The gradient of an output nothing used: zeros marked as such (TF's ``_is_zeros_tensor``),
+    so a gradient function can skip a term that would only add zeros."""
+    zero = zeros_like(output)
+    zero._is_zeros_tensor = True
+    return zero
 
 
 def _aggregate(gs: list | None) -> Any:
@@ -100,7 +108,7 @@ def backprop(targets: list, sources: list, ops: list, output_gradients: list | N
                                   "In general every operation must have an associated `@tf.RegisterGradient` "
                                   "for correct autodiff, which this op is lacking.")
             if len(op.outputs) > 1:
-                out_grads = [g if g is not None or not _differentiable(o) else zeros_like(o)
+                out_grads = [g if g is not None or not _differentiable(o) else _zeros_for(o, zeros_like)
                              for g, o in zip(out_grads, op.outputs)]
             name = f"{op.name}_grad" if isinstance(op.outputs[0] if op.outputs else None, SymbolicTensor) else None
             with _scope(name):

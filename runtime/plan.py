@@ -80,6 +80,10 @@ def _generate(plan: Plan) -> Any:
             return f"c{s}"
         return f"v{s}" if s in written else "None"
 
+    # A value is dropped after its last read (as NumPy code drops a temporary), so the next
+    # allocation of its size reuses memory that is still in cache.
+    last_read = {i: k for k, (_, ins, _) in enumerate(plan.steps) for i in ins}
+    kept = set(plan.fetch_slots)
     for k, (fn, ins, out) in enumerate(plan.steps):
         names[f"k{k}"] = fn
         call = f"k{k}({', '.join(read(i) for i in ins)})"
@@ -91,6 +95,10 @@ def _generate(plan: Plan) -> Any:
             written.update(out)
         else:
             lines.append(f"    {call}")
+        done = sorted({i for i in ins if last_read[i] == k and i in written and i not in kept
+                       and plan.prefill[i] is None})
+        if done:
+            lines.append(f"    del {', '.join(f'v{i}' for i in done)}")
     fetches = []
     for s in plan.fetch_slots:
         if s is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import struct
 import time
 from collections.abc import Iterator
@@ -172,6 +171,8 @@ class _EventFile:
 
     def __init__(self, logdir: str, suffix: str) -> None:
         os.makedirs(logdir, exist_ok=True)
+        import socket  # only a writer needs the host name: importing it costs every start-up
+
         self.path = os.path.join(logdir, f"events.out.tfevents.{int(time.time())}.{socket.gethostname()}{suffix}")
         self._fh: Any = open(self.path, "a", encoding="ascii")  # noqa: SIM115 - lives as long as the writer
 

@@ -36,7 +36,7 @@ def _is_shape(node: cst.BaseExpression) -> bool:
     )
 
 
-def _is_dimension_value(node: cst.Attribute) -> bool:
+def is_dimension_value(node: cst.Attribute) -> bool:
     return (
         node.attr.value == "value"
         and isinstance(node.value, cst.Subscript)
@@ -65,7 +65,7 @@ class DimensionValues(cst.CSTTransformer):
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
-        if not _is_dimension_value(updated_node):
+        if not is_dimension_value(updated_node):
             return updated_node
         line = self.lines.get(id(original_node), 0)
         self.findings.append(Finding(RULE.id, line, 0, "Dimension .value → int dimension", "fixed"))

@@ -31,7 +31,7 @@ from runtime.api import (
     LegacyOptimizers,
     Tf1OnlyModule,
 )
-from runtime.api_scopes import NameScopeV2
+from runtime.api_scopes import NameScopeV2, device_v1, device_v2
 from runtime.context import init_scope
 from runtime.convert import constant, convert_to_tensor
 from runtime.function import TensorSpec, function
@@ -310,13 +310,14 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 
 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
-    v2_top = dict(CORE) | {"name_scope": NameScopeV2, "get_logger": LOG.get_logger} | INIT_V2_TOP | SEARCH_TOP
+    v2_top = (dict(CORE) | {"name_scope": NameScopeV2, "device": device_v2, "get_logger": LOG.get_logger}
+              | INIT_V2_TOP | SEARCH_TOP)
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2 | SEARCH_NN, {
         "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), "config": ({}, "config"),
         "math": (MATH | MATH_ONLY | SEARCH_MATH, "math"), "image": (IMAGE, "image"),
         "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
         "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
-    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope} | SEARCH_TOP_V1
+    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope, "device": device_v1} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
                "math": (MATH | MATH_ONLY | SEARCH_MATH_V1 | {"confusion_matrix": EV.confusion_matrix_v1}, "math"),

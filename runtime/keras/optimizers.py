@@ -148,8 +148,11 @@ class Optimizer:
             if self._schedule is not None:  # Keras 3 calls a schedule with the step, a plain callable bare
                 rate = self._schedule(it._value) if isinstance(self._schedule, LearningRateSchedule) else self._schedule()
                 lr_var._assign_array(np.float32(np.asarray(_eager_value(rate))))
+            lr = lr_var._value
+            step = it._value
             for ev, dt, g, s in zip(evars, np_dtypes, gs, slots):
-                self._update(ev, g.astype(dt, copy=False), lr_var._value.astype(dt, copy=False), s, it._value)
+                # Most steps need no cast: an identity check is cheaper than astype(copy=False).
+                self._update(ev, g if g.dtype is dt else g.astype(dt), lr if lr.dtype is dt else lr.astype(dt), s, step)
             it._assign_array(it._value[()] + 1)  # scalar math: the same int64 add
 
         step_op([g for g, _ in live], [], update, [v for _, v in live], name=self.name)

@@ -508,9 +508,22 @@ def _softsign_grad(op: Any, grad: Tensor) -> list:
     return [truediv(grad, square(add(1.0, abs(op.inputs[0]))))]
 
 
+def _relu_grad_kernel(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    # TF's ReluGrad multiplies by the mask: a dead unit passes -0.0 or NaN on, not 0.
+    return np.multiply(grad, y > 0)
+
+
+register_simple("ReluGrad", _relu_grad_kernel)
+
+
 @register_gradient("Relu")
 def _relu_grad(op: Any, grad: Tensor) -> list:
-    return [where(greater(op.outputs[0], 0), grad, zeros_like(grad))]
+    return [apply("ReluGrad", [grad, op.outputs[0]])]
+
+
+@register_gradient("ReluGrad")
+def _relu_grad_grad(op: Any, grad: Tensor) -> list:
+    return [apply("ReluGrad", [grad, op.inputs[1]]), None]
 
 
 @register_gradient("Relu6")
@@ -642,7 +655,18 @@ def _mean(x: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         s = np.sum(x, axis=axis, keepdims=keepdims)
         n = x.size // max(np.asarray(s).size, 1) if x.size else 1
         return np.asarray(s // n if n else s, dtype=x.dtype)
-    return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    if x.dtype.kind not in "fc":
+        return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    # np.mean(x, axis, dtype=x.dtype) without its dispatch layers: the same sum, divided by the
+    # count as an intp the same way (in place for an array, through Python division for a scalar).
+    total = np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+    n = 1
+    for d in x.shape if axis is None else (x.shape[a] for a in axis):
+        n *= d
+    count = np.intp(n)
+    if total.__class__ is np.ndarray:
+        return np.true_divide(total, count, out=total, casting="unsafe", subok=False)
+    return total.dtype.type(total / count)
 
 
 _UFUNC_REDUCE = {np.sum: np.add.reduce, np.max: np.maximum.reduce, np.min: np.minimum.reduce}

@@ -10,7 +10,7 @@ from runtime import dtypes
 from runtime.convert import binary_operands, convert_to_tensor
 from runtime.errors import invalid_argument
 from runtime.ops import math as m
-from runtime.ops.array import expand_dims, one_hot
+from runtime.ops.array import expand_dims
 from runtime.ops.registry import apply, not_differentiable, register, register_gradient
 from runtime.tensor import Tensor
 
@@ -61,12 +61,22 @@ def _xent_kernel(logits: np.ndarray, labels: np.ndarray) -> tuple:
 register("SoftmaxCrossEntropyWithLogits", lambda attrs: _xent_kernel, n_out=2)
 
 
+def _backprop_grad(op: Any, grad: Tensor, grad_backprop: Any) -> Tensor:
+    """d/dlogits from the loss (through the forward's second output, softmax(logits) - labels,
+    computed as ``softmax`` computes it) plus, when a gradient flowed into that second output
+    (a second derivative), its term through the softmax Jacobian."""
+    result = m.multiply(expand_dims(grad, -1), op.outputs[1])
+    if grad_backprop is None or getattr(grad_backprop, "_is_zeros_tensor", False):
+        return result
+    p = softmax(op.inputs[0])
+    inner = m.reduce_sum(m.multiply(grad_backprop, p), -1, keepdims=True)
+    return m.add(result, m.multiply(m.subtract(grad_backprop, inner), p))
+
+
 @register_gradient("SoftmaxCrossEntropyWithLogits")
-def _xent_grad(op: Any, grad_loss: Tensor, _grad_backprop: Any) -> list:
-    logits, labels = op.inputs
+def _xent_grad(op: Any, grad_loss: Tensor, grad_backprop: Any) -> list:
     g = expand_dims(grad_loss, -1)
-    return [m.multiply(g, m.subtract(softmax(logits), labels)),
-            m.multiply(g, m.negative(log_softmax(logits)))]
+    return [_backprop_grad(op, grad_loss, grad_backprop), m.multiply(g, m.negative(log_softmax(op.inputs[0])))]
 
 
 def _move_last(x: Tensor, axis: int) -> Tensor:
@@ -113,11 +123,8 @@ register("SparseSoftmaxCrossEntropyWithLogits", lambda attrs: _sparse_xent_kerne
 
 
 @register_gradient("SparseSoftmaxCrossEntropyWithLogits")
-def _sparse_xent_grad(op: Any, grad_loss: Tensor, _g: Any) -> list:
-    logits, labels = op.inputs
-    depth = logits.shape[-1]
-    onehot = one_hot(labels, depth, dtype=logits.dtype)
-    return [m.multiply(expand_dims(grad_loss, -1), m.subtract(softmax(logits), onehot)), None]
+def _sparse_xent_grad(op: Any, grad_loss: Tensor, grad_backprop: Any) -> list:
+    return [_backprop_grad(op, grad_loss, grad_backprop), None]
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
@@ -292,7 +299,7 @@ def conv2d(input: Any, filters: Any = None, strides: Any = 1, padding: str = "VA
 def _pool_windows(x: np.ndarray, attrs: dict, fill: float) -> tuple:
     kh, kw = attrs["ksize"]
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, attrs)
-    xp = np.pad(x, pads, constant_values=fill)
+    xp = np.pad(x, pads, constant_values=fill) if any(a or b for a, b in pads) else x
     views = [(i, j, xp[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :])
              for i in range(kh) for j in range(kw)]
     return views, xp.shape, pads, sh, sw, oh, ow
@@ -314,10 +321,11 @@ def _maxpool_grad_make(attrs: dict) -> Any:
         views, xp_shape, pads, sh, sw, oh, ow = _pool_windows(x, attrs, -np.inf)
         dx = np.zeros(xp_shape, dtype=g.dtype)
         taken = np.zeros(y.shape, dtype=bool)
+        zero = np.zeros((), g.dtype)  # a typed zero: np.where with a Python 0 takes a slow path
         for i, j, v in views:
             hit = (v == y) & ~taken
             taken |= hit
-            dx[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += np.where(hit, g, 0)
+            dx[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += np.where(hit, g, zero)
         (_, _), (pt, _), (pl, _), _ = pads
         return dx[:, pt:pt + x.shape[1], pl:pl + x.shape[2], :]
 

@@ -123,3 +123,22 @@ def test_a_function_listing_keras_variables_builds_them_on_entry() -> None:
         "def report():\n    h.get_concrete_function()\n"
         "    print(len(h_layer.trainable_variables + [v]))\n" in result.code
     )
+
+
+def test_parameter_count_reads_keras_shapes_and_tuple_op_is_fetched_as_tuple() -> None:
+    """A Keras variable has a tuple `shape` and no `get_shape()`; `top_k` gives a tuple."""
+    result = rewrite(
+        "import numpy as np\n"
+        "x = tf.placeholder(tf.float32, [None, 3])\n"
+        "h = tf.layers.dense(x, 4, name='h')\n"
+        "top = tf.nn.top_k(h, k=2)\n"
+        + RUN
+        + "    values, indices = sess.run(top, {x: np.ones([2, 3], np.float32)})\n"
+        "    print(np.sum([np.prod(v.get_shape().as_list()) for v in tf.trainable_variables()]))\n"
+    )
+    assert result.level == "idiomatic", result.findings
+    assert "np.prod(list(v.shape)) for v in h_2.trainable_variables" in result.code
+    assert (
+        "values, indices = tf.nest.map_structure(lambda t: None if t is None else t.numpy(), top("
+        in result.code
+    )

@@ -233,6 +233,62 @@ def test_variable_layer_named_twice_keeps_tf1_graph() -> None:
     assert result.level == "partial"
     assert any("fc called twice under the name 'hidden'" in f.message for f in result.findings)
 
+_BLOCKS = """\
+import tensorflow as tf
+
+
+def _weight(name, shape):
+    with tf.device('/cpu:0'):
+        var = tf.get_variable(name, shape, initializer=tf.constant_initializer(0.5))
+    return var
+
+
+def net(x, y):
+    with tf.variable_scope('a'):
+        w = _weight('w', [2, 2])
+        h = tf.matmul(x, w){extra}
+    return h
+
+
+x = tf.placeholder(tf.float32, [1, 2])
+y = tf.placeholder(tf.float32, [1, 2])
+out = net(x, y)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(out, {{x: [[1.0, 2.0]], y: [[3.0, 4.0]]}}))
+"""
+
+
+def test_scope_block_with_weights_becomes_layer_of_model() -> None:
+    result = rewrite_source(_BLOCKS.format(extra=""))
+    assert result.level == "idiomatic", result.findings
+    assert "class A(tf.keras.layers.Layer):" in result.code
+    assert "self.w = self.add_weight(name='w', shape=[2, 2]" in result.code
+    assert "        h = self.a(x)\n" in result.code
+    assert "def _weight" not in result.code and "device" not in result.code
+    messages = [f.message for f in result.findings]
+    assert "get_variable wrapper _weight() inlined at its calls (its tf.device placement left to TF2)" in messages
+
+
+def test_scope_block_reading_two_tensors_is_kept() -> None:
+    source = _BLOCKS.format(extra=" + z").replace("    with tf.variable_scope('a'):", "    z = y * 2.0\n    with tf.variable_scope('a'):")
+    result = rewrite_source(source)
+    assert result.level == "partial"
+    assert any("variable_scope 'a' computes from 2 tensors" in f.message for f in result.findings)
+
+
+def test_scope_block_whose_weight_is_read_after_it_is_kept() -> None:
+    result = rewrite_source(_BLOCKS.format(extra="\n    h = h + tf.reduce_sum(w)"))
+    assert result.level == "partial"
+    assert any("the block's results are not one tensor" in f.message for f in result.findings)
+
+
+def test_get_variable_wrapper_used_as_a_value_stays() -> None:
+    source = _BLOCKS.format(extra="").replace("out = net(x, y)", "make = _weight\nout = net(x, y)")
+    result = rewrite_source(source)
+    assert "def _weight(" in result.code
+    assert not any("inlined at its calls" in f.message for f in result.findings)
+
 
 def test_unnamed_layers_in_the_scope_each_call_opens_keep_tf1_default_names() -> None:
     # Every entry into the scope restarts TF1's `dense`, `dense_1`: reused calls share them.

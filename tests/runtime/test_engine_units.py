@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -281,3 +282,20 @@ def test_checkpoint_restore_into_an_unbuilt_layer_is_unsupported(tmp_path: Path)
     proc = run_engine(prog, face="tf2")
     assert proc.returncode == 1
     assert "deferred restoration) is not supported by the tfmigrate engine" in proc.stderr
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
+def test_mean_kernel_matches_numpy_mean_bit_for_bit(dtype: type) -> None:
+    from runtime.ops.math import _mean
+
+    rng = np.random.default_rng(0)
+    for shape in [(), (7,), (64,), (3, 4), (2, 3, 5), (0,), (3, 0)]:
+        x = (rng.standard_normal(shape) * 100).astype(dtype)
+        axes = [None, *[(a,) for a in range(len(shape))], *([(0, len(shape) - 1)] if len(shape) > 1 else [])]
+        for axis in axes:
+            for keepdims in (False, True):
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # np.mean warns on an empty slice; TF does not
+                    want = np.asarray(np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+                    got = np.asarray(_mean(x, axis, keepdims))
+                assert (got.dtype, got.shape, got.tobytes()) == (want.dtype, want.shape, want.tobytes())

@@ -1,0 +1,175 @@
+"""get_variable wrappers inlined at their calls (TF104).
+
+TF1 tutorials create weights through small helpers (`_variable_on_cpu(name, shape, initializer)`
+in the CIFAR-10 model, `weight_variable(name, shape)` elsewhere) whose body is one
+`tf.get_variable` call, maybe under `with tf.device(...)`. The helper is not a layer: it
+computes nothing. Inlined, each call is a `tf.get_variable` of the function that called it, which
+the layer and model conversion then reads as that function's own weight. TF2 places variables
+itself, so a device the helper pinned them to is dropped.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .codegen import ReplaceNames, copy_lines, is_docstring
+from .graph import call_args
+from .imports import Aliases
+from .report import Finding
+from .rules.variable_scope import RULE
+from .walk import walk
+
+# Arguments that need no parentheses where a parameter was an operand.
+_ATOMS = (
+    cst.Name,
+    cst.Integer,
+    cst.Float,
+    cst.SimpleString,
+    cst.Call,
+    cst.Attribute,
+    cst.Subscript,
+    cst.List,
+    cst.Tuple,
+    cst.Dict,
+)
+
+
+def _created(stmts: list[cst.BaseStatement], aliases: Aliases) -> tuple[cst.Call, bool] | None:
+    """(the get_variable call, whether a `tf.device` block held it) of a wrapper's body."""
+    if stmts and is_docstring(stmts[0]):
+        stmts = stmts[1:]
+    if len(stmts) == 1:
+        value = _returned(stmts[0])
+        ok = isinstance(value, cst.Call) and aliases.resolve(value.func) == "get_variable"
+        return (value, False) if ok else None  # type: ignore[return-value]
+    if len(stmts) != 2 or not isinstance(_returned(stmts[1]), cst.Name):
+        return None
+    name = _returned(stmts[1]).value  # type: ignore[union-attr]
+    first, device = stmts[0], False
+    if isinstance(first, cst.With):
+        items = first.body.body
+        device = (
+            len(first.items) == 1
+            and isinstance(first.items[0].item, cst.Call)
+            and aliases.resolve(first.items[0].item.func) == "device"
+            and first.items[0].asname is None
+        )
+        if not device or len(items) != 1:
+            return None
+        first = items[0]  # type: ignore[assignment]
+    if not (
+        isinstance(first, cst.SimpleStatementLine)
+        and len(first.body) == 1
+        and isinstance(first.body[0], cst.Assign)
+    ):
+        return None
+    assign = first.body[0]
+    if not (
+        len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+        and isinstance(assign.value, cst.Call)
+        and aliases.resolve(assign.value.func) == "get_variable"
+    ):
+        return None
+    return assign.value, device
+
+
+def _returned(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
+    if (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Return)
+    ):
+        return stmt.body[0].value
+    return None
+
+
+def _plain_params(func: cst.FunctionDef) -> list[cst.Param] | None:
+    p = func.params
+    if (
+        p.star_arg not in (cst.MaybeSentinel.DEFAULT, None)
+        or p.kwonly_params
+        or p.star_kwarg
+        or p.posonly_params
+    ):
+        return None
+    return list(p.params)
+
+
+class _Inline(cst.CSTTransformer):
+    """Each call of a wrapper → its get_variable call with the call's arguments in place."""
+
+    def __init__(self, name: str, params: list[cst.Param], created: cst.Call) -> None:
+        super().__init__()
+        self.name, self.params, self.created = name, params, created
+        whole = {id(n.value) for n in walk(created) if isinstance(n, (cst.Arg, cst.Element))}
+        # parameters read inside a larger expression: an argument there may need parentheses
+        self.operands = {
+            n.value for n in walk(created) if isinstance(n, cst.Name) and id(n) not in whole
+        }
+        self.failed = False
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not (isinstance(original.func, cst.Name) and original.func.value == self.name):
+            return updated
+        names = [p.name.value for p in self.params]
+        bound = call_args(updated, tuple(names))
+        if (
+            any(a.star for a in updated.args)
+            or len(updated.args) > len(names)
+            or set(bound) - set(names)
+        ):
+            self.failed = True
+            return updated
+        mapping: dict[str, str] = {}
+        for param in self.params:
+            value = bound.get(param.name.value, param.default)
+            if value is None:
+                self.failed = True
+                return updated
+            source = cst.Module([]).code_for_node(value)
+            operand = param.name.value in self.operands
+            mapping[param.name.value] = (
+                f"({source})" if operand and not isinstance(value, _ATOMS) else source
+            )
+        return self.created.visit(ReplaceNames(mapping))
+
+
+def inline_variable_wrappers(
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
+) -> cst.Module:
+    """The module with each get_variable wrapper, called only by name, inlined and removed."""
+    for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
+        # Look the def up again: inlining an earlier wrapper into it rebuilt it.
+        func = next(
+            s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
+        )
+        params = _plain_params(func)
+        created = _created(list(func.body.body), aliases)  # type: ignore[arg-type]
+        if params is None or created is None or func.decorators:
+            continue
+        rest = cst.Module([s for s in module.body if s is not func])
+        uses = [n for n in walk(rest) if isinstance(n, cst.Name) and n.value == name]
+        calls = {id(n.func) for n in walk(rest) if isinstance(n, cst.Call)}
+        if not uses or any(id(u) not in calls for u in uses):
+            continue  # passed as a value, or never called: the helper stays
+        inliner = _Inline(name, params, created[0])
+        new_rest = rest.visit(inliner)
+        if inliner.failed:
+            continue
+        copy_lines(rest, new_rest, lines)  # an inlined call reports at the line that called it
+        where = lines.get(id(func), 0)
+        placed = " (its tf.device placement left to TF2)" if created[1] else ""
+        findings.append(
+            Finding(
+                RULE.id,
+                where,
+                0,
+                f"get_variable wrapper {name}() inlined at its calls{placed}",
+                "fixed",
+            )
+        )
+        kept = iter(new_rest.body)
+        module = module.with_changes(body=[next(kept) for s in module.body if s is not func])
+    return module
