@@ -257,7 +257,7 @@ def _rename(
     names |= DATASET_ITERATOR_METHODS  # `dataset.make_one_shot_iterator()` names no alias
     hot = holding(tree, lambda node: type(node) is cst.Name and node.value in names)  # type: ignore[attr-defined]
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
-    renamer.cell_names_free = not bound_names(body) & CELL_SOURCES.keys()
+    renamer.cell_names_free = not bound_names(body) & (CELL_SOURCES.keys() | KERAS_CELL_SOURCES.keys())
     renamed = transform(tree, renamer)
     if renamer.rnn_cells:
         defined = {name for cell in renamer.rnn_cells for name in RNN_CELLS[cell].needs}

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from .api_table import OPTIMIZERS
 from .codegen import ReplaceNames, copy_lines, is_docstring
 from .graph import call_args
 from .imports import Aliases
@@ -170,9 +171,11 @@ def _computes_with_variables(
     returns its new variable is not a graph builder: callers bind it as a variable).
     get_variable functions become Keras layers named by a variable_scope instead
     (scoped_models.py), unless no scope is there to name one: then their variables are TF1's
-    top-level names, which the caller's own get_variable statements keep."""
+    top-level names, which the caller's own get_variable statements keep; or unless they also
+    build their optimizer: a layer cannot hold the training step."""
     makers = ("Variable", "get_variable")
-    if not unscoped or any(aliases.resolve(c.func) == "variable_scope" for c in calls):
+    trains = any(aliases.resolve(c.func) in OPTIMIZERS for c in calls)
+    if not trains and (not unscoped or any(aliases.resolve(c.func) == "variable_scope" for c in calls)):
         makers = ("Variable",)
     created = _variable_names(func.body, aliases, makers)
     return any(

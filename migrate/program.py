@@ -421,8 +421,49 @@ class ProgramMove:
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
                     continue
-            out.append(Item(stmt, prefix, self._line(stmt), names))
+            for part in self._gradients_hoisted(stmt):
+                out.append(Item(part, prefix, self._line(stmt), names))
         return out
+
+    def _gradients_hoisted(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement]:
+        """`grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 5.0)` and
+        `capped = [(clip(g), v) for g, v in opt.compute_gradients(loss)]` as two statements,
+        `grads = <the gradients call>` first: the step computes gradients by a tape where a
+        statement binds them. Only an argument of the value's call or the iterable of its
+        comprehension's first loop moves: those Python evaluates first, outside any loop."""
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+                and isinstance(stmt.body[0], cst.Assign)):
+            return [stmt]
+        value = stmt.body[0].value
+        if isinstance(value, cst.Call) and not self._gradients_call(value):
+            inner = [a.value for a in value.args if self._gradients_call(a.value)]
+        elif isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            inner = [value.for_in.iter] if self._gradients_call(value.for_in.iter) else []
+        else:
+            inner = []
+        if len(inner) != 1:
+            return [stmt]
+        tf_gradients = self.aliases.resolve(inner[0].func) == "gradients"  # type: ignore[attr-defined]
+        name = self._fresh("grads" if tf_gradients else "grads_and_vars")
+        hoisted = cst.SimpleStatementLine(
+            [cst.Assign([cst.AssignTarget(cst.Name(name))], inner[0])], leading_lines=stmt.leading_lines,
+        )
+        if isinstance(value, cst.Call):
+            value = value.with_changes(args=[a.with_changes(value=cst.Name(name)) if a.value is inner[0] else a
+                                             for a in value.args])
+        else:
+            value = value.with_changes(for_in=value.for_in.with_changes(iter=cst.Name(name)))
+        rest = stmt.with_changes(body=[stmt.body[0].with_changes(value=value)], leading_lines=[])
+        for part in (hoisted, rest):
+            self.lines[id(part)] = self._line(stmt)
+        return [hoisted, rest]
+
+    def _gradients_call(self, node: cst.BaseExpression) -> bool:
+        """`tf.gradients(...)` or `<optimizer>.compute_gradients(...)`."""
+        return isinstance(node, cst.Call) and (
+            self.aliases.resolve(node.func) == "gradients"
+            or isinstance(node.func, cst.Attribute) and node.func.attr.value == "compute_gradients"
+        )
 
     def _name_scope(self, stmt: cst.With, names: str | None) -> str | None:
         """TF1's name scope inside an unwrapped `with`: variable and name scopes open one
@@ -895,6 +936,8 @@ class ProgramMove:
         scope = self._scope_filter(value)
         if scope is not None:
             return "collection", {"scope": scope}
+        if self._makes_cells(value):
+            return "object", {}
         if not isinstance(value, cst.Call):
             return "tensor", {}
         path = self.aliases.resolve(value.func)
@@ -966,6 +1009,19 @@ class ProgramMove:
         if path in VALUELESS_OPS:
             return "tensor", {"valueless": True}
         return "tensor", {}
+
+    def _makes_cells(self, value: cst.BaseExpression) -> bool:
+        """`[BasicLSTMCell(n) for _ in range(k)]`, `[LSTMCell(8), GRUCell(5)]`: the cells of a
+        MultiRNNCell, made once with it."""
+        if isinstance(value, cst.ListComp):
+            made = [value.elt]
+        elif isinstance(value, (cst.List, cst.Tuple)):
+            made = [e.value for e in value.elements]
+        else:
+            return False
+        return bool(made) and all(
+            isinstance(e, cst.Call) and cell_name(self.aliases.resolve(e.func) or "") in KERAS_CELLS for e in made
+        )
 
     def _scope_filter(self, value: cst.BaseExpression) -> str | None:
         """The variable_scope picked by `[v for v in <all trainable> if v.name.startswith("scope")]`,
@@ -2212,6 +2268,12 @@ class ProgramMove:
             )
         return node.info.get("seeded", node.stmt)  # type: ignore[return-value]
 
+    def _collections_read(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        """`expr` reading the variables of a TF1 collection (`zip(grads, tvars)`) from their
+        owners: the collection's statement leaves the step."""
+        mapping = {n.name: f"({self._collection_source(n)})" for n in self.scope.deps_of(expr) if n.kind == "collection"}
+        return expr.visit(cg.ReplaceNames(mapping)) if mapping else expr  # type: ignore[return-value]
+
     def _collection_source(self, node: Node) -> str:
         """Trainable variables of a TF1 collection, read from their owners inside the step."""
         assert self.models is not None
@@ -2304,7 +2366,11 @@ class ProgramMove:
         lines: list[str] = []
         if node.kind == "gradients":
             xs = args["xs"]
-            xs_code = code(xs) if isinstance(xs, (cst.List, cst.Tuple)) else f"[{code(xs)}]"
+            collections = [n for n in self.scope.deps_of(xs) if n.kind == "collection"]
+            if isinstance(xs, cst.Name) and collections:  # `tvars = tf.trainable_variables()`
+                xs_code = self._collection_source(collections[0])
+            else:
+                xs_code = code(xs) if isinstance(xs, (cst.List, cst.Tuple)) else f"[{code(xs)}]"
             extra = f", output_gradients={code(args['grad_ys'])}" if "grad_ys" in args else ""
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             self._fixed(GRADIENTS_RULE.id, node.stmt, "tf.gradients → tape.gradient")
@@ -2339,7 +2405,7 @@ class ProgramMove:
                 lr = opt.info.get("lr_placeholder")
                 if lr is not None:
                     lines.extend(self._fed_rate(opt, instance, var_list, lr.name))  # type: ignore[union-attr]
-                lines.append(f"{instance}.apply_gradients({code(gv)})")
+                lines.append(f"{instance}.apply_gradients({code(self._collections_read(gv))})")
             schedule = opt.info.get("schedule")
             if schedule is not None:
                 step = schedule.info["step"]  # type: ignore[union-attr]

@@ -325,6 +325,7 @@ class ModelBuilder:
                      f"{inputs}.get_shape().as_list()": "input_shape", f"{inputs}.shape.as_list()": "input_shape"}
         self_config = {n: f"self.{n}" for n in config_names}
         last_weight = max((i for i, s in enumerate(body) if self._weight_statement(s)), default=-1)
+        weight_inputs = self._weight_inputs(body[: last_weight + 1])
         moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
         draws = 0  # random initial values so far: the next one's op seed is the layer's seed plus this
         for index, stmt in enumerate(body):
@@ -343,7 +344,7 @@ class ModelBuilder:
                 weights.append(weight.target)
                 continue
             if found is None:
-                if index < last_weight:
+                if index < last_weight and id(stmt) in weight_inputs:
                     shape_lines = self._shape_statement(stmt, inputs, shape_map, self_config)
                     build.extend(shape_lines)
                     moved.extend([stmt] if shape_lines else [])
@@ -410,6 +411,21 @@ class ModelBuilder:
         layer = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
         fill_lines(layer, self._line(func), self.lines)  # the weights built from source report at the def
         return layer
+
+    def _weight_inputs(self, body: list[cst.BaseStatement]) -> set[int]:
+        """Ids of the statements computing what the weights of `body` read (their shapes,
+        initializers), directly or through each other: those move to `build`; the rest (an RNN
+        over the input before an output weight) stay in `call`."""
+        needed: set[str] = set()
+        found: set[int] = set()
+        for stmt in reversed(body):
+            weight = _get_variable_call(stmt, self.aliases) or variable_call(stmt, self.aliases)
+            if weight is not None:
+                needed |= {n.value for arg in weight[1].args for n in names_read(arg.value)}
+            elif set(_assigned(stmt)) & needed:
+                found.add(id(stmt))
+                needed |= {n.value for n in names_read(stmt)}
+        return found
 
     def _scope_param(
         self, body: list[cst.BaseStatement], params: list[str], kinds: tuple[str, ...] = ("variable_scope",),

@@ -43,7 +43,7 @@ class CellSpec:
     positional: tuple[str, ...]
     kept: frozenset[str]
     defaults: dict[str, str]
-    needs: tuple[str, ...]  # emitted definitions, in dependency order
+    needs: tuple[str, ...]  # emitted definitions (those of the emitted form that has them)
 
 
 _UNITS_DEFAULTS = {"reuse": "None", "dtype": "None"}
@@ -67,7 +67,7 @@ CELLS: dict[str, CellSpec] = {
         ),
         frozenset({"num_units", "activation", "kernel_initializer", "bias_initializer", "name"}),
         _UNITS_DEFAULTS,
-        ("RNNCellTF1", "GRUCell"),
+        ("RNNCellTF1", "DenseTF1", "GRUCell"),
     ),
     "BasicLSTMCell": CellSpec(
         ("num_units", "forget_bias", "state_is_tuple", "activation", "reuse", "name", "dtype"),
@@ -287,7 +287,6 @@ class MultiRNNCell(RNNCellTF1):
         return inputs, tuple(new_states)
 ''',
 }
-ORDER = tuple(SOURCES)
 
 
 def bound_names(body: list[cst.BaseStatement]) -> set[str]:
@@ -334,7 +333,7 @@ def definitions(
     """The emitted statements for `needed` cells and what they build on, in source order
     (`sources`: these TF1-layout classes, or rnn_layers' Keras layers)."""
     names = {n for cell in needed for n in CELLS[cell].needs}
-    text = "\n".join(sources[n] for n in ORDER if n in names)
+    text = "\n".join(source for n, source in sources.items() if n in names)
     if alias != "tf":
         text = text.replace("tf.", f"{alias}.")
     return list(cst.parse_module(text).body)

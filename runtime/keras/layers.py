@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -20,6 +23,42 @@ from runtime.tensor import Tensor
 _NAME_COUNTS: dict[str, int] = {}
 #: The layers whose ``__call__`` is running; the outermost call clears the layers' losses.
 _CALL_DEPTH: list = []
+#: The layers whose build or call is running, with the index of their entry in ``_NAME_STACK``.
+_OPEN: list[tuple[int, Any]] = []
+
+
+@contextmanager
+def _layer_scope(layer: Any) -> Iterator[None]:
+    """Keras 3 opens a layer's name scope around its build and its call (once: not again when
+    the innermost scope is already the layer's)."""
+    if _OPEN and _OPEN[-1][1] is layer and _OPEN[-1][0] == len(_NAME_STACK) - 1:
+        yield
+        return
+    _OPEN.append((len(_NAME_STACK), layer))
+    _NAME_STACK.append(layer.name)
+    try:
+        yield
+    finally:
+        _NAME_STACK.pop()
+        _OPEN.pop()
+
+
+def _scoped_build(build: Callable) -> Callable:
+    """A ``build`` that runs in the layer's name scope and marks it built, as Keras 3 wraps
+    every layer's build: sub-layers built there have paths under the layer."""
+
+    @functools.wraps(build)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> None:
+        with _layer_scope(self):
+            build(self, *args, **kwargs)
+        self.built = True
+
+    return wrapper
+
+
+def _own_index(layer: Any) -> int | None:
+    """The ``_NAME_STACK`` index of the layer's innermost open scope, if its build or call runs."""
+    return next((i for i, open_layer in reversed(_OPEN) if open_layer is layer), None)
 
 
 def _snake(name: str) -> str:
@@ -36,6 +75,11 @@ def _auto_name(cls: type) -> str:
 
 class Layer:
     """Keras 3 Layer: weights created in ``build`` on first call, computation in ``call``."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:
+            cls.build = _scoped_build(cls.__dict__["build"])  # type: ignore[method-assign]
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
                  autocast: bool = True, input_dim: Any = None, input_shape: Any = None,
@@ -86,10 +130,11 @@ class Layer:
         wname = name or "variable"
         from runtime.keras.variables import current_path
 
-        if _NAME_STACK and _NAME_STACK[-1] == self.name:
-            path = current_path(wname)
+        own = _own_index(self)
+        if own is not None:  # at the path its build or call opened, whatever scopes opened since
+            path = "/".join(_NAME_STACK[: own + 1] + [wname])
         else:
-            path = "/".join(_NAME_STACK + [self.name, wname])
+            path = current_path(f"{self.name}/{wname}")
         value = init.sample(dims, dt, self._draw_name(wname))  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
@@ -103,16 +148,15 @@ class Layer:
         keras.name_scopes open around them (a Keras auto-name such as "sequential" has no TF1
         scope to stand for)."""
         scopes = dict(_SCOPES)  # keras.name_scope entries of the name stack stand for variable_scopes
-        layers = iter(_CALL_DEPTH)  # every other entry is a layer whose call is running
+        layers = dict(_OPEN)  # every other entry is a layer whose build or call is running
+        own = _own_index(self)
         names: list[str] = []
-        for i in range(len(_NAME_STACK)):
+        for i in range(len(_NAME_STACK) if own is None else own + 1):
             if i in scopes:
                 names.append(scopes[i])
-                continue
-            layer = next(layers)
-            if layer is self or layer._named:
-                names.append(layer.name)
-        if self not in _CALL_DEPTH:
+            elif layers[i] is self or layers[i]._named:
+                names.append(layers[i].name)
+        if own is None:
             names.append(self.name)
         return "/".join([*names, wname])
 
@@ -205,27 +249,29 @@ class Layer:
         outermost = not _CALL_DEPTH
         if outermost:
             self._clear_losses()
-        _NAME_STACK.append(self.name)
         _CALL_DEPTH.append(self)
         try:
-            if not self.built:
-                shape = inputs.shape if hasattr(inputs, "shape") else None
-                self.build(tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape)
-                self.built = True
-            outputs = self.call(inputs, *args, **kwargs)
-            if self.activity_regularizer is not None:
-                for out in nest.flatten(outputs):
-                    if isinstance(out, Tensor):
-                        loss = self.activity_regularizer(out)
-                        if out.shape.rank is None or out.shape.rank > 0:
-                            # Keras 3 divides by the batch size.
-                            batch = M.cast(A.shape(out)[0], loss.dtype)
-                            loss = M.where(M.equal(batch, 0.0), M.multiply(loss, 0.0), M.divide(loss, batch))
-                        self.add_loss(loss)
-            return outputs
+            with _layer_scope(self):
+                return self._scoped_call(inputs, *args, **kwargs)
         finally:
             _CALL_DEPTH.pop()
-            _NAME_STACK.pop()
+
+    def _scoped_call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        if not self.built:
+            shape = inputs.shape if hasattr(inputs, "shape") else None
+            self.build(tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape)
+            self.built = True
+        outputs = self.call(inputs, *args, **kwargs)
+        if self.activity_regularizer is not None:
+            for out in nest.flatten(outputs):
+                if isinstance(out, Tensor):
+                    loss = self.activity_regularizer(out)
+                    if out.shape.rank is None or out.shape.rank > 0:
+                        # Keras 3 divides by the batch size.
+                        batch = M.cast(A.shape(out)[0], loss.dtype)
+                        loss = M.where(M.equal(batch, 0.0), M.multiply(loss, 0.0), M.divide(loss, batch))
+                    self.add_loss(loss)
+        return outputs
 
     def get_config(self) -> dict:
         return {"name": self.name, "trainable": self.trainable}

@@ -29,3 +29,42 @@ def test_gradients_with_grad_ys_and_placeholder_input() -> None:
         print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), g([1.0, 2.0])))
         """,
     )
+
+
+def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
+    # `tf.clip_by_global_norm(tf.gradients(loss, tvars), ...)`, as char-rnn code writes it: the
+    # tape's gradients get a statement of their own; `tvars` reads the variables' owners.
+    check_transformed(
+        """\
+        import numpy as np
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [4, 3])
+        w = tf.Variable(tf.ones([3, 1]))
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
+        tvars = tf.trainable_variables()
+        grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 1.0)
+        train_op = tf.train.GradientDescentOptimizer(0.1).apply_gradients(zip(grads, tvars))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run([loss, train_op], {x: np.ones([4, 3])})[0])
+        """,
+        """\
+        import numpy as np
+        import tensorflow as tf
+        w = tf.Variable(tf.ones([3, 1]))
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
+        def loss_and_train_op(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
+            grads_2 = tape.gradient(loss, [w])
+            grads, _ = tf.clip_by_global_norm(grads_2, 1.0)
+            optimizer.apply_gradients(zip(grads, ([w])))
+            return [loss, None]
+
+
+        print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), loss_and_train_op(np.ones([4, 3])))[0])
+        """,
+    )

@@ -27,11 +27,13 @@ def defined_classes(code: str) -> set[str]:
 
 
 def test_cells_become_classes_of_the_file_in_graph_mode() -> None:
+    # sequence_length has no Keras RNN form (TF120): graph mode stays.
     result = rewrite(
-        "cell = tf.contrib.rnn.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4), tf.contrib.rnn.GRUCell(3)])"
+        "cell = tf.contrib.rnn.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4), tf.contrib.rnn.GRUCell(3)])",
+        "tf.nn.dynamic_rnn(cell, x, sequence_length=[3, 2], dtype=tf.float32)",
     )
     assert "cell = MultiRNNCell([BasicLSTMCell(4), GRUCell(3)])" in result.code
-    assert "out, st = tf.compat.v1.nn.dynamic_rnn(cell, x, dtype=tf.float32)" in result.code
+    assert "out, st = tf.compat.v1.nn.dynamic_rnn(cell, x, sequence_length=[3, 2], dtype=tf.float32)" in result.code
     assert defined_classes(result.code) == {
         "RNNCellTF1",
         "BasicLSTMCell",
@@ -87,7 +89,7 @@ def test_deselected_rule_leaves_the_cells_under_compat() -> None:
         cell_line="cell = tf.nn.rnn_cell.GRUCell(3)",
         loop="tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)",
     )
-    result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({"TF118"})))
+    result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({"TF118", "TF120"})))
     assert "tf.compat.v1.nn.rnn_cell.GRUCell(3)" in result.code and not defined_classes(result.code)
 
 

@@ -72,12 +72,50 @@ def test_cells_imported_by_name_become_the_files_classes() -> None:
     check_noop(result.code)
 
 
+def test_a_gru_keeps_tf1s_sub_scopes_as_layers_of_the_cell() -> None:
+    result = rewrite("cell = tf.contrib.rnn.GRUCell(4, kernel_initializer=tf.constant_initializer(0.1))")
+    assert result.level == "idiomatic"
+    assert "cell = GRUCell(4, kernel_initializer=tf.constant_initializer(0.1))" in result.code
+    assert classes(result.code) == {"RNNCellTF1": "tf.keras.layers.Layer", "DenseTF1": "tf.keras.layers.Layer",
+                                    "GRUCell": "RNNCellTF1"}
+    # `rnn/gru_cell/gates/kernel`: the gates' bias starts at ones; r, then u.
+    assert 'name="gates")' in result.code and "tf.constant_initializer(1.0)" in result.code
+    assert "r, u = tf.split(tf.sigmoid(self.gates(tf.concat([inputs, h], 1))), 2, axis=1)" in result.code
+    assert "new_h = u * h + (1 - u) * c" in result.code
+    check_noop(result.code)
+
+
+def test_a_multi_rnn_cell_and_its_cells_are_made_once_and_keep_tf1s_state() -> None:
+    result = rewrite(
+        "cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4) for _ in range(2)])\n"
+        "s0 = cell.zero_state(2, tf.float32)",
+        "tf.nn.dynamic_rnn(cell, x, initial_state=s0)",
+    )
+    assert result.level == "idiomatic"
+    assert "cell = MultiRNNCell([BasicLSTMCell(4) for _ in range(2)])" in result.code
+    assert "out, st = rnn_layer(x, initial_state=[s0])" in result.code
+    assert set(classes(result.code)) == {"RNNCellTF1", "BasicLSTMCell", "MultiRNNCell"}
+    # Each cell builds under `cell_<i>`; the state is the tuple of the cells' states.
+    assert 'with tf.keras.name_scope("cell_%d" % i):' in result.code
+    assert "return inputs, [tuple(new_states)]" in result.code
+
+
+def test_a_list_of_cells_bound_first_is_made_once_with_the_stack() -> None:
+    result = rewrite(
+        "cells = [tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.BasicRNNCell(2)]\ncell = tf.nn.rnn_cell.MultiRNNCell(cells)"
+    )
+    assert result.level == "idiomatic"
+    assert result.code.index("cells = [GRUCell(3), BasicRNNCell(2)]") < result.code.index("@tf.function")
+
+
 def test_what_a_keras_rnn_does_not_model_keeps_tf1_layout_cells_in_graph_mode() -> None:
     for cell_line, loop in [
         ("cell = tf.nn.rnn_cell.BasicLSTMCell(4)", "tf.nn.dynamic_rnn(cell, x, sequence_length=[3, 2], dtype=tf.float32)"),
         ("cell = tf.nn.rnn_cell.BasicLSTMCell(4)", "tf.nn.dynamic_rnn(cell, x, time_major=True, dtype=tf.float32)"),
         ("cell = tf.nn.rnn_cell.BasicLSTMCell(4)", "tf.nn.dynamic_rnn(cell, x, dtype=tf.float64)"),
-        ("cell = tf.nn.rnn_cell.GRUCell(4)", "tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)"),
+        ("cell = tf.nn.rnn_cell.LSTMCell(4, use_peepholes=True)", "tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)"),
+        ("cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.GRUCell(4, reuse=True)])",
+         "tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)"),
         ("cell = tf.nn.rnn_cell.BasicLSTMCell(4, reuse=True)", "tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)"),
     ]:
         result = rewrite(cell_line, loop)

@@ -101,6 +101,73 @@ def test_per_call_models_under_a_caller_scope_stay_in_graph_mode() -> None:
     assert any("run under a variable_scope of their caller" in f.message for f in result.findings)
 
 
+def test_a_get_variable_builder_that_makes_its_optimizer_is_inlined() -> None:
+    # A layer cannot hold its own training step: the builder's graph moves to its caller, and
+    # the weight made after a layer call keeps a shape of the configuration.
+    result = rewrite_source(
+        """\
+import numpy as np
+import tensorflow as tf
+
+
+def build(x, y, hidden=3):
+    h = tf.layers.dense(x, hidden)
+    w = tf.get_variable("w", [hidden, 1], initializer=tf.constant_initializer(0.5))
+    loss = tf.reduce_mean(tf.square(tf.matmul(h, w) - y))
+    return loss, tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+
+x = tf.placeholder(tf.float32, [4, 2])
+y = tf.placeholder(tf.float32, [4, 1])
+loss, train_op = build(x, y)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run([loss, train_op], {x: np.ones([4, 2]), y: np.zeros([4, 1])})[0])
+"""
+    )
+    assert result.level == "idiomatic"
+    assert "class Build" not in result.code and "def build" not in result.code
+    assert "hidden = 3\nh_layer = tf.keras.layers.Dense(hidden)\n" in result.code
+    assert 'w = tf.Variable(tf.constant_initializer(value=0.5)([hidden, 1], tf.float32), name="w")' in result.code
+
+
+def test_only_what_weights_read_moves_to_build() -> None:
+    # `h` reads the input before the weight is made but no weight reads `h`: it stays in call.
+    result = rewrite_source(
+        """\
+import numpy as np
+import tensorflow as tf
+
+
+def head(x, units=2):
+    n = int(x.shape[-1])
+    h = tf.nn.relu(x)
+    w = tf.get_variable("w", [n, units], initializer=tf.constant_initializer(0.5))
+    return tf.matmul(h, w)
+
+
+def net(x):
+    with tf.variable_scope("head"):
+        y = head(x)
+    return y
+
+
+x = tf.placeholder(tf.float32, [4, 3])
+out = net(x)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(out, {x: np.ones([4, 3])}))
+"""
+    )
+    assert result.level == "idiomatic"
+    assert (
+        "    def build(self, input_shape):\n"
+        "        n = int(input_shape[-1])\n"
+        '        self.w = self.add_weight(name="w", shape=[n, self.units]'
+    ) in result.code
+    assert "    def call(self, x):\n        h = tf.nn.relu(x)\n        return tf.matmul(h, self.w)\n" in result.code
+
+
 VARIABLE_LAYER = """\
 import tensorflow as tf
 {seed}
