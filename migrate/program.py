@@ -898,6 +898,13 @@ class ProgramMove:
                         and c.func.value in self.variable_factories), None)
         if kind in INSIDE and factory is not None:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls {factory}, which creates variables, on computed tensors")
+        assert self.models is not None
+        unowned = next((c.func.value for c in calls_in(value) if isinstance(c.func, cst.Name)
+                        and c.func.value in self.models.layer_classes and c.func.value not in self.models.model_instances
+                        and id(c) not in self.models.call_instances), None)
+        if unowned is not None:
+            # A layer class is built inside the models that call it; called here, nothing would own its weights.
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls layer function {unowned} outside a model function")
         if kind != "collection" and isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
             d.kind == "collection" for d in deps
         ):

@@ -353,3 +353,21 @@ def test_unnamed_layers_outside_a_scope_of_their_own_stay_in_graph_mode() -> Non
     )
     assert result.level == "partial"
     assert any("layer outside a named variable_scope" in f.message for f in result.findings)
+
+
+def test_layer_function_called_outside_any_model_function_stays_in_graph_mode() -> None:
+    # Its class would be built only inside a model; called at the top level, nothing owns it.
+    result = rewrite_source(
+        b"import tensorflow as tf\n"
+        b"def head(x):\n"
+        b"    w = tf.get_variable('w', [2, 1], initializer=tf.ones_initializer())\n"
+        b"    return tf.matmul(x, w)\n"
+        b"x = tf.placeholder(tf.float32, [None, 2])\n"
+        b"with tf.variable_scope('out'):\n"
+        b"    y = head(x)\n"
+        b"with tf.Session() as sess:\n"
+        b"    sess.run(tf.global_variables_initializer())\n"
+        b"    print(sess.run(y, {x: [[1.0, 2.0]]}))\n"
+    )
+    assert result.level == "partial"
+    assert any("calls layer function head outside a model function" in f.message for f in result.findings)
