@@ -85,6 +85,7 @@ def inline_builders(
             )
         )
         module = _replace(module, func, site, inlined, lines)
+        scopes = call_scopes(module, aliases)  # inlined calls now run under the caller's scopes
     return module
 
 

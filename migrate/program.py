@@ -503,15 +503,18 @@ class ProgramMove:
 
     def _graph_names(self) -> set[str]:
         """Names the module binds once, at its top level, to a new `tf.Graph()`."""
-        made = [
-            s.body[0].targets[0].target.value  # type: ignore[attr-defined]
-            for s in self.module.body
-            if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Assign)
-            and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
-            and isinstance(s.body[0].value, cst.Call) and not s.body[0].value.args
-            and self.aliases.resolve(s.body[0].value.func) == "Graph"
-        ]
-        return {name for name in made if self._assignments()[name] == 1}
+        def graph_names(module: cst.Module) -> set[str]:
+            made = [
+                s.body[0].targets[0].target.value  # type: ignore[attr-defined]
+                for s in module.body
+                if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Assign)
+                and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
+                and isinstance(s.body[0].value, cst.Call) and not s.body[0].value.args
+                and self.aliases.resolve(s.body[0].value.func) == "Graph"
+            ]
+            return {name for name in made if self._assignments()[name] == 1}
+
+        return memoised_walk("graphs", self.module, graph_names)  # asked at every `with`
 
     def _check_graph_uses(self, name: str, stmt: cst.BaseStatement) -> None:
         """A named `tf.Graph()` goes only when the program uses it just to enter it
@@ -2008,13 +2011,13 @@ class ProgramMove:
         assigns = memoised_walk("assigns", self.module, _assigns)
         runs = {id(c.args[0].value) for c in calls_in(self.module)
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "run" and len(c.args) == 1}
+        targets = {id(t.target) for a in assigns for t in a.targets}
         for call in calls_in(self.module):
             if not (isinstance(call.func, cst.Name) and call.func.value == name):
                 continue
             bound = next((a.targets[0].target for a in assigns if a.value is call and len(a.targets) == 1), None)
             if not isinstance(bound, cst.Name):
                 return False
-            targets = {id(t.target) for a in assigns for t in a.targets}
             reads = [n for n in names_read(self.module) if n.value == bound.value and id(n) not in targets]
             if not reads or any(id(n) not in runs for n in reads):
                 return False
@@ -2618,8 +2621,6 @@ def _is_main_guard(stmt: cst.If) -> bool:
 
 def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
     return [n for n in walk(node) if isinstance(n, cst.Assign)]
-
-
 
 
 def _valueless(node: Node) -> bool:

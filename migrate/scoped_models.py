@@ -24,7 +24,14 @@ from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
-from .variable_layers import SCOPES, SEED, variable_call, variable_layer, variable_weight
+from .variable_layers import (
+    SCOPES,
+    SEED,
+    assigned_names,
+    variable_call,
+    variable_layer,
+    variable_weight,
+)
 from .walk import children, walk
 
 VARIABLE_SCOPE_PARAMS = ("name_or_scope", "default_name", "values", "initializer", "regularizer",
@@ -370,7 +377,7 @@ class ModelBuilder:
         mapping = {w: f"self.{w}_" if w in _LAYER_ATTRIBUTES else f"self.{w}" for w in weights} | self_config
         call_body = [s.visit(ReplaceNames(mapping)) for s in body if not self._weight_statement(s) and s not in moved]
         read = {n.value for s in call_body for n in names_read(s)}
-        kept = [s for s in moved if set(_assigned(s)) & read]
+        kept = [s for s in moved if set(assigned_names(s)) & read]
         call_body = [s.visit(ReplaceNames(mapping)) for s in kept] + call_body
         block = cls is not None
         cls = cls or _camel(func.name.value)
@@ -422,7 +429,7 @@ class ModelBuilder:
             weight = _get_variable_call(stmt, self.aliases) or variable_call(stmt, self.aliases)
             if weight is not None:
                 needed |= {n.value for arg in weight[1].args for n in names_read(arg.value)}
-            elif set(_assigned(stmt)) & needed:
+            elif set(assigned_names(stmt)) & needed:
                 found.add(id(stmt))
                 needed |= {n.value for n in names_read(stmt)}
         return found
@@ -487,9 +494,9 @@ class ModelBuilder:
         finally:
             self.converting = None
         # A regularizer bound only to be a scope's default moved into the layers it regularizes.
-        moved = [s for s in new_body if set(_assigned(s)) & regularizers.keys()]
+        moved = [s for s in new_body if set(assigned_names(s)) & regularizers.keys()]
         still_read = {n.value for s in new_body if s not in moved for n in names_read(s)}
-        new_body = [s for s in new_body if s not in moved or set(_assigned(s)) & still_read]
+        new_body = [s for s in new_body if s not in moved or set(assigned_names(s)) & still_read]
         cls = _camel(name)
         if cls == name:
             cls = f"{cls}Model"
@@ -554,7 +561,7 @@ class ModelBuilder:
         else:
             instances = self._scoped_instances(func, cls, scope_param, given)
         if outer.regularized:
-            self.regularized_models.update(_assigned(s)[0] for s in instances)
+            self.regularized_models.update(assigned_names(s)[0] for s in instances)
         self._note_library_function(func, cls)
         fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
         return [
@@ -1117,12 +1124,6 @@ def _reads_only_shapes(stmt: cst.BaseStatement, local: set[str]) -> bool:
     }
     read = [n for n in names_read(stmt.body[0].value) if n.value in local]
     return bool(read) and all(id(n) in shape_owners for n in read)
-
-
-def _assigned(stmt: cst.BaseStatement) -> list[str]:
-    if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
-        return [t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)]
-    return []
 
 
 # Names a Keras Model already uses; a layer attribute must not shadow them.

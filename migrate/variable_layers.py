@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .codegen import is_docstring
+from .codegen import code, is_docstring
 from .graph import call_args, names_read
 from .imports import Aliases
 from .report import Unsupported
@@ -124,7 +124,7 @@ def variable_layer(func: cst.FunctionDef, aliases: Aliases) -> bool:
         if variable_call(stmt, aliases) is not None and from_shape:
             return True
         if from_shape:
-            shaped |= _assigned(stmt)
+            shaped.update(assigned_names(stmt))
     return False
 
 
@@ -139,14 +139,11 @@ def _reads_shape(node: cst.CSTNode, inputs: str) -> bool:
     )
 
 
-def _assigned(stmt: cst.BaseStatement) -> set[str]:
+def assigned_names(stmt: cst.BaseStatement) -> list[str]:
+    """The plain names an assignment statement binds."""
     if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
-        return {t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)}
-    return set()
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+        return [t.target.value for t in stmt.body[0].targets if isinstance(t.target, cst.Name)]
+    return []
 
 
 def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, line: int) -> Weight:
@@ -168,13 +165,13 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
     bound = call_args(value, spec.params)
     if spec.shape not in bound:
         raise Unsupported(RULE.id, line, f"{target}: initial value without a shape")
-    extra = "".join(f", {k}={_code(args[k])}" for k in ("dtype", "trainable") if k in args)
+    extra = "".join(f", {k}={code(args[k])}" for k in ("dtype", "trainable") if k in args)
     if "dtype" in bound and "dtype" not in args:
-        extra = f", dtype={_code(bound['dtype'])}{extra}"
+        extra = f", dtype={code(bound['dtype'])}{extra}"
     if spec.initializer is not None:
-        initializer = spec.initializer.format(**{k: _code(v) for k, v in bound.items()})
+        initializer = spec.initializer.format(**{k: code(v) for k, v in bound.items()})
         return Weight(
-            target, _code(args["name"]), bound[spec.shape], initializer, extra, draws=False
+            target, code(args["name"]), bound[spec.shape], initializer, extra, draws=False
         )
     unseeded = "seed" not in bound
     shape_arg = bound[spec.shape]
@@ -197,5 +194,5 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
                 equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
             )
         )
-    initializer = f"lambda shape, dtype: {_code(value.with_changes(args=args_out))}"
-    return Weight(target, _code(args["name"]), shape_arg, initializer, extra, draws=unseeded)
+    initializer = f"lambda shape, dtype: {code(value.with_changes(args=args_out))}"
+    return Weight(target, code(args["name"]), shape_arg, initializer, extra, draws=unseeded)
