@@ -11,7 +11,9 @@ imports and graph construction are not counted) and print ``us_per_step``.
 Workloads: the seed linear regression (10,000 steps; overhead-bound), a
 784-256-10 MLP (batch 64, 200 steps; compute-bound), a small CNN (batch 32,
 50 steps), each in TF1 (Session) and TF2 (tf.function + GradientTape) form.
-Also the engine's import time, and ``verify`` end to end (both programs in their
+Each cell is the fastest of ``--repeat`` runs (3 by default), as timeit reports, since
+other work on the machine only ever adds time. Also the engine's import time, and
+``verify`` end to end (skipped with ``--no-verify``) (both programs in their
 sandboxes, traced and compared) over every fixture pair: each rewriter golden
 ``before.py``/``after.py`` and each mutant ``original.py``/``mutant.py``.
 """
@@ -211,6 +213,17 @@ def run(command: list[str], source: str, folder: Path, name: str) -> float | str
     return (proc.stderr.strip().splitlines() or ["failed"])[-1][:80]
 
 
+def fastest(command: list[str], source: str, folder: Path, name: str, repeat: int) -> float | str:
+    """The fastest of ``repeat`` runs, or the first error."""
+    times = []
+    for _ in range(repeat):
+        value = run(command, source, folder, name)
+        if isinstance(value, str):
+            return value
+        times.append(value)
+    return min(times)
+
+
 def import_time() -> float:
     code = "import time; t = time.perf_counter(); import runtime.api; print(time.perf_counter() - t)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
@@ -245,33 +258,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tf-python", default=os.environ.get("TFMIGRATE_TF_PYTHON"))
     parser.add_argument("--record", action="store_true", help="append the results to RESULTS.md")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per cell; the fastest counts")
+    parser.add_argument("--no-verify", action="store_true", help="skip verify over the fixtures")
     args = parser.parse_args()
+    load = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for name, (source, face, numpy_source) in WORKLOADS.items():
-            engine = run([sys.executable, "-m", "runtime.run", "--face", face], source, folder, name)
+            engine = fastest([sys.executable, "-m", "runtime.run", "--face", face], source, folder, name, args.repeat)
             real: float | str = "-"
             if args.tf_python:
                 command = [args.tf_python, str(ROOT / "tests" / "tf1_face.py")] if face == "tf1" else [args.tf_python]
-                real = run(command, source, folder, name)
-            numpy_us = run([sys.executable], numpy_source, folder, f"{name} numpy") if numpy_source else "-"
+                real = fastest(command, source, folder, name, args.repeat)
+            numpy_us = (fastest([sys.executable], numpy_source, folder, f"{name} numpy", args.repeat)
+                        if numpy_source else "-")
             vs_tf = f"{real / engine:.2f}x" if isinstance(real, float) and isinstance(engine, float) else "-"
             vs_np = f"{engine / numpy_us:.2f}x" if isinstance(numpy_us, float) and isinstance(engine, float) else "-"
             rows.append(f"| {name} | {fmt(engine)} | {fmt(real) if real != '-' else '-'} | "
                         f"{fmt(numpy_us) if numpy_us != '-' else '-'} | {vs_tf} | {vs_np} |")
     table = "\n".join(rows)
-    n_pairs, seconds, counts = verify_fixtures()
-    verdicts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     report = (
-        f"## Engine steps\n\n`python benchmarks/engine_steps.py` on {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}; engine import "
-        f"{import_time() * 1000:.0f} ms\n\n"
+        f"## Engine steps ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})\n\n"
+        f"`python benchmarks/engine_steps.py --repeat {args.repeat}` on {platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}; load average "
+        f"{' / '.join(f'{x:.1f}' for x in load)} at the start; engine import "
+        f"{import_time() * 1000:.0f} ms; each cell the fastest of {args.repeat} runs\n\n"
         "| workload | engine µs/step | TF 2.21 µs/step | NumPy µs/step | TF / engine | engine / NumPy |\n"
-        f"|---|---|---|---|---|---|\n{table}\n\n"
-        f"verify, end to end, over {n_pairs} fixture pairs (goldens and mutants, one process "
-        f"after another): {seconds:.1f} s, {seconds / n_pairs:.2f} s per pair ({verdicts})\n"
+        f"|---|---|---|---|---|---|\n{table}\n"
     )
+    if not args.no_verify:
+        n_pairs, seconds, counts = verify_fixtures()
+        verdicts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+        report += (
+            f"\nverify, end to end, over {n_pairs} fixture pairs (goldens and mutants, one process "
+            f"after another): {seconds:.1f} s, {seconds / n_pairs:.2f} s per pair ({verdicts})\n"
+        )
     print(report)
     if args.record:
         with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as out:

@@ -9,7 +9,7 @@ from typing import Any
 
 import libcst as cst
 
-from .api_table import KEYWORD_RENAMES, RENAMES, is_tf1_only, is_tf2_call, runs_eagerly
+from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
 from .codegen import is_docstring
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
@@ -74,10 +74,7 @@ def _ast_nodes(tree: ast.AST) -> list[ast.AST]:
 
 def _ast_paths(nodes: list[ast.AST], aliases: Aliases) -> Iterator[tuple[ast.AST, str]]:
     """Canonical TF path of every name chain, from the fast stdlib tree (TF2-only calls left out)."""
-    tf2_funcs = {
-        id(node.func) for node in nodes
-        if isinstance(node, ast.Call) and any(k.arg == "step" for k in node.keywords)
-    }
+    calls = {id(node.func): node for node in nodes if isinstance(node, ast.Call) and node.keywords}
     for node in nodes:
         if not isinstance(node, (ast.Attribute, ast.Name)):
             continue
@@ -91,7 +88,8 @@ def _ast_paths(nodes: list[ast.AST], aliases: Aliases) -> Iterator[tuple[ast.AST
         base = aliases.modules.get(cur.id, aliases.symbols.get(cur.id))
         if base is not None:
             path = canonical(".".join(([base] if base else []) + parts[::-1]))
-            if not (id(node) in tf2_funcs and is_tf2_call(path, {"step"})):
+            call = calls.get(id(node))
+            if call is None or not in_tf2_form(path, {k.arg for k in call.keywords}, len(call.args)):  # type: ignore[misc]
                 yield node, path
 
 

@@ -186,6 +186,9 @@ class OptimizerSpec:
     exact: bool = True
     note: str = ""
     fixed: dict[str, str] = field(default_factory=dict)  # always emitted
+    # Keras keywords Keras subtracts from 1 in float64 where TF1 did it in float32: written as
+    # the float32 value TF1 held, so `1 - beta` rounds to TF1's number.
+    float32_args: tuple[str, ...] = ()
 
 
 OPTIMIZERS: dict[str, OptimizerSpec] = {
@@ -202,7 +205,8 @@ OPTIMIZERS: dict[str, OptimizerSpec] = {
         "Adam", ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
         {"learning_rate": "learning_rate", "beta1": "beta_1", "beta2": "beta_2",
          "epsilon": "epsilon", "use_locking": "", "name": ""},
-        {"learning_rate": "0.001", "epsilon": "1e-08"},
+        {"learning_rate": "0.001", "beta_1": "0.9", "beta_2": "0.999", "epsilon": "1e-08"},
+        float32_args=("beta_1", "beta_2"),
     ),
     "train.AdagradOptimizer": OptimizerSpec(
         "Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name"),
@@ -219,6 +223,7 @@ OPTIMIZERS: dict[str, OptimizerSpec] = {
          "epsilon": "epsilon", "use_locking": "", "centered": "centered", "name": ""},
         {"rho": "0.9", "epsilon": "1e-10"},
         exact=False,
+        float32_args=("rho",),
         note=(
             "TF1 RMSProp starts its mean-square accumulator at ones, Keras RMSprop at zeros; "
             "early steps differ. To reproduce TF1 exactly, build the optimizer and assign 1.0 "
@@ -230,6 +235,7 @@ OPTIMIZERS: dict[str, OptimizerSpec] = {
         {"learning_rate": "learning_rate", "rho": "rho", "epsilon": "epsilon",
          "use_locking": "", "name": ""},
         {"learning_rate": "0.001", "rho": "0.95", "epsilon": "1e-08"},
+        float32_args=("rho",),
     ),
 }
 
@@ -442,6 +448,23 @@ SUMMARY_MERGES = ("summary.merge_all", "summary.merge")
 def is_tf2_call(path: str, keywords: set[str]) -> bool:
     """A call spelled like TF1 that only TF2 accepts: a summary op given a `step`."""
     return path in SUMMARY_OPS and "step" in keywords
+
+
+# Initializers a rewrite writes under their TF1 name in TF2's form: keywords only, the first
+# default spelled out, no dtype (initializer -> its first keyword).
+TF2_FORM_INITIALIZERS: dict[str, str] = {
+    path: spec.defaults[0][0] for path, spec in INITIALIZERS.items()
+    if spec.defaults and spec.keras.startswith(f"tf.{path}(")
+}
+
+
+def in_tf2_form(path: str, keywords: set[str], positional: int) -> bool:
+    """A call in the form a rewrite writes it: TF2 code (a rewrite's own output) has nothing
+    left to change there, though the name also spells TF1 code."""
+    first = TF2_FORM_INITIALIZERS.get(path)
+    if first is not None:
+        return not positional and first in keywords and "dtype" not in keywords
+    return is_tf2_call(path, keywords)
 
 
 @dataclass(frozen=True)

@@ -86,11 +86,11 @@ from .walk import transform, walk
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 # Keras objects a TF1 graph may build by name and then call, as it would a model instance.
 KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
-#: Why a correct Adam rewrite can still part from TF1 late in a run (reported, not changed).
-ADAM_ROUNDING = (
-    "Keras 3's Adam computes 1 - beta_1 and 1 - beta_2 in float64, TF1's kernel in float32: "
+#: Why a Keras optimizer given a computed beta or rho can part from TF1 late in a run.
+FLOAT64_DECAY = (
+    "Keras 3 computes 1 - {names} in float64, TF1's kernel in float32: with a computed value "
     "each update differs from TF1's at about 1e-5 relative, which a long run can amplify where "
-    "a ReLU or max-pool choice flips"
+    "a ReLU or max-pool choice flips; write the value as float(np.float32(value)) to match TF1"
 )
 #: Ops that only run others: ``sess.run`` returns None for them, and a tf.function may not
 #: return them (TF raises TypeError for an Operation).
@@ -1420,16 +1420,22 @@ class ProgramMove:
             self.lr_placeholders.add(id(lr_nodes[0]))
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
-        source, note = keras_optimizer(path, call, lr_override)
+        keras = keras_optimizer(path, call, lr_override)
         # Under a decayed or fed rate the momentum is rescaled (`_momentum_rescale`, `_fed_rate`).
         if "rate_function" in node.info and path == "train.MomentumOptimizer":
             self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
-        self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {source.split('(')[0]}")
-        if path == "train.AdamOptimizer":
-            self._fixed(OPTIMIZER_RULE.id, call, ADAM_ROUNDING, "info")
-        if note:
-            self._fixed(RMSPROP_RULE.id, call, note, "manual")
-        return source
+        self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {keras.source.split('(')[0]}")
+        if keras.rounded:
+            self._fixed(
+                OPTIMIZER_RULE.id, call,
+                f"{', '.join(keras.rounded)} written as the float32 value TF1 computed with: "
+                "Keras subtracts it from 1 in float64", "info",
+            )
+        if keras.float64:
+            self._fixed(OPTIMIZER_RULE.id, call, FLOAT64_DECAY.format(names=", ".join(keras.float64)), "info")
+        if keras.note:
+            self._fixed(RMSPROP_RULE.id, call, keras.note, "manual")
+        return keras.source
 
     def _layer_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
         call = node.value

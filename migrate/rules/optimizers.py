@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import struct
+from dataclasses import dataclass
+
 import libcst as cst
 
 from ..api_table import OPTIMIZERS
@@ -20,6 +24,9 @@ RULE = Rule(
         "arguments that keep TF1's numbers: GradientDescent → SGD (bitwise), Momentum → "
         "SGD(momentum, nesterov), Adam → Adam(epsilon=1e-8), Adagrad → "
         "Adagrad(initial_accumulator_value=0.1, epsilon=0.0), Adadelta → Adadelta(epsilon=1e-8). "
+        "Adam's betas and RMSprop's and Adadelta's rho are written as the float32 values TF1 "
+        "held (0.9 → 0.8999999761581421): Keras subtracts them from 1 in float64, TF1 in "
+        "float32, and only the float32 value gives TF1's `1 - beta`. "
         "A learning rate fed through a placeholder is assigned to `optimizer.learning_rate` in "
         "the step; a rate computed from variables in one expression (a tf.cond warmup on "
         "global_step) becomes a callable rate `lambda: <expression>`, which Keras evaluates "
@@ -56,10 +63,33 @@ def _float_literal(code: str) -> str:
     return code + ".0" if code.isdigit() else code
 
 
-def keras_optimizer(
-    path: str, call: cst.Call, learning_rate: str | None = None
-) -> tuple[str, str]:
-    """Source of the Keras optimizer for a `tf.train` optimizer call, and the exactness note.
+@dataclass(frozen=True)
+class KerasOptimizer:
+    """The Keras optimizer written for one TF1 optimizer, and what the rewrite reports of it."""
+
+    source: str
+    note: str  # why the Keras form cannot match TF1 exactly ("" when it can)
+    rounded: tuple[str, ...]  # `beta_1=0.9`: literals written as their float32 value
+    float64: tuple[str, ...]  # keywords whose computed value Keras subtracts from 1 in float64
+
+
+_NUMBER = re.compile(r"[0-9][0-9_]*\.?[0-9_]*(?:[eE][+-]?[0-9]+)?|\.[0-9_]+(?:[eE][+-]?[0-9]+)?")
+
+
+def _float32_literal(code: str) -> str | None:
+    """`0.9` → `0.8999999761581421`, the float32 value TF1 held; None for anything not a number."""
+    if not _NUMBER.fullmatch(code):
+        return None
+    value = float(code)
+    try:
+        rounded: float = struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:  # beyond float32: TF1 would have refused it too
+        return None
+    return code if rounded == value else repr(rounded)
+
+
+def keras_optimizer(path: str, call: cst.Call, learning_rate: str | None = None) -> KerasOptimizer:
+    """The Keras optimizer for a `tf.train` optimizer call.
 
     `learning_rate` overrides the TF1 value (used when it was fed through a placeholder).
     """
@@ -79,9 +109,19 @@ def keras_optimizer(
         kwargs["learning_rate"] = _float_literal(kwargs["learning_rate"])
     if "momentum" in kwargs:
         kwargs["momentum"] = _float_literal(kwargs["momentum"])
+    rounded, float64 = [], []
+    for name in spec.float32_args:
+        value = _float32_literal(kwargs[name])
+        if value is None:
+            float64.append(name)
+        elif value != kwargs[name]:
+            rounded.append(f"{name}={kwargs[name]}")
+            kwargs[name] = value
     ordered = ["learning_rate"] + [k for k in kwargs if k != "learning_rate"]
     text = ", ".join(f"{k}={kwargs[k]}" for k in ordered if k in kwargs)
-    return f"tf.keras.optimizers.{spec.keras}({text})", spec.note
+    source = f"tf.keras.optimizers.{spec.keras}({text})"
+    return KerasOptimizer(source, spec.note, tuple(rounded), tuple(float64))
+
 
 MOMENTUM_RULE = Rule(
     id="TF112",
