@@ -188,6 +188,8 @@ class ProgramMove:
     name_scopes: NameScopes = field(default_factory=NameScopes)
     new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
     update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
+    # module functions running sessions -> their parameters a call passes a session in
+    session_params: dict[str, set[str]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -260,7 +262,11 @@ class ProgramMove:
         # Function bodies run when called, after the graph is built: convert them last.
         late: list[cst.FunctionDef] = []
         for index, func in deferred:
+            # Its parameters that calls pass a session in run sessions in its body.
+            given = self.session_params.get(func.name.value, set()) - self.scope.sessions
+            self.scope.sessions |= given
             emitted, new_functions = self._emit_driver(func)
+            self.scope.sessions -= given
             out[index] = emitted[0] if emitted else func
             late.extend(new_functions)
         if top:
@@ -302,6 +308,7 @@ class ProgramMove:
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
                 helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
+                session_params=self.session_params,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -1553,14 +1560,12 @@ class ProgramMove:
                 saver = move._saver_call(original)
                 if saver is not None:
                     return saver
-                sessions = [a for a in updated.args
-                            if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions]
-                if move._graph_method_call(original) and sessions:
+                sessions = {id(a.value) for a in move._session_arguments(original)}
+                if sessions:
                     move._fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
                     return updated.with_changes(args=[
-                        a.with_changes(value=cst.Name("None"))
-                        if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions else a
-                        for a in updated.args
+                        new.with_changes(value=cst.Name("None")) if id(old.value) in sessions else new
+                        for old, new in zip(original.args, updated.args, strict=True)
                     ])
                 site = move._run_site(original)
                 if site is None or move._is_noop_session_call(original) or move._initialized_iterator(original):
@@ -1598,7 +1603,7 @@ class ProgramMove:
         self._report_shown(reads)
         if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
-            or self._graph_method_call(c) or self._summary_write(c)
+            or self._session_arguments(c) or self._summary_write(c)
             for c in calls_in(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
@@ -1808,12 +1813,33 @@ class ProgramMove:
         for call in calls_in(stmt):
             if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
                 allowed.update(id(name) for name in names_read(call))
-            if self._graph_method_call(call):
-                allowed.update(
-                    id(arg.value) for arg in call.args
-                    if isinstance(arg.value, cst.Name) and arg.value.value in self.scope.sessions
-                )
+            allowed.update(id(arg.value) for arg in self._session_arguments(call))
         return allowed
+
+    def _session_arguments(self, call: cst.Call) -> list[cst.Arg]:
+        """The sessions a call passes to a converted class's method or to a module function that
+        runs them (`do_eval(sess, data)`): sessions are gone, the argument becomes None."""
+        sessions = [a for a in call.args if isinstance(a.value, cst.Name) and a.value.value in self.scope.sessions]
+        if not sessions or self._graph_method_call(call):
+            return sessions
+        func = self._session_helper(call)
+        if func is None:
+            return []
+        params = [p.name.value for p in func.params.params]
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in call.args) or len(positional) > len(params):
+            return []
+        for arg in sessions:
+            name = arg.keyword.value if arg.keyword is not None else params[positional.index(arg)]
+            self.session_params.setdefault(func.name.value, set()).add(name)
+        return sessions
+
+    def _session_helper(self, call: cst.Call) -> cst.FunctionDef | None:
+        """The one module-level function of this name that runs sessions, `call` calls."""
+        if not isinstance(call.func, cst.Name):
+            return None
+        defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == call.func.value]
+        return defs[0] if len(defs) == 1 and self._has_run_calls(defs[0]) else None
 
     def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
         """Tensors may be read outside a run only through run sites or as eager reads; anything
@@ -2518,7 +2544,8 @@ def _globals_read(func: cst.FunctionDef) -> list[str]:
 
 
 def _bound_names(stmt: cst.CSTNode) -> set[int]:
-    """Ids of the names a statement assigns to or loops over (plain targets, tuples of them)."""
+    """Ids of the names a statement assigns to, loops over (plain targets, tuples of them) or
+    takes as parameters."""
     bound: set[int] = set()
 
     def add(target: cst.BaseExpression) -> None:
@@ -2533,6 +2560,8 @@ def _bound_names(stmt: cst.CSTNode) -> set[int]:
             add(node.target)
         elif isinstance(node, cst.AsName):
             add(node.name)  # type: ignore[arg-type]
+        elif isinstance(node, cst.Param):
+            bound.add(id(node.name))
     return bound
 
 
