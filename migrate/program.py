@@ -913,8 +913,8 @@ class ProgramMove:
                         and c.func.value in self.models.layer_classes and c.func.value not in self.models.model_instances
                         and id(c) not in self.models.call_instances), None)
         if unowned is not None:
-            # A layer class is built inside the models that call it; called here, nothing would own its weights.
-            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls layer function {unowned} outside a model function")
+            # A layer class is built inside the models that call it; called here, it is made here.
+            node.info["layer_instances"] = self._scoped_layer_instances(value, names[0], item)
         if kind != "collection" and isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
             d.kind == "collection" for d in deps
         ):
@@ -924,6 +924,43 @@ class ProgramMove:
         self._check_rebinding(node, item)
         self.scope.add(node)
         return node
+
+    def _scoped_layer_instances(self, value: cst.BaseExpression, target: str, item: Item) -> list[cst.BaseStatement]:
+        """`h1 = fc_layer(x, 16, "layer1")` in the graph: the layer function became a Layer class
+        that model functions build; called here, each call makes its instance here, named by the
+        variable_scope the call gave (`layer1 = FcLayer(16, name="layer1")`), and calls it."""
+        assert self.models is not None
+        made: list[cst.BaseStatement] = []
+        for call in calls_in(value):
+            name = call.func.value if isinstance(call.func, cst.Name) else ""
+            if (name not in self.models.layer_classes or name in self.models.model_instances
+                    or id(call) in self.models.call_instances):
+                continue
+            defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+            scoped = self.models.scope_params.get(name)
+            if (scoped is None or item.prefix or len(defs) != 1 or not call.args or call.args[0].keyword is not None
+                    or any(a.star for a in call.args)):
+                raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
+            position, param = scoped
+            positional = [a for a in call.args if a.keyword is None]
+            scope_arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == param),
+                             positional[position] if len(positional) > position else None)
+            if scope_arg is None:
+                raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls {name} without a variable_scope name")
+            literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
+            instance = self._fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
+            config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
+            args = ", ".join([*config, f"name={code(scope_arg.value)}"])
+            made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({args})\n"))
+            self.models.call_instances[id(call)] = instance
+            params = [p.name.value for p in defs[0].params.params]
+            dropped, _ = self.models.dropped_params.get(name, ([], ""))
+            self.models.dropped_params[name] = (
+                sorted({*dropped, *enumerate(params)} - {(0, params[0])}),
+                "configuration and variable_scope name given to the layer instance",
+            )
+            self._fixed(SCOPE_RULE.id, item.stmt, f"{name}() called in the graph → {instance}, created once")
+        return made
 
     def _check_rebinding(self, node: Node, item: Item) -> None:
         """A name bound to an object created once (a variable) and bound again, while a step
@@ -1270,6 +1307,7 @@ class ProgramMove:
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
             raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
+        out.extend(node.info.get("layer_instances", []))  # type: ignore[arg-type]
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
         if node.info.get("rnn"):
