@@ -241,6 +241,8 @@ class ProgramMove:
                 out.append(item.stmt)
                 pending = []
                 continue
+            if insert_at is None and self._calls_deferred(item.stmt, deferred):
+                insert_at = len(out)  # the steps its runs call must be defined before it runs them
             emitted, new_functions = self._emit(item)
             if new_functions and insert_at is None:
                 insert_at = len(out)
@@ -343,6 +345,13 @@ class ProgramMove:
 
     def _creates_session(self, node: cst.CSTNode) -> bool:
         return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in calls_in(node))
+
+    def _calls_deferred(self, stmt: cst.BaseStatement, deferred: list[tuple[int, cst.FunctionDef]]) -> bool:
+        """Does a statement of the driver call a function of this block that runs sessions?"""
+        names = {func.name.value for _, func in deferred}
+        return bool(names) and not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and any(
+            isinstance(c.func, cst.Name) and c.func.value in names for c in calls_in(stmt)
+        )
 
     def _has_run_calls(self, func: cst.FunctionDef) -> bool:
         """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""

@@ -240,3 +240,33 @@ def test_keras_layers_built_by_name_in_a_graph_are_trained_through_their_variabl
         train([[1.0, 2.0]], [[0.0, 1.0]])
         """,
     )
+
+
+def test_an_argument_keras_lacks_written_as_its_tf1_default_changes_nothing() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        h = tf.contrib.layers.fully_connected(x, 3, normalizer_fn=None, normalizer_params=None)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(h, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "idiomatic"
+    assert "normalizer" not in result.code
+
+
+def test_graph_mode_helper_leaves_out_arguments_written_as_their_default() -> None:
+    # A tensor read outside any run keeps the file in graph mode: the layer becomes the file's
+    # helper, which takes no normalizer_fn; TF 2.21 has no tf.compat.v1.contrib to fall back on.
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        h = tf.contrib.layers.fully_connected(x, 3, normalizer_fn=None, scope="fc")
+        print(h)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(h, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "partial"
+    assert 'h = tf1_fully_connected(x, 3, scope="fc")' in result.code
+    assert "compat.v1.contrib" not in result.code
