@@ -1882,10 +1882,10 @@ class ProgramMove:
         return sessions
 
     def _session_helper(self, call: cst.Call) -> cst.FunctionDef | None:
-        """The one module-level function of this name that runs sessions, `call` calls."""
+        """The one function of this name in the module, running sessions, that `call` calls."""
         if not isinstance(call.func, cst.Name):
             return None
-        defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == call.func.value]
+        defs = [d for d in memoised_walk("defs", self.module, _function_defs) if d.name.value == call.func.value]
         return defs[0] if len(defs) == 1 and self._has_run_calls(defs[0]) else None
 
     def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
@@ -2588,6 +2588,10 @@ def _globals_read(func: cst.FunctionDef) -> list[str]:
     bound = _bound_names(func.body)
     local |= {n.value for n in names_read(func.body) if id(n) in bound}
     return [n.value for n in names_read(func.body) if n.value not in local]
+
+
+def _function_defs(module: cst.Module) -> list[cst.FunctionDef]:
+    return [n for n in walk(module) if isinstance(n, cst.FunctionDef)]
 
 
 def _bound_names(stmt: cst.CSTNode) -> set[int]:

@@ -1062,9 +1062,7 @@ def module_constants(module: cst.Module) -> dict[str, str]:
         targets: list[cst.CSTNode] = []
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
             targets = [node.target]
-        elif isinstance(node, (cst.Param, cst.FunctionDef, cst.ClassDef)):
-            targets = [node.name]
-        elif isinstance(node, cst.AsName):
+        elif isinstance(node, (cst.Param, cst.FunctionDef, cst.ClassDef, cst.AsName)):
             targets = [node.name]
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             targets = [item.name for item in node.names]

@@ -343,3 +343,20 @@ def test_session_parameter_of_a_helper_runs_its_session_and_the_call_passes_none
     assert "show(None, [1.0, 2.0])" in result.code
     # the step is defined before the call that runs it
     assert result.code.index("def y(") < result.code.index("show(None")
+
+
+def test_session_helper_nested_in_main_takes_the_session_by_another_name() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        def main():
+            x = tf.placeholder(tf.float32, [None, 2])
+            y = x * 2.0
+            def report(session, data):
+                print(session.run(y, {x: data}))
+            with tf.Session() as sess:
+                report(sess, [[1.0, 2.0]])
+        main()
+        """))
+    assert result.level == "idiomatic"
+    assert "print(y(data).numpy())" in result.code
+    assert "report(None, [[1.0, 2.0]])" in result.code
