@@ -139,7 +139,8 @@ def test_layer_with_an_argument_keras_lacks_keeps_the_file_in_graph_mode() -> No
 
 MODEL_CALLED_WITH = (
     "import tensorflow as tf\n"
-    "size = 4\n"
+    "size = len('abcd')\n"
+    "width = 4\n"
     "def net(x, units=3):\n"
     "    return tf.layers.dense(x, units, name='out')\n"
     "x = tf.placeholder(tf.float32, [None, 2])\n"
@@ -157,6 +158,14 @@ def test_model_function_whose_caller_computes_a_layer_size_stays_in_graph_mode()
     assert result.level == "partial"
     assert "sets the configuration of its layers" in result.findings[0].message
     assert "tf1_dense(x, units, name='out')" in result.code
+
+
+def test_model_function_called_with_a_module_constant_takes_its_literal() -> None:
+    # `width` is bound once, to a literal: the model is created where the function was defined,
+    # before `width` is, so it takes the value.
+    result = rewrite_source(MODEL_CALLED_WITH.format(units="width"))
+    assert result.level == "idiomatic"
+    assert "net = Net(units=4)" in result.code
 
 
 def test_model_function_called_once_with_a_literal_size_takes_it_in_its_constructor() -> None:
