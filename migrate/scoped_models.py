@@ -1056,9 +1056,13 @@ def _is_literal(expr: cst.BaseExpression) -> bool:
 
 def module_constants(module: cst.Module) -> dict[str, str]:
     """Name -> literal source of each name the module binds once, at its top level, to a literal
-    (`K = 4`, `N, D = 300, 6`) and nowhere else: where it is read, it holds that literal."""
+    (`K = 4`, `N, D = 300, 6`) and nowhere else: where it is read, it holds that literal. A list
+    that something may change in place (`sizes.append(4)`, `sizes[0] = 8`) is no constant."""
     bindings: dict[str, int] = {}
+    changed: set[str] = set()  # names whose value a method or an item assignment may change
     for node in walk(module):
+        if isinstance(node, (cst.Attribute, cst.Subscript)) and isinstance(node.value, cst.Name):
+            changed.add(node.value.value)
         targets: list[cst.CSTNode] = []
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
             targets = [node.target]
@@ -1084,7 +1088,9 @@ def module_constants(module: cst.Module) -> dict[str, str]:
                 continue
             pairs = [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
         for name, literal in pairs:
-            if isinstance(name, cst.Name) and bindings.get(name.value) == 1 and _is_literal(literal):
+            mutable = any(isinstance(n, cst.List) for n in walk(literal))
+            if (isinstance(name, cst.Name) and bindings.get(name.value) == 1 and _is_literal(literal)
+                    and not (mutable and name.value in changed)):
                 found[name.value] = _code(literal)
     return found
 

@@ -407,5 +407,9 @@ def test_module_constant_read_by_a_model_function_call_is_its_literal() -> None:
             G = 7
         for H in range(2):
             pass
+        I = [1, 2]
+        I.append(3)
+        J = [4]
+        print(J[0], len(J))
         """))
     assert module_constants(module) == {"A": "3", "B": "[4, 5]", "C": '"name"'}
