@@ -1433,6 +1433,8 @@ class ProgramMove:
             )
         if keras.float64:
             self._fixed(OPTIMIZER_RULE.id, call, FLOAT64_DECAY.format(names=", ".join(keras.float64)), "info")
+        if keras.drift:
+            self._fixed(OPTIMIZER_RULE.id, call, keras.drift, "info")
         if keras.note:
             self._fixed(RMSPROP_RULE.id, call, keras.note, "manual")
         return keras.source
