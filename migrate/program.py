@@ -1425,8 +1425,9 @@ class ProgramMove:
         if keras.rounded:
             self._fixed(
                 OPTIMIZER_RULE.id, call,
-                f"{', '.join(keras.rounded)} written as the float32 value TF1 computed with: "
-                "Keras subtracts it from 1 in float64", "info",
+                f"{', '.join(keras.rounded)} written as TF1's float32 "
+                f"{'values' if len(keras.rounded) > 1 else 'value'}: Keras subtracts "
+                f"{'them' if len(keras.rounded) > 1 else 'it'} from 1 in float64", "info",
             )
         if keras.float64:
             self._fixed(OPTIMIZER_RULE.id, call, FLOAT64_DECAY.format(names=", ".join(keras.float64)), "info")
