@@ -76,20 +76,42 @@ def _binary(symbol: str, test: Callable, static: Callable) -> tuple[Callable, Ca
     """The v1 form `(x, y, data, summarize, message, name)` and v2 form `(x, y, message,
     summarize, name)` of one elementwise comparison assertion."""
 
-    def v1(x: Any, y: Any, data: Any = None, summarize: int | None = None, message: str | None = None,
-           name: str | None = None) -> Any:
+    def v1(
+        x: Any,
+        y: Any,
+        data: Any = None,
+        summarize: int | None = None,
+        message: str | None = None,
+        name: str | None = None,
+    ) -> Any:
         x, y = convert_to_tensor(x), convert_to_tensor(y, dtype=convert_to_tensor(x).dtype)
         if data is None:
-            data = [message or "", f"Condition x {symbol} y did not hold element-wise:", "x = ", x, "y = ", y]
+            data = [
+                message or "",
+                f"Condition x {symbol} y did not hold element-wise:",
+                "x = ",
+                x,
+                "y = ",
+                y,
+            ]
         elif message is not None:
             data = [message, *data]
         xs, ys = constant_value(x), constant_value(y)
         if xs is not None and ys is not None and not np.all(static(xs, ys)):
-            raise InvalidArgumentError(None, None, _message(
-                [d if isinstance(d, str) else constant_value(d) for d in data], summarize))
+            raise InvalidArgumentError(
+                None,
+                None,
+                _message([d if isinstance(d, str) else constant_value(d) for d in data], summarize),
+            )
         return Assert(M.reduce_all(test(x, y)), data, summarize=summarize, name=name)
 
-    def v2(x: Any, y: Any, message: str | None = None, summarize: int | None = None, name: str | None = None) -> Any:
+    def v2(
+        x: Any,
+        y: Any,
+        message: str | None = None,
+        summarize: int | None = None,
+        name: str | None = None,
+    ) -> Any:
         return v1(x, y, summarize=summarize, message=message, name=name)
 
     return v1, v2
@@ -98,8 +120,13 @@ def _binary(symbol: str, test: Callable, static: Callable) -> tuple[Callable, Ca
 def _unary(binary: Callable, zero_first: bool, condition: str) -> tuple[Callable, Callable]:
     """`assert_positive(x)` and kin: a comparison with zero."""
 
-    def v1(x: Any, data: Any = None, summarize: int | None = None, message: str | None = None,
-           name: str | None = None) -> Any:
+    def v1(
+        x: Any,
+        data: Any = None,
+        summarize: int | None = None,
+        message: str | None = None,
+        name: str | None = None,
+    ) -> Any:
         x = convert_to_tensor(x)
         zero = np.zeros((), x.dtype.as_numpy_dtype)
         if data is None:
@@ -109,7 +136,9 @@ def _unary(binary: Callable, zero_first: bool, condition: str) -> tuple[Callable
         args = (zero, x) if zero_first else (x, zero)
         return binary(*args, data=data, summarize=summarize, name=name)
 
-    def v2(x: Any, message: str | None = None, summarize: int | None = None, name: str | None = None) -> Any:
+    def v2(
+        x: Any, message: str | None = None, summarize: int | None = None, name: str | None = None
+    ) -> Any:
         return v1(x, summarize=summarize, message=message, name=name)
 
     return v1, v2
@@ -144,8 +173,14 @@ register("Print", _print_make, shape_fn=lambda i, a: [(i[0].shape, i[0].dtype)],
 register_gradient("Print")(lambda op, g: [g] + [None] * (len(op.inputs) - 1))
 
 
-def Print(input_: Any, data: Any, message: str | None = None, first_n: int | None = None,
-          summarize: int | None = None, name: str | None = None) -> Any:
+def Print(
+    input_: Any,
+    data: Any,
+    message: str | None = None,
+    first_n: int | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> Any:
     """TF1's ``tf.Print``: `input_` unchanged, printing `message` and `data` to stderr as it runs."""
     tensors = [convert_to_tensor(input_), *[convert_to_tensor(d) for d in data]]
     attrs = {"message": message or "", "first_n": first_n, "summarize": summarize}
@@ -156,17 +191,29 @@ def Print(input_: Any, data: Any, message: str | None = None, first_n: int | Non
 
 #: tf.debugging (TF 2.21) and its TF1 names (tf.compat.v1.debugging and tf.assert_* in TF1).
 DEBUGGING_V2 = {
-    "Assert": Assert, "assert_equal": assert_equal_v2, "assert_none_equal": assert_none_equal_v2,
-    "assert_less": assert_less_v2, "assert_less_equal": assert_less_equal_v2,
-    "assert_greater": assert_greater_v2, "assert_greater_equal": assert_greater_equal_v2,
-    "assert_positive": assert_positive_v2, "assert_negative": assert_negative_v2,
-    "assert_non_negative": assert_non_negative_v2, "assert_non_positive": assert_non_positive_v2,
+    "Assert": Assert,
+    "assert_equal": assert_equal_v2,
+    "assert_none_equal": assert_none_equal_v2,
+    "assert_less": assert_less_v2,
+    "assert_less_equal": assert_less_equal_v2,
+    "assert_greater": assert_greater_v2,
+    "assert_greater_equal": assert_greater_equal_v2,
+    "assert_positive": assert_positive_v2,
+    "assert_negative": assert_negative_v2,
+    "assert_non_negative": assert_non_negative_v2,
+    "assert_non_positive": assert_non_positive_v2,
 }
 DEBUGGING_V1 = {
-    "Assert": Assert, "assert_equal": assert_equal, "assert_none_equal": assert_none_equal,
-    "assert_less": assert_less, "assert_less_equal": assert_less_equal, "assert_greater": assert_greater,
-    "assert_greater_equal": assert_greater_equal, "assert_positive": assert_positive,
-    "assert_negative": assert_negative, "assert_non_negative": assert_non_negative,
+    "Assert": Assert,
+    "assert_equal": assert_equal,
+    "assert_none_equal": assert_none_equal,
+    "assert_less": assert_less,
+    "assert_less_equal": assert_less_equal,
+    "assert_greater": assert_greater,
+    "assert_greater_equal": assert_greater_equal,
+    "assert_positive": assert_positive,
+    "assert_negative": assert_negative,
+    "assert_non_negative": assert_non_negative,
     "assert_non_positive": assert_non_positive,
 }
 #: tf.* names: TF 2.21 keeps Assert, assert_equal/greater/less at top level (v2 forms).
