@@ -20,7 +20,7 @@ import libcst as cst
 from .codegen import copy_lines
 from .imports import Aliases
 from .rules.rnn_cells import cell_name
-from .walk import children
+from .walk import children, walk
 
 SET_SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 
@@ -67,11 +67,14 @@ class OpSeeds:
         if self.next is None:
             return stmt
         numbered: dict[cst.Call, int] = {}
+        repeated = _in_comprehensions(stmt)
         for call in _creation_order(stmt, calls):
             if not _draws_op_seed(call, aliases):
                 continue
-            if not _seedable(call, aliases):
-                self.lose()  # a draw with TF1's next op seed that the rewrite cannot spell
+            if not _seedable(call, aliases) or id(call) in repeated:
+                # a draw with TF1's next op seed that the rewrite cannot spell, or one a
+                # comprehension repeats (TF1's loop built an op, with its own seed, per pass)
+                self.lose()
                 break
             numbered[call] = self.next
             self.next += 1
@@ -118,6 +121,15 @@ def _bound(call: cst.Call, params: tuple[str, ...]) -> dict[str, cst.BaseExpress
     bound = {p: a.value for p, a in zip(params, (a for a in call.args if a.keyword is None))}
     bound.update({a.keyword.value: a.value for a in call.args if a.keyword is not None})
     return bound
+
+
+def _in_comprehensions(stmt: cst.CSTNode) -> set[int]:
+    """Ids of the calls a comprehension in `stmt` makes once per element."""
+    comprehensions = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+    return {
+        id(n) for c in walk(stmt) if isinstance(c, comprehensions)
+        for n in walk(c) if isinstance(n, cst.Call)
+    }
 
 
 def _creation_order(stmt: cst.CSTNode, calls: list[cst.Call]) -> list[cst.Call]:

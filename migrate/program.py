@@ -821,7 +821,7 @@ class ProgramMove:
             return
         if self.op_seeds.next is None:
             return
-        functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        functions = memoised_walk("functions", self.module, _functions_by_name)
         called = [functions[c.func.value] for c in calls
                   if isinstance(c.func, cst.Name) and c.func.value in functions]
         models = [f.name.value for f in called if f.name.value in self.models.seeds.plans]
@@ -845,10 +845,10 @@ class ProgramMove:
             return False
         func = helpers[0]
         name = func.name.value
-        sites = [c for c in calls_in(self.module) if isinstance(c.func, cst.Name) and c.func.value == name]
+        sites = calls_by_callee(self.module).get(name, [])
         body = calls_in(func)
         straight = all(isinstance(s, cst.SimpleStatementLine) for s in func.body.body)
-        others = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)} - {name}
+        others = memoised_walk("functions", self.module, _functions_by_name).keys() - {name}
         if len(sites) != 1 or not straight or any(uncounted(c, self.aliases) for c in body) or any(
             isinstance(c.func, cst.Name) and c.func.value in others for c in body
         ):
@@ -2726,6 +2726,11 @@ def _is_main_guard(stmt: cst.If) -> bool:
 
 def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
     return [n for n in walk(node) if isinstance(n, cst.Assign)]
+
+
+def _functions_by_name(module: cst.Module) -> dict[str, cst.FunctionDef]:
+    """The module's top-level functions by name, as Python binds them (the last def wins)."""
+    return {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
 
 
 def _assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:

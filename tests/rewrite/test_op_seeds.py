@@ -122,3 +122,22 @@ def test_an_unseeded_dataset_shuffle_ends_the_count() -> None:
         "print(sess.run(v))\n"
     )
     assert "tf.random.uniform([2])" in code
+
+
+def test_a_loop_of_random_variables_is_not_given_one_seed() -> None:
+    """TF1's loop built one op per pass, each with its own seed: one `seed=n` written into the
+    comprehension that replaces it would give every pass the same draw. The count stops there."""
+    code, messages = _rewrite(
+        "h = tf.identity(x)\n"
+        "for k in [1, 2, 3]:\n"
+        "    v = tf.Variable(tf.random_normal([2, 2], stddev=0.1), name='v_%d' % k)\n"
+        "    h = tf.nn.tanh(tf.matmul(h[:, :2], v))\n"
+        "loss = tf.reduce_mean(h)\n"
+        "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run([train, loss], {x: [[1.0, 2.0, 3.0]]})[1])\n"
+    )
+    assert "tf.random.normal([3, 2], seed=0)" in code
+    assert "for k in [1, 2, 3]]" in code and "stddev=0.1)" in code and "seed=1" not in code
+    assert any("v_list: random initial value" in m for m in messages)
