@@ -35,6 +35,8 @@ change of a gradient or of the parameters is found at any step
   value's width changes);
 - summaries: each TensorBoard tag's series of (step, value), as TensorBoard plots it;
   a value is judged against the largest magnitude of its series so far;
+- checkpoints: the values each save writes of every paired variable, a model variable the
+  rewrite's save leaves out, and how many saves each program makes;
 - updates: the gradient for each variable at every optimizer step;
 - final state: every variable's value at exit;
 - exit status and exception type.
@@ -73,7 +75,7 @@ from runtime.sandbox import RunResult
 class Divergence:
     """Where two runs first differ."""
 
-    observable: str  # "stdout" | "summary" | "gradient" | "variable" | "exit"
+    observable: str  # "stdout" | "summary" | "checkpoint" | "gradient" | "variable" | "exit"
     step: int | None  # 1-based optimizer step (for stdout: steps run before it)
     variable: str | None
     old: Any
@@ -863,7 +865,75 @@ def compare_traces(
             candidates.append(_Candidate(divergence, old_vars[i].get("stdout_offset"), 0))
         else:  # a crash on one side cuts final values short and explains them
             candidates.append(_Candidate(divergence, None, 3, ended=True))
+    found = _compare_checkpoints(
+        old.get("checkpoints", []),
+        new.get("checkpoints", []),
+        pairs,
+        old_vars,
+        old_model,
+        tol,
+        stats,
+    )
+    if found is not None:
+        candidates.append(found)
     return candidates, steps_compared
+
+
+def _compare_checkpoints(
+    old: list[dict[str, Any]],
+    new: list[dict[str, Any]],
+    pairs: dict[int, int],
+    old_vars: list[dict[str, Any]],
+    old_model: set[int],
+    tol: Tolerance,
+    stats: _Stats,
+) -> _Candidate | None:
+    """The first save that differs: a paired variable saved with another value, or a model
+    variable the original saves and the rewrite's save leaves out; else a missing save.
+
+    Optimizer state and variables only one side has are left out, as in the final state:
+    TF1's Saver saves every global variable, a rewrite's Checkpoint names what it saves.
+    """
+    for k, (a, b) in enumerate(zip(old, new)):
+        new_saved = {entry["index"]: entry["value"] for entry in b["saved"]}
+        for entry in a["saved"]:
+            i = entry["index"]
+            j = pairs.get(i)
+            if j is None:
+                continue
+            name = old_vars[i]["var"]
+            if j not in new_saved:
+                if i not in old_model:
+                    continue
+                detail = f"checkpoint {k + 1} of the rewrite does not save {name}"
+                old_value, new_value = _brief(entry["value"]), None
+            else:
+                mismatch = compare_records(
+                    entry["value"], new_saved[j], tol, stats, 0.0, a["steps"]
+                )
+                if mismatch is None:
+                    continue
+                what, old_value, new_value = mismatch
+                detail = f"value of {name} saved in checkpoint {k + 1}: {what}"
+            divergence = Divergence(
+                "checkpoint", a["steps"], name, old_value, new_value, a["line"], b["line"], detail
+            )
+            return _Candidate(divergence, a["stdout_offset"], 2)
+    if len(old) == len(new):
+        return None
+    k = min(len(old), len(new))
+    extra = old[k] if len(old) > k else new[k]
+    divergence = Divergence(
+        "checkpoint",
+        extra["steps"],
+        None,
+        len(old),
+        len(new),
+        extra["line"] if len(old) > k else None,
+        extra["line"] if len(new) > k else None,
+        f"the original saves {len(old)} checkpoints, the rewrite {len(new)}",
+    )
+    return _Candidate(divergence, extra["stdout_offset"] if len(old) > k else None, 2, ended=True)
 
 
 def _parameter_scales(

@@ -125,3 +125,40 @@ def test_summaries_written_to_event_files_are_traced_alike(tmp_path: Path) -> No
     assert [(tag, step) for tag, step, _ in seen[:2]] == [("w_norm", 0), ("w_hist", 0)]
     assert seen[1][2] == [-2.5, 1.5, 2.0, -1.0, 8.5]  # min, max, count, sum, sum of squares
     assert [s["line"] for s in t1["summaries"]] == [13] * 6
+
+
+CHECKPOINT_TF1 = """import os, tempfile
+import tensorflow as tf
+w = tf.Variable([1.0, -3.0], name='w')
+b = tf.Variable(0.5, name='b')
+grow = tf.assign_add(w, [0.5, 0.5])
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(grow)
+    saver.save(sess, os.path.join(tempfile.mkdtemp(), 'model.ckpt'))
+"""
+
+CHECKPOINT_TF2 = """import os, tempfile
+import tensorflow as tf
+w = tf.Variable([1.0, -3.0], name='w')
+b = tf.Variable(0.5, name='b')
+w.assign_add([0.5, 0.5])
+tf.train.Checkpoint(w=w, b=b).save(os.path.join(tempfile.mkdtemp(), 'ckpt'))
+"""
+
+
+def test_saver_and_checkpoint_saves_are_traced_alike(tmp_path: Path) -> None:
+    t1, p1 = _trace(tmp_path, CHECKPOINT_TF1)
+    t2, p2 = _trace(tmp_path, CHECKPOINT_TF2)
+    assert p1.returncode == 0 and p2.returncode == 0, p1.stderr + p2.stderr
+    (one,), (two,) = t1["checkpoints"], t2["checkpoints"]
+    assert (one["line"], two["line"]) == (10, 6)
+    assert [(e["index"], e["value"]["values"]) for e in one["saved"]] == [
+        (0, [1.5, -2.5]),
+        (1, [0.5]),
+    ]
+    assert [(e["index"], e["value"]["values"]) for e in two["saved"]] == [
+        (0, [1.5, -2.5]),
+        (1, [0.5]),
+    ]

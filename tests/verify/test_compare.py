@@ -687,3 +687,42 @@ def test_an_integer_variable_is_compared_exactly() -> None:
         record["value"] = record_array(np.int64(record["value"]["values"][0]))
     d = compare_runs(old, new, TOL).divergence
     assert d is not None and (d.observable, d.variable) == ("variable", "global_step")
+
+
+def saved(*entries: tuple[int, Any], steps: int = 0, line: int = 1) -> dict[str, Any]:
+    return {
+        "saved": [
+            {"index": i, "value": record_array(np.asarray(v, np.float32))} for i, v in entries
+        ],
+        "line": line,
+        "steps": steps,
+        "stdout_offset": 0,
+    }
+
+
+def with_checkpoints(*checkpoints: dict[str, Any], names=("w", "b")) -> RunResult:
+    result = two_var_run([[1.0, 2.0]], [0.1, 0.2], names=names)
+    result.trace["checkpoints"] = list(checkpoints)
+    return result
+
+
+def test_a_checkpoint_that_saves_another_value_or_leaves_a_model_variable_out_differs() -> None:
+    old = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5), line=20))
+    assert (
+        compare_runs(old, with_checkpoints(saved((1, 0.5), (0, [0.1, 0.2]))), TOL).divergence
+        is None
+    )
+    d = compare_runs(
+        old, with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.7), line=30)), TOL
+    ).divergence
+    assert (d.observable, d.variable, d.old_line, d.new_line) == ("checkpoint", "b", 20, 30)
+    d = compare_runs(old, with_checkpoints(saved((0, [0.1, 0.2]))), TOL).divergence
+    assert (d.observable, d.variable) == ("checkpoint", "b") and "does not save" in d.detail
+    d = compare_runs(old, with_checkpoints(), TOL).divergence
+    assert (d.observable, d.old, d.new) == ("checkpoint", 1, 0)
+
+
+def test_checkpointed_variables_pair_like_the_final_state() -> None:
+    old = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5)))
+    new = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5)), names=("model/w", "model/b"))
+    assert compare_runs(old, new, TOL).divergence is None
