@@ -189,6 +189,7 @@ class OptimizerSpec:
     # Keras keywords Keras subtracts from 1 in float64 where TF1 did it in float32: written as
     # the float32 value TF1 held, so `1 - beta` rounds to TF1's number.
     float32_args: tuple[str, ...] = ()
+    drift: str = ""  # why a correct rewrite can still part from TF1 in the last bits (reported)
 
 
 OPTIMIZERS: dict[str, OptimizerSpec] = {
@@ -207,6 +208,11 @@ OPTIMIZERS: dict[str, OptimizerSpec] = {
          "epsilon": "epsilon", "use_locking": "", "name": ""},
         {"learning_rate": "0.001", "beta_1": "0.9", "beta_2": "0.999", "epsilon": "1e-08"},
         float32_args=("beta_1", "beta_2"),
+        drift=(
+            "Keras's Adam computes beta ** step with pow, TF1 multiplies an accumulator by beta "
+            "each step: the bias correction differs in its last bits from the second step on, "
+            "and Adam's normalised update can amplify that where a gradient is near zero"
+        ),
     ),
     "train.AdagradOptimizer": OptimizerSpec(
         "Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name"),

@@ -429,25 +429,30 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:
     tfmigrate verify OLD.py NEW.py   compare two programs
     tfmigrate verify PATHS...        rewrite each TF1 file in memory, then compare
     """
-    from migrate.process import rewrite_bytes
-    from runtime.verdict import verify_files
+    from migrate.api import ParseError
+    from migrate.process import UnsafeRewrite, rewrite_bytes
+    from runtime.verdict import Verdict, verify_files
 
     settings = _settings(paths, None)
     overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}
-    verdicts = []
+    verdicts: list[tuple[str, str | None, Verdict]] = []  # (file, rewrite level, verdict)
     if _is_pair(paths):
         old, new = map(Path, paths)
-        verdicts.append((f"{old} -> {new}", verify_files(old, new, _verify_options(settings, **overrides))))
+        verdicts.append((f"{old} -> {new}", None, verify_files(old, new, _verify_options(settings, **overrides))))
     else:
         for path in _files(paths, settings, (), (), False):
             source = path.read_bytes()
-            result = rewrite_bytes(source, str(path), _rule_config(settings, (), ()))
+            try:
+                result = rewrite_bytes(source, str(path), _rule_config(settings, (), ()))
+            except (ParseError, UnsafeRewrite, UnicodeDecodeError) as exc:
+                verdicts.append((str(path), "failed", Verdict("unverified", f"not rewritten: {exc}")))
+                continue
             code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
-            verdicts.append((str(path), _verify_sources(
+            verdicts.append((str(path), result.level, _verify_sources(
                 path, source, code, settings, reprinted=_reprinted(result.findings), **overrides,
             )))
     _print_verdicts(verdicts, fmt)
-    statuses = {v.status for _, v in verdicts}
+    statuses = {v.status for _, _, v in verdicts}
     worst = next((s for s in ("different", "unverified") if s in statuses), "equivalent")
     sys.exit({"equivalent": EXIT_OK, "different": EXIT_CHANGED, "unverified": EXIT_MANUAL}[worst])
 
@@ -465,19 +470,31 @@ def _is_pair(paths: Sequence[str]) -> bool:
 
 
 def _print_verdicts(verdicts, fmt: str) -> None:
+    """One line for one file; for several, a table with each file's rewrite level and verdict,
+    and the totals of both (what `benchmarks/corpus.py` reports for a whole corpus)."""
     import json
+    from collections import Counter
 
     if fmt == "json":
-        click.echo(json.dumps([{"file": name, **v.to_dict()} for name, v in verdicts], indent=2))
+        click.echo(json.dumps([{"file": name, **({"level": level} if level else {}), **v.to_dict()}
+                               for name, level, v in verdicts], indent=2))
         return
     if len(verdicts) == 1:
-        name, verdict = verdicts[0]
-        click.echo(f"{name}: {verdict.status}: {verdict.reason}")
+        name, level, verdict = verdicts[0]
+        click.echo(f"{name}: {f'{level}, ' if level else ''}{verdict.status}: {verdict.reason}")
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table("file", "verdict", "why")
-    for name, verdict in verdicts:
-        table.add_row(name, verdict.status, verdict.reason)
-    Console().print(table)
+    rewritten = any(level for _, level, _ in verdicts)
+    table = Table("file", *(["level"] if rewritten else []), "verdict", "why")
+    for name, level, verdict in verdicts:
+        table.add_row(name, *([level or "-"] if rewritten else []), verdict.status, verdict.reason)
+    console = Console()
+    console.print(table)
+    totals = [Counter(v.status for _, _, v in verdicts)]
+    if rewritten:
+        totals.insert(0, Counter(level for _, level, _ in verdicts if level))
+    console.print(f"{len(verdicts)} files: " + "; ".join(
+        ", ".join(f"{n} {what}" for what, n in counts.most_common()) for counts in totals
+    ), highlight=False)

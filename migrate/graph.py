@@ -7,7 +7,9 @@ program move can take the backward slice of any fetch.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -39,15 +41,17 @@ class Node:
         return self.names[0]
 
 
+T = TypeVar("T")
+
 # CST nodes are immutable, so walks over the same node are memoised (per rewritten file).
-_WALKS: dict[tuple[str, int], tuple[cst.CSTNode, list]] = {}
+_WALKS: dict[tuple[str, int], tuple[cst.CSTNode, Any]] = {}
 
 
 def clear_walk_cache() -> None:
     _WALKS.clear()
 
 
-def memoised_walk(kind: str, node: cst.CSTNode, walk) -> list:
+def memoised_walk(kind: str, node: cst.CSTNode, walk: Callable[[Any], T]) -> T:
     key = (kind, id(node))
     hit = _WALKS.get(key)
     if hit is None or hit[0] is not node:
@@ -65,6 +69,46 @@ def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
     # `type() is`: these node classes have no subclasses, and isinstance on CSTNode's ABC
     # metaclass costs several times more in walks over every node.
     return [n for n in walk(node) if type(n) is cst.Call]
+
+
+def calls_by_callee(node: cst.CSTNode) -> dict[str, list[cst.Call]]:
+    """The calls under ``node`` by what they call: ``f(...)`` under "f", ``x.f(...)`` under
+    ".f". Questions asked once per class or function look their calls up here, so a module's
+    cost stays linear in its size."""
+    return memoised_walk("callees", node, _calls_by_callee)
+
+
+def _calls_by_callee(node: cst.CSTNode) -> dict[str, list[cst.Call]]:
+    index: dict[str, list[cst.Call]] = {}
+    for call in calls_in(node):
+        func = call.func
+        if type(func) is cst.Name:
+            index.setdefault(func.value, []).append(call)  # type: ignore[attr-defined]
+        elif type(func) is cst.Attribute:
+            index.setdefault("." + func.attr.value, []).append(call)  # type: ignore[attr-defined]
+    return index
+
+
+def top_level_defs(module: cst.Module) -> dict[str, cst.FunctionDef]:
+    """The module's top-level functions by name (the first def of a name)."""
+    defs: dict[str, cst.FunctionDef] = {}
+    for stmt in module.body:
+        if type(stmt) is cst.FunctionDef:
+            defs.setdefault(stmt.name.value, stmt)  # type: ignore[attr-defined]
+    return defs
+
+
+def name_uses(node: cst.CSTNode) -> dict[str, list[cst.Name]]:
+    """Every ``Name`` under ``node`` (definitions, reads, members) by its text."""
+    return memoised_walk("name uses", node, _name_uses)
+
+
+def _name_uses(node: cst.CSTNode) -> dict[str, list[cst.Name]]:
+    index: dict[str, list[cst.Name]] = {}
+    for n in walk(node):
+        if type(n) is cst.Name:
+            index.setdefault(n.value, []).append(n)  # type: ignore[attr-defined]
+    return index
 
 
 def names_read(node: cst.CSTNode) -> list[cst.Name]:
@@ -130,9 +174,14 @@ class Scope:
     sessions: set[str] = field(default_factory=set)
     # module-level functions -> the names they read (their graph inputs through globals)
     functions: dict[str, list[str]] = field(default_factory=dict)
+    statements: set[int] = field(default_factory=set)  # ids of the statements nodes came from
+    inside_statements: set[int] = field(default_factory=set)  # ... of INSIDE nodes
 
     def add(self, node: Node) -> None:
         self.nodes.append(node)
+        self.statements.add(id(node.stmt))
+        if node.kind in INSIDE:
+            self.inside_statements.add(id(node.stmt))
         for name in node.names:
             self.current[name] = node
 

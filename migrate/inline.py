@@ -23,7 +23,7 @@ import libcst as cst
 
 from .api_table import OPTIMIZERS
 from .codegen import ReplaceNames, copy_lines, is_docstring
-from .graph import call_args
+from .graph import call_args, name_uses, top_level_defs
 from .imports import Aliases
 from .report import Finding
 from .rules.session import RULE as SESSION_RULE
@@ -58,12 +58,10 @@ def inline_builders(
         isinstance(n, cst.Call) and aliases.resolve(n.func) in SESSION_CALLS for n in walk(module)
     )
     scopes = call_scopes(module, aliases)
-    for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
-        # Look the def up again: inlining an earlier builder may have rebuilt it.
-        func = next(
-            s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
-        )
-        if not _is_builder(func, aliases, runs_graph, scopes.get(name, set()) <= {""}):
+    defs = top_level_defs(module)
+    for name in list(defs):
+        func = defs.get(name)  # looked up again: inlining an earlier builder may have rebuilt it
+        if func is None or not _is_builder(func, aliases, runs_graph, scopes.get(name, set()) <= {""}):
             continue
         site = _one_call_site(module, func.name.value)
         if site is None:
@@ -86,6 +84,7 @@ def inline_builders(
         )
         module = _replace(module, func, site, inlined, lines)
         scopes = call_scopes(module, aliases)  # inlined calls now run under the caller's scopes
+        defs = top_level_defs(module)
     return module
 
 
@@ -187,7 +186,7 @@ def _computes_with_variables(
 def _one_call_site(module: cst.Module, name: str) -> _Site | None:
     """The only use of `name`: `target = name(...)`, a statement of the module or of a top-level
     function; None when the name is used anywhere else."""
-    uses = [n for n in walk(module) if isinstance(n, cst.Name) and n.value == name]
+    uses = name_uses(module).get(name, [])
     if len(uses) != 2:  # the def's own name and one call
         return None
     owners: list[cst.Module | cst.FunctionDef] = [module]

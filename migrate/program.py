@@ -37,6 +37,7 @@ from .graph import (
     Scope,
     backward_slice,
     call_args,
+    calls_by_callee,
     calls_in,
     memoised_walk,
     names_read,
@@ -159,6 +160,8 @@ class ProgramMove:
     used_names: set[str] = field(default_factory=set)
     optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
     lr_placeholders: set[int] = field(default_factory=set)
+    # (scope size and model functions it was taken at, names passed as a model's training flag)
+    flag_names: tuple[tuple, set[str]] = ((), set())
     models: ModelBuilder | None = None
     sliced: set[int] = field(default_factory=set)
     # seeded random ops -> the step functions that build a copy of them
@@ -311,13 +314,10 @@ class ProgramMove:
     def _external_runs(self, cls: str) -> list[tuple[str, list[str]]]:
         """(fetched attribute, fed attributes) of each `sess.run(inst.attr, {inst.ph: ...})` on an
         instance `inst = cls(...)` of the module: the class makes a step function for each."""
-        instances = {
-            a.targets[0].target.value for a in memoised_walk("assigns", self.module, _assigns)
-            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
-            and isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Name) and a.value.func.value == cls
-        }
+        instances = memoised_walk("instances", self.module, _instances_by_class).get(cls, set())
+        runs = memoised_walk("runs by owner", self.module, _runs_by_owner)
         found: list[tuple[str, list[str]]] = []
-        for call in calls_in(self.module):
+        for _, call in sorted((p for i in instances for p in runs.get(i, [])), key=lambda p: p[0]):
             site = _instance_run(call, instances)
             if site is not None and site not in found:
                 found.append(site)
@@ -340,13 +340,11 @@ class ProgramMove:
 
     def _has_run_calls(self, func: cst.FunctionDef) -> bool:
         """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
-        return any(
-            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval")
-            for c in calls_in(func)
-        )
+        callees = calls_by_callee(func)
+        return ".run" in callees or ".eval" in callees
 
     def _defines_graph(self, item: Item) -> bool:
-        return any(n.stmt is item.stmt for n in self.scope.nodes) or self._is_converted(item)
+        return id(item.stmt) in self.scope.statements or self._is_converted(item)
 
     def _is_converted(self, item: Item) -> bool:
         assert self.models is not None
@@ -376,7 +374,7 @@ class ProgramMove:
 
     def _moved(self, item: Item) -> bool:
         """True when the statement went into a step function (its comments went with it)."""
-        return any(n.stmt is item.stmt and n.kind in INSIDE for n in self.scope.nodes)
+        return id(item.stmt) in self.scope.inside_statements
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.lines.get(id(node), 0)
@@ -616,9 +614,8 @@ class ProgramMove:
         if isinstance(expr, cst.Name):
             # `with tf.control_dependencies(update_ops)` is unwrapped before names are bound.
             return any(
-                len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
-                and a.targets[0].target.value == expr.value and self._is_update_ops(a.value)
-                for a in memoised_walk("assigns", self.module, _assigns)
+                len(a.targets) == 1 and self._is_update_ops(a.value)
+                for a in memoised_walk("assigned", self.module, _assigns_by_name).get(expr.value, [])
             )
         return (isinstance(expr, cst.Call) and self.aliases.resolve(expr.func) == "get_collection"
                 and bool(expr.args) and self.aliases.resolve(expr.args[0].value) == "GraphKeys.UPDATE_OPS")
@@ -1436,11 +1433,14 @@ class ProgramMove:
         if keras.rounded:
             self._fixed(
                 OPTIMIZER_RULE.id, call,
-                f"{', '.join(keras.rounded)} written as the float32 value TF1 computed with: "
-                "Keras subtracts it from 1 in float64", "info",
+                f"{', '.join(keras.rounded)} written as TF1's float32 "
+                f"{'values' if len(keras.rounded) > 1 else 'value'}: Keras subtracts "
+                f"{'them' if len(keras.rounded) > 1 else 'it'} from 1 in float64", "info",
             )
         if keras.float64:
             self._fixed(OPTIMIZER_RULE.id, call, FLOAT64_DECAY.format(names=", ".join(keras.float64)), "info")
+        if keras.drift:
+            self._fixed(OPTIMIZER_RULE.id, call, keras.drift, "info")
         if keras.note:
             self._fixed(RMSPROP_RULE.id, call, keras.note, "manual")
         return keras.source
@@ -2041,8 +2041,7 @@ class ProgramMove:
         """A name bound once to an update factory's op (`update_target = copy_op(a, b)`)."""
         if not isinstance(fetch, cst.Name):
             return False
-        bound = [a for a in memoised_walk("assigns", self.module, _assigns)
-                 if any(n.value == fetch.value for t in a.targets for n in [t.target] if isinstance(n, cst.Name))]
+        bound = memoised_walk("assigned", self.module, _assigns_by_name).get(fetch.value, [])
         return (len(bound) == 1 and isinstance(bound[0].value, cst.Call) and isinstance(bound[0].value.func, cst.Name)
                 and bound[0].value.func.value in self.update_factories)
 
@@ -2241,16 +2240,21 @@ class ProgramMove:
         scalar, and Keras needs the rank of what a model is called with."""
         assert self.models is not None
         flags = self.models.flag_params
-        for node in self.scope.nodes:
-            for call in calls_in(node.stmt):
-                if not (isinstance(call.func, cst.Name) and call.func.value in flags):
-                    continue
-                for position, name in flags[call.func.value]:
-                    passed = [a.value for i, a in enumerate(call.args)
-                              if (a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == name)]
-                    if any(isinstance(v, cst.Name) and v.value == placeholder.name for v in passed):
-                        return True
-        return False
+        key = (len(self.scope.nodes), tuple(flags))
+        if self.flag_names[0] != key:
+            passed: set[str] = set()
+            for node in self.scope.nodes:
+                for call in calls_in(node.stmt):
+                    if not (isinstance(call.func, cst.Name) and call.func.value in flags):
+                        continue
+                    for position, name in flags[call.func.value]:
+                        passed.update(
+                            a.value.value for i, a in enumerate(call.args)
+                            if ((a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == name))
+                            and isinstance(a.value, cst.Name)
+                        )
+            self.flag_names = (key, passed)
+        return placeholder.name in self.flag_names[1]
 
     def _watched(self, grad_nodes: list[Node], placeholders: list[Node]) -> list[str]:
         names = {p.name for p in placeholders}
@@ -2605,6 +2609,21 @@ def _feed_of(call: cst.Call) -> cst.BaseExpression | None:
     return args.get("feed_dict")
 
 
+def _runs_by_owner(node: cst.CSTNode) -> dict[str, list[tuple[int, cst.Call]]]:
+    """`<session>.run(...)` calls under ``node`` (numbered in order) by the one name whose
+    attributes they fetch (`inst` of `sess.run([inst.a, inst.b])`)."""
+    index: dict[str, list[tuple[int, cst.Call]]] = {}
+    for number, call in enumerate(calls_by_callee(node).get(".run", [])):
+        if not call.args or call.args[0].keyword is not None:
+            continue
+        fetch = call.args[0].value
+        elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
+        owners = {e.value.value for e in elements if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)}
+        if len(owners) == 1:
+            index.setdefault(owners.pop(), []).append((number, call))
+    return index
+
+
 def _instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
     """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
     on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
@@ -2648,6 +2667,26 @@ def _is_main_guard(stmt: cst.If) -> bool:
 
 def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
     return [n for n in walk(node) if isinstance(n, cst.Assign)]
+
+
+def _assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:
+    """The assignments under ``node`` by each plain name they bind (`a = b = f()` under both)."""
+    index: dict[str, list[cst.Assign]] = {}
+    for assign in memoised_walk("assigns", node, _assigns):
+        for name in dict.fromkeys(t.target.value for t in assign.targets if isinstance(t.target, cst.Name)):
+            index.setdefault(name, []).append(assign)
+    return index
+
+
+def _instances_by_class(node: cst.CSTNode) -> dict[str, set[str]]:
+    """The names bound by `name = Cls(...)` under ``node``, by the plain name called."""
+    index: dict[str, set[str]] = {}
+    for assign in memoised_walk("assigns", node, _assigns):
+        value, targets = assign.value, assign.targets
+        if (len(targets) == 1 and isinstance(targets[0].target, cst.Name) and isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Name)):
+            index.setdefault(value.func.value, set()).add(targets[0].target.value)
+    return index
 
 
 def _valueless(node: Node) -> bool:

@@ -15,7 +15,7 @@ import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
 from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring
-from .graph import Scope, call_args, calls_in, memoised_walk, names_read
+from .graph import Scope, call_args, calls_by_callee, memoised_walk, names_read
 from .imports import Aliases
 from .layer_seeds import LayerSeeds, SeedPlan
 from .op_seeds import is_random, uncounted
@@ -127,7 +127,7 @@ class ModelBuilder:
         """Every call of the plain name `name` in the module."""
         if self.module is None:
             return []
-        return [c for c in calls_in(self.module) if isinstance(c.func, cst.Name) and c.func.value == name]
+        return calls_by_callee(self.module).get(name, [])
 
     def caller_scope(self, name: str) -> str | None:
         """The one variable_scope every call of `name` runs under, when it is one literal name

@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .codegen import ReplaceNames, copy_lines, is_docstring
-from .graph import call_args
+from .graph import call_args, top_level_defs
 from .imports import Aliases
 from .report import Finding
 from .rules.variable_scope import RULE
@@ -140,11 +140,11 @@ def inline_variable_wrappers(
     module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
 ) -> cst.Module:
     """The module with each get_variable wrapper, called only by name, inlined and removed."""
-    for name in [s.name.value for s in module.body if isinstance(s, cst.FunctionDef)]:
-        # Look the def up again: inlining an earlier wrapper into it rebuilt it.
-        func = next(
-            s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name
-        )
+    defs = top_level_defs(module)
+    for name in list(defs):
+        func = defs.get(name)  # looked up again: inlining an earlier wrapper into it rebuilt it
+        if func is None:
+            continue
         params = _plain_params(func)
         created = _created(list(func.body.body), aliases)  # type: ignore[arg-type]
         if params is None or created is None or func.decorators:
@@ -172,4 +172,5 @@ def inline_variable_wrappers(
         )
         kept = iter(new_rest.body)
         module = module.with_changes(body=[next(kept) for s in module.body if s is not func])
+        defs = top_level_defs(module)
     return module

@@ -69,6 +69,7 @@ class KerasOptimizer:
 
     source: str
     note: str  # why the Keras form cannot match TF1 exactly ("" when it can)
+    drift: str  # why it can still part from TF1 in the last bits ("" when it cannot)
     rounded: tuple[str, ...]  # `beta_1=0.9`: literals written as their float32 value
     float64: tuple[str, ...]  # keywords whose computed value Keras subtracts from 1 in float64
 
@@ -120,7 +121,7 @@ def keras_optimizer(path: str, call: cst.Call, learning_rate: str | None = None)
     ordered = ["learning_rate"] + [k for k in kwargs if k != "learning_rate"]
     text = ", ".join(f"{k}={kwargs[k]}" for k in ordered if k in kwargs)
     source = f"tf.keras.optimizers.{spec.keras}({text})"
-    return KerasOptimizer(source, spec.note, tuple(rounded), tuple(float64))
+    return KerasOptimizer(source, spec.note, spec.drift, tuple(rounded), tuple(float64))
 
 
 MOMENTUM_RULE = Rule(

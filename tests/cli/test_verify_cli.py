@@ -34,6 +34,23 @@ def test_in_memory_rewrite_verifies_equivalent(work: Path) -> None:
     assert (work / "g18_linreg_minimize_tf1.py").read_bytes() == (SEEDS / "g18_linreg_minimize_tf1.py").read_bytes()
 
 
+def test_several_files_report_level_verdict_and_totals(work: Path) -> None:
+    """A reach report over a folder: each file's level and verdict, then the totals of both."""
+    (work / "plain.py").write_text("import tensorflow as tf\nprint(tf.constant(1.0) + 1.0)\n")
+    (work / "broken.py").write_text("import tensorflow as tf\nx = (\n")
+    result = cli("verify", "--max-steps", "20", "g18_linreg_minimize_tf1.py", "plain.py", "broken.py")
+    out = result.stdout
+    assert "idiomatic" in out and "untouched" in out and "failed" in out
+    assert "3 files: 1 idiomatic, 1 untouched, 1 failed; 2 equivalent, 1 unverified" in out
+    assert result.exit_code == 3  # the worst verdict: the file that could not be rewritten
+    assert (work / "broken.py").read_text() == "import tensorflow as tf\nx = (\n"
+
+
+def test_json_report_carries_the_level(work: Path) -> None:
+    result = cli("verify", "--max-steps", "20", "--format", "json", "g18_linreg_minimize_tf1.py")
+    assert json.loads(result.stdout)[0]["level"] == "idiomatic"
+
+
 def test_the_guides_hand_migration_is_different(work: Path) -> None:
     result = cli("verify", "g08_variable_scope_tf1.py", "g09b_keras_layers_add_weight_tf2.py")
     assert result.exit_code == 1, result.stdout

@@ -50,6 +50,14 @@ def test_float64_one_minus_beta_differs_from_tf1s() -> None:
     assert np.float32(1 - 0.9) != np.float32(1) - np.float32(0.9)
 
 
+def test_adam_reports_its_bias_correction_drift() -> None:
+    """Keras's pow(beta, step) is not TF1's running product: the rewrite says so, SGD's does not."""
+    adam = rewrite_source(TEMPLATE.format(ctor="AdamOptimizer(0.01)"))
+    sgd = rewrite_source(TEMPLATE.format(ctor="GradientDescentOptimizer(0.01)"))
+    assert any("beta ** step" in f.message and f.kind == "info" for f in adam.findings)
+    assert not any("beta ** step" in f.message for f in sgd.findings)
+
+
 def test_computed_beta_is_kept_and_reported() -> None:
     result = rewrite_source(TEMPLATE.format(ctor="AdamOptimizer(0.01, beta1=BETA)").replace(
         "w = tf", "BETA = 0.8\nw = tf"))
