@@ -14,6 +14,7 @@ from .codegen import is_docstring
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .lines import start_lines
+from .op_seeds import SET_SEED_CALLS
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
@@ -24,6 +25,8 @@ from .rules.control_flow import PythonControlFlow, called_only_from_functions
 from .rules.dimensions import RULE as DIMENSION_RULE
 from .rules.dimensions import DimensionValues, dimension_values
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
+from .rules.keras_seeds import RULE as KERAS_SEED_RULE
+from .rules.keras_seeds import seed_python_random
 from .rules.rnn_cells import CELLS as RNN_CELLS
 from .rules.rnn_cells import IMPORTS as RNN_IMPORTS
 from .rules.rnn_cells import SOURCES as CELL_SOURCES
@@ -217,6 +220,9 @@ def rewrite_source(
         new_module = _drop_dimension_values(new_module, lines, findings)
     if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
         new_module = _python_control_flow(new_module, lines, findings)
+    if "set_random_seed" in text and config.enabled(KERAS_SEED_RULE.id):
+        line = next((n.lineno for n, p in _ast_paths(nodes, ast_aliases) if p in SET_SEED_CALLS), 0)  # type: ignore[attr-defined]
+        new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
         return _untouched(source, _distinct(findings))
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code

@@ -334,7 +334,8 @@ class LayerSpec:
     call_defaults: dict[str, str] = field(default_factory=dict)  # call keyword -> TF1 default
     complement: frozenset[str] = frozenset()  # TF1 keywords whose value v becomes 1 - v
     no_bias_when_none: str = ""  # a TF1 keyword whose None means no bias (use_bias=False)
-    unsupported: frozenset[str] = frozenset()  # TF1 keywords with no Keras form
+    # TF1 keywords with no Keras form -> their TF1 default: written as that, they change nothing
+    unsupported: dict[str, str] = field(default_factory=dict)
     weights: bool = True  # False for pooling, flatten and dropout: no variables to train or save
     in_graph: bool = True  # False: built in graph mode, Keras would not run its state updates
     scope: str = ""  # the variable scope TF1 names an unnamed layer by, when Keras names it otherwise
@@ -352,7 +353,7 @@ _CONV_PARAMS = (
     "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint",
     "trainable", "name", "reuse",
 )
-_NORMALIZER = frozenset({"normalizer_fn", "normalizer_params"})
+_NORMALIZER = {"normalizer_fn": "None", "normalizer_params": "None"}
 _POOL_PARAMS = ("pool_size", "strides", "padding", "data_format", "name")
 
 # TF1 layer functions -> Keras layers (tf.layers defaults equal Keras 3's: glorot_uniform
@@ -385,7 +386,7 @@ LAYER_SPECS: dict[str, LayerSpec] = {
          "training", "trainable", "name", "reuse", "renorm", "renorm_clipping",
          "renorm_momentum", "fused", "virtual_batch_size", "adjustment"),
         _DROPPED, call={"training": "training"},
-        unsupported=frozenset({"renorm", "renorm_clipping", "renorm_momentum", "adjustment"}),
+        unsupported={"renorm": "False", "renorm_clipping": "None", "renorm_momentum": "0.99", "adjustment": "None"},
         in_graph=False,
     ),
     "contrib.layers.fully_connected": LayerSpec(

@@ -192,6 +192,8 @@ class ProgramMove:
     name_scopes: NameScopes = field(default_factory=NameScopes)
     new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
     update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
+    # module functions running sessions -> their parameters a call passes a session in
+    session_params: dict[str, set[str]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -243,6 +245,8 @@ class ProgramMove:
                 out.append(item.stmt)
                 pending = []
                 continue
+            if insert_at is None and self._calls_deferred(item.stmt, deferred):
+                insert_at = len(out)  # the steps its runs call must be defined before it runs them
             emitted, new_functions = self._emit(item)
             if new_functions and insert_at is None:
                 insert_at = len(out)
@@ -264,7 +268,11 @@ class ProgramMove:
         # Function bodies run when called, after the graph is built: convert them last.
         late: list[cst.FunctionDef] = []
         for index, func in deferred:
+            # Its parameters that calls pass a session in run sessions in its body.
+            given = self.session_params.get(func.name.value, set()) - self.scope.sessions
+            self.scope.sessions |= given
             emitted, new_functions = self._emit_driver(func)
+            self.scope.sessions -= given
             out[index] = emitted[0] if emitted else func
             late.extend(new_functions)
         if top:
@@ -306,6 +314,7 @@ class ProgramMove:
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
                 helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
+                session_params=self.session_params,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -337,6 +346,13 @@ class ProgramMove:
 
     def _creates_session(self, node: cst.CSTNode) -> bool:
         return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in calls_in(node))
+
+    def _calls_deferred(self, stmt: cst.BaseStatement, deferred: list[tuple[int, cst.FunctionDef]]) -> bool:
+        """Does a statement of the driver call a function of this block that runs sessions?"""
+        names = {func.name.value for _, func in deferred}
+        return bool(names) and not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and any(
+            isinstance(c.func, cst.Name) and c.func.value in names for c in calls_in(stmt)
+        )
 
     def _has_run_calls(self, func: cst.FunctionDef) -> bool:
         """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
@@ -911,8 +927,8 @@ class ProgramMove:
                         and c.func.value in self.models.layer_classes and c.func.value not in self.models.model_instances
                         and id(c) not in self.models.call_instances), None)
         if unowned is not None:
-            # A layer class is built inside the models that call it; called here, nothing would own its weights.
-            raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} calls layer function {unowned} outside a model function")
+            # A layer class is built inside the models that call it; called here, it is made here.
+            node.info["layer_instances"] = self._scoped_layer_instances(value, names[0], item)
         if kind != "collection" and isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
             d.kind == "collection" for d in deps
         ):
@@ -922,6 +938,43 @@ class ProgramMove:
         self._check_rebinding(node, item)
         self.scope.add(node)
         return node
+
+    def _scoped_layer_instances(self, value: cst.BaseExpression, target: str, item: Item) -> list[cst.BaseStatement]:
+        """`h1 = fc_layer(x, 16, "layer1")` in the graph: the layer function became a Layer class
+        that model functions build; called here, each call makes its instance here, named by the
+        variable_scope the call gave (`layer1 = FcLayer(16, name="layer1")`), and calls it."""
+        assert self.models is not None
+        made: list[cst.BaseStatement] = []
+        for call in calls_in(value):
+            name = call.func.value if isinstance(call.func, cst.Name) else ""
+            if (name not in self.models.layer_classes or name in self.models.model_instances
+                    or id(call) in self.models.call_instances):
+                continue
+            defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+            scoped = self.models.scope_params.get(name)
+            if (scoped is None or item.prefix or len(defs) != 1 or not call.args or call.args[0].keyword is not None
+                    or any(a.star for a in call.args)):
+                raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
+            position, param = scoped
+            positional = [a for a in call.args if a.keyword is None]
+            scope_arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == param),
+                             positional[position] if len(positional) > position else None)
+            if scope_arg is None:
+                raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls {name} without a variable_scope name")
+            literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
+            instance = self._fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
+            config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
+            args = ", ".join([*config, f"name={code(scope_arg.value)}"])
+            made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({args})\n"))
+            self.models.call_instances[id(call)] = instance
+            params = [p.name.value for p in defs[0].params.params]
+            dropped, _ = self.models.dropped_params.get(name, ([], ""))
+            self.models.dropped_params[name] = (
+                sorted({*dropped, *enumerate(params)} - {(0, params[0])}),
+                "configuration and variable_scope name given to the layer instance",
+            )
+            self._fixed(SCOPE_RULE.id, item.stmt, f"{name}() called in the graph → {instance}, created once")
+        return made
 
     def _check_rebinding(self, node: Node, item: Item) -> None:
         """A name bound to an object created once (a variable) and bound again, while a step
@@ -1268,6 +1321,7 @@ class ProgramMove:
                 out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
         if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
             raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
+        out.extend(node.info.get("layer_instances", []))  # type: ignore[arg-type]
         if node.info.get("layer"):
             out.append(self._layer_instance(node, item.prefix))
         if node.info.get("rnn"):
@@ -1561,14 +1615,12 @@ class ProgramMove:
                 saver = move._saver_call(original)
                 if saver is not None:
                     return saver
-                sessions = [a for a in updated.args
-                            if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions]
-                if move._graph_method_call(original) and sessions:
+                sessions = {id(a.value) for a in move._session_arguments(original)}
+                if sessions:
                     move._fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
                     return updated.with_changes(args=[
-                        a.with_changes(value=cst.Name("None"))
-                        if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions else a
-                        for a in updated.args
+                        new.with_changes(value=cst.Name("None")) if id(old.value) in sessions else new
+                        for old, new in zip(original.args, updated.args, strict=True)
                     ])
                 site = move._run_site(original)
                 if site is None or move._is_noop_session_call(original) or move._initialized_iterator(original):
@@ -1606,7 +1658,7 @@ class ProgramMove:
         self._report_shown(reads)
         if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
-            or self._graph_method_call(c) or self._summary_write(c)
+            or self._session_arguments(c) or self._summary_write(c)
             for c in calls_in(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
@@ -1816,12 +1868,33 @@ class ProgramMove:
         for call in calls_in(stmt):
             if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
                 allowed.update(id(name) for name in names_read(call))
-            if self._graph_method_call(call):
-                allowed.update(
-                    id(arg.value) for arg in call.args
-                    if isinstance(arg.value, cst.Name) and arg.value.value in self.scope.sessions
-                )
+            allowed.update(id(arg.value) for arg in self._session_arguments(call))
         return allowed
+
+    def _session_arguments(self, call: cst.Call) -> list[cst.Arg]:
+        """The sessions a call passes to a converted class's method or to a module function that
+        runs them (`do_eval(sess, data)`): sessions are gone, the argument becomes None."""
+        sessions = [a for a in call.args if isinstance(a.value, cst.Name) and a.value.value in self.scope.sessions]
+        if not sessions or self._graph_method_call(call):
+            return sessions
+        func = self._session_helper(call)
+        if func is None:
+            return []
+        params = [p.name.value for p in func.params.params]
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in call.args) or len(positional) > len(params):
+            return []
+        for arg in sessions:
+            name = arg.keyword.value if arg.keyword is not None else params[positional.index(arg)]
+            self.session_params.setdefault(func.name.value, set()).add(name)
+        return sessions
+
+    def _session_helper(self, call: cst.Call) -> cst.FunctionDef | None:
+        """The one function of this name in the module, running sessions, that `call` calls."""
+        if not isinstance(call.func, cst.Name):
+            return None
+        defs = [d for d in memoised_walk("defs", self.module, _function_defs) if d.name.value == call.func.value]
+        return defs[0] if len(defs) == 1 and self._has_run_calls(defs[0]) else None
 
     def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
         """Tensors may be read outside a run only through run sites or as eager reads; anything
@@ -2542,8 +2615,13 @@ def _globals_read(func: cst.FunctionDef) -> list[str]:
     return [n.value for n in names_read(func.body) if n.value not in local]
 
 
+def _function_defs(module: cst.Module) -> list[cst.FunctionDef]:
+    return [n for n in walk(module) if isinstance(n, cst.FunctionDef)]
+
+
 def _bound_names(stmt: cst.CSTNode) -> set[int]:
-    """Ids of the names a statement assigns to or loops over (plain targets, tuples of them)."""
+    """Ids of the names a statement assigns to, loops over (plain targets, tuples of them) or
+    takes as parameters."""
     bound: set[int] = set()
 
     def add(target: cst.BaseExpression) -> None:
@@ -2558,6 +2636,8 @@ def _bound_names(stmt: cst.CSTNode) -> set[int]:
             add(node.target)
         elif isinstance(node, cst.AsName):
             add(node.name)  # type: ignore[arg-type]
+        elif isinstance(node, cst.Param):
+            bound.add(id(node.name))
     return bound
 
 

@@ -661,7 +661,8 @@ class ModelBuilder:
         rebound = {n for s in body for n in bound_names(s)}
         # A shared instance takes its configuration from the arguments of its calls.
         calls = [] if self.shared is not None else self.calls_of(func.name.value)
-        per_call = [_constant_arguments(c, params) for c in calls] if scope_param or len(calls) == 1 else []
+        constants = module_constants(self.module) if self.module is not None else {}
+        per_call = [_constant_arguments(c, params, constants) for c in calls] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
         configurable = {
             p.name.value: p for p in params[1:]
@@ -1028,17 +1029,69 @@ def _free_reads(expr: cst.BaseExpression) -> set[str]:
     return {n.value for n in names_read(expr)} - own
 
 
-def _constant_arguments(call: cst.Call, params: list[cst.Param]) -> dict[str, str]:
+def _constant_arguments(
+    call: cst.Call, params: list[cst.Param], constants: dict[str, str] | None = None,
+) -> dict[str, str]:
     """Parameter -> source of each argument of `call` that is a literal (numbers, strings,
-    lists and tuples of them, True/False/None): a value the model can be built with once."""
+    lists and tuples of them, True/False/None), or a name `constants` gives one for: a value
+    the model can be built with once."""
     names = [p.name.value for p in params]
     found: dict[str, str] = {}
     for index, arg in enumerate(call.args):
         name = arg.keyword.value if arg.keyword is not None else (names[index] if index < len(names) else None)
-        if name is None or arg.star or any(n.value not in ("True", "False", "None") for n in names_read(arg.value)):
+        if name is None or arg.star:
             continue
-        if all(isinstance(n, _LITERAL_NODES) for n in walk(arg.value)):
+        if isinstance(arg.value, cst.Name) and arg.value.value in (constants or {}):
+            found[name] = (constants or {})[arg.value.value]
+        elif _is_literal(arg.value):
             found[name] = _code(arg.value)
+    return found
+
+
+def _is_literal(expr: cst.BaseExpression) -> bool:
+    return all(n.value in ("True", "False", "None") for n in names_read(expr)) and all(
+        isinstance(n, _LITERAL_NODES) for n in walk(expr)
+    )
+
+
+def module_constants(module: cst.Module) -> dict[str, str]:
+    """Name -> literal source of each name the module binds once, at its top level, to a literal
+    (`K = 4`, `N, D = 300, 6`) and nowhere else: where it is read, it holds that literal. A list
+    that something may change in place (`sizes.append(4)`, `sizes[0] = 8`) is no constant."""
+    bindings: dict[str, int] = {}
+    changed: set[str] = set()  # names whose value a method or an item assignment may change
+    for node in walk(module):
+        if isinstance(node, (cst.Attribute, cst.Subscript)) and isinstance(node.value, cst.Name):
+            changed.add(node.value.value)
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, (cst.Param, cst.FunctionDef, cst.ClassDef, cst.AsName)):
+            targets = [node.name]
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            targets = [item.name for item in node.names]
+        for target in targets:
+            for name in walk(target):
+                if isinstance(name, cst.Name):
+                    bindings[name.value] = bindings.get(name.value, 0) + 1
+    found: dict[str, str] = {}
+    for stmt in module.body:
+        if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)
+                and len(stmt.body[0].targets) == 1):
+            continue
+        target, value = stmt.body[0].targets[0].target, stmt.body[0].value
+        pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = [(target, value)]
+        if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
+            if len(target.elements) != len(value.elements) or any(
+                isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)
+            ):
+                continue
+            pairs = [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
+        for name, literal in pairs:
+            mutable = any(isinstance(n, cst.List) for n in walk(literal))
+            if (isinstance(name, cst.Name) and bindings.get(name.value) == 1 and _is_literal(literal)
+                    and not (mutable and name.value in changed)):
+                found[name.value] = _code(literal)
     return found
 
 

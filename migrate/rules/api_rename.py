@@ -376,10 +376,11 @@ class RenameTransformer(cst.CSTTransformer):
         return updated_node
 
     def _graph_layer(self, path: str, call: cst.Call) -> bool:
-        """A weight layer the file's graph-mode helper takes with these arguments."""
+        """A weight layer the file's graph-mode helper takes with these arguments (those it
+        lacks written as their TF1 default, which it leaves out)."""
         layer = GRAPH_LAYERS.get(path)
         return layer is not None and all(
-            a.keyword is None or a.keyword.value in layer.keywords for a in call.args
+            a.keyword is None or a.keyword.value in layer.keywords or _as_default(path, a) for a in call.args
         ) and not any(a.star for a in call.args)
 
     def _emits_cells(self) -> bool:
@@ -506,7 +507,10 @@ class RenameTransformer(cst.CSTTransformer):
                 LAYERS_RULE.id, original_node, f"tf.{path} → {layer.name}, defined in this file: TF1 "
                 "variables under tf.compat.v1 variable scopes, graph mode kept", "manual",
             )
-            return updated_node.with_changes(func=cst.Name(layer.name))
+            args = [a for a in updated_node.args if a.keyword is None or a.keyword.value in layer.keywords]
+            if args:
+                args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated_node.with_changes(func=cst.Name(layer.name), args=args)
         if self._inline_layer(path):
             return self._layer_in_graph(path, original_node, updated_node)
         if path in LOSSES:
@@ -538,3 +542,10 @@ class RenameTransformer(cst.CSTTransformer):
             ]
             updated_node = updated_node.with_changes(args=args)
         return updated_node
+
+
+def _as_default(path: str, arg: cst.Arg) -> bool:
+    """A keyword Keras has no form for, written as TF1's default: it changes nothing."""
+    spec = LAYER_SPECS.get(path)
+    keyword = arg.keyword.value if arg.keyword is not None else ""
+    return spec is not None and spec.unsupported.get(keyword) == code(arg.value)

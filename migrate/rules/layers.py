@@ -64,13 +64,14 @@ class KerasLayerCall:
 
 def keras_layer(path: str, call: cst.Call) -> KerasLayerCall | None:
     """The Keras form of `tf.layers.*`/`tf.contrib.layers.*` with TF1 defaults made explicit;
-    None when the call uses an argument Keras has no form for (normalizer_fn, renorm, *args)."""
+    None when the call uses an argument Keras has no form for (normalizer_fn, renorm, *args)
+    other than as its TF1 default (`normalizer_fn=None` changes nothing)."""
     spec = LAYER_SPECS[path]
     if any(a.star for a in call.args):
         return None
     bound = call_args(call, ("inputs", *spec.positional))
     inputs = bound.pop("inputs", None)
-    if inputs is None or spec.unsupported & bound.keys():
+    if inputs is None or any(_code(bound.pop(k)) != default for k, default in spec.unsupported.items() if k in bound):
         return None
     constructor: dict[str, str] = {}
     call_keywords: dict[str, str] = {}

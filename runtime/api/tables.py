@@ -49,6 +49,7 @@ from runtime.keras.variables import KerasVariable
 from runtime.keras.variables import name_scope as keras_name_scope
 from runtime.module import Module
 from runtime.ops import array as A
+from runtime.ops import checks as CHECKS
 from runtime.ops import conv_transpose as CT
 from runtime.ops import conv_variants as CV
 from runtime.ops import evaluation as EV
@@ -196,13 +197,13 @@ V1_ONLY = {
     "truncated_normal": R.truncated_normal, "random_shuffle": R.shuffle, "set_random_seed": V1.set_random_seed,
     "log": M.log, "div": M.div, "mod": M.floormod, "to_float": V1.to_float, "to_int32": V1.to_int32,
     "to_int64": V1.to_int64, "to_double": V1.to_double, "arg_max": M.argmax, "arg_min": M.argmin,
-    "Dimension": Dimension, "global_norm": M.global_norm, "Print": None, "layers": None,
+    "Dimension": Dimension, "global_norm": M.global_norm, "layers": None,
     "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
     "report_uninitialized_variables": V1.report_uninitialized_variables,
     "trace": LA.trace, "matrix_diag_part": LA.matrix_diag_part, "confusion_matrix": EV.confusion_matrix_v1,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
-V1_ONLY |= V1_TOP_MATH
+V1_ONLY |= V1_TOP_MATH | CHECKS.TOP_V1
 ERRORS = {n: getattr(E, n) for n in dir(E) if n.endswith("Error") and isinstance(getattr(E, n), type)}
 KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activation, "Flatten": KL.Flatten,
                 "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
@@ -311,17 +312,17 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
 
 def build_modules(face: str) -> dict[str, types.ModuleType]:
     v2_top = (dict(CORE) | {"name_scope": NameScopeV2, "device": device_v2, "get_logger": LOG.get_logger}
-              | INIT_V2_TOP | SEARCH_TOP)
+              | INIT_V2_TOP | SEARCH_TOP | CHECKS.TOP_V2)
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2 | SEARCH_NN, {
         "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), "config": ({}, "config"),
         "math": (MATH | MATH_ONLY | SEARCH_MATH, "math"), "image": (IMAGE, "image"),
-        "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
+        "debugging": (CHECKS.DEBUGGING_V2, "debugging"), "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
         "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
     v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope, "device": device_v1} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
                "math": (MATH | MATH_ONLY | SEARCH_MATH_V1 | {"confusion_matrix": EV.confusion_matrix_v1}, "math"),
-               "linalg": (LINALG_V1, "linalg"),
+               "linalg": (LINALG_V1, "linalg"), "debugging": (CHECKS.DEBUGGING_V1, "debugging"),
                "metrics": (METRICS_V1, "metrics"), "image": (IMAGE_V1, "image"),
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),

@@ -26,14 +26,17 @@ v1.layers = types.SimpleNamespace(
     dense=core.dense, dropout=core.dropout, flatten=core.flatten, conv2d=convolutional.conv2d,
     conv2d_transpose=convolutional.conv2d_transpose, max_pooling2d=pooling.max_pooling2d,
     average_pooling2d=pooling.average_pooling2d)
-def _fully_connected(inputs, num_outputs, activation_fn=v1.nn.relu, weights_initializer=None,
+def _fully_connected(inputs, num_outputs, activation_fn=v1.nn.relu, normalizer_fn=None,
+                     normalizer_params=None, weights_initializer=None,
                      weights_regularizer=None, biases_initializer=v1.zeros_initializer(),
                      biases_regularizer=None, trainable=True, scope=None):
     with v1.variable_scope(scope, default_name='fully_connected'):
         out = v1.matmul(inputs, v1.get_variable(
             'weights', [inputs.shape[-1], num_outputs], initializer=weights_initializer,
             regularizer=weights_regularizer, trainable=trainable))
-        if biases_initializer is not None:
+        if normalizer_fn is not None:  # in place of biases
+            out = normalizer_fn(out, **(normalizer_params or {}))
+        elif biases_initializer is not None:
             out = out + v1.get_variable('biases', [num_outputs], initializer=biases_initializer,
                                         regularizer=biases_regularizer, trainable=trainable)
         return activation_fn(out) if activation_fn is not None else out

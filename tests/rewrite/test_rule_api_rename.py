@@ -41,10 +41,13 @@ from migrate.api_table import RENAMES, is_tf1_only
 ])
 def test_expression_renames(before: str, after: str) -> None:
     # tf.set_random_seed marks the file as TF1 code: positional dropout and the unsuffixed
-    # softmax_cross_entropy_with_logits mean different things in TF2 files.
+    # softmax_cross_entropy_with_logits mean different things in TF2 files. A Keras
+    # initializer also gets Python's random seeded (TF121).
+    keras = "keras.initializers" in after
     check_transformed(
         f"import tensorflow as tf\ntf.set_random_seed(0)\ny = {before}\n",
-        f"import tensorflow as tf\ntf.random.set_seed(0)\ny = {after}\n",
+        ("import random\n\n" if keras else "") + "import tensorflow as tf\ntf.random.set_seed(0)\n"
+        + ("random.seed(0)\n" if keras else "") + f"y = {after}\n",
     )
 
 

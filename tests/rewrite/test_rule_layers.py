@@ -139,7 +139,8 @@ def test_layer_with_an_argument_keras_lacks_keeps_the_file_in_graph_mode() -> No
 
 MODEL_CALLED_WITH = (
     "import tensorflow as tf\n"
-    "size = 4\n"
+    "size = len('abcd')\n"
+    "width = 4\n"
     "def net(x, units=3):\n"
     "    return tf.layers.dense(x, units, name='out')\n"
     "x = tf.placeholder(tf.float32, [None, 2])\n"
@@ -157,6 +158,14 @@ def test_model_function_whose_caller_computes_a_layer_size_stays_in_graph_mode()
     assert result.level == "partial"
     assert "sets the configuration of its layers" in result.findings[0].message
     assert "tf1_dense(x, units, name='out')" in result.code
+
+
+def test_model_function_called_with_a_module_constant_takes_its_literal() -> None:
+    # `width` is bound once, to a literal: the model is created where the function was defined,
+    # before `width` is, so it takes the value.
+    result = rewrite_source(MODEL_CALLED_WITH.format(units="width"))
+    assert result.level == "idiomatic"
+    assert "net = Net(units=4)" in result.code
 
 
 def test_model_function_called_once_with_a_literal_size_takes_it_in_its_constructor() -> None:
@@ -240,3 +249,33 @@ def test_keras_layers_built_by_name_in_a_graph_are_trained_through_their_variabl
         train([[1.0, 2.0]], [[0.0, 1.0]])
         """,
     )
+
+
+def test_an_argument_keras_lacks_written_as_its_tf1_default_changes_nothing() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        h = tf.contrib.layers.fully_connected(x, 3, normalizer_fn=None, normalizer_params=None)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(h, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "idiomatic"
+    assert "normalizer" not in result.code
+
+
+def test_graph_mode_helper_leaves_out_arguments_written_as_their_default() -> None:
+    # A tensor read outside any run keeps the file in graph mode: the layer becomes the file's
+    # helper, which takes no normalizer_fn; TF 2.21 has no tf.compat.v1.contrib to fall back on.
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        h = tf.contrib.layers.fully_connected(x, 3, normalizer_fn=None, scope="fc")
+        print(h)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(h, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "partial"
+    assert 'h = tf1_fully_connected(x, 3, scope="fc")' in result.code
+    assert "compat.v1.contrib" not in result.code

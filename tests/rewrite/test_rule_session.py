@@ -326,3 +326,37 @@ def test_named_graph_used_otherwise_keeps_the_file_in_graph_mode() -> None:
     result = rewrite_source(source.encode())
     assert result.level == "partial"
     assert any("graph graph used beyond entering it" in f.message for f in result.findings)
+
+
+def test_session_parameter_of_a_helper_runs_its_session_and_the_call_passes_none() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        def show(s, value):
+            print(s.run(y, {x: value}))
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 2.0
+        sess = tf.Session()
+        show(sess, [1.0, 2.0])
+        """))
+    assert result.level == "idiomatic"
+    assert "print(y(value).numpy())" in result.code
+    assert "show(None, [1.0, 2.0])" in result.code
+    # the step is defined before the call that runs it
+    assert result.code.index("def y(") < result.code.index("show(None")
+
+
+def test_session_helper_nested_in_main_takes_the_session_by_another_name() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        def main():
+            x = tf.placeholder(tf.float32, [None, 2])
+            y = x * 2.0
+            def report(session, data):
+                print(session.run(y, {x: data}))
+            with tf.Session() as sess:
+                report(sess, [[1.0, 2.0]])
+        main()
+        """))
+    assert result.level == "idiomatic"
+    assert "print(y(data).numpy())" in result.code
+    assert "report(None, [[1.0, 2.0]])" in result.code

@@ -1,9 +1,13 @@
 """TF104: variable-creating functions → Keras Layer; scoped callers → Keras Model."""
 
+from textwrap import dedent
+
+import libcst as cst
 import pytest
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
+from migrate.scoped_models import module_constants
 
 
 def test_scoped_layers_become_model_with_shared_instance() -> None:
@@ -371,3 +375,41 @@ def test_layer_function_called_outside_any_model_function_stays_in_graph_mode() 
     )
     assert result.level == "partial"
     assert any("calls layer function head outside a model function" in f.message for f in result.findings)
+
+
+def test_scoped_layer_called_under_a_module_variable_scope_stays_in_graph_mode() -> None:
+    # TF1 named its variables `outer/block/w`: a Keras layer's name holds no "/".
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        def block(x, units, scope):
+            with tf.variable_scope(scope):
+                w = tf.get_variable("w", [x.get_shape()[-1], units])
+                return tf.matmul(x, w)
+        x = tf.placeholder(tf.float32, [None, 2])
+        with tf.variable_scope("outer"):
+            h = block(x, 3, "block")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(h, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "partial"
+    assert "outside a model function" in result.findings[0].message
+
+
+def test_module_constant_read_by_a_model_function_call_is_its_literal() -> None:
+    module = cst.parse_module(dedent("""\
+        A, B = 3, [4, 5]
+        C = "name"
+        D = 1
+        D = 2
+        E = compute()
+        def f(A_param, F=6):
+            G = 7
+        for H in range(2):
+            pass
+        I = [1, 2]
+        I.append(3)
+        J = [4]
+        print(J[0], len(J))
+        """))
+    assert module_constants(module) == {"A": "3", "B": "[4, 5]", "C": '"name"'}
