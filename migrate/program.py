@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
@@ -767,14 +768,21 @@ class ProgramMove:
         variable = stmt.target.value
         return SummaryLoop(variable, listing, owners), calls  # type: ignore[return-value]
 
-    def _summary_dict(self, node: Node) -> str:
+    def _summary_dict(self, node: Node, read: bool = False) -> str:
         """What a fetched summary returns: its tensors by tag (by TF2 op, then tag, when the
-        program writes summaries of several kinds)."""
+        program writes summaries of several kinds); `read`: variables read by tf.identity."""
         entries: list[SummaryEntry] = node.info["entries"]  # type: ignore[assignment]
         kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
+        variable = self._is_variable if read else None
         if len(kinds) == 1:
-            return _entries_dict(entries)
-        return "{" + ", ".join(f"{op!r}: {_entries_dict([e for e in entries if e.op == op])}" for op in kinds) + "}"
+            return _entries_dict(entries, variable)
+        return "{" + ", ".join(
+            f"{op!r}: {_entries_dict([e for e in entries if e.op == op], variable)}" for op in kinds
+        ) + "}"
+
+    def _is_variable(self, name: str) -> bool:
+        node = self.scope.lookup(name)
+        return node is not None and node.kind == "variable" and "container" not in node.info
 
     def _summary_structure(self) -> str:
         return "dict" if len(self.summary_kinds) == 1 else "nested"
@@ -2222,6 +2230,17 @@ class ProgramMove:
                     read_first[leaf] = self._fresh(f"{leaf.removeprefix(SELF_PREFIX)}_value")
         forward_stmts += [cst.parse_statement(f"{v} = tf.identity({k})\n") for k, v in read_first.items()]
         forward_stmts += [self._inside_statement(n) for n in forward]
+        # So is a summary of variables fetched beside it: taken once the forward pass ran.
+        snapshots: dict[str, str] = {}
+        if any(n.kind == "train" for n in grad_nodes):
+            for leaf in dict.fromkeys(n.value for n in names_read(fetch if returned is None else returned)):
+                node = self.scope.lookup(leaf)
+                if node is None or node.kind != "summary":
+                    continue
+                values = self._summary_dict(node, read=True)
+                if values != self._summary_dict(node):
+                    snapshots[leaf] = self._fresh(f"{leaf}_values")
+                    forward_stmts.append(cst.parse_statement(f"{snapshots[leaf]} = {values}\n"))
         forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
         counter = iter(range(1, 100))
@@ -2230,7 +2249,7 @@ class ProgramMove:
             body.append(f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:")
             body.extend(f"    tape.watch({w})" for w in watch)
         later_sources = [self._after_tape_source(n, counter) for n in later]
-        returns, structure = self._return_source(fetch if returned is None else returned, read_first)
+        returns, structure = self._return_source(fetch if returned is None else returned, read_first, snapshots)
         # Assemble text for the signature; statements are attached as nodes to keep comments.
         params = ", ".join(", ".join(p.names) if "iterator" in p.info else p.name for p in placeholders)
         # Batches pulled from a dataset take its element structure: no signature to spell.
@@ -2521,11 +2540,13 @@ class ProgramMove:
         return stmts
 
     def _return_source(
-        self, fetch: cst.BaseExpression, read_first: dict[str, str] | None = None
+        self, fetch: cst.BaseExpression, read_first: dict[str, str] | None = None,
+        snapshots: dict[str, str] | None = None,
     ) -> tuple[str | None, str]:
-        """The function's return expression (train ops → None, variables read before the
-        update → their value) and the result structure."""
+        """The function's return expression (train ops → None, variables and summaries read
+        before the update → their value) and the result structure."""
         read_first = read_first or {}
+        snapshots = snapshots or {}
         if read_first:
             fetch = fetch.visit(_Rename(read_first))
         if isinstance(fetch, cst.Name):
@@ -2533,7 +2554,7 @@ class ProgramMove:
             if node is not None and _valueless(node):
                 return None, "none"
             if node is not None and node.kind == "summary":
-                return self._summary_dict(node), self._summary_structure()
+                return snapshots.get(fetch.value) or self._summary_dict(node), self._summary_structure()
             if node is not None and node.kind == "schedule":
                 return f"{node.name}_value", "single"
             if node is not None and _list_valued(node, self.aliases):
@@ -2547,7 +2568,7 @@ class ProgramMove:
                 if node is not None and _valueless(node):
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
-                    return cst.parse_expression(move._summary_dict(node))
+                    return cst.parse_expression(snapshots.get(original.value) or move._summary_dict(node))
                 if node is not None and node.kind == "schedule":
                     return cst.Name(f"{original.value}_value")
                 return updated
@@ -2788,17 +2809,26 @@ def _trainable(call: cst.Call) -> bool:
     return True
 
 
-def _entries_dict(entries: list[SummaryEntry]) -> str:
+def _entries_dict(entries: list[SummaryEntry], variable: Callable[[str], bool] | None = None) -> str:
     """A dict literal of the entries' tensors by tag; a loop's entries as a comprehension,
-    its variables named by their TF1 names (`v.op.name` → Keras's `v.path`)."""
+    its variables named by their TF1 names (`v.op.name` → Keras's `v.path`). With `variable`
+    (is this name a variable?), a variable's value is read now, by tf.identity."""
+
+    def data(e: SummaryEntry) -> str:
+        name = e.data.value if isinstance(e.data, cst.Name) else None
+        read = variable is not None and name is not None and (
+            variable(name) if e.loop is None else name == e.loop.variable
+        )
+        return f"tf.identity({name})" if read else code(e.data)
+
     parts: list[str] = []
     for e in entries:
         if e.loop is None:
-            parts.append(f"{e.tag}: {code(e.data)}")
+            parts.append(f"{e.tag}: {data(e)}")
             continue
         v = e.loop.variable
         tag = code(cst.parse_expression(e.tag).visit(_KerasVariableNames(v)))
-        parts.append(f"**{{{tag}: {code(e.data)} for {v} in {e.loop.listing}}}")
+        parts.append(f"**{{{tag}: {data(e)} for {v} in {e.loop.listing}}}")
     return "{" + ", ".join(parts) + "}"
 
 

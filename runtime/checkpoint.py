@@ -3,7 +3,8 @@
 Files keep TF's names (``model.ckpt-100.index``, ``.data-00000-of-00001``, ``.meta`` and the
 ``checkpoint`` state file in TF's text format, so programs that print or list paths see TF's),
 but the contents are the engine's own: a NumPy archive of values keyed by variable name (Saver)
-or by object path (Checkpoint). Only the engine reads them back.
+or by object path (Checkpoint). Only the engine reads them back; what each save writes is also
+reported to the trace (``trace.checkpoint_written``), so the verifier compares it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes
+from runtime import context, dtypes, trace
 from runtime.errors import NotFoundError
 from runtime.keras.layers import Layer
 from runtime.keras.optimizers import Optimizer as KerasOptimizer
@@ -27,6 +28,13 @@ _STATE = "checkpoint"
 
 
 # --- files ----------------------------------------------------------------------------------------
+
+
+def _save(prefix: str, variables: dict[str, Variable], meta: bool) -> None:
+    """Write the variables' current values, and report them to the trace."""
+    values = {k: v._read().copy() for k, v in variables.items()}
+    _write(prefix, values, meta)
+    trace.checkpoint_written((variables[k], values[k]) for k in values)
 
 
 def _write(prefix: str, values: dict[str, np.ndarray], meta: bool) -> None:
@@ -198,7 +206,7 @@ class Saver:
         if global_step is not None:
             step = global_step if isinstance(global_step, (int, np.integer)) else sess.run(global_step)
             prefix = f"{prefix}-{int(step):08d}" if self._pad else f"{prefix}-{int(step)}"
-        _write(prefix, {k: v._read().copy() for k, v in self._vars.items()}, write_meta_graph)
+        _save(prefix, self._vars, write_meta_graph)
         self._history.add(prefix)
         if write_state:
             save_dir = os.path.dirname(prefix)
@@ -329,7 +337,7 @@ class Checkpoint:
 
     def write(self, file_prefix: str, options: Any = None) -> str:
         prefix = os.fspath(file_prefix)
-        _write(prefix, {k: v._read().copy() for k, v in self._values().items()}, False)
+        _save(prefix, self._values(), False)
         return prefix
 
     def save(self, file_prefix: str, options: Any = None) -> str:

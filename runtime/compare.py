@@ -33,6 +33,10 @@ change of a gradient or of the parameters is found at any step
 - printed output, as a token stream: numbers compared with the tolerance, words
   exactly (whitespace is not a token: numpy pads arrays differently when a
   value's width changes);
+- summaries: each TensorBoard tag's series of (step, value), as TensorBoard plots it;
+  a value is judged against the largest magnitude of its series so far;
+- checkpoints: the values each save writes of every paired variable, a model variable the
+  rewrite's save leaves out, and how many saves each program makes;
 - updates: the gradient for each variable at every optimizer step;
 - final state: every variable's value at exit;
 - exit status and exception type.
@@ -71,7 +75,7 @@ from runtime.sandbox import RunResult
 class Divergence:
     """Where two runs first differ."""
 
-    observable: str  # "stdout" | "gradient" | "variable" | "exit"
+    observable: str  # "stdout" | "summary" | "checkpoint" | "gradient" | "variable" | "exit"
     step: int | None  # 1-based optimizer step (for stdout: steps run before it)
     variable: str | None
     old: Any
@@ -228,6 +232,9 @@ class _Candidate:
     ended: bool = False
 
 
+_INTEGER = re.compile(r"[-+]?\d+")
+
+
 def _numbers(tokens: list[Token]) -> tuple[np.ndarray, np.ndarray]:
     """Values of number tokens, and the base their tolerance is relative to."""
     values = np.array([t.value for t in tokens], np.float64)
@@ -263,9 +270,23 @@ def _text_only(old: list[Token], new: list[Token], tol: Tolerance, steps: np.nda
     new_numbers = [t for t in new if t.value is not None]
     if len(numbers) != len(new_numbers):
         return False
-    old_values, bases = _numbers([old[i] for i in numbers])
-    new_values, _ = _numbers(new_numbers)
-    return bool(tol.close(new_values, old_values, bases, steps[numbers]).all())
+    return bool(_close([old[i] for i in numbers], new_numbers, tol, steps[numbers]).all())
+
+
+def _close(old: list[Token], new: list[Token], tol: Tolerance, steps: np.ndarray) -> np.ndarray:
+    """Per pair of number tokens: equal within tolerance, or exactly for two integers.
+
+    A printed integer is a count, a step, a label or a shape: 10001 for 10000 is a
+    mistake, however small relative to the number.
+    """
+    old_values, bases = _numbers(old)
+    new_values, _ = _numbers(new)
+    close = tol.close(new_values, old_values, bases, steps)
+    integers = np.array(
+        [bool(_INTEGER.fullmatch(a.text) and _INTEGER.fullmatch(b.text)) for a, b in zip(old, new)],
+        bool,
+    )
+    return close & ~(integers & (new_values != old_values))
 
 
 def _first_difference(
@@ -279,9 +300,10 @@ def _first_difference(
     shorter = min(len(old), len(new))
     words_differ = next((i for i in range(shorter) if not _same_kind(old[i], new[i])), shorter)
     positions = [i for i in range(words_differ) if old[i].value is not None]
-    old_values, bases = _numbers([old[i] for i in positions])
-    new_values, _ = _numbers([new[i] for i in positions])
-    close = tol.close(new_values, old_values, bases, steps[positions])
+    old_numbers, new_numbers = [old[i] for i in positions], [new[i] for i in positions]
+    old_values, bases = _numbers(old_numbers)
+    new_values, _ = _numbers(new_numbers)
+    close = _close(old_numbers, new_numbers, tol, steps[positions])
     failing = np.flatnonzero(~close)
     matched = int(failing[0]) if failing.size else len(positions)
     stats.add(new_values[:matched], old_values[:matched], bases[:matched])
@@ -381,6 +403,92 @@ def compare_stdout(
         detail,
     )
     return _Candidate(divergence, byte, 2, ended)
+
+
+# ------------------------------------------------------------------------------- summaries
+
+
+def compare_summaries(
+    old: list[dict[str, Any]], new: list[dict[str, Any]], tol: Tolerance, stats: _Stats
+) -> list[_Candidate]:
+    """The first difference in each tag's series: a value logged at another step, a value that
+    differs, a series cut short or extended, a series only one side writes.
+
+    Series pair by tag, then the rest by order of first appearance: TF1 names a tag after its
+    summary op's name scope, uniquified (``loss_1`` once a ``loss`` scope exists), the rewrite
+    after the name it was given.
+    """
+    old_series, new_series = _by_tag(old), _by_tag(new)
+    rest_new = [tag for tag in new_series if tag not in old_series]
+    candidates = []
+    for tag, events in old_series.items():
+        partner = tag if tag in new_series else (rest_new.pop(0) if rest_new else None)
+        partner_events = new_series[partner] if partner is not None else []
+        found = _first_summary_difference(tag, events, partner_events, tol, stats)
+        if found is not None:
+            candidates.append(found)
+    for tag in rest_new:
+        first = new_series[tag][0]
+        divergence = Divergence(
+            "summary",
+            first["steps"],
+            tag,
+            None,
+            _brief(first["value"]),
+            None,
+            first["line"],
+            f"the rewrite writes summary {tag!r}, which the original does not",
+        )
+        candidates.append(_Candidate(divergence, None, 2, ended=True))
+    return candidates
+
+
+def _by_tag(events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    series: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        series.setdefault(event["tag"], []).append(event)
+    return series
+
+
+def _first_summary_difference(
+    tag: str,
+    old: list[dict[str, Any]],
+    new: list[dict[str, Any]],
+    tol: Tolerance,
+    stats: _Stats,
+) -> _Candidate | None:
+    scale = 0.0  # the series' largest magnitude so far: a loss curve drifts like a gradient
+    for k, (a, b) in enumerate(zip(old, new)):
+        if a["value"]["values"] and not isinstance(a["value"]["values"][0], str):
+            scale = max(scale, _tensor_scale(a["value"], np.asarray(a["value"]["values"])))
+        if a["step"] != b["step"]:
+            detail = f"summary {tag!r} value {k + 1} written at step {a['step']} vs {b['step']}"
+            old_value, new_value = a["step"], b["step"]
+        else:
+            mismatch = compare_records(a["value"], b["value"], tol, stats, scale, a["steps"])
+            if mismatch is None:
+                continue
+            what, old_value, new_value = mismatch
+            detail = f"summary {tag!r} at step {a['step']}: {what}"
+        divergence = Divergence(
+            "summary", a["steps"], tag, old_value, new_value, a["line"], b["line"], detail
+        )
+        return _Candidate(divergence, a["stdout_offset"], 2)
+    if len(old) == len(new):
+        return None
+    k = min(len(old), len(new))
+    extra = old[k] if len(old) > k else new[k]
+    divergence = Divergence(
+        "summary",
+        extra["steps"],
+        tag,
+        len(old),
+        len(new),
+        extra["line"] if len(old) > k else None,
+        extra["line"] if len(new) > k else None,
+        f"the original writes {len(old)} values of summary {tag!r}, the rewrite {len(new)}",
+    )
+    return _Candidate(divergence, extra["stdout_offset"] if len(old) > k else None, 2, ended=True)
 
 
 # ------------------------------------------------------------------------- trace variables
@@ -506,6 +614,8 @@ def compare_records(
     b = np.asarray(new_values, np.float64)
     scale = max(_tensor_scale(old, a), scale_floor)
     close = tol.close(b, a, scale, steps)
+    if _integral(old) and _integral(new):  # a step counter or an index: exact, like printed ints
+        close &= a == b
     if not close.all():
         i = int(np.argmin(close))
         flat = old["positions"][i] if "positions" in old else i
@@ -527,6 +637,11 @@ def compare_records(
         if not tol.close(b_norm, a_norm, max(abs(a_norm), floor), steps):
             return (f"{norm} norm differs (shape {tuple(old['shape'])})", old[norm], new[norm])
     return None
+
+
+def _integral(record: dict[str, Any]) -> bool:
+    """Is the recorded tensor of an integer or boolean dtype?"""
+    return str(record.get("dtype", "")).startswith(("int", "uint", "bool"))
 
 
 def _tensor_scale(record: dict[str, Any], values: np.ndarray) -> float:
@@ -750,7 +865,75 @@ def compare_traces(
             candidates.append(_Candidate(divergence, old_vars[i].get("stdout_offset"), 0))
         else:  # a crash on one side cuts final values short and explains them
             candidates.append(_Candidate(divergence, None, 3, ended=True))
+    found = _compare_checkpoints(
+        old.get("checkpoints", []),
+        new.get("checkpoints", []),
+        pairs,
+        old_vars,
+        old_model,
+        tol,
+        stats,
+    )
+    if found is not None:
+        candidates.append(found)
     return candidates, steps_compared
+
+
+def _compare_checkpoints(
+    old: list[dict[str, Any]],
+    new: list[dict[str, Any]],
+    pairs: dict[int, int],
+    old_vars: list[dict[str, Any]],
+    old_model: set[int],
+    tol: Tolerance,
+    stats: _Stats,
+) -> _Candidate | None:
+    """The first save that differs: a paired variable saved with another value, or a model
+    variable the original saves and the rewrite's save leaves out; else a missing save.
+
+    Optimizer state and variables only one side has are left out, as in the final state:
+    TF1's Saver saves every global variable, a rewrite's Checkpoint names what it saves.
+    """
+    for k, (a, b) in enumerate(zip(old, new)):
+        new_saved = {entry["index"]: entry["value"] for entry in b["saved"]}
+        for entry in a["saved"]:
+            i = entry["index"]
+            j = pairs.get(i)
+            if j is None:
+                continue
+            name = old_vars[i]["var"]
+            if j not in new_saved:
+                if i not in old_model:
+                    continue
+                detail = f"checkpoint {k + 1} of the rewrite does not save {name}"
+                old_value, new_value = _brief(entry["value"]), None
+            else:
+                mismatch = compare_records(
+                    entry["value"], new_saved[j], tol, stats, 0.0, a["steps"]
+                )
+                if mismatch is None:
+                    continue
+                what, old_value, new_value = mismatch
+                detail = f"value of {name} saved in checkpoint {k + 1}: {what}"
+            divergence = Divergence(
+                "checkpoint", a["steps"], name, old_value, new_value, a["line"], b["line"], detail
+            )
+            return _Candidate(divergence, a["stdout_offset"], 2)
+    if len(old) == len(new):
+        return None
+    k = min(len(old), len(new))
+    extra = old[k] if len(old) > k else new[k]
+    divergence = Divergence(
+        "checkpoint",
+        extra["steps"],
+        None,
+        len(old),
+        len(new),
+        extra["line"] if len(old) > k else None,
+        extra["line"] if len(new) > k else None,
+        f"the original saves {len(old)} checkpoints, the rewrite {len(new)}",
+    )
+    return _Candidate(divergence, extra["stdout_offset"] if len(old) > k else None, 2, ended=True)
 
 
 def _parameter_scales(
@@ -876,6 +1059,9 @@ def compare_runs(
     if old.trace is not None and new.trace is not None:
         found, steps_compared = compare_traces(old.trace, new.trace, tol, stats, notes)
         candidates += found
+        candidates += compare_summaries(
+            old.trace.get("summaries", []), new.trace.get("summaries", []), tol, stats
+        )
         step_offsets = [s.get("stdout_offset") for s in old.trace["steps"]]
         if old.stopped_early and new.stopped_early:
             notes.append(f"both stopped after {len(old.trace['steps'])} optimizer steps")

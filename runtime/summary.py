@@ -3,12 +3,14 @@
 Summary ops yield a serialized ``Summary`` string tensor. Scalar values are encoded as TF's
 protobuf wire format (so a fetched scalar summary has TF's bytes, and ``merge`` is plain
 concatenation, as for repeated fields); other kinds carry the engine's own payload. Event files
-are the engine's own line format: only the engine reads them, nothing compares them.
+are the engine's own line format; every value written to one is also reported to the trace
+(``trace.summary_written``), so the verifier compares what TensorBoard would show.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import struct
 import time
@@ -17,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes
+from runtime import context, dtypes, trace
 from runtime.convert import convert_to_tensor
 from runtime.graph import GraphKeys
 from runtime.ops import math as M
@@ -66,6 +68,66 @@ def _opaque_body(kind: str) -> Any:
         return _field(8, kind.encode() + b":" + np.asarray(x).tobytes())  # metadata-like payload
 
     return body
+
+
+def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, at
+
+
+#: Payload sizes of the fixed-width protobuf wire types (1: 64-bit, 5: 32-bit).
+_FIXED = {1: 8, 5: 4}
+
+
+def _fields(data: bytes) -> Iterator[tuple[int, int, Any]]:
+    """(field number, wire type, payload) of each field of a serialized message."""
+    at = 0
+    while at < len(data):
+        key, at = _read_varint(data, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = _read_varint(data, at)
+        elif wire in _FIXED:
+            value, at = data[at : at + _FIXED[wire]], at + _FIXED[wire]
+        elif wire == 2:
+            size, at = _read_varint(data, at)
+            value, at = data[at : at + size], at + size
+        else:
+            return
+        yield number, wire, value
+
+
+def _histogram_stats(histo: bytes) -> np.ndarray:
+    fields = _fields(histo)
+    stats = {number: struct.unpack("<d", value)[0] for number, wire, value in fields if wire == 1}
+    return np.array([stats.get(i, 0.0) for i in range(1, 6)])
+
+
+def summary_values(summary: bytes) -> list[tuple[str, np.ndarray]]:
+    """The (tag, value) pairs of a serialized ``Summary``: a scalar, a histogram's min, max, num,
+    sum and sum of squares, or a digest of any other payload."""
+    found = []
+    for number, _, value in _fields(summary):
+        if number != 1:
+            continue
+        tag, data = "", np.asarray("")
+        for field, wire, payload in _fields(value):
+            if field == 1:
+                tag = payload.decode("utf-8", "replace")
+            elif field == 2 and wire == 5:
+                data = np.asarray(struct.unpack("<f", payload)[0], np.float32)
+            elif field == 5:
+                data = _histogram_stats(payload)
+            elif field == 8:
+                data = np.asarray(hashlib.sha1(payload).hexdigest())
+        found.append((tag, data))
+    return found
 
 
 def _summary_op(kind: Any, name: str, tensor: Any, collections: Any, family: Any) -> Any:
@@ -179,8 +241,12 @@ class _EventFile:
     def write(self, kind: str, step: Any, payload: bytes) -> None:
         if self._fh is None:
             self.reopen()
-        step_text = "-" if step is None else str(int(np.asarray(step)))
+        step_value = None if step is None else int(np.asarray(step))
+        step_text = "-" if step_value is None else str(step_value)
         self._fh.write(f"{kind} {step_text} {payload.hex()}\n")
+        if kind == "summary":
+            for tag, value in summary_values(payload):
+                trace.summary_written(tag, step_value, value)
 
     def flush(self) -> None:
         if self._fh is not None:

@@ -1,7 +1,8 @@
 """What a program lets the world see, recorded while it runs on the engine.
 
-The engine reports two kinds of event here: a variable was created, and an
-optimizer applied one update step. The verification harness turns them, plus
+The engine reports four kinds of event here: a variable was created, an
+optimizer applied one update step, a value was written to a TensorBoard
+events file, and a checkpoint was saved. The verification harness turns them, plus
 stdout and the exit status, into a trace it can compare between two programs.
 
 Recording is off unless a trace file is named (``TFMIGRATE_TRACE``) or a step
@@ -17,13 +18,19 @@ Engine side of the contract:
   ``var`` is the object reported at creation or the variable behind it: the
   reported object's ``.var`` if it has one (matched by identity: TF2 names
   every unnamed variable ``Variable``), else matched by name;
+- call ``summary_written(tag, step, value)`` for each value written to an events
+  file (TensorBoard shows them: they are output like stdout);
+- call ``checkpoint_written([(var, value), ...])`` for each checkpoint saved: what
+  a later program restores is output too;
 - a spent budget raises ``StopProgram``; the sandbox's bootstrap runs the runner
   inside ``run_main``, which turns it into exit status 0.
 
 Recorded per run: every variable's creation line in the user program
 (``TFMIGRATE_PROGRAM``) and the program lines that called it, value before its
 first update and value at exit; every step's gradients and the program line that
-applied it; which program line printed which stdout bytes; and how much stdout
+applied it; every summary value with its tag, step and the program line that
+wrote it; the variables each checkpoint saved, with their values; which program
+line printed which stdout bytes; and how much stdout
 had been written at each event, so events and printed text can be ordered.
 On request (``TFMIGRATE_VALUES``), also every value the program's ops compute
 (``ValueLog``; the engine calls ``recorder.values`` when op kernels run).
@@ -246,6 +253,8 @@ class Recorder:
         self.variables: list[Any] = []
         self.steps: list[dict[str, Any]] = []
         self.prints: list[tuple[int, int]] = []  # (stdout offset before, program line)
+        self.summaries: list[dict[str, Any]] = []
+        self.checkpoints: list[dict[str, Any]] = []
         self.stopped_early = False
         self._lines: list[list[int]] = []  # per variable: creation line, then its callers
         self._offsets: list[int | None] = []
@@ -313,6 +322,40 @@ class Recorder:
             {"line": _program_line(), "stdout_offset": _stdout_offset(), "grads": grads}
         )
 
+    def summary_written(self, tag: str, step: int | None, value: Any) -> None:
+        """Record one value written to an events file, with the optimizer steps taken before it."""
+        if self.path is None:
+            return
+        self.summaries.append(
+            {
+                "tag": tag,
+                "step": step,
+                "value": record_array(value),
+                "line": _program_line(),
+                "steps": len(self.steps),
+                "stdout_offset": _stdout_offset(),
+            }
+        )
+
+    def checkpoint_written(self, saved: Iterable[tuple[Any, Any]]) -> None:
+        """Record the values one checkpoint saves, by the creation index of each saved variable
+        (one the trace never saw created, such as a save counter, is left out)."""
+        if self.path is None:
+            return
+        values = []
+        for var, value in saved:
+            index = self._index.get(id(var))
+            if index is not None:
+                values.append({"index": index, "value": record_array(value)})
+        self.checkpoints.append(
+            {
+                "saved": values,
+                "line": _program_line(),
+                "steps": len(self.steps),
+                "stdout_offset": _stdout_offset(),
+            }
+        )
+
     def _read(self, index: int) -> dict[str, Any] | None:
         try:
             return record_array(self.variables[index].numpy())
@@ -347,6 +390,8 @@ class Recorder:
             "steps": self.steps,
             "variables": final,
             "prints": self.prints,
+            "summaries": self.summaries,
+            "checkpoints": self.checkpoints,
             "values": self.values.records if self.values is not None else None,
         }
 
@@ -397,3 +442,5 @@ def _from_env() -> Recorder:
 recorder = _from_env()
 variable_created = recorder.variable_created
 optimizer_step = recorder.optimizer_step
+summary_written = recorder.summary_written
+checkpoint_written = recorder.checkpoint_written

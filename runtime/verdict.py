@@ -234,7 +234,7 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
 
 def _describe(d: Divergence) -> str:
     """One line: observable, where, what, and the source lines on both sides."""
-    if d.observable == "stdout":
+    if d.observable in ("stdout", "summary"):  # their detail names what was written
         place = f" after step {d.step}" if d.step else ""
     else:
         parts = [p for p in (f"step {d.step}" if d.step is not None else "", d.variable) if p]

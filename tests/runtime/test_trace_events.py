@@ -46,15 +46,25 @@ print([a.numpy(), b.numpy()])
 """
 
 
-def _trace(tmp_path: Path, source: str, max_steps: int | None = None) -> tuple[dict, subprocess.CompletedProcess]:
+def _trace(
+    tmp_path: Path, source: str, max_steps: int | None = None
+) -> tuple[dict, subprocess.CompletedProcess]:
     prog = tmp_path / "prog.py"
     prog.write_text(source)
     out = tmp_path / "trace.json"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TFMIGRATE_TRACE=str(out))
+    env = dict(
+        os.environ, PYTHONPATH=str(ROOT), TFMIGRATE_TRACE=str(out), TFMIGRATE_PROGRAM=str(prog)
+    )
     if max_steps is not None:
         env["TFMIGRATE_MAX_STEPS"] = str(max_steps)
-    proc = subprocess.run([sys.executable, "-m", "runtime.run", str(prog)], capture_output=True, text=True,
-                          env=env, cwd=str(tmp_path), check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "runtime.run", str(prog)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path),
+        check=False,
+    )
     return json.loads(out.read_text()), proc
 
 
@@ -75,3 +85,80 @@ def test_max_steps_stops_cleanly(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert len(t["steps"]) == 5
     assert proc.stdout == ""
+
+
+SUMMARIES_TF1 = """import tempfile
+import tensorflow as tf
+w = tf.Variable([1.0, -3.0], name='w')
+step_op = tf.assign_add(w, [0.5, 0.5])
+tf.summary.scalar('w_norm', tf.norm(w))
+tf.summary.histogram('w_hist', w)
+merged = tf.summary.merge_all()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    writer = tf.summary.FileWriter(tempfile.mkdtemp())
+    for i in range(3):
+        sess.run(step_op)
+        writer.add_summary(sess.run(merged), 10 * i)
+    writer.close()
+"""
+
+SUMMARIES_TF2 = """import tempfile
+import tensorflow as tf
+w = tf.Variable([1.0, -3.0], name='w')
+writer = tf.summary.create_file_writer(tempfile.mkdtemp())
+for i in range(3):
+    w.assign_add([0.5, 0.5])
+    with writer.as_default():
+        tf.summary.scalar('w_norm', tf.norm(w), step=10 * i)
+        tf.summary.histogram('w_hist', w, step=10 * i)
+writer.close()
+"""
+
+
+def test_summaries_written_to_event_files_are_traced_alike(tmp_path: Path) -> None:
+    t1, p1 = _trace(tmp_path, SUMMARIES_TF1)
+    t2, p2 = _trace(tmp_path, SUMMARIES_TF2)
+    assert p1.returncode == 0 and p2.returncode == 0, p1.stderr + p2.stderr
+    seen = [(s["tag"], s["step"], s["value"]["values"]) for s in t1["summaries"]]
+    assert seen == [(s["tag"], s["step"], s["value"]["values"]) for s in t2["summaries"]]
+    assert [(tag, step) for tag, step, _ in seen[:2]] == [("w_norm", 0), ("w_hist", 0)]
+    assert seen[1][2] == [-2.5, 1.5, 2.0, -1.0, 8.5]  # min, max, count, sum, sum of squares
+    assert [s["line"] for s in t1["summaries"]] == [13] * 6
+
+
+CHECKPOINT_TF1 = """import os, tempfile
+import tensorflow as tf
+w = tf.Variable([1.0, -3.0], name='w')
+b = tf.Variable(0.5, name='b')
+grow = tf.assign_add(w, [0.5, 0.5])
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(grow)
+    saver.save(sess, os.path.join(tempfile.mkdtemp(), 'model.ckpt'))
+"""
+
+CHECKPOINT_TF2 = """import os, tempfile
+import tensorflow as tf
+w = tf.Variable([1.0, -3.0], name='w')
+b = tf.Variable(0.5, name='b')
+w.assign_add([0.5, 0.5])
+tf.train.Checkpoint(w=w, b=b).save(os.path.join(tempfile.mkdtemp(), 'ckpt'))
+"""
+
+
+def test_saver_and_checkpoint_saves_are_traced_alike(tmp_path: Path) -> None:
+    t1, p1 = _trace(tmp_path, CHECKPOINT_TF1)
+    t2, p2 = _trace(tmp_path, CHECKPOINT_TF2)
+    assert p1.returncode == 0 and p2.returncode == 0, p1.stderr + p2.stderr
+    (one,), (two,) = t1["checkpoints"], t2["checkpoints"]
+    assert (one["line"], two["line"]) == (10, 6)
+    assert [(e["index"], e["value"]["values"]) for e in one["saved"]] == [
+        (0, [1.5, -2.5]),
+        (1, [0.5]),
+    ]
+    assert [(e["index"], e["value"]["values"]) for e in two["saved"]] == [
+        (0, [1.5, -2.5]),
+        (1, [0.5]),
+    ]

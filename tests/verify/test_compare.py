@@ -618,3 +618,111 @@ def test_reprinted_lines_take_the_originals_text_and_others_are_still_compared()
 def test_reprints_need_both_runs_to_print_as_often() -> None:
     prints = ([(0, 7)], [(0, 3), (4, 4)])
     assert with_reprints("a\n", "b\nc\n", prints, frozenset({7})) == ("b\nc\n", 0)
+
+
+def summary(tag: str, step: int, value: Any, *, steps: int = 0, line: int = 1) -> dict[str, Any]:
+    return {
+        "tag": tag,
+        "step": step,
+        "value": record_array(np.asarray(value, np.float32)),
+        "line": line,
+        "steps": steps,
+        "stdout_offset": 0,
+    }
+
+
+def with_summaries(*events: dict[str, Any]) -> RunResult:
+    result = run()
+    result.trace["summaries"] = list(events)
+    return result
+
+
+def test_a_summary_written_at_another_step_is_a_difference() -> None:
+    old = with_summaries(summary("loss", 0, 2.0, line=7), summary("loss", 10, 1.0, line=7))
+    new = with_summaries(summary("loss", 1, 2.0, line=9), summary("loss", 11, 1.0, line=9))
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None
+    assert (d.observable, d.variable, d.old, d.new) == ("summary", "loss", 0, 1)
+    assert (d.old_line, d.new_line) == (7, 9)
+
+
+def test_summary_values_are_compared_per_tag_against_their_series_scale() -> None:
+    old = with_summaries(summary("w", 0, 2.0), summary("b", 0, 5.0), summary("w", 1, 1e-3))
+    drifted = with_summaries(summary("b", 0, 5.0), summary("w", 0, 2.0), summary("w", 1, 1.1e-3))
+    assert compare_runs(old, drifted, TOL).divergence is None
+    changed = with_summaries(summary("w", 0, 2.0), summary("b", 0, 5.0), summary("w", 1, 2e-3))
+    d = compare_runs(old, changed, TOL).divergence
+    assert (d.observable, d.variable) == ("summary", "w")
+    assert (d.old, d.new) == (np.float32(1e-3), np.float32(2e-3))
+
+
+def test_a_summary_series_cut_short_or_only_on_one_side_is_a_difference() -> None:
+    old = with_summaries(summary("loss", 0, 2.0), summary("loss", 10, 1.0))
+    d = compare_runs(old, with_summaries(summary("loss", 0, 2.0)), TOL).divergence
+    assert (d.observable, d.old, d.new) == ("summary", 2, 1)
+    d = compare_runs(old, with_summaries(*old.trace["summaries"], summary("acc", 0, 0.5)), TOL)
+    assert d.divergence is not None and "'acc'" in d.divergence.detail
+
+
+def test_summary_series_named_otherwise_pair_in_order_of_appearance() -> None:
+    old = with_summaries(summary("loss_1", 0, 2.0), summary("acc", 0, 0.5))
+    renamed = with_summaries(summary("loss", 0, 2.0), summary("acc", 0, 0.5))
+    assert compare_runs(old, renamed, TOL).divergence is None
+    changed = with_summaries(summary("loss", 0, 2.5), summary("acc", 0, 0.5))
+    assert compare_runs(old, changed, TOL).divergence.variable == "loss_1"
+
+
+def test_printed_integers_are_compared_exactly_and_floats_within_tolerance() -> None:
+    d = compare_runs(run("seen 10000 examples\n"), run("seen 10001 examples\n"), TOL).divergence
+    assert d is not None and (d.old, d.new) == ("10000", "10001")
+    assert compare_runs(run("[1 2 30000]\n"), run("[2 2 30000]\n"), TOL).divergence is not None
+    assert compare_runs(run("loss 10000.0\n"), run("loss 10000.5\n"), TOL).divergence is None
+
+
+def test_an_integer_variable_is_compared_exactly() -> None:
+    old = run(variables=[var("w", 0, 1.0), var("global_step", 1, 10000)])
+    new = run(variables=[var("w", 0, 1.0), var("global_step", 1, 10001)])
+    for result in (old, new):
+        record = result.trace["variables"][1]
+        record["value"] = record_array(np.int64(record["value"]["values"][0]))
+    d = compare_runs(old, new, TOL).divergence
+    assert d is not None and (d.observable, d.variable) == ("variable", "global_step")
+
+
+def saved(*entries: tuple[int, Any], steps: int = 0, line: int = 1) -> dict[str, Any]:
+    return {
+        "saved": [
+            {"index": i, "value": record_array(np.asarray(v, np.float32))} for i, v in entries
+        ],
+        "line": line,
+        "steps": steps,
+        "stdout_offset": 0,
+    }
+
+
+def with_checkpoints(*checkpoints: dict[str, Any], names=("w", "b")) -> RunResult:
+    result = two_var_run([[1.0, 2.0]], [0.1, 0.2], names=names)
+    result.trace["checkpoints"] = list(checkpoints)
+    return result
+
+
+def test_a_checkpoint_that_saves_another_value_or_leaves_a_model_variable_out_differs() -> None:
+    old = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5), line=20))
+    assert (
+        compare_runs(old, with_checkpoints(saved((1, 0.5), (0, [0.1, 0.2]))), TOL).divergence
+        is None
+    )
+    d = compare_runs(
+        old, with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.7), line=30)), TOL
+    ).divergence
+    assert (d.observable, d.variable, d.old_line, d.new_line) == ("checkpoint", "b", 20, 30)
+    d = compare_runs(old, with_checkpoints(saved((0, [0.1, 0.2]))), TOL).divergence
+    assert (d.observable, d.variable) == ("checkpoint", "b") and "does not save" in d.detail
+    d = compare_runs(old, with_checkpoints(), TOL).divergence
+    assert (d.observable, d.old, d.new) == ("checkpoint", 1, 0)
+
+
+def test_checkpointed_variables_pair_like_the_final_state() -> None:
+    old = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5)))
+    new = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5)), names=("model/w", "model/b"))
+    assert compare_runs(old, new, TOL).divergence is None

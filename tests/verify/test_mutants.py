@@ -39,11 +39,16 @@ REAL_TF_RAISES = {
 # Mistakes in what a model computes, and the line of each side that the verdict must name
 # (``runtime.attribute``): where the original and the rewrite part from the same values.
 MISTAKE_LINES = {
+    "global_norm_clip_per_tensor": ("tf.clip_by_global_norm", "tf.clip_by_norm"),
     "keep_prob_as_rate": ("keep_prob, seed=7", "0.8, seed=7"),
+    "l2_loss_as_sum_of_squares": ("tf.nn.l2_loss(W)", "tf.reduce_sum(tf.square(W))"),
+    "label_smoothing_dropped": ("label_smoothing=0.1", "labels=y, logits=logits"),
     "mean_to_sum": ("tf.reduce_mean(tf.square", "tf.reduce_sum(tf.square"),
     "missing_relu": ("hidden = tf.nn.relu", "pred = tf.matmul(hidden, w2)"),
+    "relu6_became_relu": ("tf.nn.relu6", "hidden = tf.nn.relu("),
     "transposed_matmul": ("transpose_b=True", "tf.matmul(x, w1) + b1"),
     "wrong_reduce_axis": ("axis=1", "axis=0"),
+    "xent_args_positional_swapped": ("with_logits(labels=y_, logits=y)", "with_logits(y, y_)"),
 }
 
 
@@ -137,3 +142,19 @@ def test_verdict_names_the_lines_where_values_part(name: str) -> None:
     )
     named = [(d.old_line, d.new_line) for d in [result.divergence, *result.also]]
     assert expected in named, result.reason
+
+
+# Mistakes only a file the program writes shows: TensorBoard events, a checkpoint.
+WRITTEN_FILES = {
+    "summary_step_from_optimizer": ("summary", "add_summary", "tf.summary.scalar"),
+    "checkpoint_file_lacks_bias": ("checkpoint", "saver.save(", ".save(checkpoint_number=step)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN_FILES))
+def test_a_mistake_in_a_written_file_is_found_where_it_is_written(name: str) -> None:
+    d = verdict(name).divergence
+    observable, old_text, new_text = WRITTEN_FILES[name]
+    assert d is not None and d.observable == observable, verdict(name).reason
+    assert d.old_line == line_of(mutant_dir(name) / "original.py", old_text)
+    assert d.new_line == line_of(mutant_dir(name) / "mutant.py", new_text)
