@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context
 from runtime.convert import convert_to_tensor
 from runtime.errors import InvalidArgumentError
 from runtime.graph import constant_value
@@ -184,8 +183,6 @@ def Print(
     """TF1's ``tf.Print``: `input_` unchanged, printing `message` and `data` to stderr as it runs."""
     tensors = [convert_to_tensor(input_), *[convert_to_tensor(d) for d in data]]
     attrs = {"message": message or "", "first_n": first_n, "summarize": summarize}
-    if context.executing_eagerly() and all(isinstance(t, EagerTensor) for t in tensors):
-        return EagerTensor(np.asarray(_print_make(attrs)(*[t._value for t in tensors])))
     return apply("Print", tensors, attrs, name=name)
 
 

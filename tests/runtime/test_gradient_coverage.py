@@ -16,6 +16,7 @@ import pytest
 
 import runtime.api  # noqa: F401  (registers every op)
 from runtime.ops import array as A
+from runtime.ops import checks as CH
 from runtime.ops import conv_variants as CV
 from runtime.ops import linalg as LA
 from runtime.ops import math as M
@@ -66,6 +67,7 @@ CASES: dict[str, Case] = {
     "reductions": (lambda t: M.reduce_sum(t, 0) + M.reduce_mean(t, 1, keepdims=True)
                    + M.reduce_max(t, 0) + M.reduce_min(t, 0) + M.reduce_prod(t, 0),
                    [np.random.default_rng(11).permutation(np.arange(1, 7)).reshape(2, 3) / 4.0]),
+    "print": (lambda t: M.multiply(CH.Print(t, [t], message="t: "), t), [values((2, 3))]),
     "matmul": (lambda a, b: M.matmul(a, b, transpose_b=True), [values((2, 3), seed=1), values((4, 3), seed=2)]),
     "softmax": (lambda t: N.softmax(t) + N.log_softmax(t, axis=0), [values((2, 3))]),
     "cross_entropy": (lambda lo: N.softmax_cross_entropy_with_logits_v2(EagerTensor(_LABELS), lo)
