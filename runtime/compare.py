@@ -474,19 +474,21 @@ def _first_summary_difference(
             "summary", a["steps"], tag, old_value, new_value, a["line"], b["line"], detail
         )
         return _Candidate(divergence, a["stdout_offset"], 2)
+    return _count_mismatch(
+        "summary", tag, old, new,
+        f"the original writes {len(old)} values of summary {tag!r}, the rewrite {len(new)}",
+    )
+
+
+def _count_mismatch(kind: str, name: str | None, old: list, new: list, detail: str) -> _Candidate | None:
+    """A series one side writes more records of: found at the first record the other lacks."""
     if len(old) == len(new):
         return None
     k = min(len(old), len(new))
     extra = old[k] if len(old) > k else new[k]
     divergence = Divergence(
-        "summary",
-        extra["steps"],
-        tag,
-        len(old),
-        len(new),
-        extra["line"] if len(old) > k else None,
-        extra["line"] if len(new) > k else None,
-        f"the original writes {len(old)} values of summary {tag!r}, the rewrite {len(new)}",
+        kind, extra["steps"], name, len(old), len(new),
+        extra["line"] if len(old) > k else None, extra["line"] if len(new) > k else None, detail,
     )
     return _Candidate(divergence, extra["stdout_offset"] if len(old) > k else None, 2, ended=True)
 
@@ -919,21 +921,9 @@ def _compare_checkpoints(
                 "checkpoint", a["steps"], name, old_value, new_value, a["line"], b["line"], detail
             )
             return _Candidate(divergence, a["stdout_offset"], 2)
-    if len(old) == len(new):
-        return None
-    k = min(len(old), len(new))
-    extra = old[k] if len(old) > k else new[k]
-    divergence = Divergence(
-        "checkpoint",
-        extra["steps"],
-        None,
-        len(old),
-        len(new),
-        extra["line"] if len(old) > k else None,
-        extra["line"] if len(new) > k else None,
-        f"the original saves {len(old)} checkpoints, the rewrite {len(new)}",
+    return _count_mismatch(
+        "checkpoint", None, old, new, f"the original saves {len(old)} checkpoints, the rewrite {len(new)}"
     )
-    return _Candidate(divergence, extra["stdout_offset"] if len(old) > k else None, 2, ended=True)
 
 
 def _parameter_scales(
