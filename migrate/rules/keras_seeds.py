@@ -119,20 +119,23 @@ def seed_python_random(module: cst.Module, line: int, findings: list[Finding]) -
         return module
     # A literal seed is given to Python's random before a module-level Keras object made ahead
     # of the seed call; any other seed stays where it is set.
-    early = {}
+    body = list(module.body)
+    early: dict[int, str] = {}  # index of the first statement drawing ahead of it -> seed
+    late = []
     for seed in seeds:
-        at = _early_draw(list(module.body), seed)
+        at = _early_draw(body, seed)
         argument = seed.body[0].value.args[0].value  # type: ignore[attr-defined]
         if at is not None and isinstance(argument, cst.Integer):
-            early[at] = argument.value
-    body = list(module.visit(_AfterSeeds([s for s in seeds if not any(
-        _early_draw(list(module.body), s) == at for at in early)])).body)
+            early.setdefault(at, argument.value)
+        else:
+            late.append(seed)
     for at in sorted(early, reverse=True):
         stmt = body[at]
         body[at:at + 1] = [
             cst.parse_statement(f"random.seed({early[at]})\n").with_changes(leading_lines=stmt.leading_lines),
             stmt.with_changes(leading_lines=()),
         ]
+    body = list(module.with_changes(body=body).visit(_AfterSeeds(late)).body)
     at = next((i for i, s in enumerate(body) if _is_import(s)), None)
     if at is None:  # no import to join: after the docstring
         at = 1 if body and is_docstring(body[0]) else 0
