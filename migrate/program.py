@@ -2222,25 +2222,25 @@ class ProgramMove:
             for n in roots if n.kind == "schedule"
         ]
         # A variable fetched beside its update is read before the update, as TF1's run read it.
-        read_first: dict[str, str] = {}
-        if any(n.kind == "train" for n in grad_nodes):
-            for leaf in dict.fromkeys(n.value for n in names_read(fetch if returned is None else returned)):
-                node = self.scope.lookup(leaf)
-                if node is not None and node.kind == "variable" and "container" not in node.info:
-                    read_first[leaf] = self._fresh(f"{leaf.removeprefix(SELF_PREFIX)}_value")
+        beside_update = [] if not any(n.kind == "train" for n in grad_nodes) else list(
+            dict.fromkeys(n.value for n in names_read(fetch if returned is None else returned))
+        )
+        read_first = {
+            leaf: self._fresh(f"{leaf.removeprefix(SELF_PREFIX)}_value")
+            for leaf in beside_update if self._is_variable(leaf)
+        }
         forward_stmts += [cst.parse_statement(f"{v} = tf.identity({k})\n") for k, v in read_first.items()]
         forward_stmts += [self._inside_statement(n) for n in forward]
         # So is a summary of variables fetched beside it: taken once the forward pass ran.
         snapshots: dict[str, str] = {}
-        if any(n.kind == "train" for n in grad_nodes):
-            for leaf in dict.fromkeys(n.value for n in names_read(fetch if returned is None else returned)):
-                node = self.scope.lookup(leaf)
-                if node is None or node.kind != "summary":
-                    continue
-                values = self._summary_dict(node, read=True)
-                if values != self._summary_dict(node):
-                    snapshots[leaf] = self._fresh(f"{leaf}_values")
-                    forward_stmts.append(cst.parse_statement(f"{snapshots[leaf]} = {values}\n"))
+        for leaf in beside_update:
+            node = self.scope.lookup(leaf)
+            if node is None or node.kind != "summary":
+                continue
+            values = self._summary_dict(node, read=True)
+            if values != self._summary_dict(node):
+                snapshots[leaf] = self._fresh(f"{leaf}_values")
+                forward_stmts.append(cst.parse_statement(f"{snapshots[leaf]} = {values}\n"))
         forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
         counter = iter(range(1, 100))

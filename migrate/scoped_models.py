@@ -661,7 +661,7 @@ class ModelBuilder:
         rebound = {n for s in body for n in bound_names(s)}
         # A shared instance takes its configuration from the arguments of its calls.
         calls = [] if self.shared is not None else self.calls_of(func.name.value)
-        constants = module_constants(self.module) if self.module is not None else {}
+        constants = memoised_walk("constants", self.module, module_constants) if self.module is not None else {}
         per_call = [_constant_arguments(c, params, constants) for c in calls] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
         configurable = {
