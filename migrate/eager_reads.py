@@ -75,51 +75,53 @@ def find_reads(
     rebinds = any(scope.lookup(n.value) is not None for n in names_read(stmt) if id(n) in bound)
     stack: list[cst.CSTNode] = []
 
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            stack.append(node)
-            if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
-                shapes = shape_reads(stack)
-                if shapes is not None:
-                    reads.shapes[id(node)] = shapes
-                counted = _argument_of(stack, SIZE_CALLS) or shapes is not None
-                reads.lists[id(node)] = (attr, counted or _argument_of(stack, SHOWING_CALLS))
-                named = _name_reads(stack)
-                if named is not None:
-                    reads.names[id(node)] = named
-                if not counted:
-                    reads.shown.append((node, "variables"))
-                return False
-            if isinstance(node, cst.Name) and id(node) in read_ids:
-                found = scope.lookup(node.value)
-                parent = stack[-2] if len(stack) > 1 else None
-                graph_only = (
-                    isinstance(parent, cst.Attribute)
-                    and parent.value is node
-                    and parent.attr.value in GRAPH_ONLY_ATTRIBUTES
-                )
-                if (
-                    found is not None
-                    and found.kind in INSIDE
-                    and not graph_only
-                    and not rebinds
-                    and _shown(stack)
-                ):
-                    reads.tensors[id(node)] = node
-                    if _argument_of(stack, SHOWING_CALLS):
-                        reads.shown.append((node, "tensor"))
-                elif (
-                    found is not None
-                    and found.kind == "variable"
-                    and _argument_of(stack, SHOWING_CALLS)
-                ):
-                    reads.shown.append((node, "variable"))
-            return True
+    def enter(node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Call) and (attr := variable_list(node, aliases)) is not None:
+            shapes = shape_reads(stack)
+            if shapes is not None:
+                reads.shapes[id(node)] = shapes
+            counted = _argument_of(stack, SIZE_CALLS) or shapes is not None
+            reads.lists[id(node)] = (attr, counted or _argument_of(stack, SHOWING_CALLS))
+            named = _name_reads(stack)
+            if named is not None:
+                reads.names[id(node)] = named
+            if not counted:
+                reads.shown.append((node, "variables"))
+            return False
+        if isinstance(node, cst.Name) and id(node) in read_ids:
+            found = scope.lookup(node.value)
+            parent = stack[-2] if len(stack) > 1 else None
+            graph_only = (
+                isinstance(parent, cst.Attribute)
+                and parent.value is node
+                and parent.attr.value in GRAPH_ONLY_ATTRIBUTES
+            )
+            if (
+                found is not None
+                and found.kind in INSIDE
+                and not graph_only
+                and not rebinds
+                and _shown(stack)
+            ):
+                reads.tensors[id(node)] = node
+                if _argument_of(stack, SHOWING_CALLS):
+                    reads.shown.append((node, "tensor"))
+            elif (
+                found is not None
+                and found.kind == "variable"
+                and _argument_of(stack, SHOWING_CALLS)
+            ):
+                reads.shown.append((node, "variable"))
+        return True
 
-        def on_leave(self, original_node: cst.CSTNode) -> None:
-            stack.pop()
+    def visit(node: cst.CSTNode) -> None:
+        stack.append(node)
+        if enter(node):
+            for child in children(node):
+                visit(child)
+        stack.pop()
 
-    stmt.visit(Finder())
+    visit(stmt)
     return reads
 
 

@@ -12,7 +12,7 @@ import libcst as cst
 
 from migrate.codegen import code, is_docstring
 from migrate.report import Finding
-from migrate.walk import walk
+from migrate.walk import transform, walk
 
 from . import Rule
 
@@ -40,7 +40,9 @@ def _seed_calls(module: cst.Module) -> list[cst.SimpleStatementLine]:
         n for n in walk(module)
         if isinstance(n, cst.SimpleStatementLine) and len(n.body) == 1
         and isinstance(n.body[0], cst.Expr) and isinstance(call := n.body[0].value, cst.Call)
-        and len(call.args) == 1 and call.args[0].keyword is None and code(call.func) == SET_SEED
+        and len(call.args) == 1 and call.args[0].keyword is None
+        and isinstance(call.func, cst.Attribute) and call.func.attr.value == "set_seed"
+        and code(call.func) == SET_SEED
     ]
 
 
@@ -51,9 +53,15 @@ KERAS_DRAWS = frozenset({"layers", "initializers", "Sequential", "Model", "model
 def _draws_with_keras(node: cst.CSTNode) -> bool:
     """The code builds Keras layers or initializers (`tf.keras.layers.Dense`, ...)."""
     return any(
-        isinstance(n, cst.Attribute) and n.attr.value in KERAS_DRAWS
-        and code(n.value).split(".")[-1] == "keras" for n in walk(node)
+        isinstance(n, cst.Attribute) and n.attr.value in KERAS_DRAWS and _ends_in_keras(n.value)
+        for n in walk(node)
     )
+
+
+def _ends_in_keras(node: cst.BaseExpression) -> bool:
+    """`keras`, `tf.keras`, `tensorflow.keras`: a name chain whose last part is `keras`."""
+    last = node.attr if isinstance(node, cst.Attribute) else node
+    return isinstance(last, cst.Name) and last.value == "keras"
 
 
 def _early_draw(body: list[cst.BaseStatement], seed: cst.SimpleStatementLine) -> int | None:
@@ -135,7 +143,7 @@ def seed_python_random(module: cst.Module, line: int, findings: list[Finding]) -
             cst.parse_statement(f"random.seed({early[at]})\n").with_changes(leading_lines=stmt.leading_lines),
             stmt.with_changes(leading_lines=()),
         ]
-    body = list(module.with_changes(body=body).visit(_AfterSeeds(late)).body)
+    body = list(transform(module.with_changes(body=body), _AfterSeeds(late)).body)  # type: ignore[union-attr]
     at = next((i for i, s in enumerate(body) if _is_import(s)), None)
     if at is None:  # no import to join: after the docstring
         at = 1 if body and is_docstring(body[0]) else 0
