@@ -35,7 +35,7 @@ from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .suppress import SKIP_FILE
-from .walk import children, holding, transform, walk
+from .walk import children, holding, index_tree, transform, walk
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -164,6 +164,7 @@ def rewrite_source(
     module = _parse(source, filename)
     aliases = collect_aliases(module)
     clear_walk_cache()
+    index_tree(module)
     lines = start_lines(module) if positions else {}
     # The module's code, without generating it again: a file spelling compat.v1, or calling
     # tf.function with no Session, was written for TF2 (a rewrite's own output is).

@@ -113,6 +113,32 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
+#: The pre-order of the tree being rewritten, and each of its nodes' span in it: a walk of
+#: one of its subtrees is then a list slice instead of a visit per node.
+_ORDER: list[cst.CSTNode] = []
+_SPANS: dict[int, tuple[cst.CSTNode, int, int]] = {}
+
+
+def index_tree(root: cst.CSTNode | None) -> None:
+    """Record ``root``'s pre-order for later walks (None forgets it). Trees are immutable,
+    so a node found here by id, and still the same object, has the subtree recorded."""
+    order: list[cst.CSTNode] = []
+    spans: dict[int, tuple[cst.CSTNode, int, int]] = {}
+    stack: list[object] = [root] if root is not None else []
+    while stack:
+        item = stack.pop()
+        if item.__class__ is tuple:  # all of a node's subtree is listed: its span ends here
+            node, start = item  # type: ignore[misc]
+            spans[id(node)] = (node, start, len(order))
+            continue
+        stack.append((item, len(order)))
+        order.append(item)  # type: ignore[arg-type]
+        stack.extend(reversed(children(item)))  # type: ignore[arg-type]
+    _ORDER[:] = order
+    _SPANS.clear()
+    _SPANS.update(spans)
+
+
 def walk(
     node: cst.CSTNode, inside: Callable[[cst.CSTNode], list[cst.CSTNode]] = children,
 ) -> Iterator[cst.CSTNode]:
@@ -121,11 +147,34 @@ def walk(
     ``inside(n)`` picks the children walked into, as a visitor's ``visit_*`` would
     (returning False, or visiting only some children itself); all of them by default.
     """
+    if inside is children:
+        span = _SPANS.get(id(node))
+        if span is not None and span[0] is node:
+            return iter(_ORDER[span[1]:span[2]])
+        return _walk_all(node)
+    return _walk(node, inside)
+
+
+def _walk(node: cst.CSTNode, inside: Callable[[cst.CSTNode], list[cst.CSTNode]]) -> Iterator[cst.CSTNode]:
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
         stack.extend(reversed(inside(current)))
+
+
+def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """A walk of a tree built during the rewrite: the subtrees it kept from the indexed one
+    come out as slices."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        span = _SPANS.get(id(current))
+        if span is not None and span[0] is current:
+            yield from _ORDER[span[1]:span[2]]
+        else:
+            yield current
+            stack.extend(reversed(children(current)))
 
 
 def holding(node: cst.CSTNode, hit: Callable[[cst.CSTNode], bool]) -> set[int]:

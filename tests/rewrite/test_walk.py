@@ -9,7 +9,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from migrate.lines import start_lines
-from migrate.walk import _is_trivia, holding, transform, walk
+from migrate.walk import _is_trivia, _walk, children, holding, index_tree, transform, walk
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SOURCES = sorted(FIXTURES.glob("programs/*/before.py"))
@@ -62,6 +62,21 @@ def test_walk_meets_code_nodes_in_visitor_order(name: str, module: cst.Module) -
     module.visit(recorder)
     expected = [n for n in recorder.seen if not _is_trivia(type(n))]
     assert [id(n) for n in walk(module)] == [id(n) for n in expected]
+
+
+@pytest.mark.parametrize(("name", "module"), _modules())
+def test_indexed_walks_are_the_walks_of_every_subtree(name: str, module: cst.Module) -> None:
+    expected = {id(n): [id(m) for m in _walk(n, children)] for n in _walk(module, children)}
+    index_tree(module)
+    try:
+        assert {id(n): [id(m) for m in walk(n)] for n in walk(module)} == expected
+        # A tree built from the indexed one walks its kept subtrees from the index, in place.
+        first = module.body[0]
+        rebuilt = module.with_changes(body=[cst.parse_statement("pass\n"), *module.body[1:], first])
+        assert [id(n) for n in walk(rebuilt)] == [id(n) for n in _walk(rebuilt, children)]
+    finally:
+        index_tree(None)
+    assert [id(n) for n in walk(module)] == [id(n) for n in _walk(module, children)]
 
 
 @pytest.mark.parametrize(("name", "module"), _modules())
