@@ -14,7 +14,9 @@ same files:
 - tf_upgrade_v2 driven in-process through its ``ASTCodeUpgrader`` in the real
   TensorFlow interpreter (``--tf-python`` or ``TFMIGRATE_TF_PYTHON``), so
   TensorFlow's import is not counted;
-- ``libcst.parse_module`` and ``ast.parse`` alone: the floors.
+- ``libcst.parse_module`` and ``ast.parse`` alone: the floors;
+- then the same per-file comparison (in-process tfmigrate, tf_upgrade_v2, libcst parse) on
+  the TF1 programs of ``fixtures/corpus``, copied to the temporary folder.
 
 Per-file figures are over every file, the two big ones included, for tools and floors
 alike. Results print as a table; ``--record`` appends them to benchmarks/RESULTS.md with the
@@ -165,6 +167,7 @@ def main() -> None:
                 ("ratio: tf_upgrade_v2 / tfmigrate check", f"{theirs / check_ms:.2f}x"),
             ]
         rows.append(("ratio: tfmigrate -j 1 / libcst parse", f"{ours / cst_ms:.2f}x"))
+        rows += real_programs(Path(tmp) / "real", args.tf_python)
 
     table = "\n".join(f"| {k} | {v} |" for k, v in rows)
     command = " ".join(["python benchmarks/rewrite_throughput.py", *sys.argv[1:]])
@@ -180,6 +183,31 @@ def main() -> None:
     if args.record:
         with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as out:
             out.write("\n" + report)
+
+
+def real_programs(folder: Path, tf_python: str | None) -> list[tuple[str, str]]:
+    """The same per-file comparison, in-process, on the TF1 programs of ``fixtures/corpus``:
+    tutorial- and research-shaped code rather than generated files."""
+    folder.mkdir()
+    paths = []
+    for source in sorted((ROOT / "fixtures" / "corpus").glob("*.py")):
+        paths.append(folder / source.name)
+        paths[-1].write_bytes(source.read_bytes())
+    lines = sum(p.read_text().count("\n") for p in paths)
+    n = len(paths)
+    ours = 1000 * sum(in_process(paths).values()) / n
+    cst_ms = 1000 * sum(floor(paths, libcst_parse).values()) / n
+    rows = [
+        ("real programs (fixtures/corpus)", f"{n} files, {lines} lines"),
+        ("tfmigrate in-process, real programs", f"{ours:.1f} ms/file ({ours / cst_ms:.2f}x libcst parse)"),
+        ("libcst.parse_module, real programs", f"{cst_ms:.1f} ms/file"),
+    ]
+    if tf_python:
+        upgrade, crashes = tf_upgrade(paths, tf_python)
+        theirs = 1000 * sum(upgrade.values()) / n
+        rows.append(("tf_upgrade_v2, real programs",
+                     f"{theirs:.1f} ms/file, {crashes} crashes (tf_upgrade_v2 / tfmigrate {theirs / ours:.2f}x)"))
+    return rows
 
 
 def tf_version(python: str | None) -> str:
