@@ -38,6 +38,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Each workload: shared data, a TensorFlow model whose `step()` runs one training step, and
 # the same math by hand in NumPy as `numpy_step()`. The timing code is shared by every run.
+# A TF1 model's step: `train` run in one session, fed `feed`.
+TF1_STEP = """
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+def step():
+    sess.run(train, feed_dict=feed)
+"""
+
 LINREG_DATA = """
 import numpy as np
 X = np.array([2013, 2014, 2015, 2016, 2017], dtype=np.float32)
@@ -53,12 +61,8 @@ a = tf.get_variable('a', [], initializer=tf.zeros_initializer)
 b = tf.get_variable('b', [], initializer=tf.zeros_initializer)
 loss = 0.5 * tf.reduce_sum(tf.square(a * X_ + b - y_))
 train = tf.train.GradientDescentOptimizer(1e-3).minimize(loss)
-sess = tf.Session()
-sess.run(tf.global_variables_initializer())
 feed = {X_: X, y_: y}
-def step():
-    sess.run(train, feed_dict=feed)
-"""
+""" + TF1_STEP
 
 LINREG_TF2 = """
 import tensorflow as tf
@@ -100,12 +104,8 @@ W2 = tf.Variable(W2_0); b2 = tf.Variable(tf.zeros([10]))
 logits = tf.matmul(tf.nn.relu(tf.matmul(x, W1) + b1), W2) + b2
 loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=t, logits=logits))
 train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-sess = tf.Session()
-sess.run(tf.global_variables_initializer())
 feed = {x: X, t: Y}
-def step():
-    sess.run(train, feed_dict=feed)
-"""
+""" + TF1_STEP
 
 MLP_TF2 = """
 import tensorflow as tf
@@ -157,12 +157,8 @@ h = tf.nn.max_pool(tf.nn.relu(tf.nn.conv2d(x, K, [1, 1, 1, 1], 'SAME')), [1, 2, 
 logits = tf.matmul(tf.reshape(h, [-1, 14 * 14 * 16]), W)
 loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=t, logits=logits))
 train = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
-sess = tf.Session()
-sess.run(tf.global_variables_initializer())
 feed = {x: X, t: Y}
-def step():
-    sess.run(train, feed_dict=feed)
-"""
+""" + TF1_STEP
 
 # The timed loop: after a warm-up, blocks of steps; the fastest block counts, since other work
 # on the machine only ever adds time. `us_per_step` lines are what the runner reads.
