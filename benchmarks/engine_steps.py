@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,12 +243,6 @@ def fastest(command: list[str], source: str, folder: Path, name: str, repeat: in
     return best
 
 
-def np_version() -> str:
-    proc = subprocess.run([sys.executable, "-c", "import numpy; print(numpy.__version__)"],
-                          capture_output=True, text=True, check=True)
-    return proc.stdout.strip()
-
-
 def import_time() -> float:
     code = "import time; t = time.perf_counter(); import runtime.api; print(time.perf_counter() - t)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
@@ -320,7 +315,7 @@ def main() -> None:
     report = (
         f"## Engine steps ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})\n\n"
         f"`python benchmarks/engine_steps.py {' '.join(sys.argv[1:])}` on {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}, NumPy {np_version()}; load average "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, NumPy {version('numpy')}; load average "
         f"{' / '.join(f'{x:.1f}' for x in load)} at the start; engine import "
         f"{import_time() * 1000:.0f} ms; each cell the fastest of {args.repeat} runs\n\n"
         "| workload | engine µs/step | TF 2.21 µs/step | NumPy µs/step | TF / engine | engine / NumPy "
