@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: python tests/referee.py
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests import tf_runner
 
 TF_PYTHON_ENV = "TFMIGRATE_TF_PYTHON"
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,17 +61,7 @@ def run_program(
     env = dict(
         os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0", PYTHONIOENCODING="utf-8", **(env or {})
     )
-    proc = subprocess.run(
-        [*command, str(program)],
-        check=False,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=timeout,
-        cwd=program.parent,
-        env=env,
-    )
+    proc = tf_runner.run([*command, str(program)], input=stdin, timeout=timeout, cwd=program.parent, env=env)
     error = exception_type(proc.stderr)
     stderr = proc.stderr if proc.returncode == 0 and error is None else None
     return Outcome(proc.returncode, proc.stdout, error, stderr)

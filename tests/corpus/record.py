@@ -26,6 +26,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script
+    sys.path.insert(0, str(ROOT))
+from tests import tf_runner
+
 CORPUS = ROOT / "fixtures" / "corpus"
 MANIFEST = CORPUS / "MANIFEST.json"
 TF1_FACE = ROOT / "tests" / "tf1_face.py"
@@ -140,8 +144,7 @@ def run_program(
     with tempfile.TemporaryDirectory() as cwd:
         start = time.perf_counter()
         try:
-            proc = subprocess.run(command, cwd=cwd, env=env,
-                                  capture_output=True, text=True, timeout=timeout, check=False)
+            proc = tf_runner.run(command, cwd=cwd, env=env, timeout=timeout)
         except subprocess.TimeoutExpired:
             return {"rc": None, "exception": f"timed out after {timeout:g} s", "stdout_head": []}
         return _outcome(proc, time.perf_counter() - start)

@@ -6,6 +6,7 @@ any printed number differs beyond the fixture's tolerance (`check.json`: {"rtol"
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -13,6 +14,10 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+if str(Path(__file__).resolve().parents[2]) not in sys.path:  # run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests import tf_runner
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "programs"
 # TF1-era programs say `import tensorflow as tf`; this prelude gives them the TF1 face.
@@ -109,10 +114,8 @@ def numbers(text: str) -> list[float]:
 
 def run(python: str, program: Path, prelude: str, stdin: str) -> tuple[int, str, str]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONHASHSEED="0")
-    proc = subprocess.run(
-        [python, "-c", prelude, str(program)], input=stdin, capture_output=True, text=True,
-        env=env, cwd=program.parent, timeout=600, check=False,
-    )
+    proc = tf_runner.run([python, "-c", prelude, str(program)], input=stdin, env=env,
+                         cwd=program.parent, timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -120,14 +123,16 @@ def close(a: float, b: float, rtol: float, atol: float) -> bool:
     return abs(a - b) <= atol + rtol * abs(b)
 
 
+@functools.cache
+def _lacks(python: str, module: str) -> bool:
+    return subprocess.run([python, "-c", f"import {module}"], capture_output=True, check=False).returncode != 0
+
+
 def missing_modules(python: str, fixture: Path) -> list[str]:
     """Modules the fixture's after.py needs (`check.json`: {"needs": [...]}) that `python` lacks:
     TF 2.21 implements tf.summary.scalar and friends in the separate tensorboard package."""
     config = json.loads((fixture / "check.json").read_text()) if (fixture / "check.json").exists() else {}
-    return [
-        module for module in config.get("needs", [])
-        if subprocess.run([python, "-c", f"import {module}"], capture_output=True, check=False).returncode
-    ]
+    return [module for module in config.get("needs", []) if _lacks(python, module)]
 
 
 def check(python: str, fixture: Path) -> tuple[bool, str]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 
 import pytest
 
 from migrate.rules.rnn_layers import SOURCES
+from tests import tf_runner
 
 PROGRAM = """
 import collections, json, sys
@@ -53,15 +53,8 @@ def test_keras_cells_compute_tf1_cells() -> None:
     python = os.environ.get("TFMIGRATE_TF_PYTHON")
     if not python:
         pytest.skip("set TFMIGRATE_TF_PYTHON to a Python with TensorFlow 2.21 to run this check")
-    run = subprocess.run(
-        [python, "-c", PROGRAM],
-        input=json.dumps(SOURCES),
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
-        timeout=300,
-        check=False,
-    )
+    run = tf_runner.run([python, "-c", PROGRAM], input=json.dumps(SOURCES), cwd=os.getcwd(),
+                        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"), timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     same_names, outputs, states, structure = run.stdout.splitlines()[-4:]
     assert same_names == "True"

@@ -17,6 +17,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+ROOT_DIR = Path(__file__).resolve().parents[2]
+if str(ROOT_DIR) not in sys.path:  # run as a script
+    sys.path.insert(0, str(ROOT_DIR))
+from tests import tf_runner
+
 HERE = Path(__file__).resolve().parent
 DIRS = [HERE / "conformance"]
 #: TF 2.21 no longer depends on TensorBoard, and ``tf.summary.scalar`` & co. raise
@@ -61,8 +66,7 @@ def run_on_tf(python: str, program: Path) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / program.name
         target.write_text(tf1_source(source) if "# face: tf1" in source else source)
-        return subprocess.run([python, str(target)], input=stdin, capture_output=True, text=True,
-                              env=env, cwd=tmp, timeout=600, check=False)
+        return tf_runner.run([python, str(target)], input=stdin, env=env, cwd=tmp, timeout=600)
 
 
 def record(python: str, program: Path) -> None:
