@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import libcst as cst
@@ -50,13 +51,21 @@ class Recorder(cst.CSTVisitor):
         return True
 
 
-def _modules() -> list[tuple[str, cst.Module]]:
-    return [("odd", cst.parse_module(ODD))] + [
-        (path.parent.name, cst.parse_module(path.read_bytes())) for path in SOURCES
-    ]
+NAMES = ["odd", *(path.parent.name for path in SOURCES)]
 
 
-@pytest.mark.parametrize(("name", "module"), _modules())
+@functools.cache
+def _parsed(name: str) -> cst.Module:
+    """Each module parsed once per test process, when a test first needs it."""
+    return cst.parse_module(ODD if name == "odd" else (FIXTURES / "programs" / name / "before.py").read_bytes())
+
+
+@pytest.fixture
+def module(name: str) -> cst.Module:
+    return _parsed(name)
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_walk_meets_code_nodes_in_visitor_order(name: str, module: cst.Module) -> None:
     recorder = Recorder()
     module.visit(recorder)
@@ -64,7 +73,7 @@ def test_walk_meets_code_nodes_in_visitor_order(name: str, module: cst.Module) -
     assert [id(n) for n in walk(module)] == [id(n) for n in expected]
 
 
-@pytest.mark.parametrize(("name", "module"), _modules())
+@pytest.mark.parametrize("name", NAMES)
 def test_indexed_walks_are_the_walks_of_every_subtree(name: str, module: cst.Module) -> None:
     expected = {id(n): [id(m) for m in _walk(n, children)] for n in _walk(module, children)}
     index_tree(module)
@@ -79,7 +88,7 @@ def test_indexed_walks_are_the_walks_of_every_subtree(name: str, module: cst.Mod
     assert [id(n) for n in walk(module)] == [id(n) for n in _walk(module, children)]
 
 
-@pytest.mark.parametrize(("name", "module"), _modules())
+@pytest.mark.parametrize("name", NAMES)
 def test_start_lines_are_position_provider_lines(name: str, module: cst.Module) -> None:
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     assert start_lines(module) == {id(node): pos.start.line for node, pos in positions.items()}
@@ -118,7 +127,7 @@ class Respeller(cst.CSTTransformer):
         return updated
 
 
-@pytest.mark.parametrize(("name", "module"), _modules())
+@pytest.mark.parametrize("name", NAMES)
 def test_transform_is_a_visit_that_keeps_unchanged_nodes(name: str, module: cst.Module) -> None:
     """Same code and the same hooks on the same nodes as libcst's visit (trivia aside)."""
     by_libcst, sparse = Respeller(), Respeller()
