@@ -6,8 +6,8 @@ own usage error):
 - 0 **equivalent**: every printed number, every gradient at every optimizer
   step and every final variable value agree within ``|new - old| <= atol +
   rtol*scale`` (a tensor element's scale: the largest magnitude of its
-  observable; see ``runtime.compare``), words and exit status agree exactly;
-  also when both programs fail with the same exception type. With the
+  observable; see ``runtime.compare``), words and exit status agree exactly,
+  and both programs ran to the end. With the
   defaults (rtol=1e-4, atol=1e-6) a correct Keras Adam rewrite passes, Keras
   Adam's default epsilon instead of TF1's 1e-8 does not, and an RMSprop
   rewrite whose accumulator starts at zeros differs at step 2;
@@ -15,8 +15,9 @@ own usage error):
   other place where values start to differ (``runtime.attribute``, from a
   second run of each program that records the values its ops compute);
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
-  fails (and the rewrite does not fail the same way), a run timed out or hit
-  the memory cap, or the program could not be started.
+  fails (both failing the same way shows nothing of what either would have
+  done next), a run timed out or hit the memory cap, or the program could not
+  be started.
 """
 
 from __future__ import annotations
@@ -214,15 +215,19 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
         "divergence": d,
         "notes": comparison.notes,
     }
+    if d is None and old_failure is not None:
+        # Two programs that stop at the same error prove nothing about the rest of either.
+        return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)} "
+                       f"at original line {old.exception_line} / rewrite line {new.exception_line}",
+                       **common)
     if d is None:
-        both_fail = f"; both raise {old_failure}" if old_failure else ""
         return Verdict(
             "equivalent",
             f"{comparison.steps_compared} optimizer steps, "
             f"{comparison.variables_compared} final variables and "
             f"{comparison.printed_numbers_compared} printed numbers agree "
             f"(max abs diff {comparison.max_abs_diff:.3g}, "
-            f"max rel diff {comparison.max_rel_diff:.3g}){both_fail}",
+            f"max rel diff {comparison.max_rel_diff:.3g})",
             **common,
         )
     also = []
@@ -230,6 +235,11 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
         also = _attribute(run_old, run_new, d, tol)
     reason = "; also ".join(_describe(found) for found in [d, *also])
     return Verdict("different", reason, **common, also=also)
+
+
+def _ending(failure: str) -> str:
+    """``raise ValueError`` or ``end with exit status 2``."""
+    return f"end with {failure}" if failure.startswith("exit status") else f"raise {failure}"
 
 
 def _describe(d: Divergence) -> str:

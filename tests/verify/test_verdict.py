@@ -98,7 +98,7 @@ def test_unsupported_api_is_unverified(write_program) -> None:
     assert swapped.reason == "unsupported API tf.contrib.rnn.LSTMCell (rewrite)"
 
 
-def test_a_failing_original_is_unverified_unless_the_rewrite_fails_alike(write_program) -> None:
+def test_a_failing_original_is_unverified_even_when_the_rewrite_fails_alike(write_program) -> None:
     old = write_program("print('x')\nprint(1 / 0)\n", "old.py")
     ok = write_program("print('x')\n", "ok.py")
     same = write_program("print('x')\nprint({}['k'] if False else 1 / 0)\n", "same.py")
@@ -107,8 +107,26 @@ def test_a_failing_original_is_unverified_unless_the_rewrite_fails_alike(write_p
     assert verdict.status == "unverified"
     assert verdict.reason == "the original itself fails: ZeroDivisionError: division by zero"
     both = verify(old, same)
-    assert both.status == "equivalent" and "both raise ZeroDivisionError" in both.reason
+    assert both.status == "unverified" and both.exit_code == 3
+    assert both.reason == (
+        "neither program ran to the end: both raise ZeroDivisionError at original line 2 / rewrite line 2"
+    )
     assert verify(old, other).status == "unverified"
+
+
+def test_programs_that_fail_alike_after_printing_different_values_are_different(write_program) -> None:
+    old = write_program("print(1.5)\nimport tensorflow.contrib.slim\n", "old.py")
+    new = write_program("print(180)\nimport tensorflow.contrib.slim\n", "new.py")
+    verdict = verify(old, new)
+    assert verdict.status == "different", verdict.reason
+
+
+def test_both_ending_with_the_same_exit_status_is_unverified(write_program) -> None:
+    old = write_program("import sys\nprint(2)\nsys.exit(4)\n", "old.py")
+    new = write_program("import sys\nprint(2)\nsys.exit(4)\n", "new.py")
+    verdict = verify(old, new)
+    assert verdict.status == "unverified"
+    assert verdict.reason.startswith("neither program ran to the end: both end with exit status 4")
 
 
 def test_a_crashing_rewrite_is_different(write_program) -> None:
