@@ -131,3 +131,65 @@ def test_atomic_write_through_a_symlink_replaces_the_target(tmp_path: Path) -> N
     link.symlink_to(target)
     write_atomic(link, b"new", expected=b"old")
     assert link.is_symlink() and target.read_bytes() == b"new"
+
+
+def test_an_edit_saved_while_the_temporary_file_is_written_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "edited.py"
+    path.write_bytes(b"old")
+    real_fsync = os.fsync
+
+    def save_meanwhile(fd: int) -> None:  # the user saves while the new bytes reach the disk
+        path.write_bytes(b"the user's edit")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", save_meanwhile)
+    with pytest.raises(FileProblem, match="changed while"):
+        write_atomic(path, b"new", expected=b"old")
+    assert path.read_bytes() == b"the user's edit"
+    assert [p.name for p in tmp_path.iterdir()] == ["edited.py"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another owner needs root")
+def test_atomic_write_keeps_owner_and_group(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.py"
+    path.write_bytes(b"old")
+    os.chown(path, 1234, 4321)
+    path.chmod(0o640)
+    write_atomic(path, b"new", expected=b"old")
+    info = path.stat()
+    assert (info.st_uid, info.st_gid) == (1234, 4321)
+    assert stat.S_IMODE(info.st_mode) == 0o640 and path.read_bytes() == b"new"
+
+
+def test_atomic_write_keeps_hard_links(tmp_path: Path) -> None:
+    path = tmp_path / "one.py"
+    path.write_bytes(b"old and longer")
+    other = tmp_path / "other.py"
+    os.link(path, other)
+    write_atomic(path, b"new", expected=b"old and longer")
+    assert other.read_bytes() == path.read_bytes() == b"new"
+    assert path.stat().st_ino == other.stat().st_ino and path.stat().st_nlink == 2
+    other.write_bytes(b"edited meanwhile")
+    with pytest.raises(FileProblem, match="changed while"):
+        write_atomic(path, b"newer", expected=b"new")
+    assert path.read_bytes() == b"edited meanwhile"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.py", "other.py"]
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, OSError(28, "No space left on device")])
+def test_no_temporary_file_is_left_when_the_write_is_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interrupt: BaseException
+) -> None:
+    path = tmp_path / "script.py"
+    path.write_bytes(b"old")
+
+    def fail(fd: int) -> None:
+        raise interrupt
+
+    monkeypatch.setattr(os, "fsync", fail)
+    with pytest.raises(FileProblem if isinstance(interrupt, OSError) else KeyboardInterrupt):
+        write_atomic(path, b"new", expected=b"old")
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["script.py"]
