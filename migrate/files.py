@@ -15,7 +15,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -201,18 +201,42 @@ def _project_root(start: Path) -> Path:
     return cwd if cwd == start or cwd in start.parents else start
 
 
+def _outside(path: Path, tree: Path) -> Path | None:
+    """Where a symlink ``path`` leads, when that is outside ``tree`` (a resolved folder)."""
+    if not path.is_symlink():
+        return None
+    target = Path(os.path.realpath(path))
+    return None if target == tree or tree in target.parents else target
+
+
 def discover(
     paths: Iterable[Path],
     excluder: Excluder,
     *,
     force_exclude: bool = False,
+    skipped: Callable[[Path, str], None] = lambda path, why: None,
 ) -> Iterator[Path]:
-    """Yield source files under ``paths`` in a stable order, each once.
+    """Yield source files under ``paths`` in a stable order, each real file once.
 
     Folders are walked without following symlinked folders (no loops); a file named
-    on the command line is yielded even when excluded, unless ``force_exclude``.
+    on the command line is yielded even when excluded, unless ``force_exclude``. A
+    symlink to a file outside the tree (the folder walked; for a file named, its project
+    root) is not yielded but told to ``skipped``, as black does: rewriting it would change
+    a file the user did not ask about.
     """
-    seen: set[Path] = set()
+    seen: set[str] = set()
+
+    def fresh(path: Path, tree: Path) -> bool:
+        target = _outside(path, tree)
+        if target is not None:
+            skipped(path, f"a symlink to {target}, outside {tree}")
+            return False
+        real = os.path.realpath(path)
+        if real in seen:
+            return False
+        seen.add(real)
+        return True
+
     for given in paths:
         given = Path(given)
         absolute = Path(os.path.abspath(given))
@@ -220,10 +244,10 @@ def discover(
         if not given.is_dir():
             if force_exclude and excluder.excluded_anywhere(absolute, root):
                 continue
-            if absolute not in seen:
-                seen.add(absolute)
+            if fresh(given, Path(os.path.realpath(root))):
                 yield given
             continue
+        tree = Path(os.path.realpath(given))
         for folder, dirnames, filenames in os.walk(given, followlinks=False):
             folder_path = Path(folder)
             dirnames[:] = sorted(
@@ -235,11 +259,8 @@ def discover(
                 if not filename.endswith(SOURCE_SUFFIXES):
                     continue
                 path = folder_path / filename
-                absolute_file = Path(os.path.abspath(path))
-                if absolute_file in seen or excluder.excluded(absolute_file, False, root):
-                    continue
-                seen.add(absolute_file)
-                yield path
+                if not excluder.excluded(Path(os.path.abspath(path)), False, root) and fresh(path, tree):
+                    yield path
 
 
 def read_bytes(path: Path) -> bytes:

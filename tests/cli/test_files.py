@@ -193,3 +193,41 @@ def test_no_temporary_file_is_left_when_the_write_is_interrupted(
         write_atomic(path, b"new", expected=b"old")
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["script.py"]
+
+
+def test_a_symlink_to_a_file_outside_the_tree_is_skipped_and_told(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere" / "theirs.py"
+    make(tmp_path, {"elsewhere/theirs.py": "", "tree/mine.py": ""})
+    (tmp_path / "tree" / "link.py").symlink_to(outside)
+    told: list[tuple[str, str]] = []
+    found = discover([tmp_path / "tree"], Excluder(), skipped=lambda p, why: told.append((p.name, why)))
+    assert [Path(p).name for p in found] == ["mine.py"]
+    assert told == [("link.py", f"a symlink to {outside}, outside {tmp_path / 'tree'}")]
+    (tmp_path / "tree" / "pyproject.toml").write_text("")  # named, it is judged by its project
+    assert list(discover([tmp_path / "tree" / "link.py"], Excluder(), skipped=lambda p, why: None)) == []
+
+
+def test_a_symlink_inside_the_tree_yields_its_target_once(tmp_path: Path) -> None:
+    make(tmp_path, {"pkg/real.py": ""})
+    (tmp_path / "pkg" / "alias.py").symlink_to(tmp_path / "pkg" / "real.py")
+    (tmp_path / "top.py").symlink_to(tmp_path / "pkg" / "real.py")
+    told: list[Path] = []
+    found = list(discover([tmp_path / "pkg", tmp_path / "top.py"], Excluder(),
+                          skipped=lambda p, why: told.append(p)))
+    assert [Path(p).name for p in found] == ["alias.py"] and told == []
+
+
+def test_rewrite_leaves_a_file_outside_the_tree_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    tf1 = "import tensorflow as tf\nx = tf.random_normal([2])\n"
+    make(tmp_path, {"elsewhere/theirs.py": tf1, "tree/mine.py": tf1})
+    (tmp_path / "tree" / "link.py").symlink_to(tmp_path / "elsewhere" / "theirs.py")
+    monkeypatch.chdir(tmp_path / "tree")
+    result = CliRunner().invoke(main, ["rewrite", "--no-cache", "."])
+    assert result.exit_code == 1, result.output
+    assert (tmp_path / "elsewhere" / "theirs.py").read_text() == tf1
+    assert (tmp_path / "tree" / "mine.py").read_text() != tf1
+    assert "link.py: skipped: a symlink to" in result.stderr
