@@ -12,7 +12,7 @@ from pathlib import Path
 
 from migrate import notebooks
 from migrate.api import Finding, ParseError, RewriteConfig, RewriteResult, rewrite_source
-from migrate.cache import Cache, Entry
+from migrate.cache import Cache, Entry, file_kind
 from migrate.files import FileProblem, read_bytes, write_atomic
 
 REWRITTEN = "rewritten"
@@ -86,15 +86,16 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
 def _rewrite_cached(source: bytes, name: str, job: Job) -> tuple[Entry, bool]:
     """The rewrite of ``source``, from the cache when it has it; the flag says which."""
     cache = Cache(job.cache_dir, job.cache_salt) if job.cache_dir else None
+    kind = file_kind(name)
     if cache is not None:
-        hit = cache.get(source)
+        hit = cache.get(source, kind)
         if hit is not None:
             return hit, True
     result = rewrite_bytes(source, name, job.config)
     code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
     entry = Entry(result.level, result.findings, code if result.changed else None)
     if cache is not None:
-        cache.put(source, entry)
+        cache.put(source, kind, entry)
     return entry, False
 
 
