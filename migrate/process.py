@@ -71,9 +71,13 @@ def rewrite_bytes(source: bytes, filename: str, config: RewriteConfig) -> Rewrit
 
 
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
-    """A ``git apply``-able diff with ``a/`` and ``b/`` prefixes; line endings kept as they are."""
-    old = before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    new = after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    """A ``git apply``-able diff with ``a/`` and ``b/`` prefixes; line endings kept as they are.
+
+    Lines are cut after LF only, as git cuts them: a CR (of a CRLF or CR-only file) or a
+    U+2028 is part of its line, not the end of one.
+    """
+    old = _git_lines(before.decode("utf-8", "surrogateescape"))
+    new = _git_lines(after.decode("utf-8", "surrogateescape"))
     name = Path(path).as_posix().lstrip("/")
     lines = []
     for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"):
@@ -81,6 +85,11 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
             line += "\n\\ No newline at end of file\n"
         lines.append(line)
     return "".join(lines)
+
+
+def _git_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
 
 
 def _rewrite_cached(source: bytes, name: str, job: Job) -> tuple[Entry, bool]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from migrate.api import rewrite_source
-from migrate.process import rewrite_bytes
+from migrate.process import rewrite_bytes, unified_diff
 from migrate.report import RewriteConfig
 
 LIBRARY = "import tensorflow as tf\n\nz = tf.random_normal([2])\nw = tf.log(z)\n"
@@ -34,3 +37,16 @@ def test_mixed_endings_are_kept_on_every_line_the_rewrite_leaves() -> None:
     result = rewrite_source(source)
     assert result.code == source.replace(b"random_normal", b"random.normal")
     assert rewrite_source(result.code).code == result.code
+
+
+@pytest.mark.parametrize("newline, extra", [("\r", ""), ("\r\n", ""), ("\n", "# one\u2028two\n")])
+def test_the_diff_applies_with_git_apply_whatever_the_endings(
+    tmp_path: Path, newline: str, extra: str
+) -> None:
+    source = (extra + LIBRARY).replace("\n", newline).encode()
+    (tmp_path / "old.py").write_bytes(source)
+    rewrite = rewrite_bytes(source, "old.py", RewriteConfig()).code
+    diff = unified_diff("old.py", source, rewrite)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "apply", "-"], cwd=tmp_path, input=diff.encode(), check=True)
+    assert (tmp_path / "old.py").read_bytes() == rewrite
