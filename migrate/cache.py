@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import contextlib
 import hashlib
 import json
 import os
@@ -106,8 +107,14 @@ class Cache:
                 (self.folder / ".gitignore").write_text("# created by tfmigrate\n*\n")
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        except OSError:
+            return
+        try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(payload)
             os.replace(temp, path)
-        except OSError:
-            pass
+        except BaseException as error:  # a full disk, or Ctrl-C: leave no temporary file
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            if not isinstance(error, OSError):
+                raise

@@ -63,3 +63,15 @@ def test_a_python_file_with_a_notebooks_bytes_does_not_get_its_rewrite(project: 
     assert (project / "nb.py").read_bytes() == NOTEBOOK.read_bytes()
     assert cli("rewrite", "nb.ipynb").exit_code == 1
     assert (project / "nb.ipynb").read_bytes() != NOTEBOOK.read_bytes()
+
+
+def test_an_interrupted_store_leaves_no_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = Cache(tmp_path / "cache", "salt")
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("os.replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        cache.put(TF1, "python", Entry("untouched", []))
+    assert [p.name for p in (tmp_path / "cache").rglob("*") if p.is_file()] == [".gitignore"]
