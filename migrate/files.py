@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
@@ -360,12 +361,23 @@ def _keep_owner(fd: int, info: os.stat_result) -> None:
 
 
 def _write_in_place(target: Path, data: bytes, expected: bytes) -> None:
-    """Rewrite a hard-linked file through its inode (a rename would split its links)."""
+    """Rewrite a hard-linked file through its inode (a rename would split its links).
+
+    Interrupted, it puts the original bytes back: half of each is worse than either.
+    """
     with open(target, "r+b") as handle:
         if handle.read() != expected:
             raise FileProblem("file changed while it was being rewritten; left as it is")
-        handle.seek(0)
-        handle.write(data)
-        handle.truncate()
-        handle.flush()
-        os.fsync(handle.fileno())
+        try:
+            _overwrite(handle, data)
+        except BaseException:
+            _overwrite(handle, expected)
+            raise
+
+
+def _overwrite(handle: BinaryIO, data: bytes) -> None:
+    handle.seek(0)
+    handle.write(data)
+    handle.truncate()
+    handle.flush()
+    os.fsync(handle.fileno())

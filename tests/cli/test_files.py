@@ -231,3 +231,22 @@ def test_rewrite_leaves_a_file_outside_the_tree_alone(tmp_path: Path, monkeypatc
     assert (tmp_path / "elsewhere" / "theirs.py").read_text() == tf1
     assert (tmp_path / "tree" / "mine.py").read_text() != tf1
     assert "link.py: skipped: a symlink to" in result.stderr
+
+
+def test_an_interrupted_write_in_place_puts_the_original_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "one.py"
+    path.write_bytes(b"old and longer")
+    os.link(path, tmp_path / "other.py")
+    calls: list[int] = []
+
+    def interrupted_once(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted_once)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(path, b"new", expected=b"old and longer")
+    assert (tmp_path / "other.py").read_bytes() == path.read_bytes() == b"old and longer"
