@@ -117,7 +117,8 @@ def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, lis
     order: list[int] = []
     current: list[str] | None = None
     statement_start: int | None = None  # where the current top-level statement begins
-    for line in script.split("\n")[:-1]:  # the script's own newlines; it ends with one
+    lines = script.split("\n")  # the script's own newlines: LF only
+    for line in lines if lines[-1] else lines[:-1]:
         cell = _CELL_LINE.match(line.strip())
         if cell:
             index = int(cell.group(1))
