@@ -210,6 +210,15 @@ def _outside(path: Path, tree: Path) -> Path | None:
     return None if target == tree or tree in target.parents else target
 
 
+def _identity(path: Path) -> tuple[int, int] | str:
+    """The file behind a name: hard links and symlinks to one file share it."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)  # a broken link or a loop: reading it reports why
+    return info.st_dev, info.st_ino
+
+
 def discover(
     paths: Iterable[Path],
     excluder: Excluder,
@@ -217,7 +226,7 @@ def discover(
     force_exclude: bool = False,
     skipped: Callable[[Path, str], None] = lambda path, why: None,
 ) -> Iterator[Path]:
-    """Yield source files under ``paths`` in a stable order, each real file once.
+    """Yield source files under ``paths`` in a stable order, each file once under one name.
 
     Folders are walked without following symlinked folders (no loops); a file named
     on the command line is yielded even when excluded, unless ``force_exclude``. A
@@ -225,17 +234,17 @@ def discover(
     root) is not yielded but told to ``skipped``, as black does: rewriting it would change
     a file the user did not ask about.
     """
-    seen: set[str] = set()
+    seen: set[tuple[int, int] | str] = set()
 
     def fresh(path: Path, tree: Path) -> bool:
         target = _outside(path, tree)
         if target is not None:
             skipped(path, f"a symlink to {target}, outside {tree}")
             return False
-        real = os.path.realpath(path)
-        if real in seen:
+        identity = _identity(path)
+        if identity in seen:
             return False
-        seen.add(real)
+        seen.add(identity)
         return True
 
     for given in paths:

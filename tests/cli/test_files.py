@@ -250,3 +250,21 @@ def test_an_interrupted_write_in_place_puts_the_original_back(
     with pytest.raises(KeyboardInterrupt):
         write_atomic(path, b"new", expected=b"old and longer")
     assert (tmp_path / "other.py").read_bytes() == path.read_bytes() == b"old and longer"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rewrite_through_one_hard_link_rewrites_every_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    tf1 = "import tensorflow as tf\nx = tf.random_normal([2])\n"
+    make(tmp_path, {f"m{i}.py": tf1 for i in range(8)})  # enough files for a worker pool
+    os.link(tmp_path / "m0.py", tmp_path / "z_link.py")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["rewrite", "--no-cache", "-j", jobs, "."])
+    assert result.exit_code == 1, result.stderr
+    assert (tmp_path / "z_link.py").read_text() == (tmp_path / "m0.py").read_text() != tf1
+    assert (tmp_path / "m0.py").stat().st_nlink == 2
