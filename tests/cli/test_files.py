@@ -215,6 +215,8 @@ def test_a_symlink_inside_the_tree_yields_its_target_once(tmp_path: Path) -> Non
     found = list(discover([tmp_path / "pkg", tmp_path / "top.py"], Excluder(),
                           skipped=lambda p, why: told.append(p)))
     assert [Path(p).name for p in found] == ["alias.py"] and told == []
+    os.link(tmp_path / "pkg" / "real.py", tmp_path / "pkg" / "hard.py")
+    assert [Path(p).name for p in discover([tmp_path / "pkg"], Excluder())] == ["alias.py"]
 
 
 def test_rewrite_leaves_a_file_outside_the_tree_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
