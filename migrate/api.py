@@ -50,12 +50,19 @@ def all_rules() -> list[Rule]:
 
 
 def _parse(source: bytes | str, filename: str) -> cst.Module:
+    """The file's tree, printing back to its very bytes.
+
+    libcst's parser drops a final lone CR (an old-Mac or CR-only file's last line ending):
+    the tree says it has no trailing newline, so it is put back here.
+    """
     try:
-        return cst.parse_module(source)
+        module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         raise ParseError(f"{filename}:{exc.raw_line}:{exc.raw_column}: {exc.message}") from exc
     except (UnicodeDecodeError, LookupError) as exc:  # undecodable bytes, unknown coding cookie
         raise ParseError(f"{filename}: cannot decode: {exc}") from exc
+    ends_in_cr = source.endswith(b"\r" if isinstance(source, bytes) else "\r")
+    return module.with_changes(has_trailing_newline=True) if ends_in_cr else module
 
 
 def _untouched(source: bytes | str, findings: list[Finding] | None = None) -> RewriteResult:

@@ -69,7 +69,10 @@ def _files(paths: Sequence[str], settings, exclude, extend_exclude, force_exclud
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
-    return list(discover([Path(p) for p in paths], excluder, force_exclude=force_exclude))
+    from migrate.output import emit
+
+    return list(discover([Path(p) for p in paths], excluder, force_exclude=force_exclude,
+                         skipped=lambda path, why: emit(f"{path}: skipped: {why}")))
 
 
 def _show_progress(count: int, quiet: bool) -> bool:

@@ -3,20 +3,22 @@
 Discovery follows black and ruff: directories are recursed, ``.gitignore`` files are
 honoured, virtualenvs and build folders are skipped, and files named explicitly are
 taken even when excluded unless ``--force-exclude`` says otherwise.
-Writes are atomic (a temporary file in the same folder, then ``os.replace``) and keep
-the file's mode; the bytes given are the bytes written, so encoding, BOM and line
-endings are whatever the rewriter returned for them.
+Writes are atomic (a temporary file in the same folder, compared with what was read,
+then ``os.replace``) and keep the file's mode, owner and hard links; the bytes given are
+the bytes written, so encoding, BOM and line endings are whatever the rewriter returned.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
@@ -200,18 +202,51 @@ def _project_root(start: Path) -> Path:
     return cwd if cwd == start or cwd in start.parents else start
 
 
+def _outside(path: Path, tree: Path) -> Path | None:
+    """Where a symlink ``path`` leads, when that is outside ``tree`` (a resolved folder)."""
+    if not path.is_symlink():
+        return None
+    target = Path(os.path.realpath(path))
+    return None if target == tree or tree in target.parents else target
+
+
+def _identity(path: Path) -> tuple[int, int] | str:
+    """The file behind a name: hard links and symlinks to one file share it."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)  # a broken link or a loop: reading it reports why
+    return info.st_dev, info.st_ino
+
+
 def discover(
     paths: Iterable[Path],
     excluder: Excluder,
     *,
     force_exclude: bool = False,
+    skipped: Callable[[Path, str], None] = lambda path, why: None,
 ) -> Iterator[Path]:
-    """Yield source files under ``paths`` in a stable order, each once.
+    """Yield source files under ``paths`` in a stable order, each file once under one name.
 
     Folders are walked without following symlinked folders (no loops); a file named
-    on the command line is yielded even when excluded, unless ``force_exclude``.
+    on the command line is yielded even when excluded, unless ``force_exclude``. A
+    symlink to a file outside the tree (the folder walked; for a file named, its project
+    root) is not yielded but told to ``skipped``, as black does: rewriting it would change
+    a file the user did not ask about.
     """
-    seen: set[Path] = set()
+    seen: set[tuple[int, int] | str] = set()
+
+    def fresh(path: Path, tree: Path) -> bool:
+        target = _outside(path, tree)
+        if target is not None:
+            skipped(path, f"a symlink to {target}, outside {tree}")
+            return False
+        identity = _identity(path)
+        if identity in seen:
+            return False
+        seen.add(identity)
+        return True
+
     for given in paths:
         given = Path(given)
         absolute = Path(os.path.abspath(given))
@@ -219,10 +254,10 @@ def discover(
         if not given.is_dir():
             if force_exclude and excluder.excluded_anywhere(absolute, root):
                 continue
-            if absolute not in seen:
-                seen.add(absolute)
+            if fresh(given, Path(os.path.realpath(root))):
                 yield given
             continue
+        tree = Path(os.path.realpath(given))
         for folder, dirnames, filenames in os.walk(given, followlinks=False):
             folder_path = Path(folder)
             dirnames[:] = sorted(
@@ -234,11 +269,8 @@ def discover(
                 if not filename.endswith(SOURCE_SUFFIXES):
                     continue
                 path = folder_path / filename
-                absolute_file = Path(os.path.abspath(path))
-                if absolute_file in seen or excluder.excluded(absolute_file, False, root):
-                    continue
-                seen.add(absolute_file)
-                yield path
+                if not excluder.excluded(Path(os.path.abspath(path)), False, root) and fresh(path, tree):
+                    yield path
 
 
 def read_bytes(path: Path) -> bytes:
@@ -263,9 +295,15 @@ def read_bytes(path: Path) -> bytes:
 
 
 def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
-    """Replace ``path`` with ``data`` if it still holds ``expected``; keep its mode.
+    """Replace ``path`` with ``data`` if it still holds ``expected``; keep its mode and owner.
 
-    The check-then-replace guards against a file edited or deleted while we worked.
+    The new bytes go to a temporary file in the same folder first; only then is the file
+    read again and compared with ``expected``, right before the rename, so an edit saved
+    while the rewrite was computed or written is kept and reported. What is left is the
+    time between that last read and the rename (microseconds): an edit landing in it is
+    lost, as with any tool that writes by rename. A file with several hard links is
+    written in place instead, through its own inode, so every name sees the rewrite (that
+    write is not atomic: a crash in the middle of it can leave it cut short).
     """
     try:
         info = os.stat(path)
@@ -273,24 +311,82 @@ def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
         raise FileProblem("file disappeared before it could be written; left as it is") from None
     if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
         raise FileProblem("file is read-only; not rewritten")
+    target = Path(os.path.realpath(path))
+    _check_unchanged(target, expected)  # cheap, and spares a temporary file when it fails
     try:
-        current = path.read_bytes()
+        if info.st_nlink > 1:
+            _write_in_place(target, data, expected)
+        else:
+            _write_by_rename(target, data, expected, info)
+    except OSError as error:
+        raise FileProblem(f"cannot write: {error.strerror or error}") from None
+
+
+def _check_unchanged(target: Path, expected: bytes) -> None:
+    try:
+        current = target.read_bytes()
+    except FileNotFoundError:
+        raise FileProblem("file disappeared before it could be written; left as it is") from None
     except OSError as error:
         raise FileProblem(f"cannot re-read before writing: {error.strerror or error}") from None
     if current != expected:
         raise FileProblem("file changed while it was being rewritten; left as it is")
-    target = Path(os.path.realpath(path))
+
+
+def _write_by_rename(target: Path, data: bytes, expected: bytes, info: os.stat_result) -> None:
+    """Write a temporary file with the original's mode and owner, compare, then rename it over."""
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tfmigrate", dir=target.parent)
+    renamed = False
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            _keep_owner(handle.fileno(), info)
+            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))  # after chown, which may clear bits
             os.fsync(handle.fileno())
-        os.chmod(temp_name, stat.S_IMODE(info.st_mode))
+        _check_unchanged(target, expected)
         os.replace(temp_name, target)
-    except OSError as error:
+        renamed = True
+    finally:
+        if not renamed:  # any failure or interrupt, Ctrl-C included
+            with contextlib.suppress(OSError):
+                os.unlink(temp_name)
+
+
+def _keep_owner(fd: int, info: os.stat_result) -> None:
+    """Give the new file the original's owner and group, as far as we may.
+
+    Root may give any owner; another user may only keep a group they belong to, and
+    otherwise the file becomes theirs, as with any editor that saves by rename.
+    """
+    made = os.fstat(fd)
+    if (made.st_uid, made.st_gid) == (info.st_uid, info.st_gid):
+        return
+    try:
+        os.fchown(fd, info.st_uid, info.st_gid)
+    except PermissionError:
+        with contextlib.suppress(PermissionError):
+            os.fchown(fd, -1, info.st_gid)
+
+
+def _write_in_place(target: Path, data: bytes, expected: bytes) -> None:
+    """Rewrite a hard-linked file through its inode (a rename would split its links).
+
+    Interrupted, it puts the original bytes back: half of each is worse than either.
+    """
+    with open(target, "r+b") as handle:
+        if handle.read() != expected:
+            raise FileProblem("file changed while it was being rewritten; left as it is")
         try:
-            os.unlink(temp_name)
-        except OSError:
-            pass
-        raise FileProblem(f"cannot write: {error.strerror or error}") from None
+            _overwrite(handle, data)
+        except BaseException:
+            _overwrite(handle, expected)
+            raise
+
+
+def _overwrite(handle: BinaryIO, data: bytes) -> None:
+    handle.seek(0)
+    handle.write(data)
+    handle.truncate()
+    handle.flush()
+    os.fsync(handle.fileno())

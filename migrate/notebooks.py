@@ -5,11 +5,14 @@ session in one cell and the placeholders in another are seen together; IPython
 magics and shell lines become marker statements while the script is rewritten and
 are put back verbatim afterwards. Outputs, metadata and the JSON layout are kept
 byte for byte: a notebook whose JSON layout cannot be reproduced is refused rather
-than reformatted.
+than reformatted. Only CR, LF and CRLF end a line (as for Python itself, not the
+other separators ``str.splitlines`` knows, such as U+2028), and every line the
+rewrite leaves keeps its own ending.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from typing import Any
@@ -21,23 +24,31 @@ MAGIC_MARK = "pass  # tfmigrate:magic:{}"
 _CELL_LINE = re.compile(r"^# tfmigrate:cell:(\d+)$")
 _MAGIC_LINE = re.compile(r"^([ \t]*)pass  # tfmigrate:magic:(\d+)$")
 _MAGIC = re.compile(r"^[ \t]*(?:[%!]|\?\??\w|\w[\w.]*\?\??\s*$)")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
 
 
 class NotebookError(Exception):
     """Not a notebook this tool can rewrite without damaging it."""
 
 
-def _layout(text: str, notebook: Any) -> tuple[int | None, bool]:
-    """The ``json.dumps`` settings that reproduce ``text`` exactly, or raise."""
-    for indent in (1, 2, 4, None):
-        for trailing in (True, False):
-            dumped = json.dumps(notebook, indent=indent, ensure_ascii=False)
-            if dumped + ("\n" if trailing else "") == text:
-                return indent, trailing
-    raise NotebookError("its JSON layout is not one this tool can reproduce byte for byte")
+class _Layout:
+    """The ``json.dumps`` settings that reproduce a notebook's text exactly."""
+
+    def __init__(self, text: str, notebook: Any) -> None:
+        for ascii_only in (False, True):
+            for indent in (1, 2, 4, None):
+                for trailing in (True, False):
+                    self.indent, self.trailing, self.ascii_only = indent, trailing, ascii_only
+                    if self.dumps(notebook) == text:
+                        return
+        raise NotebookError("its JSON layout is not one this tool can reproduce byte for byte")
+
+    def dumps(self, notebook: Any) -> str:
+        dumped = json.dumps(notebook, indent=self.indent, ensure_ascii=self.ascii_only)
+        return dumped + ("\n" if self.trailing else "")
 
 
-def _load(source: bytes) -> tuple[dict[str, Any], int | None, bool]:
+def _load(source: bytes) -> tuple[dict[str, Any], _Layout]:
     try:
         text = source.decode("utf-8")
         notebook = json.loads(text)
@@ -45,17 +56,25 @@ def _load(source: bytes) -> tuple[dict[str, Any], int | None, bool]:
         raise NotebookError(f"not valid JSON: {error}") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise NotebookError("no 'cells' list (not an nbformat 4 notebook)")
-    indent, trailing = _layout(text, notebook)
-    return notebook, indent, trailing
+    return notebook, _Layout(text, notebook)
 
 
 def _cell_text(cell: dict[str, Any]) -> str:
     source = cell.get("source", "")
-    if isinstance(source, list):
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
         return "".join(source)
     if isinstance(source, str):
         return source
     raise NotebookError("a cell's source is neither a string nor a list of strings")
+
+
+def _lines(text: str) -> list[str]:
+    """``text`` cut after each CR, LF or CRLF, endings kept."""
+    return _LINE.findall(text)
+
+
+def _content(line: str) -> str:
+    return line.rstrip("\r\n")
 
 
 def _code_cells(notebook: dict[str, Any]) -> list[int]:
@@ -71,12 +90,12 @@ def _code_cells(notebook: dict[str, Any]) -> list[int]:
 
 def to_script(source: bytes) -> tuple[str, list[str]]:
     """The notebook's code cells as one script, and the magic lines it replaced."""
-    notebook, _, _ = _load(source)
+    notebook, _ = _load(source)
     magics: list[str] = []
     parts: list[str] = []
     for index in _code_cells(notebook):
         lines = []
-        for line in _cell_text(notebook["cells"][index]).splitlines():
+        for line in map(_content, _lines(_cell_text(notebook["cells"][index]))):
             if _MAGIC.match(line):
                 indent = line[: len(line) - len(line.lstrip())]
                 lines.append(indent + MAGIC_MARK.format(len(magics)))
@@ -85,13 +104,6 @@ def to_script(source: bytes) -> tuple[str, list[str]]:
                 lines.append(line)
         parts.append(CELL_MARK.format(index) + "\n" + "".join(f"{line}\n" for line in lines))
     return "".join(parts), magics
-
-
-def _edge_blanks(text: str) -> tuple[int, int]:
-    lines = text.split("\n")
-    lead = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
-    trail = next((i for i, line in enumerate(reversed(lines)) if line.strip()), len(lines))
-    return lead, trail
 
 
 def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, list[str]]:
@@ -105,7 +117,8 @@ def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, lis
     order: list[int] = []
     current: list[str] | None = None
     statement_start: int | None = None  # where the current top-level statement begins
-    for line in script.splitlines():
+    lines = script.split("\n")  # the script's own newlines: LF only
+    for line in lines if lines[-1] else lines[:-1]:
         cell = _CELL_LINE.match(line.strip())
         if cell:
             index = int(cell.group(1))
@@ -134,14 +147,32 @@ def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, lis
 
 
 def _cell_source(lines: list[str], old: str) -> str:
-    """Join a cell's lines, with the blank lines at its edges as the original cell had them."""
+    """Join a cell's rewritten lines as the original cell was joined.
+
+    Its blank lines at the edges come back as they were, every line the rewrite left keeps
+    its own ending (CRLF stays CRLF), new lines get the cell's first ending, and the last
+    line ends with a newline only if the original's did.
+    """
     while lines and not lines[0].strip():
         lines = lines[1:]
     while lines and not lines[-1].strip():
         lines = lines[:-1]
-    lead, trail = _edge_blanks(old)
-    body = "\n".join([""] * lead + lines + [""] * trail)
-    return body + ("\n" if old.endswith("\n") and not body.endswith("\n") else "")
+    old_lines = _lines(old)
+    lead = next((i for i, line in enumerate(old_lines) if line.strip()), len(old_lines))
+    end = len(old_lines)
+    while end > lead and not old_lines[end - 1].strip():
+        end -= 1
+    middle = old_lines[lead:end]
+    newline = next((line[len(_content(line)):] for line in old_lines if line != _content(line)), "\n")
+    body: list[str] = []
+    matcher = difflib.SequenceMatcher(None, [_content(line) for line in middle], lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        body += middle[i1:i2] if tag == "equal" else [line + newline for line in lines[j1:j2]]
+    pieces = [line if line != _content(line) else line + newline
+              for line in old_lines[:lead] + body + old_lines[end:]]
+    if pieces and not old.endswith(("\r", "\n")):
+        pieces[-1] = _content(pieces[-1])
+    return "".join(pieces)
 
 
 def rewrite_notebook(
@@ -150,7 +181,7 @@ def rewrite_notebook(
 ) -> RewriteResult:
     """Rewrite a notebook's code cells; bytes in, bytes out."""
     raw = source.encode("utf-8") if isinstance(source, str) else source
-    notebook, indent, trailing = _load(raw)
+    notebook, layout = _load(raw)
     cells = _code_cells(notebook)
     script, magics = to_script(raw)
     result = rewrite_source(script, filename=filename, config=config, positions=positions)
@@ -163,10 +194,7 @@ def rewrite_notebook(
         new = _cell_source(rewritten[index], old)
         if new == old:
             continue
-        if isinstance(cell["source"], list):
-            cell["source"] = new.splitlines(keepends=True)
-        else:
-            cell["source"] = new
-    out = json.dumps(notebook, indent=indent, ensure_ascii=False) + ("\n" if trailing else "")
+        cell["source"] = _lines(new) if isinstance(cell.get("source"), list) else new
+    out = layout.dumps(notebook)
     code: bytes | str = out if isinstance(source, str) else out.encode("utf-8")
     return RewriteResult(code, code != source, result.level, result.findings)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from migrate import notebooks
 from migrate.api import Finding, ParseError, RewriteConfig, RewriteResult, rewrite_source
-from migrate.cache import Cache, Entry
+from migrate.cache import Cache, Entry, file_kind
 from migrate.files import FileProblem, read_bytes, write_atomic
 
 REWRITTEN = "rewritten"
@@ -71,9 +71,13 @@ def rewrite_bytes(source: bytes, filename: str, config: RewriteConfig) -> Rewrit
 
 
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
-    """A ``git apply``-able diff with ``a/`` and ``b/`` prefixes; line endings kept as they are."""
-    old = before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    new = after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    """A ``git apply``-able diff with ``a/`` and ``b/`` prefixes; line endings kept as they are.
+
+    Lines are cut after LF only, as git cuts them: a CR (of a CRLF or CR-only file) or a
+    U+2028 is part of its line, not the end of one.
+    """
+    old = _git_lines(before.decode("utf-8", "surrogateescape"))
+    new = _git_lines(after.decode("utf-8", "surrogateescape"))
     name = Path(path).as_posix().lstrip("/")
     lines = []
     for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"):
@@ -83,18 +87,24 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
     return "".join(lines)
 
 
+def _git_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+
+
 def _rewrite_cached(source: bytes, name: str, job: Job) -> tuple[Entry, bool]:
     """The rewrite of ``source``, from the cache when it has it; the flag says which."""
     cache = Cache(job.cache_dir, job.cache_salt) if job.cache_dir else None
+    kind = file_kind(name)
     if cache is not None:
-        hit = cache.get(source)
+        hit = cache.get(source, kind)
         if hit is not None:
             return hit, True
     result = rewrite_bytes(source, name, job.config)
     code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
     entry = Entry(result.level, result.findings, code if result.changed else None)
     if cache is not None:
-        cache.put(source, entry)
+        cache.put(source, kind, entry)
     return entry, False
 
 

@@ -131,3 +131,142 @@ def test_atomic_write_through_a_symlink_replaces_the_target(tmp_path: Path) -> N
     link.symlink_to(target)
     write_atomic(link, b"new", expected=b"old")
     assert link.is_symlink() and target.read_bytes() == b"new"
+
+
+def test_an_edit_saved_while_the_temporary_file_is_written_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "edited.py"
+    path.write_bytes(b"old")
+    real_fsync = os.fsync
+
+    def save_meanwhile(fd: int) -> None:  # the user saves while the new bytes reach the disk
+        path.write_bytes(b"the user's edit")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", save_meanwhile)
+    with pytest.raises(FileProblem, match="changed while"):
+        write_atomic(path, b"new", expected=b"old")
+    assert path.read_bytes() == b"the user's edit"
+    assert [p.name for p in tmp_path.iterdir()] == ["edited.py"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another owner needs root")
+def test_atomic_write_keeps_owner_and_group(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.py"
+    path.write_bytes(b"old")
+    os.chown(path, 1234, 4321)
+    path.chmod(0o640)
+    write_atomic(path, b"new", expected=b"old")
+    info = path.stat()
+    assert (info.st_uid, info.st_gid) == (1234, 4321)
+    assert stat.S_IMODE(info.st_mode) == 0o640 and path.read_bytes() == b"new"
+
+
+def test_atomic_write_keeps_hard_links(tmp_path: Path) -> None:
+    path = tmp_path / "one.py"
+    path.write_bytes(b"old and longer")
+    other = tmp_path / "other.py"
+    os.link(path, other)
+    write_atomic(path, b"new", expected=b"old and longer")
+    assert other.read_bytes() == path.read_bytes() == b"new"
+    assert path.stat().st_ino == other.stat().st_ino and path.stat().st_nlink == 2
+    other.write_bytes(b"edited meanwhile")
+    with pytest.raises(FileProblem, match="changed while"):
+        write_atomic(path, b"newer", expected=b"new")
+    assert path.read_bytes() == b"edited meanwhile"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.py", "other.py"]
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, OSError(28, "No space left on device")])
+def test_no_temporary_file_is_left_when_the_write_is_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interrupt: BaseException
+) -> None:
+    path = tmp_path / "script.py"
+    path.write_bytes(b"old")
+
+    def fail(fd: int) -> None:
+        raise interrupt
+
+    monkeypatch.setattr(os, "fsync", fail)
+    with pytest.raises(FileProblem if isinstance(interrupt, OSError) else KeyboardInterrupt):
+        write_atomic(path, b"new", expected=b"old")
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["script.py"]
+
+
+def test_a_symlink_to_a_file_outside_the_tree_is_skipped_and_told(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere" / "theirs.py"
+    make(tmp_path, {"elsewhere/theirs.py": "", "tree/mine.py": ""})
+    (tmp_path / "tree" / "link.py").symlink_to(outside)
+    told: list[tuple[str, str]] = []
+    found = discover([tmp_path / "tree"], Excluder(), skipped=lambda p, why: told.append((p.name, why)))
+    assert [Path(p).name for p in found] == ["mine.py"]
+    assert told == [("link.py", f"a symlink to {outside}, outside {tmp_path / 'tree'}")]
+    (tmp_path / "tree" / "pyproject.toml").write_text("")  # named, it is judged by its project
+    assert list(discover([tmp_path / "tree" / "link.py"], Excluder(), skipped=lambda p, why: None)) == []
+
+
+def test_a_symlink_inside_the_tree_yields_its_target_once(tmp_path: Path) -> None:
+    make(tmp_path, {"pkg/real.py": ""})
+    (tmp_path / "pkg" / "alias.py").symlink_to(tmp_path / "pkg" / "real.py")
+    (tmp_path / "top.py").symlink_to(tmp_path / "pkg" / "real.py")
+    told: list[Path] = []
+    found = list(discover([tmp_path / "pkg", tmp_path / "top.py"], Excluder(),
+                          skipped=lambda p, why: told.append(p)))
+    assert [Path(p).name for p in found] == ["alias.py"] and told == []
+    os.link(tmp_path / "pkg" / "real.py", tmp_path / "pkg" / "hard.py")
+    assert [Path(p).name for p in discover([tmp_path / "pkg"], Excluder())] == ["alias.py"]
+
+
+def test_rewrite_leaves_a_file_outside_the_tree_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    tf1 = "import tensorflow as tf\nx = tf.random_normal([2])\n"
+    make(tmp_path, {"elsewhere/theirs.py": tf1, "tree/mine.py": tf1})
+    (tmp_path / "tree" / "link.py").symlink_to(tmp_path / "elsewhere" / "theirs.py")
+    monkeypatch.chdir(tmp_path / "tree")
+    result = CliRunner().invoke(main, ["rewrite", "--no-cache", "."])
+    assert result.exit_code == 1, result.output
+    assert (tmp_path / "elsewhere" / "theirs.py").read_text() == tf1
+    assert (tmp_path / "tree" / "mine.py").read_text() != tf1
+    assert "link.py: skipped: a symlink to" in result.stderr
+
+
+def test_an_interrupted_write_in_place_puts_the_original_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "one.py"
+    path.write_bytes(b"old and longer")
+    os.link(path, tmp_path / "other.py")
+    calls: list[int] = []
+
+    def interrupted_once(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted_once)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(path, b"new", expected=b"old and longer")
+    assert (tmp_path / "other.py").read_bytes() == path.read_bytes() == b"old and longer"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rewrite_through_one_hard_link_rewrites_every_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    tf1 = "import tensorflow as tf\nx = tf.random_normal([2])\n"
+    make(tmp_path, {f"m{i}.py": tf1 for i in range(8)})  # enough files for a worker pool
+    os.link(tmp_path / "m0.py", tmp_path / "z_link.py")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["rewrite", "--no-cache", "-j", jobs, "."])
+    assert result.exit_code == 1, result.stderr
+    assert (tmp_path / "z_link.py").read_text() == (tmp_path / "m0.py").read_text() != tf1
+    assert (tmp_path / "m0.py").stat().st_nlink == 2

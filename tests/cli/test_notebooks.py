@@ -13,6 +13,19 @@ from migrate.notebooks import NotebookError, rewrite_notebook, to_script
 from migrate.process import rewrite_bytes
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "notebooks" / "add_session.ipynb"
+TF1_CELL = ["x = tf.random_normal([2])\n"]
+
+
+def notebook(*sources: object, ensure_ascii: bool = False) -> bytes:
+    """A notebook of code cells, laid out as Jupyter writes it (or with ASCII escapes)."""
+    cells = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": s}
+             for s in sources]
+    data = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return (json.dumps(data, indent=1, ensure_ascii=ensure_ascii) + "\n").encode()
+
+
+def cell_sources(code: bytes) -> list[object]:
+    return [cell["source"] for cell in json.loads(code)["cells"]]
 
 
 def test_code_cells_are_rewritten_and_the_rest_is_kept() -> None:
@@ -71,3 +84,45 @@ def test_invalid_notebook_is_reported_by_the_cli_and_untouched(tmp_path: Path) -
     assert result.exit_code == 123 and "invalid notebook" in result.stderr
     assert bad.read_bytes() == b'{"cells": "tensorflow"}'
     assert good.read_bytes() != FIXTURE.read_bytes()
+
+
+def test_an_untouched_cells_crlf_stays_crlf() -> None:
+    untouched = ["import tensorflow as tf\r\n", "a = 1\r\n", "b = 2"]
+    touched = ["y = 3\r\n", "x = tf.random_normal([2])\r\n", "z = 4"]
+    result = rewrite_bytes(notebook(untouched, touched), "crlf.ipynb", RewriteConfig())
+    assert cell_sources(result.code) == [
+        untouched, ["y = 3\r\n", "x = tf.random.normal([2])\r\n", "z = 4"],
+    ]
+
+
+def test_a_cr_only_cell_keeps_its_endings() -> None:
+    source = notebook("import tensorflow as tf\rx = tf.random_normal([2])\r")
+    result = rewrite_bytes(source, "cr.ipynb", RewriteConfig())
+    assert cell_sources(result.code) == ["import tensorflow as tf\rx = tf.random.normal([2])\r"]
+
+
+def test_an_ascii_escaped_notebook_is_rewritten_in_its_own_escaping() -> None:
+    source = notebook(["import tensorflow as tf\n", "label = 'caf\u00e9'\n"], TF1_CELL, ensure_ascii=True)
+    assert b"\\u00e9" in source and source.isascii()
+    result = rewrite_bytes(source, "ascii.ipynb", RewriteConfig())
+    assert result.changed and result.code.isascii()
+    assert result.code == source.replace(b"random_normal", b"random.normal")
+
+
+def test_a_line_separator_inside_a_cell_is_code_not_a_line_break() -> None:
+    first = ["import tensorflow as tf\n", "text = 'one\u2028two'  # a\u2028b\n"]
+    result = rewrite_bytes(notebook(first, TF1_CELL), "sep.ipynb", RewriteConfig())
+    assert cell_sources(result.code) == [first, ["x = tf.random.normal([2])\n"]]
+
+
+def test_a_cell_source_list_holding_a_number_is_an_invalid_notebook(tmp_path: Path) -> None:
+    with pytest.raises(NotebookError, match="neither a string nor a list of strings"):
+        rewrite_notebook(notebook(["import tensorflow as tf\n", 5], TF1_CELL))
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    bad = tmp_path / "bad.ipynb"
+    bad.write_bytes(notebook(["import tensorflow as tf\n", 5], TF1_CELL))
+    result = CliRunner().invoke(main, ["rewrite", "--no-cache", str(bad)])
+    assert result.exit_code == 123 and "invalid notebook" in result.stderr
