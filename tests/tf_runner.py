@@ -5,7 +5,7 @@
 a child forked from a server that imported TensorFlow once (``tests/tf_server.py``),
 which saves the ~4 s import per program and leaks no state between programs; any other
 interpreter, or ``TFMIGRATE_TF_FORK=0``, starts a fresh process. Both paths return the
-same streams: TensorFlow's start-up log lines, which a fresh process prints on some CPUs
+same streams: TensorFlow's start-up log lines, which a fresh process may print on some CPUs
 before any program code runs, are taken out of stderr.
 """
 
@@ -22,7 +22,12 @@ from pathlib import Path
 SERVER = Path(__file__).resolve().parent / "tf_server.py"
 FORK_ENV = "TFMIGRATE_TF_FORK"
 #: The environment every referee interpreter starts with (the server reads it at start-up).
-BASE_ENV = {"TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONHASHSEED": "0"}
+#: oneDNN's custom kernels are off: they sum in a CPU-dependent order (TF's own start-up
+#: message says so), and the recorded outputs must not depend on the machine that checks them.
+BASE_ENV = {
+    "TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0", "PYTHONHASHSEED": "0",
+    "PYTHONIOENCODING": "utf-8",
+}
 #: Printed by TensorFlow's native start-up, before ``absl::InitializeLog`` and whatever
 #: ``TF_CPP_MIN_LOG_LEVEL`` says; it depends on the CPU, not on the program.
 _STARTUP_NOISE = re.compile(

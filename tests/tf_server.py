@@ -27,6 +27,7 @@ import time
 _REQUESTS = os.fdopen(os.dup(0), "r", encoding="utf-8")
 _REPLIES = os.fdopen(os.dup(1), "w", encoding="utf-8")
 os.dup2(2, 1)  # what the imports print goes to the server's stderr, not into a reply
+os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # requests are read through their own descriptor
 #: The interpreter's own search path, without this script's folder (a child gets its own first).
 _BASE_PATH = sys.path[1:]
 
@@ -57,12 +58,11 @@ def _child(request: dict, stdin: str, stdout: str, stderr: str) -> None:
         os.close(handle)
     _REQUESTS.close()
     _REPLIES.close()
+    # The interpreter's own stream objects, now over the program's files: TensorFlow keeps
+    # references to them (tf.print to sys.stdout writes through the object it saw at import).
     encoding = request["env"].get("PYTHONIOENCODING", "utf-8")
-    # The program's standard streams for the rest of this process's life.
-    sys.stdin = sys.__stdin__ = open(0, encoding=encoding, closefd=False)  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = open(1, "w", encoding=encoding, closefd=False)  # noqa: SIM115
-    sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
-        2, "w", encoding=encoding, errors="backslashreplace", closefd=False, buffering=1)
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        stream.reconfigure(encoding=encoding)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
