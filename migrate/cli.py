@@ -77,8 +77,24 @@ def _show_progress(count: int, quiet: bool) -> bool:
 
 
 def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
-    """Process every file, in a worker pool when it pays; results come back in input order."""
+    """Process every file, in a worker pool when it pays; results come back in input order.
+
+    SIGINT (Ctrl-C) or SIGTERM ends the run between two writes, with every worker: each file
+    is then as it was or fully rewritten, and the exit status says which signal it was.
+    """
+    from migrate.workers import Interrupted, stop_on_signals
+
+    try:
+        with stop_on_signals() as stops:
+            return _results(files, job, jobs, progress, stops)
+    except Interrupted as stop:
+        click.echo(f"tfmigrate: interrupted ({stop}); no file was left half-written", err=True)
+        sys.exit(stop.exit_code)
+
+
+def _results(files: list[Path], job, jobs: int, progress: bool, stops) -> list:
     from migrate.process import process_file
+    from migrate.workers import worker_pool
 
     def run(results: Iterable) -> list:
         if not progress:
@@ -94,19 +110,23 @@ def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
         return out
 
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
-        from concurrent.futures import ProcessPoolExecutor
-
         # Biggest files first, one at a time, so no worker is left with a large one at the
         # end (a chunk of the biggest would hand one worker all of them); a file costs far
         # more than the hand-over.
         order = sorted(range(len(files)), key=lambda i: -_size(files[i]))
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = run(pool.map(process_file, [files[i] for i in order], [job] * len(files)))
+        with worker_pool(jobs) as pool_map:
+            done = run(pool_map([files[i] for i in order], job))
         results = [None] * len(files)
         for i, result in zip(order, done):
             results[i] = result
         return results
-    return run(process_file(path, job) for path in files)
+
+    def one_by_one() -> Iterable:
+        for path in files:
+            yield process_file(path, job)
+            stops.act_on_pending()
+
+    return run(one_by_one())
 
 
 def _size(path: Path) -> int:
