@@ -419,14 +419,33 @@ def rule(rule_id: str) -> None:
 @main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option("--face", type=click.Choice(["auto", "tf1", "tf2"]), default="auto",
               help="Which TensorFlow the program sees (auto: TF 1.x if it uses 1.x-only names).")
+@click.option("--sandbox", is_flag=True,
+              help="Run in a throwaway copy of the program's folder, with its own home and temp folder.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
+              help="Stop the program after this many seconds (exit 124).")
+@click.option("--memory", "memory_mb", type=click.IntRange(min=1),
+              help="Cap the program's memory (address space) at this many MB.")
 @click.argument("program", type=click.Path(exists=True, dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def run(face: str, program: str, args: tuple[str, ...]) -> None:
+def run(face: str, sandbox: bool, timeout: float | None, memory_mb: int | None, program: str,
+        args: tuple[str, ...]) -> None:
     """Run PROGRAM on the bundled NumPy engine (no TensorFlow needed); ARGS go to the program.
 
-    The program runs in this process, which from here on is the engine's: ``import
-    tensorflow`` resolves to the engine only now, never in the other commands.
+    Without options the program runs in this process, which from here on is the engine's:
+    ``import tensorflow`` resolves to the engine only now, never in the other commands.
+    With any of them it runs in a child process that is ended, with all it started, when
+    it exits, times out or is interrupted.
     """
+    if sandbox or timeout is not None or memory_mb is not None:
+        from runtime.launch import run_limited
+        from runtime.sandbox import SandboxError
+
+        try:
+            status = run_limited(Path(program), list(args), face=face, sandbox=sandbox,
+                                 timeout=timeout, memory_mb=memory_mb)
+        except SandboxError as error:
+            raise click.UsageError(str(error)) from None
+        sys.exit(status)
     from runtime.run import main as run_program
 
     run_program(["--face", face, program, *args])
