@@ -23,6 +23,7 @@ Exit codes:
   2    usage or configuration error
   3    TF1 code left that needs manual work (--fail-on-manual; or: unverified)
   123  internal error, or a file that could not be read or parsed
+  130  interrupted by Ctrl-C (143: by SIGTERM); no file is left half-written
 """
 
 #: Usage errors exit 2 through click itself.
