@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -83,11 +84,18 @@ def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
     SIGINT (Ctrl-C) or SIGTERM ends the run between two writes, with every worker: each file
     is then as it was or fully rewritten, and the exit status says which signal it was.
     """
+    with _ending_on_signals() as stops:
+        return _results(files, job, jobs, progress, stops)
+
+
+@contextmanager
+def _ending_on_signals():
+    """SIGINT and SIGTERM end the command between two writes, with a message and 128 + signal."""
     from migrate.workers import Interrupted, stop_on_signals
 
     try:
         with stop_on_signals() as stops:
-            return _results(files, job, jobs, progress, stops)
+            yield stops
     except Interrupted as stop:
         click.echo(f"tfmigrate: interrupted ({stop}); no file was left half-written", err=True)
         sys.exit(stop.exit_code)
@@ -193,7 +201,7 @@ def rewrite(
     extend_exclude, force_exclude, stdin_filename, fmt, report, quiet,
 ) -> None:
     """Rewrite TF1 code in PATHS (files, folders, or - for stdin) into TF2, in place."""
-    from migrate.process import WOULD_REWRITE, Job
+    from migrate.process import Job
 
     if not paths:
         raise click.UsageError("give at least one path (or - for stdin)")
@@ -211,8 +219,7 @@ def rewrite(
     results = _run_jobs(files, job, jobs or settings.jobs or os.cpu_count() or 1,
                         _show_progress(len(files), quiet))
     if verify_:
-        results = [_verify_and_write(r, settings, write=not (check or diff))
-                   if r.status == WOULD_REWRITE else r for r in results]
+        results = _verify_all(results, settings, write=not (check or diff))
     _report(results, fmt=fmt, write=write, check=check, diff=diff, color=color, quiet=quiet,
             report=report)
     status = _exit_status(results, fail_on_manual=fail_on_manual)
@@ -282,6 +289,19 @@ def _rewrite_stdin(config, filename, check, diff, color, fmt, quiet) -> int:
     for line in output.finding_lines([file_result], fmt):
         output.emit(line)
     return EXIT_CHANGED if result.changed else EXIT_OK
+
+
+def _verify_all(results: list, settings, *, write: bool) -> list:
+    """``rewrite --verify``'s second pass; a signal ends it as it ends the first."""
+    from migrate.process import WOULD_REWRITE
+
+    out = []
+    with _ending_on_signals() as stops:
+        for result in results:
+            out.append(_verify_and_write(result, settings, write=write)
+                       if result.status == WOULD_REWRITE else result)
+            stops.act_on_pending()
+    return out
 
 
 def _verify_and_write(result, settings, *, write: bool):

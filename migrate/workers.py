@@ -91,14 +91,19 @@ def _raise_interrupted(signum: int) -> None:
 def stop_on_signals() -> Iterator[_Deferred]:
     """In the main process: SIGINT and SIGTERM raise :class:`Interrupted`, never mid-write.
 
-    Call ``act_on_pending()`` on what it yields after each file. Outside the main thread
-    (where handlers cannot be set) the signals keep their usual effect.
+    Call ``act_on_pending()`` on what it yields after each file. A signal ignored when the
+    run began (SIGINT in a shell's background job) stays ignored; outside the main thread,
+    where handlers cannot be set, the signals keep their usual effect.
     """
     handler = _Deferred(_raise_interrupted)
     if threading.current_thread() is not threading.main_thread():
         yield handler
         return
-    previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
+    previous = {
+        signum: signal.signal(signum, handler)
+        for signum in STOP_SIGNALS
+        if signal.getsignal(signum) is not signal.SIG_IGN
+    }
     try:
         yield handler
     finally:

@@ -137,3 +137,18 @@ def test_a_signal_during_a_write_waits_for_the_write(tmp_path, monkeypatch) -> N
     assert (tmp_path / "a.py").read_bytes() == _rewrite_of(TF1, "a.py") != TF1
     assert (tmp_path / "b.py").read_bytes() == TF1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "b.py"]
+
+
+def test_ctrl_c_while_verifying_ends_the_run_with_130(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_bytes(TF1)
+
+    def interrupted_verify(*args, **kwargs):
+        signal.raise_signal(signal.SIGINT)
+        raise AssertionError("the signal did not end the run")
+
+    monkeypatch.setattr("migrate.cli._verify_sources", interrupted_verify)
+    result = CliRunner().invoke(main, ["rewrite", "--verify", "--no-cache", "a.py"])
+    assert result.exit_code == 130, result.output
+    assert "interrupted (SIGINT)" in result.output
+    assert (tmp_path / "a.py").read_bytes() == TF1
