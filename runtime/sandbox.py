@@ -173,8 +173,8 @@ def copy_workdir(workdir: Path, dest: Path) -> Path:
         copy_by_value(workdir, dest, limit_bytes=COPY_LIMIT_BYTES, skip=_ignore)
     except TooLarge:
         raise SandboxError(
-            f"{workdir} holds more than {COPY_LIMIT_BYTES >> 20} MB; "
-            "run verify on a program in a smaller directory"
+            f"{workdir} holds more than {COPY_LIMIT_BYTES >> 20} MB (links followed), too much "
+            "to copy into a sandbox; move the program into a smaller directory"
         ) from None
     return dest
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,34 @@ def test_sandbox_keeps_the_folder_and_home_as_they_were(tmp_path: Path) -> None:
     assert done.stdout == "['model.ckpt', 'prog.py']\n"
     assert sorted(p.name for p in project.rglob("*")) == ["data", "prog.py", "x.csv"]
     assert list(home.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds leftovers through /proc")
+def test_what_the_program_started_ends_with_it(tmp_path: Path) -> None:
+    done = tfmigrate_run(tmp_path, """
+        import subprocess
+        import sys
+        code = "import os, time; os.setsid(); time.sleep(600)"
+        print(subprocess.Popen([sys.executable, "-c", code]).pid)
+    """, "--timeout", "60")
+    assert done.returncode == 0, done.stderr
+    sleeper = int(done.stdout)
+    deadline = time.monotonic() + 5
+    while _running(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        assert not _running(sleeper)
+    finally:
+        if _running(sleeper):
+            os.kill(sleeper, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
 
 
 def test_without_options_the_program_runs_in_the_users_folder(tmp_path: Path) -> None:
