@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -23,6 +24,7 @@ Exit codes:
   2    usage or configuration error
   3    TF1 code left that needs manual work (--fail-on-manual; or: unverified)
   123  internal error, or a file that could not be read or parsed
+  130  interrupted by Ctrl-C (143: by SIGTERM); no file is left half-written
 """
 
 #: Usage errors exit 2 through click itself.
@@ -80,8 +82,31 @@ def _show_progress(count: int, quiet: bool) -> bool:
 
 
 def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
-    """Process every file, in a worker pool when it pays; results come back in input order."""
+    """Process every file, in a worker pool when it pays; results come back in input order.
+
+    SIGINT (Ctrl-C) or SIGTERM ends the run between two writes, with every worker: each file
+    is then as it was or fully rewritten, and the exit status says which signal it was.
+    """
+    with _ending_on_signals() as stops:
+        return _results(files, job, jobs, progress, stops)
+
+
+@contextmanager
+def _ending_on_signals():
+    """SIGINT and SIGTERM end the command between two writes, with a message and 128 + signal."""
+    from migrate.workers import Interrupted, stop_on_signals
+
+    try:
+        with stop_on_signals() as stops:
+            yield stops
+    except Interrupted as stop:
+        click.echo(f"tfmigrate: interrupted ({stop}); no file was left half-written", err=True)
+        sys.exit(stop.exit_code)
+
+
+def _results(files: list[Path], job, jobs: int, progress: bool, stops) -> list:
     from migrate.process import process_file
+    from migrate.workers import worker_pool
 
     def run(results: Iterable) -> list:
         if not progress:
@@ -97,19 +122,23 @@ def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
         return out
 
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
-        from concurrent.futures import ProcessPoolExecutor
-
         # Biggest files first, one at a time, so no worker is left with a large one at the
         # end (a chunk of the biggest would hand one worker all of them); a file costs far
         # more than the hand-over.
         order = sorted(range(len(files)), key=lambda i: -_size(files[i]))
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = run(pool.map(process_file, [files[i] for i in order], [job] * len(files)))
+        with worker_pool(jobs) as pool_map:
+            done = run(pool_map([files[i] for i in order], job))
         results = [None] * len(files)
         for i, result in zip(order, done):
             results[i] = result
         return results
-    return run(process_file(path, job) for path in files)
+
+    def one_by_one() -> Iterable:
+        for path in files:
+            yield process_file(path, job)
+            stops.act_on_pending()
+
+    return run(one_by_one())
 
 
 def _size(path: Path) -> int:
@@ -175,7 +204,7 @@ def rewrite(
     extend_exclude, force_exclude, stdin_filename, fmt, report, quiet,
 ) -> None:
     """Rewrite TF1 code in PATHS (files, folders, or - for stdin) into TF2, in place."""
-    from migrate.process import WOULD_REWRITE, Job
+    from migrate.process import Job
 
     if not paths:
         raise click.UsageError("give at least one path (or - for stdin)")
@@ -193,8 +222,7 @@ def rewrite(
     results = _run_jobs(files, job, jobs or settings.jobs or os.cpu_count() or 1,
                         _show_progress(len(files), quiet))
     if verify_:
-        results = [_verify_and_write(r, settings, write=not (check or diff))
-                   if r.status == WOULD_REWRITE else r for r in results]
+        results = _verify_all(results, settings, write=not (check or diff))
     _report(results, fmt=fmt, write=write, check=check, diff=diff, color=color, quiet=quiet,
             report=report)
     status = _exit_status(results, fail_on_manual=fail_on_manual)
@@ -264,6 +292,19 @@ def _rewrite_stdin(config, filename, check, diff, color, fmt, quiet) -> int:
     for line in output.finding_lines([file_result], fmt):
         output.emit(line)
     return EXIT_CHANGED if result.changed else EXIT_OK
+
+
+def _verify_all(results: list, settings, *, write: bool) -> list:
+    """``rewrite --verify``'s second pass; a signal ends it as it ends the first."""
+    from migrate.process import WOULD_REWRITE
+
+    out = []
+    with _ending_on_signals() as stops:
+        for result in results:
+            out.append(_verify_and_write(result, settings, write=write)
+                       if result.status == WOULD_REWRITE else result)
+            stops.act_on_pending()
+    return out
 
 
 def _verify_and_write(result, settings, *, write: bool):
@@ -402,14 +443,33 @@ def rule(rule_id: str) -> None:
 @main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option("--face", type=click.Choice(["auto", "tf1", "tf2"]), default="auto",
               help="Which TensorFlow the program sees (auto: TF 1.x if it uses 1.x-only names).")
+@click.option("--sandbox", is_flag=True,
+              help="Run in a throwaway copy of the program's folder, with its own home and temp folder.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
+              help="Stop the program after this many seconds (exit 124).")
+@click.option("--memory", "memory_mb", type=click.IntRange(min=1),
+              help="Cap the program's memory (address space) at this many MB.")
 @click.argument("program", type=click.Path(exists=True, dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def run(face: str, program: str, args: tuple[str, ...]) -> None:
+def run(face: str, sandbox: bool, timeout: float | None, memory_mb: int | None, program: str,
+        args: tuple[str, ...]) -> None:
     """Run PROGRAM on the bundled NumPy engine (no TensorFlow needed); ARGS go to the program.
 
-    The program runs in this process, which from here on is the engine's: ``import
-    tensorflow`` resolves to the engine only now, never in the other commands.
+    Without options the program runs in this process, which from here on is the engine's:
+    ``import tensorflow`` resolves to the engine only now, never in the other commands.
+    With any of them it runs in a child process that is ended, with all it started, when
+    it exits, times out or is interrupted.
     """
+    if sandbox or timeout is not None or memory_mb is not None:
+        from runtime.launch import run_limited
+        from runtime.sandbox import SandboxError
+
+        try:
+            status = run_limited(Path(program), list(args), face=face, sandbox=sandbox,
+                                 timeout=timeout, memory_mb=memory_mb)
+        except SandboxError as error:
+            raise click.UsageError(str(error)) from None
+        sys.exit(status)
     from runtime.run import main as run_program
 
     run_program(["--face", face, program, *args])

@@ -1,7 +1,10 @@
 """Run one program in a subprocess, in its own temporary copy of its directory.
 
 Why a copy: programs write checkpoints, logs and summaries next to themselves;
-the original and the rewrite must neither clash nor touch the user's tree.
+the original and the rewrite must neither clash nor touch the user's tree. The
+copy is by value, with its own home and temporary folder, and every process the
+program starts is ended with it (``runtime.confine``, which also says what this
+does not protect).
 Why a subprocess: ``import tensorflow`` must resolve to the engine only there,
 and a timeout and a memory cap must be able to end it.
 
@@ -16,7 +19,8 @@ Both runs of a ``verify`` get the same argv, stdin and environment, plus:
 - ``TFMIGRATE_TRACE`` (the trace file), ``TFMIGRATE_PROGRAM`` (the program's path
   in the copy, so the trace can name the user's source lines) and
   ``TFMIGRATE_MAX_STEPS`` when a step budget is given;
-- ``MPLBACKEND=Agg`` so ``plt.show()`` does not wait for a window.
+- ``MPLBACKEND=Agg`` so ``plt.show()`` does not wait for a window;
+- ``HOME``, ``TMPDIR`` (``TMP``, ``TEMP``) and XDG's folders inside the sandbox.
 
 The child side is a small bootstrap, ``python -m runtime.sandbox``: it seeds,
 then runs either the engine's runner (``--module runtime.run --face F PROG ARGS``,
@@ -32,10 +36,7 @@ import json
 import os
 import random
 import re
-import resource
 import runpy
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,14 @@ from typing import Any
 import numpy as np
 
 from runtime import trace
+from runtime.confine import (
+    RUN_MARK_ENV,
+    TooLarge,
+    copy_by_value,
+    end_processes,
+    memory_limit,
+    private_environment,
+)
 
 SEED_ENV = "TFMIGRATE_SEED"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -158,55 +167,43 @@ def _ignore(directory: str, names: list[str]) -> set[str]:
     }
 
 
-def _tree_size(root: Path) -> int:
-    total = 0
-    for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(set(dirs) - _ignore(directory, dirs))
-        for name in files:
-            path = os.path.join(directory, name)
-            if not os.path.islink(path):
-                total += os.path.getsize(path)
-        if total > COPY_LIMIT_BYTES:
-            break
-    return total
-
-
 def copy_workdir(workdir: Path, dest: Path) -> Path:
-    """Copy ``workdir`` to ``dest`` without VCS, caches and virtualenvs; symlinks stay links."""
-    size = _tree_size(workdir)
-    if size > COPY_LIMIT_BYTES:
+    """Copy ``workdir`` to ``dest`` by value, without VCS, caches and virtualenvs."""
+    try:
+        copy_by_value(workdir, dest, limit_bytes=COPY_LIMIT_BYTES, skip=_ignore)
+    except TooLarge:
         raise SandboxError(
-            f"{workdir} holds more than {COPY_LIMIT_BYTES >> 20} MB; "
-            "run verify on a program in a smaller directory"
-        )
-    shutil.copytree(workdir, dest, symlinks=True, ignore=_ignore)
+            f"{workdir} holds more than {COPY_LIMIT_BYTES >> 20} MB (links followed), too much "
+            "to copy into a sandbox; move the program into a smaller directory"
+        ) from None
     return dest
 
 
-def _limit_memory(limit_bytes: int) -> Callable[[], None]:
-    def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+def engine_environment() -> dict[str, str]:
+    """The caller's environment, with ``runtime`` importable from a source checkout.
 
-    return apply
+    An installed package is found anyway, and its site-packages must not go ahead of
+    the stdlib.
+    """
+    env = dict(os.environ)
+    source_checkout = (PROJECT_ROOT / "pyproject.toml").is_file()
+    pythonpath = [str(PROJECT_ROOT)] if source_checkout else []
+    pythonpath += [p for p in [env.get("PYTHONPATH")] if p]
+    env["PYTHONPATH"] = os.pathsep.join(pythonpath)
+    return env
 
 
 def child_environment(
     program: Path, trace_path: Path, max_steps: int | None, seed: int, values: bool = False
 ) -> dict[str, str]:
     """The environment of a run: the caller's, plus what makes runs comparable."""
-    env = dict(os.environ)
+    env = engine_environment()
     env.pop(trace.MAX_STEPS_ENV, None)
     env.pop(trace.VALUES_ENV, None)
     if values:
         env[trace.VALUES_ENV] = "1"
-    # From a source checkout, the child must find ``runtime``; an installed package
-    # is found anyway, and its site-packages must not go ahead of the stdlib.
-    source_checkout = (PROJECT_ROOT / "pyproject.toml").is_file()
-    pythonpath = [str(PROJECT_ROOT)] if source_checkout else []
-    pythonpath += [p for p in [env.get("PYTHONPATH")] if p]
     env.update(
         {
-            "PYTHONPATH": os.pathsep.join(pythonpath),
             "PYTHONHASHSEED": "0",
             "PYTHONIOENCODING": "utf-8",
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -262,6 +259,7 @@ def run_program(
         trace_path = Path(tmp) / "trace.json"
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
         env = child_environment(copy, trace_path, max_steps, seed, values)
+        env.update(private_environment(Path(tmp)), **{RUN_MARK_ENV: tmp})
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             process = subprocess.Popen(
                 [*runner(copy, face), *argv],
@@ -271,7 +269,7 @@ def run_program(
                 stdout=out,
                 stderr=err,
                 # setrlimit must run in the child; the harness starts no threads of its own
-                preexec_fn=_limit_memory(memory_mb * 1024 * 1024),  # noqa: PLW1509
+                preexec_fn=memory_limit(memory_mb),  # noqa: PLW1509
                 start_new_session=True,
             )
             timed_out = False
@@ -279,15 +277,16 @@ def run_program(
                 process.communicate(stdin, timeout=timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
-                os.killpg(process.pid, signal.SIGKILL)
+            finally:
+                end_processes(process.pid, tmp, Path(tmp))
                 process.wait()
-            else:
-                _end_leftovers(process.pid)
         stderr = err_path.read_bytes().decode("utf-8", "replace")
         trace_data = _read_trace(trace_path)
         stdout_bytes = out_path.read_bytes()
-        for temporary in dict.fromkeys([str(root), os.path.realpath(root)]):
-            stdout_bytes = _replace_path(stdout_bytes, temporary, str(workdir), trace_data)
+        shown = {str(root): str(workdir), str(Path(tmp) / "home"): os.path.expanduser("~")}
+        for temporary, original in shown.items():
+            for spelling in dict.fromkeys([temporary, os.path.realpath(temporary)]):
+                stdout_bytes = _replace_path(stdout_bytes, spelling, original, trace_data)
     exception, message = parse_exception(stderr) if process.returncode != 0 else (None, None)
     line = traceback_line(stderr, copy) if exception else None
     exit_code = process.returncode
@@ -328,14 +327,6 @@ def _replace_path(
             entry["stdout_offset"] = moved(entry.get("stdout_offset"))
         trace_data["prints"] = [[moved(offset), line] for offset, line in trace_data["prints"]]
     return stdout.replace(old, new)
-
-
-def _end_leftovers(pgid: int) -> None:
-    """End processes the program started and left running (same process group)."""
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _read_trace(path: Path) -> dict[str, Any] | None:

@@ -45,6 +45,8 @@ def entry(*args: str) -> subprocess.CompletedProcess:
         (["--face", "tf3", str(SEED)], None),  # click names the bad choice
         (["--face"], None),
         (["--face=tf1", str(SEED)], None),  # other spellings are click's to parse
+        (["--sandbox", str(SEED)], None),  # limits are the command line's
+        (["--face", "tf1", "--timeout", "5", str(SEED)], None),
         (["missing.py"], None),  # click says the file does not exist
         ([], None),
     ],

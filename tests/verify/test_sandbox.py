@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from runtime.sandbox import (
     engine_command,
@@ -40,6 +43,125 @@ def test_program_writes_only_into_its_copy(tmp_path: Path, write_program) -> Non
     assert result.stdout.split("\n")[:2] == ["original data", "True"]
     assert (tmp_path / "data.txt").read_text() == "original data"
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_a_symlinked_folder_is_copied_by_value(tmp_path: Path, write_program) -> None:
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (real / "a.csv").write_text("1,2")
+    (real / "sub" / "b.csv").write_text("3,4")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "data").symlink_to(real)
+    (project / "one.csv").symlink_to(real / "a.csv")
+    program = write_program("""
+        import os
+        import shutil
+        print(sorted(os.listdir("data")), os.path.islink("data"), open("one.csv").read())
+        for name in os.listdir("data"):
+            path = os.path.join("data", name)
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+        open("one.csv", "w").write("changed")
+        print(sorted(n for n in os.listdir(".") if not n.startswith("__")))
+    """, directory=project)
+    result = run(program)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "['a.csv', 'sub'] False 1,2",
+        "['data', 'fake_engine.py', 'one.csv', 'prog.py']",
+    ]
+    assert (real / "a.csv").read_text() == "1,2"
+    assert (real / "sub" / "b.csv").read_text() == "3,4"
+
+
+def test_link_loops_dangling_links_and_fifos_are_left_out(tmp_path: Path, write_program) -> None:
+    project = tmp_path / "project"
+    (project / "data").mkdir(parents=True)
+    (project / "data" / "up").symlink_to(project)
+    (project / "dangling").symlink_to(tmp_path / "missing")
+    os.mkfifo(project / "pipe")  # reading it would wait forever
+    program = write_program("""
+        import os
+        print(sorted(os.listdir(".")), os.listdir("data"))
+    """, directory=project)
+    result = run(program)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == "['data', 'fake_engine.py', 'prog.py'] []"
+
+
+def test_home_and_the_temporary_folder_are_the_sandbox_s(
+    tmp_path: Path, write_program, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, temporary = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    temporary.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("TMPDIR", str(temporary))
+    program = write_program("""
+        import os
+        import tempfile
+        home = os.path.expanduser("~")
+        with open(os.path.join(home, ".settings"), "w") as handle:
+            handle.write("written")
+        with tempfile.NamedTemporaryFile(delete=False) as handle:
+            handle.write(b"scratch")
+        print(home)
+        print(tempfile.gettempdir() == os.environ["TMP"] == os.environ["TEMP"])
+    """, directory=tmp_path / "project")
+    result = run(program)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [str(home), "True"]  # printed as the user's home
+    assert list(home.iterdir()) == [] and list(temporary.iterdir()) == []
+
+
+DOUBLE_FORK = """
+    import os
+    import sys
+    import time
+
+    read_end, write_end = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.write(write_end, str(os.getpid()).encode())
+            os.close(write_end)
+            {escape}
+            time.sleep(600)
+        os._exit(0)
+    os.close(write_end)
+    os.wait()
+    print(os.read(read_end, 32).decode())
+"""
+ESCAPES = {
+    "leaves the folder": 'os.chdir("/")',
+    "drops the environment": (
+        'os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)"], {})'
+    ),
+}
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds leftovers through /proc")
+@pytest.mark.parametrize("escape", ESCAPES.values(), ids=ESCAPES.keys())
+def test_a_double_forked_sleeper_is_ended_with_the_run(escape: str, write_program) -> None:
+    result = run(write_program(DOUBLE_FORK.replace("{escape}", escape)))
+    assert result.exit_code == 0, result.stderr
+    sleeper = int(result.stdout)
+    try:
+        deadline = time.monotonic() + 5
+        while _running(sleeper) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not _running(sleeper)
+    finally:
+        if _running(sleeper):
+            os.kill(sleeper, signal.SIGKILL)
 
 
 def test_vcs_caches_and_virtualenvs_are_not_copied(tmp_path: Path, write_program) -> None:
