@@ -296,8 +296,11 @@ class Recorder:
             index = self._by_key.get(variable_key(var))
         return self._register(var, []) if index is None else index
 
-    def optimizer_step(self, grads_and_vars: Iterable[tuple[Any, Any]]) -> None:
-        """Record one update about to be applied; stop the program once the budget is spent."""
+    def optimizer_step(
+        self, grads_and_vars: Iterable[tuple[Any, Any]], rule: dict[str, Any] | None = None
+    ) -> None:
+        """Record one update about to be applied, and the ``rule`` it applies (the optimizer's
+        kind and hyperparameters); stop the program once the budget is spent."""
         if not self.active:
             return
         if self.max_steps is not None and len(self.steps) >= self.max_steps:
@@ -319,7 +322,8 @@ class Recorder:
                 }
             )
         self.steps.append(
-            {"line": _program_line(), "stdout_offset": _stdout_offset(), "grads": grads}
+            {"line": _program_line(), "stdout_offset": _stdout_offset(), "grads": grads,
+             "rule": rule}
         )
 
     def summary_written(self, tag: str, step: int | None, value: Any) -> None:

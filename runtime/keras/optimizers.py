@@ -11,7 +11,7 @@ from runtime import dtypes
 from runtime.gradients import engine_variable
 from runtime.keras import present_as_keras
 from runtime.keras.variables import KerasVariable, make_variable
-from runtime.optimizers.common import minus_step, step_op, times
+from runtime.optimizers.common import minus_step, step_op, times, update_rule
 
 _NAME_COUNTS: dict[str, int] = {}
 
@@ -145,9 +145,8 @@ class Optimizer:
         def update(gs: list, _hs: list) -> None:
             lr_var = self._learning_rate._engine_variable
             it = self._iterations._engine_variable
-            if self._schedule is not None:  # Keras 3 calls a schedule with the step, a plain callable bare
-                rate = self._schedule(it._value) if isinstance(self._schedule, LearningRateSchedule) else self._schedule()
-                lr_var._assign_array(np.float32(np.asarray(_eager_value(rate))))
+            if self._schedule is not None:
+                lr_var._assign_array(self._scheduled_rate())
             lr = lr_var._value
             step = it._value
             for ev, dt, g, s in zip(evars, np_dtypes, gs, slots):
@@ -155,10 +154,27 @@ class Optimizer:
                 self._update(ev, g if g.dtype is dt else g.astype(dt), lr if lr.dtype is dt else lr.astype(dt), s, step)
             it._assign_array(it._value[()] + 1)  # scalar math: the same int64 add
 
-        step_op([g for g, _ in live], [], update, [v for _, v in live], name=self.name)
+        step_op([g for g, _ in live], [], update, [v for _, v in live], name=self.name,
+                rule=lambda _hs: self._rule(self._step_rate()))
         return self._iterations
 
+    def _scheduled_rate(self) -> np.float32:
+        """Keras 3 calls a schedule with the step, a plain callable bare."""
+        it = self._iterations._engine_variable
+        rate = self._schedule(it._value) if isinstance(self._schedule, LearningRateSchedule) else self._schedule()
+        return np.float32(np.asarray(_eager_value(rate)))
+
+    def _step_rate(self) -> Any:
+        """The learning rate the coming step applies."""
+        if self._schedule is not None:
+            return self._scheduled_rate()
+        return self._learning_rate._engine_variable._value
+
     def _update(self, var: Any, g: np.ndarray, lr: np.ndarray, slots: dict, iteration: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _rule(self, lr: Any) -> dict[str, Any]:
+        """This step's update rule (``common.update_rule``)."""
         raise NotImplementedError
 
     def get_config(self) -> dict:
@@ -183,6 +199,9 @@ class SGD(Optimizer):
 
     def _make_slots(self, var: Any) -> dict:
         return {"m": self.add_variable_from_reference(var, "momentum")} if self.momentum != 0 else {}
+
+    def _rule(self, lr: Any) -> dict[str, Any]:
+        return update_rule("sgd", lr, momentum=self.momentum, nesterov=self.nesterov)
 
     def _update(self, var: Any, g: np.ndarray, lr: np.ndarray, slots: dict, iteration: np.ndarray) -> None:
         if "m" in slots:
@@ -210,6 +229,10 @@ class Adam(Optimizer):
         if self.amsgrad:
             s["vhat"] = self.add_variable_from_reference(var, "velocity_hat")
         return s
+
+    def _rule(self, lr: Any) -> dict[str, Any]:
+        return update_rule("adam", lr, beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,
+                           amsgrad=self.amsgrad)
 
     def _update(self, var: Any, g: np.ndarray, lr: np.ndarray, slots: dict, iteration: np.ndarray) -> None:
         dt = g.dtype
@@ -243,6 +266,10 @@ class RMSprop(Optimizer):
         if self.centered:
             s["mg"] = self.add_variable_from_reference(var, "average_gradient")
         return s
+
+    def _rule(self, lr: Any) -> dict[str, Any]:
+        return update_rule("rmsprop", lr, rho=self.rho, momentum=self.momentum, epsilon=self.epsilon,
+                           centered=self.centered)
 
     def _update(self, var: Any, g: np.ndarray, lr: np.ndarray, slots: dict, iteration: np.ndarray) -> None:
         dt = g.dtype
@@ -279,6 +306,10 @@ class Adagrad(Optimizer):
         ev._assign_array(np.full(ev.shape.as_list(), self.initial_accumulator_value, dtype=ev.dtype.np))
         return {"acc": acc}
 
+    def _rule(self, lr: Any) -> dict[str, Any]:
+        return update_rule("adagrad", lr, initial_accumulator_value=self.initial_accumulator_value,
+                           epsilon=self.epsilon)
+
     def _update(self, var: Any, g: np.ndarray, lr: np.ndarray, slots: dict, iteration: np.ndarray) -> None:
         dt = g.dtype
         acc = slots["acc"]._engine_variable
@@ -296,6 +327,9 @@ class Adadelta(Optimizer):
     def _make_slots(self, var: Any) -> dict:
         return {"ag": self.add_variable_from_reference(var, "accumulated_grad"),
                 "adv": self.add_variable_from_reference(var, "accumulated_delta_var")}
+
+    def _rule(self, lr: Any) -> dict[str, Any]:
+        return update_rule("adadelta", lr, rho=self.rho, epsilon=self.epsilon)
 
     def _update(self, var: Any, g: np.ndarray, lr: np.ndarray, slots: dict, iteration: np.ndarray) -> None:
         dt = g.dtype

@@ -10,7 +10,7 @@ from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
 from runtime.gradients import gradients
 from runtime.graph import GraphKeys
-from runtime.optimizers.common import f32, minus_step, step_op, times
+from runtime.optimizers.common import f32, minus_step, step_op, times, update_rule
 from runtime.tensor import Tensor
 from runtime.variables import Variable
 
@@ -117,6 +117,10 @@ class Optimizer:
     def _update(self, var: Variable, g: np.ndarray, h: list) -> None:
         raise NotImplementedError
 
+    def _rule(self, h: list) -> dict[str, Any]:
+        """This step's update rule, from the hyperparameters' values (``common.update_rule``)."""
+        raise NotImplementedError
+
     def _finish(self, h: list) -> None:
         """Update non-slot state after all variables (Adam's beta powers)."""
 
@@ -142,7 +146,8 @@ class Optimizer:
                 self._update(var, g.astype(np_dtype, copy=False), hs)
             self._finish(hs)
 
-        op = step_op([g for g, _ in pairs], hypers, update, [v for _, v in live], name=name or self._name)
+        op = step_op([g for g, _ in pairs], hypers, update, [v for _, v in live], name=name or self._name,
+                     rule=self._rule)
         if global_step is None:
             return op
         if context.executing_eagerly():
@@ -163,6 +168,9 @@ class GradientDescentOptimizer(Optimizer):
     def _hypers(self) -> list:
         return [self._lr]
 
+    def _rule(self, h: list) -> dict[str, Any]:
+        return update_rule("sgd", h[0], momentum=0.0, nesterov=False)
+
     def _update(self, var: Variable, g: np.ndarray, h: list) -> None:
         var._assign_array(minus_step(var._value, times(g, f32(h[0], g.dtype))))
 
@@ -175,6 +183,10 @@ class MomentumOptimizer(Optimizer):
 
     def _hypers(self) -> list:
         return [self._lr, self._momentum]
+
+    def _rule(self, h: list) -> dict[str, Any]:
+        # TF1 accumulates gradients and Keras lr-scaled ones: the same while the rate holds.
+        return update_rule("sgd", h[0], momentum=h[1], nesterov=self._nesterov)
 
     def _create_slots(self, var: Variable) -> None:
         self._slot(var, "momentum", self._name, 0)
@@ -198,6 +210,9 @@ class AdamOptimizer(Optimizer):
 
     def _hypers(self) -> list:
         return [self._lr, self._beta1, self._beta2, self._eps]
+
+    def _rule(self, h: list) -> dict[str, Any]:
+        return update_rule("adam", h[0], beta_1=h[1], beta_2=h[2], epsilon=h[3], amsgrad=False)
 
     def _prepare_non_slots(self) -> None:
         self._non_slot_var("beta1_power", self._beta1)
@@ -239,6 +254,9 @@ class AdagradOptimizer(Optimizer):
     def _hypers(self) -> list:
         return [self._lr]
 
+    def _rule(self, h: list) -> dict[str, Any]:
+        return update_rule("adagrad", h[0], initial_accumulator_value=self._init, epsilon=0.0)
+
     def _create_slots(self, var: Variable) -> None:
         self._slot(var, "accumulator", self._name, self._init)
 
@@ -259,6 +277,11 @@ class RMSPropOptimizer(Optimizer):
 
     def _hypers(self) -> list:
         return [self._lr, self._decay, self._momentum, self._eps]
+
+    def _rule(self, h: list) -> dict[str, Any]:
+        # Where its mean square starts (ones here, zeros in Keras) is state, not rule: the
+        # values show it, and a rewrite may set Keras's slots to ones.
+        return update_rule("rmsprop", h[0], rho=h[1], momentum=h[2], epsilon=h[3], centered=self._centered)
 
     def _create_slots(self, var: Variable) -> None:
         self._slot(var, "rms", self._name, 1)
@@ -293,6 +316,9 @@ class AdadeltaOptimizer(Optimizer):
 
     def _hypers(self) -> list:
         return [self._lr, self._rho, self._eps]
+
+    def _rule(self, h: list) -> dict[str, Any]:
+        return update_rule("adadelta", h[0], rho=h[1], epsilon=h[2])
 
     def _create_slots(self, var: Variable) -> None:
         self._slot(var, "accum", self._name, 0)

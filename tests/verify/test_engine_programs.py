@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from runtime.verdict import Options, verify_files, verify_sources
@@ -27,7 +28,7 @@ def test_worked_target_rewrite_is_equivalent() -> None:
     assert verdict.steps_compared == 300
 
 
-def test_wrong_learning_rate_is_different_at_the_second_step() -> None:
+def test_wrong_learning_rate_is_different_at_the_first_step() -> None:
     old = PROGRAMS / "linreg_tf1.py"
     new = PROGRAMS / "linreg_tf2.py"
     mutant = new.read_text().replace("LEARNING_RATE = 1e-3", "LEARNING_RATE = 1e-2")
@@ -35,8 +36,11 @@ def test_wrong_learning_rate_is_different_at_the_second_step() -> None:
     verdict = verify_sources(original, mutant, PROGRAMS, Options(), filename="linreg_tf1.py")
     d = verdict.divergence
     assert verdict.status == "different", verdict.reason
-    assert (d.observable, d.step) == ("gradient", 2)
-    assert d.old_line in {line_of(old, 'get_variable("a"'), line_of(old, 'get_variable("b"')}
+    # The configuration differs before any value does: the first step names both rates.
+    assert (d.observable, d.step) == ("optimizer", 1)
+    assert (d.old, d.new) == (float(np.float32(1e-3)), float(np.float32(1e-2)))
+    assert "sgd learning_rate 0.001 in the original, 0.01 in the rewrite" in d.detail
+    assert d.old_line == line_of(old, "sess.run(train")
 
 
 def test_max_steps_stops_both_sides() -> None:
@@ -72,3 +76,19 @@ def test_rmsprop_without_tf1_accumulator_start_is_different_early() -> None:
     d = verdict.divergence
     assert verdict.status == "different", verdict.reason
     assert (d.observable, d.step) == ("gradient", 2)
+
+
+def test_keras_adam_default_epsilon_is_different_on_a_short_run() -> None:
+    """Keras's default epsilon (1e-7) for TF1's 1e-8 stays inside the numeric tolerance for
+    many steps; the optimizer's configuration is compared, so it shows at the first step."""
+    old, new = PROGRAMS / "mlp_adam_tf1.py", PROGRAMS / "mlp_adam_tf2.py"
+    tf2 = new.read_text().replace("Adam(1e-3, epsilon=1e-8)", "Adam(1e-3)")
+    assert tf2 != new.read_text()
+    verdict = verify_sources(old.read_text(), tf2, PROGRAMS, Options(max_steps=5), filename="mlp_adam_tf1.py")
+    d = verdict.divergence
+    assert verdict.status == "different", verdict.reason
+    assert (d.observable, d.step) == ("optimizer", 1)
+    assert "adam epsilon 1e-08 in the original, 1e-07 in the rewrite" in d.detail
+    same = verify_sources(old.read_text(), new.read_text(), PROGRAMS, Options(max_steps=5),
+                          filename="mlp_adam_tf1.py")
+    assert same.status == "equivalent", same.reason
