@@ -36,6 +36,7 @@ import resource
 import runpy
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -155,7 +156,17 @@ def _ignore(directory: str, names: list[str]) -> set[str]:
         n
         for n in names
         if n in SKIPPED_DIRS or os.path.isfile(os.path.join(directory, n, "pyvenv.cfg"))
+        or _special(os.path.join(directory, n))
     }
+
+
+def _special(path: str) -> bool:
+    """A FIFO, socket or device: copying one fails (or blocks), so the copy leaves it out."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
 
 
 def _tree_size(root: Path) -> int:
