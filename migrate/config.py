@@ -87,7 +87,7 @@ def _as_float(value: float) -> float:
     try:
         return float(value)
     except OverflowError:
-        return math.copysign(math.inf, value)
+        return math.inf if value > 0 else -math.inf
 
 
 def out_of_range(name: str, value: Any) -> str | None:
