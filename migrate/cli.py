@@ -451,7 +451,7 @@ def run(face: str, program: str, args: tuple[str, ...]) -> None:
 
 @main.command(epilog="""\b
 Exit codes:
-  0  equivalent    1  different    2  usage error    3  unverified
+  0  equivalent    1  different    2  usage error    3  unverified    123  internal error
 """)
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--rtol", type=float, callback=_in_range("rtol"), help="Relative tolerance for numbers (default 1e-4).")
