@@ -129,6 +129,9 @@ TF1_ONLY_PREFIXES: tuple[str, ...] = (
     "random_uniform_initializer", "glorot_uniform_initializer", "glorot_normal_initializer",
     "nn.rnn_cell.", "nn.static_rnn", "nn.dynamic_rnn", "app.", "flags.", "gfile.",
     "to_float", "to_int32", "data.make_one_shot_iterator", "data.make_initializable_iterator",
+    # The TF1-to-TF2 migration shims live in tf_keras (Keras 2) only; Keras 3 has no form.
+    "keras.utils.DeterministicRandomTestTool", "keras.utils.track_tf1_style_variables",
+    "keras.utils.get_or_create_layer",
     *QUEUE_INPUTS,
 )
 

@@ -31,6 +31,8 @@ Exit codes:
 EXIT_OK, EXIT_CHANGED, EXIT_MANUAL, EXIT_ERROR = 0, 1, 3, 123
 #: Below this many files a worker pool costs more than it saves.
 PARALLEL_THRESHOLD = 8
+#: Workers per core at most: beyond it they only wait for each other (and for memory).
+WORKERS_PER_CORE = 4
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES)
@@ -75,6 +77,27 @@ def _files(paths: Sequence[str], settings, exclude, extend_exclude, force_exclud
 
     return list(discover([Path(p) for p in paths], excluder, force_exclude=force_exclude,
                          skipped=lambda path, why: emit(f"{path}: skipped: {why}")))
+
+
+def _in_range(name: str):
+    """A click callback refusing an option value its pyproject.toml key would not take."""
+
+    def check(ctx: click.Context, param: click.Parameter, value):
+        from migrate.config import out_of_range
+
+        wrong = None if value is None else out_of_range(name, value)
+        if wrong is not None:
+            raise click.BadParameter(f"{value!r} is invalid: it {wrong}", ctx, param)
+        return value
+
+    return check
+
+
+def _workers(requested: int | None, files: int) -> int:
+    """Worker processes for ``files`` files: as asked (default: the cores), but never more
+    than one per file or :data:`WORKERS_PER_CORE` per core."""
+    cores = os.cpu_count() or 1
+    return max(1, min(requested or cores, files, WORKERS_PER_CORE * cores))
 
 
 def _show_progress(count: int, quiet: bool) -> bool:
@@ -176,6 +199,7 @@ common_rewrite_options = [
     click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text"),
     click.option("--report", type=click.Path(dir_okay=False), help="Also write a JSON report to this file."),
     click.option("-q", "--quiet", is_flag=True, help="Only errors and the exit code."),
+    click.option("-v", "--verbose", is_flag=True, help="Print the traceback of an internal error."),
 ]
 
 
@@ -193,7 +217,8 @@ def _with_options(options):
 @click.option("--check", is_flag=True, help="Write nothing; list the files that would change.")
 @click.option("--diff", is_flag=True, help="Print a unified diff instead of writing (git apply-able).")
 @click.option("--verify", "verify_", is_flag=True, help="Write only files whose rewrite verifies equivalent.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: cores).")
+@click.option("-j", "--jobs", type=int, callback=_in_range("jobs"),
+              help="Worker processes (default: cores; at most one per file and 4 per core).")
 @click.option("--no-cache", is_flag=True, help="Ignore the cache of unchanged files.")
 @click.option("--fail-on-manual", is_flag=True, help="Exit 3 when TF1 code is left for manual work.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when files change (errors still exit 123).")
@@ -201,7 +226,7 @@ def _with_options(options):
 @_with_options(common_rewrite_options)
 def rewrite(
     paths, check, diff, verify_, jobs, no_cache, fail_on_manual, exit_zero, color, select, ignore, exclude,
-    extend_exclude, force_exclude, stdin_filename, fmt, report, quiet,
+    extend_exclude, force_exclude, stdin_filename, fmt, report, quiet, verbose,
 ) -> None:
     """Rewrite TF1 code in PATHS (files, folders, or - for stdin) into TF2, in place."""
     from migrate.process import Job
@@ -211,7 +236,7 @@ def rewrite(
     settings = _settings(paths, stdin_filename)
     config = _rule_config(settings, select, ignore)
     if paths == ("-",):
-        sys.exit(_rewrite_stdin(config, stdin_filename or "<stdin>", check, diff, color, fmt, quiet))
+        sys.exit(_rewrite_stdin(config, stdin_filename or "<stdin>", check, diff, color, fmt, verbose))
     if "-" in paths:
         raise click.UsageError("`-` (stdin) cannot be combined with other paths")
     files = _files(paths, settings, exclude, extend_exclude, force_exclude)
@@ -219,12 +244,12 @@ def rewrite(
     write = not (check or diff or verify_)
     job = Job(write=write, diff=diff, config=config, cache_dir=cache_dir,
               cache_salt=_cache_salt(config))
-    results = _run_jobs(files, job, jobs or settings.jobs or os.cpu_count() or 1,
+    results = _run_jobs(files, job, _workers(jobs or settings.jobs, len(files)),
                         _show_progress(len(files), quiet))
     if verify_:
         results = _verify_all(results, settings, write=not (check or diff))
     _report(results, fmt=fmt, write=write, check=check, diff=diff, color=color, quiet=quiet,
-            report=report)
+            report=report, verbose=verbose)
     status = _exit_status(results, fail_on_manual=fail_on_manual)
     sys.exit(EXIT_OK if exit_zero and status == EXIT_CHANGED else status)
 
@@ -241,7 +266,7 @@ def _exit_status(results, *, fail_on_manual: bool) -> int:
     return EXIT_OK
 
 
-def _report(results, *, fmt, write, check, diff, color, quiet, report) -> None:
+def _report(results, *, fmt, write, check, diff, color, quiet, report, verbose) -> None:
     from migrate import output
     from migrate.process import WOULD_REWRITE
 
@@ -258,7 +283,7 @@ def _report(results, *, fmt, write, check, diff, color, quiet, report) -> None:
         for r in results:
             if r.status == WOULD_REWRITE:
                 output.emit(f"would rewrite {r.path}")
-    lines = output.finding_lines(results, fmt)
+    lines = output.finding_lines(results, fmt, verbose)
     for line in lines:
         if quiet and fmt == "text" and "error:" not in line:
             continue
@@ -267,17 +292,16 @@ def _report(results, *, fmt, write, check, diff, color, quiet, report) -> None:
         output.emit(output.summary(results, write=write))
 
 
-def _rewrite_stdin(config, filename, check, diff, color, fmt, quiet) -> int:
+def _rewrite_stdin(config, filename, check, diff, color, fmt, verbose) -> int:
     from migrate import output
-    from migrate.api import ParseError
-    from migrate.notebooks import NotebookError
-    from migrate.process import FileResult, UnsafeRewrite, rewrite_bytes, unified_diff
+    from migrate.process import FileResult, failure, rewrite_bytes, unified_diff
 
     source = sys.stdin.buffer.read()
     try:
         result = rewrite_bytes(source, filename, config)
-    except (ParseError, NotebookError, UnsafeRewrite) as error:
-        output.emit(f"{filename}: error: {error}")
+    except Exception as error:  # noqa: BLE001 - the input goes back out as it came, whatever failed
+        for line in output.finding_lines([failure(filename, error)], fmt, verbose):
+            output.emit(line)
         if not check and not diff:
             sys.stdout.buffer.write(source)
         return EXIT_ERROR
@@ -310,7 +334,7 @@ def _verify_all(results: list, settings, *, write: bool) -> list:
 def _verify_and_write(result, settings, *, write: bool):
     """For ``rewrite --verify``: write a rewrite only once the engine shows it equivalent."""
     from migrate.files import FileProblem, read_bytes, write_atomic
-    from migrate.process import FAILED, REWRITTEN
+    from migrate.process import FAILED, REWRITTEN, internal_error
 
     path = Path(result.path)
     try:
@@ -324,6 +348,10 @@ def _verify_and_write(result, settings, *, write: bool):
         write_atomic(path, result.code, expected=source)
     except FileProblem as problem:
         result.status, result.error = FAILED, str(problem)
+        return result
+    except Exception as error:  # noqa: BLE001 - one file's bug must not end the run
+        failed = internal_error(result.path, error)
+        result.status, result.error, result.traceback = FAILED, failed.error, failed.traceback
         return result
     result.status = REWRITTEN
     return result
@@ -375,32 +403,20 @@ def _verify_sources(path: Path, old: bytes, new: bytes, settings, reprinted: fro
 @click.option("--fail-on-manual/--no-fail-on-manual", default=True, help="Exit 3 when TF1 usages are left.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text")
 @click.option("-q", "--quiet", is_flag=True)
-def check(paths, exclude, extend_exclude, force_exclude, fail_on_manual, fmt, quiet) -> None:
+@click.option("-v", "--verbose", is_flag=True, help="Print the traceback of an internal error.")
+def check(paths, exclude, extend_exclude, force_exclude, fail_on_manual, fmt, quiet, verbose) -> None:
     """List the TF1 usages left in PATHS; writes nothing."""
     from migrate import output
-    from migrate.api import ParseError, find_tf1_usages
-    from migrate.files import FileProblem, read_bytes
-    from migrate.notebooks import NotebookError, to_script
-    from migrate.process import FAILED, UNCHANGED, FileResult
+    from migrate.process import FAILED
 
     if not paths:
         raise click.UsageError("give at least one path")
     settings = _settings(paths, None)
-    results = []
-    for path in _files(paths, settings, exclude, extend_exclude, force_exclude):
-        try:
-            source = read_bytes(path)
-            if path.suffix == ".ipynb":
-                source = to_script(source)[0].encode("utf-8")
-            findings = find_tf1_usages(source, filename=str(path))
-        except (FileProblem, ParseError, NotebookError) as error:
-            results.append(FileResult(str(path), FAILED, error=str(error)))
-            continue
-        results.append(FileResult(str(path), UNCHANGED, findings=findings))
+    results = [_check_file(path) for path in _files(paths, settings, exclude, extend_exclude, force_exclude)]
     if fmt == "json":
         output.emit(output.as_json(results, write=False), sys.stdout)
     else:
-        for line in output.finding_lines(results, fmt):
+        for line in output.finding_lines(results, fmt, verbose):
             output.emit(line, sys.stdout)
         if not quiet and fmt == "text":
             left = sum(len(r.findings) for r in results)
@@ -409,6 +425,27 @@ def check(paths, exclude, extend_exclude, force_exclude, fail_on_manual, fmt, qu
     if any(r.status == FAILED for r in results):
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_MANUAL if fail_on_manual and any(r.findings for r in results) else EXIT_OK)
+
+
+def _check_file(path: Path):
+    """One file's TF1 usages; a file that cannot be read or parsed, or a bug, is its failure."""
+    from migrate.api import ParseError, find_tf1_usages
+    from migrate.files import FileProblem, read_bytes
+    from migrate.notebooks import NotebookError, to_script
+    from migrate.process import FAILED, UNCHANGED, FileResult, internal_error
+
+    try:
+        source = read_bytes(path)
+        if path.suffix == ".ipynb":
+            source = to_script(source)[0].encode("utf-8")
+        findings = find_tf1_usages(source, filename=str(path))
+    except (FileProblem, ParseError, NotebookError) as error:
+        return FileResult(str(path), FAILED, error=str(error))
+    except RecursionError:
+        return FileResult(str(path), FAILED, error="too deeply nested to read safely")
+    except Exception as error:  # noqa: BLE001 - one file's bug must not end the run
+        return internal_error(str(path), error)
+    return FileResult(str(path), UNCHANGED, findings=findings)
 
 
 @main.command()
@@ -477,47 +514,68 @@ def run(face: str, sandbox: bool, timeout: float | None, memory_mb: int | None, 
 
 @main.command(epilog="""\b
 Exit codes:
-  0  equivalent    1  different    2  usage error    3  unverified
+  0  equivalent    1  different    2  usage error    3  unverified    123  internal error
 """)
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--rtol", type=float, help="Relative tolerance for numbers (default 1e-4).")
-@click.option("--atol", type=float, help="Absolute tolerance for numbers (default 1e-6).")
-@click.option("--max-steps", type=click.IntRange(min=1), help="Stop both programs after N optimizer steps.")
-@click.option("--timeout", type=float, help="Seconds each program may run (default 300).")
+@click.option("--rtol", type=float, callback=_in_range("rtol"), help="Relative tolerance for numbers (default 1e-4).")
+@click.option("--atol", type=float, callback=_in_range("atol"), help="Absolute tolerance for numbers (default 1e-6).")
+@click.option("--max-steps", type=int, callback=_in_range("max_steps"),
+              help="Stop both programs after N optimizer steps.")
+@click.option("--timeout", type=float, callback=_in_range("timeout"), help="Seconds each program may run (default 300).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:
+@click.option("-v", "--verbose", is_flag=True, help="Print the traceback of an internal error.")
+def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose) -> None:
     """Show a rewrite computes what the original did.
 
     \b
     tfmigrate verify OLD.py NEW.py   compare two programs
     tfmigrate verify PATHS...        rewrite each TF1 file in memory, then compare
     """
-    from migrate.api import ParseError
-    from migrate.process import UnsafeRewrite, rewrite_bytes
+    from migrate import output
+    from migrate.process import internal_error
     from runtime.verdict import Verdict, verify_files
 
     settings = _settings(paths, None)
     overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}
     verdicts: list[tuple[str, str | None, Verdict]] = []  # (file, rewrite level, verdict)
+    internal = False
     if _is_pair(paths):
         old, new = map(Path, paths)
         verdicts.append((f"{old} -> {new}", None, verify_files(old, new, _verify_options(settings, **overrides))))
     else:
+        config = _rule_config(settings, (), ())
         for path in _files(paths, settings, (), (), False):
-            source = path.read_bytes()
             try:
-                result = rewrite_bytes(source, str(path), _rule_config(settings, (), ()))
-            except (ParseError, UnsafeRewrite, UnicodeDecodeError) as exc:
-                verdicts.append((str(path), "failed", Verdict("unverified", f"not rewritten: {exc}")))
-                continue
-            code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
-            verdicts.append((str(path), result.level, _verify_sources(
-                path, source, code, settings, reprinted=_reprinted(result.findings), **overrides,
-            )))
+                verdicts.append(_verify_file(path, settings, config, overrides))
+            except Exception as error:  # noqa: BLE001 - one file's bug must not end the run
+                failed = internal_error(str(path), error)
+                output.emit(output.internal_error_line(failed.path, str(failed.error), failed.traceback, verbose))
+                verdicts.append((failed.path, "failed", Verdict("unverified", f"internal error: {failed.error}")))
+                internal = True
     _print_verdicts(verdicts, fmt)
+    if internal:
+        sys.exit(EXIT_ERROR)
     statuses = {v.status for _, _, v in verdicts}
     worst = next((s for s in ("different", "unverified") if s in statuses), "equivalent")
     sys.exit({"equivalent": EXIT_OK, "different": EXIT_CHANGED, "unverified": EXIT_MANUAL}[worst])
+
+
+def _verify_file(path: Path, settings, config, overrides):
+    """(file, rewrite level, verdict) for one file rewritten in memory; a file that cannot be
+    read or rewritten (a FIFO, binary, an invalid notebook, too deep) is unverified, with why."""
+    from migrate.files import read_bytes
+    from migrate.process import PROBLEM_TYPES, problem_message, rewrite_bytes
+    from runtime.verdict import Verdict
+
+    try:
+        source = read_bytes(path)
+        result = rewrite_bytes(source, str(path), config)
+    except PROBLEM_TYPES as error:
+        return str(path), "failed", Verdict("unverified", f"not rewritten: {problem_message(error)}")
+    code = result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
+    return str(path), result.level, _verify_sources(
+        path, source, code, settings, reprinted=_reprinted(result.findings), **overrides,
+    )
 
 
 def _is_pair(paths: Sequence[str]) -> bool:

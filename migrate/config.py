@@ -1,13 +1,15 @@
 """``[tool.tfmigrate]`` in pyproject.toml: the settings a project keeps with its code.
 
-Command-line options override the file; an unknown key or a wrong type is a
-configuration error (exit 2), never silently ignored.
+Command-line options override the file; an unknown key, a wrong type or a value out of
+range is a configuration error (exit 2), never silently ignored.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -60,6 +62,44 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+#: More worker processes than this is a typing slip, not a machine (the run also caps the
+#: workers at one per file and four per core).
+MAX_JOBS = 1024
+
+
+def _finite_at_least_zero(value: float) -> bool:
+    return math.isfinite(value) and value >= 0
+
+
+#: What each value must be, beyond its type: a test and the words for it.
+_RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "rtol": (_finite_at_least_zero, "a finite number >= 0"),
+    "atol": (_finite_at_least_zero, "a finite number >= 0"),
+    "timeout": (lambda v: math.isfinite(v) and v > 0, "a finite number of seconds > 0"),
+    "max_steps": (lambda v: v >= 1, "an integer >= 1"),
+    "jobs": (lambda v: 1 <= v <= MAX_JOBS, f"an integer >= 1 and <= {MAX_JOBS}"),
+    "cache_dir": (lambda v: bool(v.strip()), "a non-empty path"),
+}
+
+
+def _as_float(value: float) -> float:
+    """A TOML number as a float; an integer too big for one is infinite (and so out of range)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def out_of_range(name: str, value: Any) -> str | None:
+    """What ``value`` must be when it is not a valid ``name`` (underscored), else None.
+
+    The command line's options check their values with it too, so both say the same."""
+    check = _RANGES.get(name)
+    if check is None or check[0](value):
+        return None
+    return f"must be {check[1]}"
+
+
 def find_pyproject(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` (a file or a folder)."""
     start = Path(os.path.abspath(start))
@@ -81,7 +121,10 @@ def load_settings(pyproject: Path | None) -> Settings:
         raise ConfigError(f"{pyproject}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{pyproject}: invalid TOML: {error}") from None
-    table = data.get("tool", {}).get("tfmigrate", {})
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{pyproject}: `tool` must be a table ([tool.tfmigrate]), not {tool!r}")
+    table = tool.get("tfmigrate", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{pyproject}: [tool.tfmigrate] must be a table")
     values: dict[str, Any] = {}
@@ -100,8 +143,9 @@ def load_settings(pyproject: Path | None) -> Settings:
                 raise ConfigError(f"{pyproject}: [tool.tfmigrate] {key} must be a list of strings")
             value = tuple(value)
         elif expected[0] is float:
-            value = float(value)
+            value = _as_float(value)
+        wrong = out_of_range(name, value)
+        if wrong is not None:
+            raise ConfigError(f"{pyproject}: [tool.tfmigrate] {key} = {value!r} is invalid: it {wrong}")
         values[name] = value
-    if values.get("jobs", 1) < 1 or values.get("max_steps", 1) < 1:
-        raise ConfigError(f"{pyproject}: [tool.tfmigrate] jobs and max-steps must be >= 1")
     return Settings(**values, source=pyproject)

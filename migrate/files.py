@@ -273,12 +273,33 @@ def discover(
                     yield path
 
 
+#: What a path that is not a regular file is, by the test its mode passes.
+_NOT_REGULAR: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISDIR, "is a directory"),
+    (stat.S_ISFIFO, "is a FIFO (named pipe), not a regular file; not read"),
+    (stat.S_ISSOCK, "is a socket, not a regular file; not read"),
+    (stat.S_ISCHR, "is a character device, not a regular file; not read"),
+    (stat.S_ISBLK, "is a block device, not a regular file; not read"),
+)
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of a regular file. It is opened without blocking and checked once open (not
+    before, where it could be swapped): reading a FIFO would wait for a writer forever."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileProblem(next((why for test, why in _NOT_REGULAR if test(mode)), "is not a regular file"))
+        return handle.read()
+
+
 def read_bytes(path: Path) -> bytes:
     """Read a file for rewriting; every failure becomes one clear :class:`FileProblem`."""
     try:
         if path.is_symlink() and not path.exists():
             raise FileProblem("broken symlink or symlink loop")
-        data = path.read_bytes()
+        data = _read_regular(path)
     except FileProblem:
         raise
     except FileNotFoundError:

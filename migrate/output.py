@@ -26,11 +26,25 @@ def colour_diff(diff: str) -> str:
     return "".join(out)
 
 
-def finding_lines(results: Sequence[FileResult], fmt: str) -> list[str]:
+INTERNAL_HINT = "(please report; -v for the traceback)"
+
+
+def internal_error_line(path: str, error: str, traceback: str | None, verbose: bool) -> str:
+    """``path: internal error: Type: message (please report; ...)``, and with ``verbose`` the
+    traceback under it (one entry, so ``--quiet`` keeps it with its error)."""
+    line = f"{path}: internal error: {error} {INTERNAL_HINT}"
+    return f"{line}\n{traceback.rstrip()}" if verbose and traceback else line
+
+
+def finding_lines(results: Sequence[FileResult], fmt: str, verbose: bool = False) -> list[str]:
     """One line per finding and per failed file, in the chosen format."""
     lines: list[str] = []
     for result in results:
-        if result.error is not None:
+        if result.traceback is not None and fmt != "github":
+            lines.append(internal_error_line(result.path, str(result.error), result.traceback, verbose))
+        elif result.traceback is not None:
+            lines.append(f"::error file={result.path}::internal error: {result.error} {INTERNAL_HINT}")
+        elif result.error is not None:
             if fmt == "github":
                 lines.append(f"::error file={result.path}::{result.error}")
             else:
@@ -66,7 +80,7 @@ def as_json(results: Sequence[FileResult], *, write: bool) -> str:
                     "path": r.path,
                     "status": r.status,
                     "level": r.level,
-                    "error": r.error,
+                    "error": f"internal error: {r.error}" if r.traceback is not None else r.error,
                     "cached": r.cached,
                     "findings": [
                         {"rule": f.rule, "line": f.line, "col": f.col, "kind": f.kind, "message": f.message}

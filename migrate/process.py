@@ -7,6 +7,7 @@ run it in-process or in a pool and get the same :class:`FileResult` back.
 from __future__ import annotations
 
 import difflib
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,8 @@ class FileResult:
     cached: bool = False
     #: The rewrite, kept when it was not written (``rewrite --verify`` writes it after verifying).
     code: bytes | None = field(default=None, repr=False)
+    #: Set for an internal error (a bug, not a problem with the file): where it was raised.
+    traceback: str | None = field(default=None, repr=False)
 
     @property
     def manual(self) -> bool:
@@ -52,6 +55,37 @@ class FileResult:
 
 class UnsafeRewrite(Exception):
     """The rewriter's output failed a safety check; the file is left as it was."""
+
+
+#: Why a file is left as it was, by the exception that says so; any other exception is a bug.
+PROBLEMS: dict[type[Exception], str] = {
+    FileProblem: "{}",
+    ParseError: "cannot parse: {}",
+    notebooks.NotebookError: "invalid notebook: {}",
+    UnsafeRewrite: "{}",
+    RecursionError: "too deeply nested to rewrite safely",
+}
+PROBLEM_TYPES = tuple(PROBLEMS)
+
+
+def problem_message(error: Exception) -> str:
+    """The user-facing reason for one of the :data:`PROBLEMS`."""
+    template = next(text for kind, text in PROBLEMS.items() if isinstance(error, kind))
+    return template.format(error)
+
+
+def failure(name: str, error: Exception) -> FileResult:
+    """A file's result for the exception that stopped it: one of the :data:`PROBLEMS`, or a bug."""
+    if isinstance(error, PROBLEM_TYPES):
+        return FileResult(name, FAILED, error=problem_message(error))
+    return internal_error(name, error)
+
+
+def internal_error(name: str, error: Exception) -> FileResult:
+    """A file's result when handling it raised what no check expects: reported, not fatal,
+    with the traceback kept for ``-v`` (the result may cross from a worker as a string)."""
+    return FileResult(name, FAILED, error=f"{type(error).__name__}: {error}",
+                      traceback=traceback.format_exc())
 
 
 def rewrite_bytes(source: bytes, filename: str, config: RewriteConfig) -> RewriteResult:
@@ -109,21 +143,23 @@ def _rewrite_cached(source: bytes, name: str, job: Job) -> tuple[Entry, bool]:
 
 
 def process_file(path: Path, job: Job) -> FileResult:
-    """Rewrite one file as ``job`` says; never raises, never leaves a half-written file."""
+    """Rewrite one file as ``job`` says; never raises, never leaves a half-written file.
+
+    An unexpected exception is that file's internal error: the run goes on with the others.
+    """
+    try:
+        return _process_file(path, job)
+    except Exception as error:  # noqa: BLE001 - one file's bug must not end the run
+        return internal_error(str(path), error)
+
+
+def _process_file(path: Path, job: Job) -> FileResult:
     name = str(path)
     try:
         source = read_bytes(path)
         entry, cached = _rewrite_cached(source, name, job)
-    except FileProblem as problem:
-        return FileResult(name, FAILED, error=str(problem))
-    except ParseError as error:
-        return FileResult(name, FAILED, error=f"cannot parse: {error}")
-    except notebooks.NotebookError as error:
-        return FileResult(name, FAILED, error=f"invalid notebook: {error}")
-    except UnsafeRewrite as error:
-        return FileResult(name, FAILED, error=str(error))
-    except RecursionError:
-        return FileResult(name, FAILED, error="too deeply nested to rewrite safely")
+    except PROBLEM_TYPES as error:
+        return FileResult(name, FAILED, error=problem_message(error))
     if entry.code is None:
         status = UNCHANGED if b"tensorflow" in source else SKIPPED
         return FileResult(name, status, entry.level, entry.findings, cached=cached)

@@ -271,7 +271,10 @@ class RenameTransformer(cst.CSTTransformer):
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
         self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
         self.called: set[int] = set()  # attributes that are the function of a call
-        self.scoped_defaults: list[bool] = []  # per enclosing `with`: does it set scope defaults
+        # Per enclosing `with` entered: does it set scope defaults. A `with` not entered (a
+        # subtree with no TensorFlow name, a skipped statement) still has its leave hook
+        # called, so each entry names its node and only that node's leave removes it.
+        self.scoped_defaults: list[tuple[cst.With, bool]] = []
         self.tf2_calls: set[int] = set()  # functions of calls only TF2 accepts (kept as written)
         self.helpers: dict[str, str] = {}  # graph-mode layer helpers the file needs: name -> source
         self.rnn_cells: set[str] = set()  # cell classes the file now defines (rnn_cells.SOURCES)
@@ -283,10 +286,11 @@ class RenameTransformer(cst.CSTTransformer):
         return not is_skipped(node) and super().on_visit(node)
 
     def visit_With(self, node: cst.With) -> None:
-        self.scoped_defaults.append(self._sets_scope_defaults(node))
+        self.scoped_defaults.append((node, self._sets_scope_defaults(node)))
 
     def leave_With(self, original_node: cst.With, updated_node: cst.With) -> cst.With:
-        self.scoped_defaults.pop()
+        if self.scoped_defaults and self.scoped_defaults[-1][0] is original_node:
+            self.scoped_defaults.pop()
         return updated_node
 
     def _sets_scope_defaults(self, node: cst.With) -> bool:
@@ -366,7 +370,7 @@ class RenameTransformer(cst.CSTTransformer):
                     COMPAT_RULE.id, original_node,
                     f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{path}", "manual",
                 )
-            if self._spelled_compat(original_node):
+            if self._spelled_compat(updated_node):  # not `v1.x` whose `v1` became `tf`
                 return updated_node
             return _attr_chain(self.alias, f"compat.v1.{path}")
         if id(original_node) not in self.inner and self.aliases.modules.get(_code(original_node).split(".")[0]) is not None:
@@ -419,7 +423,7 @@ class RenameTransformer(cst.CSTTransformer):
 
     def _inline_layer(self, path: str) -> bool:
         return (self.graph_mode and path in LAYER_SPECS and LAYER_SPECS[path].in_graph
-                and not any(self.scoped_defaults) and self.enabled(LAYERS_RULE.id))
+                and not any(sets for _, sets in self.scoped_defaults) and self.enabled(LAYERS_RULE.id))
 
     def _layer_in_graph(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.layers.dense(x, 10)` in graph mode → `tf.keras.layers.Dense(10)(x)`."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -88,12 +89,39 @@ def test_read_reports_permission_errors(tmp_path: Path, monkeypatch: pytest.Monk
     path = tmp_path / "locked.py"
     path.write_text("x = 1\n")
 
-    def denied(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied")
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    def denied(target, *args, **kwargs):  # root reads any file: refuse this one by hand
+        if Path(target) == path:
+            raise PermissionError(13, "Permission denied")
+        return real_open(target, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", denied)
     with pytest.raises(FileProblem, match="permission denied"):
         read_bytes(path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    outcome: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            read_bytes(fifo)
+        except BaseException as error:  # noqa: BLE001 - handed to the test thread
+            outcome.append(error)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    if reader.is_alive():  # blocked opening the FIFO: a writer lets it go, then fail
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join()
+        pytest.fail("read_bytes waited for a writer on a FIFO")
+    assert len(outcome) == 1 and isinstance(outcome[0], FileProblem), outcome
+    assert "FIFO" in str(outcome[0])
 
 
 def test_atomic_write_keeps_mode_and_leaves_no_temp_files(tmp_path: Path) -> None:
