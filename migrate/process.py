@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from migrate import notebooks
+from migrate import name_safety, notebooks
 from migrate.api import Finding, ParseError, RewriteConfig, RewriteResult, rewrite_source
 from migrate.cache import Cache, Entry
 from migrate.files import FileProblem, read_bytes, write_atomic
@@ -67,6 +67,9 @@ def rewrite_bytes(source: bytes, filename: str, config: RewriteConfig) -> Rewrit
         again = rewrite(result.code, filename=filename, config=config, positions=False)
         if again.changed:
             raise UnsafeRewrite("the rewrite is not stable (a second run changes it again)")
+        refused = name_safety.refusal(source, result.code, notebook=filename.endswith(".ipynb"))
+        if refused is not None:
+            raise UnsafeRewrite(refused)
     return result
 
 
