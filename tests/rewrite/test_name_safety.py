@@ -120,3 +120,15 @@ def test_a_refused_rewrite_fails_the_run_and_the_other_files_are_rewritten(
 def test_the_params_program_itself_is_rewritten_and_passes() -> None:
     result = process.rewrite_bytes(PARAMS_PROGRAM, "train.py", RewriteConfig())
     assert result.changed and b"trainable_variables" not in result.code  # type: ignore[operator]
+
+
+@pytest.mark.usefixtures("dropping_rewriter")
+def test_a_notebooks_refused_rewrite_names_the_cell_and_its_line() -> None:
+    graph, session = PARAMS_PROGRAM.decode().split("\nwith tf.Session()")
+    notebook = json.dumps({"cells": [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
+        for source in (graph + "\n", "with tf.Session()" + session)
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1).encode()
+    # The step function, update line included, is the first cell's rewrite.
+    with pytest.raises(process.UnsafeRewrite, match=r"undefined name params \(cell 1, line 16\)$"):
+        process.rewrite_bytes(notebook, "train.ipynb", RewriteConfig())
