@@ -150,6 +150,7 @@ def convert_class(
     local = {n[len(PREFIX):] for n in local if n.startswith(PREFIX)}
     new_init: list[cst.BaseStatement] = []
     new_methods: dict[str, cst.BaseStatement] = {}
+    plain = {n for stmt in out for n in bound_names(stmt) if not n.startswith(PREFIX)}
     for stmt in out:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value == EXTERNAL:
             continue
@@ -157,9 +158,14 @@ def convert_class(
             new_methods[stmt.name.value] = _to_self(stmt, {}, lines)  # type: ignore[assignment]
         elif isinstance(stmt, cst.FunctionDef) and stmt.name.value in step_names:
             attr = stmt.name.value.removeprefix(PREFIX)
-            step = _to_self(stmt.with_changes(name=cst.Name(attr)), _local_names(stmt, local | {attr}), lines)
+            # The step's own name must not shadow a local of __init__ (a layer named as the
+            # fetch: `out = Linear(...)` and the step `out` calling it would call itself).
+            function = attr
+            while function in plain or function in {n.value for n in names_read(stmt.body)}:
+                function += "_step"
+            step = _to_self(stmt.with_changes(name=cst.Name(function)), _local_names(stmt, local | {attr}), lines)
             new_init.append(step)  # type: ignore[arg-type]
-            new_init.append(cst.parse_statement(f"self.{attr} = {attr}\n"))
+            new_init.append(cst.parse_statement(f"self.{attr} = {function}\n"))
         else:
             new_init.append(_to_self(stmt, {}, lines))  # type: ignore[arg-type]
     if not new_init:

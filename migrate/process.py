@@ -11,7 +11,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from migrate import notebooks
+from migrate import name_safety, notebooks
 from migrate.api import Finding, ParseError, RewriteConfig, RewriteResult, rewrite_source
 from migrate.cache import Cache, Entry, file_kind
 from migrate.files import FileProblem, read_bytes, write_atomic
@@ -89,11 +89,12 @@ def internal_error(name: str, error: Exception) -> FileResult:
 
 
 def rewrite_bytes(source: bytes, filename: str, config: RewriteConfig) -> RewriteResult:
-    """Rewrite a .py or .ipynb file's bytes and prove the result stable.
+    """Rewrite a .py or .ipynb file's bytes and prove the result stable and name-safe.
 
-    A second rewrite of the output must change nothing; otherwise the rewrite is
-    refused rather than written, since an unstable rewrite is a wrong one. Only its code
-    counts, so it skips line numbers; an output with no TF1 usage left costs it one `ast` scan.
+    A second rewrite of the output must change nothing, and the output must read no name
+    unbound that the input had bound (``name_safety``); otherwise the rewrite is refused
+    rather than written. The second rewrite's code is all that counts, so it skips line
+    numbers; an output with no TF1 usage left costs it one `ast` scan.
     """
     rewrite = notebooks.rewrite_notebook if filename.endswith(".ipynb") else rewrite_source
     result = rewrite(source, filename=filename, config=config)
@@ -101,6 +102,9 @@ def rewrite_bytes(source: bytes, filename: str, config: RewriteConfig) -> Rewrit
         again = rewrite(result.code, filename=filename, config=config, positions=False)
         if again.changed:
             raise UnsafeRewrite("the rewrite is not stable (a second run changes it again)")
+        refused = name_safety.refusal(source, result.code, notebook=filename.endswith(".ipynb"))
+        if refused is not None:
+            raise UnsafeRewrite(refused)
     return result
 
 

@@ -2279,6 +2279,8 @@ class ProgramMove:
             statements.append(cst.parse_statement(f"return {returns}\n"))
         if not statements:
             statements.append(cst.parse_statement("pass\n"))
+        # The collection's own statement left the step: every read of it there reads the owners.
+        statements = [self._collections_read(s) for s in statements]
         definition = stub.with_changes(body=stub.body.with_changes(body=statements))
         for p in placeholders:
             self._fixed(SESSION_RULE.id, p.stmt, f"placeholder {p.name} → argument of {name}()")
@@ -2380,7 +2382,7 @@ class ProgramMove:
             )
         return node.info.get("seeded", node.stmt)  # type: ignore[return-value]
 
-    def _collections_read(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+    def _collections_read(self, expr: cst.CSTNodeT) -> cst.CSTNodeT:
         """`expr` reading the variables of a TF1 collection (`zip(grads, tvars)`) from their
         owners: the collection's statement leaves the step."""
         mapping = {n.name: f"({self._collection_source(n)})" for n in self.scope.deps_of(expr) if n.kind == "collection"}
@@ -2795,7 +2797,7 @@ def _list_valued(node: Node, aliases: Aliases) -> bool:
     """Nodes whose value is a list or tuple (sess.run returns one for them)."""
     if len(node.names) > 1:
         return False
-    return (node.kind in ("gradients", "compute_gradients") or isinstance(node.value, (cst.List, cst.Tuple))
+    return (node.kind in ("gradients", "compute_gradients", "collection") or isinstance(node.value, (cst.List, cst.Tuple))
             or isinstance(node.value, cst.Call) and aliases.resolve(node.value.func) in _TUPLE_OPS)
 
 

@@ -84,6 +84,12 @@ def _shape_source(source: str, inputs: str, shape_map: dict[str, str], config: d
     return module.code.strip()
 
 
+def _configured(line: str, config: dict[str, str]) -> str:
+    """A line of `build` reading the layer's configuration from self: the function's parameters
+    are constructor arguments there (`stddev=1.0 / n_out` → `stddev=1.0 / self.n_out`)."""
+    return _code(cst.parse_statement(line + "\n").visit(ReplaceNames(config))).strip()
+
+
 def _calls_in(stmts: list[cst.BaseStatement]) -> list[cst.Call]:
     return [node for stmt in stmts for node in walk(stmt) if isinstance(node, cst.Call)]
 
@@ -344,10 +350,9 @@ class ModelBuilder:
                 shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
                 if inputs in _free_reads(cst.parse_expression(shape)):
                     raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
-                initializer = _code(cst.parse_expression(weight.initializer).visit(ReplaceNames(self_config)))
                 attr = f"{weight.target}_" if weight.target in _LAYER_ATTRIBUTES else weight.target
-                build.append(f"self.{attr} = self.add_weight(name={weight.name}, shape={shape}, "
-                             f"initializer={initializer}{weight.extra})")
+                build.append(_configured(f"self.{attr} = self.add_weight(name={weight.name}, shape={shape}, "
+                                         f"initializer={weight.initializer}{weight.extra})", self_config))
                 weights.append(weight.target)
                 continue
             if found is None:
@@ -369,10 +374,10 @@ class ModelBuilder:
             if "trainable" in args:
                 extra += f", trainable={_code(args['trainable'])}"
             attr = f"{target}_" if target in _LAYER_ATTRIBUTES else target
-            build.append(
+            build.append(_configured(
                 f"self.{attr} = self.add_weight(name={_code(args['name'])}, shape={shape}, "
-                f"initializer={init}{extra})"
-            )
+                f"initializer={init}{extra})", self_config,
+            ))
             weights.append(target)
         mapping = {w: f"self.{w}_" if w in _LAYER_ATTRIBUTES else f"self.{w}" for w in weights} | self_config
         call_body = [s.visit(ReplaceNames(mapping)) for s in body if not self._weight_statement(s) and s not in moved]

@@ -268,3 +268,67 @@ def test_update_factory_whose_op_is_used_beyond_runs_stays() -> None:
     result = rewrite_source(UPDATE_PASSED_ON)
     assert result.level == "partial"
     assert "lambda" not in result.code
+
+
+def test_a_step_named_as_a_layer_of_init_does_not_shadow_it() -> None:
+    # The layer made for scope 'out' is the local `out` of __init__; the step fetching
+    # `self.out` calls it, so the step takes another name (it would call itself).
+    check_transformed(
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        def linear(x, n_out, scope):
+            with tf.variable_scope(scope):
+                w = tf.get_variable('w', [int(x.shape[1]), n_out],
+                                    initializer=tf.truncated_normal_initializer(stddev=n_out ** -0.5))
+                return tf.matmul(x, w)
+
+
+        class Model(object):
+            def __init__(self, n_in, n_hidden, n_out):
+                self.x = tf.placeholder(tf.float32, [None, n_in])
+                h = tf.nn.tanh(linear(self.x, n_hidden, 'h'))
+                self.out = linear(h, n_out, 'out')
+
+
+        m = Model(4, 3, 2)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(m.out, feed_dict={m.x: np.ones((2, 4))}))
+        """,
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class Linear(tf.keras.layers.Layer):
+            def __init__(self, n_out, **kwargs):
+                super().__init__(**kwargs)
+                self.n_out = n_out
+
+            def build(self, input_shape):
+                self.w = self.add_weight(name='w', shape=[int(input_shape[1]), self.n_out], initializer=tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=self.n_out ** -0.5))
+
+            def call(self, x):
+                return tf.matmul(x, self.w)
+
+
+        class Model(object):
+            def __init__(self, n_in, n_hidden, n_out):
+                h_2 = Linear(n_hidden, name='h')
+                out = Linear(n_out, name='out')
+
+                @tf.function(input_signature=[tf.TensorSpec([None, n_in], tf.float32)])
+                def out_step(x):
+                    h = tf.nn.tanh(h_2(x))
+                    out_ = out(h)
+                    return out_
+                self.out = out_step
+
+
+        m = Model(4, 3, 2)
+        print(m.out(np.ones((2, 4))).numpy())
+        """,
+    )

@@ -413,3 +413,207 @@ def test_module_constant_read_by_a_model_function_call_is_its_literal() -> None:
         print(J[0], len(J))
         """))
     assert module_constants(module) == {"A": "3", "B": "[4, 5]", "C": '"name"'}
+
+
+def test_a_weights_initializer_reads_the_layer_configuration_from_self() -> None:
+    # `stddev=1.0 / n_out`: in `build` the function's parameter is the layer's configuration.
+    check_transformed(
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        def fc(x, n_out, scope):
+            with tf.variable_scope(scope):
+                n_in = x.get_shape().as_list()[1]
+                w = tf.get_variable('w', [n_in, n_out],
+                                    initializer=tf.random_normal_initializer(stddev=1.0 / n_out))
+                return tf.matmul(x, w)
+
+
+        def net(x):
+            with tf.variable_scope('net'):
+                return fc(tf.nn.relu(fc(x, 3, 'hidden')), 2, 'out')
+
+
+        x = tf.placeholder(tf.float32, [None, 4])
+        out = net(x)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(out, {x: np.ones([2, 4])}))
+        """,
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class Fc(tf.keras.layers.Layer):
+            def __init__(self, n_out, **kwargs):
+                super().__init__(**kwargs)
+                self.n_out = n_out
+
+            def build(self, input_shape):
+                n_in = input_shape[1]
+                self.w = self.add_weight(name='w', shape=[n_in, self.n_out], initializer=tf.random_normal_initializer(mean=0.0, stddev=1.0 / self.n_out))
+
+            def call(self, x):
+                return tf.matmul(x, self.w)
+
+
+        class Net(tf.keras.Model):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.hidden = Fc(3, name='hidden')
+                self.out = Fc(2, name='out')
+
+            def call(self, x):
+                return self.out(tf.nn.relu(self.hidden(x)))
+
+
+        net = Net(name='net')
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+        def out(x):
+            out = net(x)
+            return out
+
+
+        print(out(np.ones([2, 4])).numpy())
+        """,
+    )
+
+
+def test_a_scope_blocks_initializer_reads_the_models_argument_from_self() -> None:
+    # The model function's argument, read by a block's initializer, is the block layer's own.
+    check_transformed(
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        def net(x, n_hidden):
+            with tf.variable_scope('hidden'):
+                w = tf.get_variable('w', [4, n_hidden],
+                                    initializer=tf.truncated_normal_initializer(stddev=n_hidden ** -0.5))
+                h = tf.nn.relu(tf.matmul(x, w))
+            return h
+
+
+        x = tf.placeholder(tf.float32, [None, 4])
+        out = net(x, 3)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(out, {x: np.ones([2, 4])}))
+        """,
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class Hidden(tf.keras.layers.Layer):
+            def __init__(self, n_hidden, **kwargs):
+                super().__init__(**kwargs)
+                self.n_hidden = n_hidden
+
+            def build(self, input_shape):
+                self.w = self.add_weight(name='w', shape=[4, self.n_hidden], initializer=tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=self.n_hidden ** -0.5))
+
+            def call(self, x):
+                h = tf.nn.relu(tf.matmul(x, self.w))
+                return h
+
+
+        class Net(tf.keras.Model):
+            def __init__(self, n_hidden, **kwargs):
+                super().__init__(**kwargs)
+                self.hidden = Hidden(n_hidden, name='hidden')
+
+            def call(self, x):
+                h = self.hidden(x)
+                return h
+
+
+        net = Net(n_hidden=3)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+        def out(x):
+            out = net(x)
+            return out
+
+
+        print(out(np.ones([2, 4])).numpy())
+        """,
+    )
+
+
+def test_a_variables_trainable_flag_reads_the_layer_configuration_from_self() -> None:
+    # `trainable=train` on a tf.Variable weight: `train` is a constructor argument of the layer.
+    check_transformed(
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        def fc(x, units, name, train=True):
+            with tf.name_scope(name):
+                in_dim = x.get_shape().as_list()[-1]
+                w = tf.Variable(tf.truncated_normal([in_dim, units], stddev=1.0 / units), name="w", trainable=train)
+                return tf.matmul(x, w)
+
+
+        def net(x):
+            h = tf.nn.relu(fc(x, 8, "hidden"))
+            return fc(h, 2, "out", train=False)
+
+
+        inp = tf.placeholder(tf.float32, [None, 4])
+        out = net(inp)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(out, {inp: [[1.0, 2.0, 3.0, 4.0]]}))
+        """,
+        """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class Fc(tf.keras.layers.Layer):
+            def __init__(self, units, train=True, seed=None, **kwargs):
+                super().__init__(**kwargs)
+                self.units = units
+                self.train = train
+                self.seed = seed
+
+            def build(self, input_shape):
+                in_dim = input_shape[-1]
+                self.w = self.add_weight(name="w", shape=[in_dim, self.units], initializer=lambda shape, dtype: tf.random.truncated_normal(shape, stddev=1.0 / self.units, seed=self.seed), trainable=self.train)
+
+            def call(self, x):
+                return tf.matmul(x, self.w)
+
+
+        class Net(tf.keras.Model):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.hidden = Fc(8, name='hidden')
+                self.out = Fc(2, train=False, name='out')
+
+            def call(self, x):
+                h = tf.nn.relu(self.hidden(x))
+                return self.out(h)
+
+
+        net = Net()
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+        def out(inp):
+            out = net(inp)
+            return out
+
+
+        print(out([[1.0, 2.0, 3.0, 4.0]]).numpy())
+        """,
+    )
