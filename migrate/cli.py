@@ -524,12 +524,19 @@ Exit codes:
 @click.option("--timeout", type=float, callback=_in_range("timeout"), help="Seconds each program may run (default 300).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("-v", "--verbose", is_flag=True, help="Print the traceback of an internal error.")
-def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose) -> None:
+@click.option("--rewrite", "in_memory", is_flag=True,
+              help="Rewrite each file in memory and compare it with its rewrite, even for two files.")
+@click.option("--face-old", type=click.Choice(["auto", "tf1", "tf2"]), default="auto",
+              help="The TensorFlow OLD sees (auto: TF 1.x if it uses 1.x-only names).")
+@click.option("--face-new", type=click.Choice(["auto", "tf1", "tf2"]), default="tf2",
+              help="The TensorFlow NEW sees (default tf2: TF 2.21, as NEW will run).")
+def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose, in_memory, face_old, face_new) -> None:
     """Show a rewrite computes what the original did.
 
     \b
-    tfmigrate verify OLD.py NEW.py   compare two programs
-    tfmigrate verify PATHS...        rewrite each TF1 file in memory, then compare
+    tfmigrate verify OLD.py NEW.py     compare exactly these two programs
+    tfmigrate verify --rewrite PATHS   rewrite each TF1 file in memory, then compare
+    tfmigrate verify PATH | DIR...     the same, for one file, folders or notebooks
     """
     from migrate import output
     from migrate.process import internal_error
@@ -539,9 +546,16 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose) -> None:
     overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}
     verdicts: list[tuple[str, str | None, Verdict]] = []  # (file, rewrite level, verdict)
     internal = False
-    if _is_pair(paths):
+    if not in_memory and _is_pair(paths):
         old, new = map(Path, paths)
-        verdicts.append((f"{old} -> {new}", None, verify_files(old, new, _verify_options(settings, **overrides))))
+        options = _verify_options(settings, **overrides)
+        try:
+            verdict = verify_files(old, new, options, old_face=face_old, new_face=face_new)
+        except Exception as error:  # noqa: BLE001 - a bug of ours is an internal error, never a verdict
+            failed = internal_error(f"{old} -> {new}", error)
+            output.emit(output.internal_error_line(failed.path, str(failed.error), failed.traceback, verbose))
+            verdict, internal = Verdict("unverified", f"internal error: {failed.error}"), True
+        verdicts.append((f"{old} -> {new}", None, verdict))
     else:
         config = _rule_config(settings, (), ())
         for path in _files(paths, settings, (), (), False):
@@ -579,15 +593,9 @@ def _verify_file(path: Path, settings, config, overrides):
 
 
 def _is_pair(paths: Sequence[str]) -> bool:
-    """Two programs, the second already free of TF1 code: compare them as they are."""
-    from migrate.api import ParseError, find_tf1_usages
-
-    if len(paths) != 2 or not all(p.endswith(".py") and Path(p).is_file() for p in paths):
-        return False
-    try:
-        return not find_tf1_usages(Path(paths[1]).read_bytes(), filename=paths[1])
-    except ParseError:
-        return True
+    """Two Python files: an original and its migration, compared exactly as they are, whatever
+    API either uses (a partial migration that keeps ``tf.compat.v1`` is still compared)."""
+    return len(paths) == 2 and all(p.endswith(".py") and Path(p).is_file() for p in paths)
 
 
 def _print_verdicts(verdicts, fmt: str) -> None:

@@ -154,7 +154,7 @@ def test_rewrite_verify_reports_an_internal_error_of_the_verifier(tree: Path, mo
 
 
 def test_verify_reports_an_internal_error_and_verifies_the_others(tree: Path, crash_on_b) -> None:
-    result = cli("verify", "--format", "json", "a.py", "b.py")
+    result = cli("verify", "--rewrite", "--format", "json", "a.py", "b.py")
     assert result.exit_code == 123
     assert f"b.py: internal error: KeyError: 'no such scope' {HINT}" in result.stderr
     verdicts = {v["file"]: v for v in json.loads(result.stdout)}
