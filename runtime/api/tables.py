@@ -260,8 +260,7 @@ SEARCH_TOP_V1 = SEARCH_TOP | {
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
     mod = ApiModule(import_name, api_path, real_path)
-    for k, v in table.items():
-        setattr(mod, k, v)
+    mod.serve(table)
     return mod
 
 
@@ -335,6 +334,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
+            mod.__dict__["_checked"] = False
         mods.update(top)
         mods["tensorflow.contrib"] = ContribModule("tensorflow.contrib")
         mods["tensorflow.contrib.layers"] = _module("tensorflow.contrib.layers", "tf.contrib.layers", CL.TABLE)
