@@ -56,11 +56,16 @@ def as_tf(fn: Callable, tf_text: str, api_name: str) -> Callable:
                    for params in (tf_params, own_params))
     fast_ok = (required <= safe and not any(p.kind is _KINDS.VAR_POSITIONAL for p in tf_params)
                and not any(p.kind is _KINDS.KEYWORD_ONLY and p.default is p.empty for p in tf_params + own_params))
-    # Keywords both accept under one name; TF's are past the safe run, so no positional fills them.
-    shared_keywords = frozenset(p.name for p in tf_params[safe:] if p.name in own_names
-                                and p.kind is not _KINDS.POSITIONAL_ONLY
-                                and own_sig.parameters[p.name].kind not in (_KINDS.POSITIONAL_ONLY, _KINDS.VAR_POSITIONAL,
-                                                                            _KINDS.VAR_KEYWORD))
+    # Keywords both accept under one name, at one position or past the safe run on both sides,
+    # so that a positional argument fills the same parameter on both or on neither.
+    keywordable = (_KINDS.POSITIONAL_OR_KEYWORD, _KINDS.KEYWORD_ONLY)
+    tf_index = {p.name: i if p.kind in _POSITIONAL else len(tf_params) + len(own_params)
+                for i, p in enumerate(tf_params) if p.kind in keywordable}
+    own_index = {p.name: i if p.kind in _POSITIONAL else len(tf_params) + len(own_params)
+                 for i, p in enumerate(own_params) if p.kind in keywordable}
+    shared_keywords = frozenset(k for k, i in tf_index.items() if k in own_index
+                                and (i == own_index[k] or min(i, own_index[k]) >= safe))
+
     def slow(args: tuple, kwargs: dict) -> Any:
         unexpected = [k for k in kwargs if k not in tf_keywords] if not tf_varkw else []
         if unexpected:  # Python reports these before a missing argument; so does TF
