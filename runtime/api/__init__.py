@@ -14,7 +14,7 @@ import types
 from typing import Any
 
 from runtime.api import manifest
-from runtime.api.binding import as_tf
+from runtime.api.binding import as_tf, class_as_tf
 from runtime.errors import Unsupported
 
 
@@ -67,8 +67,8 @@ class ApiModule(types.ModuleType):
                 setattr(self, name, value)
                 return value
             if name in info.names:
-                if inspect.isfunction(value) and name in info.signatures:
-                    value = as_tf(value, info.signatures[name], f"{self._api_path}.{name}")
+                if name in info.signatures:
+                    value = _bound(value, info.signatures[name], f"{self._api_path}.{name}")
                 setattr(self, name, value)
                 return value
         sub_path = f"{self._real_path}.{name}"
@@ -87,6 +87,18 @@ class ApiModule(types.ModuleType):
         info = self._real()
         served = [k for k in self._served if info is None or k in info.names]
         return sorted({k for k in self.__dict__ if not k.startswith("_")} | set(served))
+
+
+def _bound(value: Any, tf_text: str, api_name: str) -> Any:
+    """``value`` as the facade hands it out: bound by TF's signature where it is a function, or a
+    class a program constructs (``tables.BOUND_CLASSES``)."""
+    if inspect.isfunction(value):
+        return as_tf(value, tf_text, api_name)
+    from runtime.api.tables import binds_constructor
+
+    if isinstance(value, type) and binds_constructor(value):
+        return class_as_tf(value, tf_text, api_name)
+    return value
 
 
 class LegacyOptimizers(types.ModuleType):

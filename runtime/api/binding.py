@@ -30,13 +30,57 @@ def _same_position(tf_param: inspect.Parameter, own: inspect.Parameter, own_name
     return tf_param.name == own.name or ("name" not in (tf_param.name, own.name) and tf_param.name not in own_names)
 
 
+Prepare = Callable[[tuple, dict], tuple[tuple, dict]]
+
+
 def as_tf(fn: Callable, tf_text: str, api_name: str) -> Callable:
     """``fn``, or a wrapper that binds every call by ``tf_text`` (a manifest signature) first."""
     own_text = manifest.signature_text(fn)
     if own_text is None or own_text == tf_text:
         return fn
+    prepare = _binder(inspect.signature(fn), tf_text, api_name)
+
+    @functools.wraps(fn)
+    def bound_as_tf(*args: Any, **kwargs: Any) -> Any:
+        args, kwargs = prepare(args, kwargs)
+        return fn(*args, **kwargs)
+
+    bound_as_tf.__signature__ = manifest.parse_signature(tf_text)  # what inspect and help() show
+    return bound_as_tf
+
+
+class _BoundClassMeta(type):
+    """The metaclass of a class bound by TF's signature: the bound class stands for the engine
+    class in ``isinstance`` and ``issubclass``, so objects the engine makes pass as well."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        engine = cls.__dict__.get("_tf_engine_class")
+        return isinstance(obj, engine) if engine is not None else super().__instancecheck__(obj)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        engine = cls.__dict__.get("_tf_engine_class")
+        return issubclass(sub, engine) if engine is not None else super().__subclasscheck__(sub)
+
+
+def class_as_tf(cls: type, tf_text: str, api_name: str) -> type:
+    """``cls``, or a subclass whose constructor binds its arguments by ``tf_text`` first."""
+    own_text = manifest.signature_text(cls)
+    if own_text is None or own_text == tf_text or type(cls) is not type or "__new__" in vars(cls):
+        return cls
+    prepare = _binder(inspect.signature(cls), tf_text, api_name)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        args, kwargs = prepare(args, kwargs)
+        cls.__init__(self, *args, **kwargs)
+
+    return _BoundClassMeta(cls.__name__, (cls,), {
+        "__init__": __init__, "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+        "__doc__": cls.__doc__, "__signature__": manifest.parse_signature(tf_text), "_tf_engine_class": cls})
+
+
+def _binder(own_sig: inspect.Signature, tf_text: str, api_name: str) -> Prepare:
+    """Turns a call as TF would bind it into the arguments the engine's signature takes."""
     tf_sig = manifest.parse_signature(tf_text)
-    own_sig = inspect.signature(fn)
     tf_params = list(tf_sig.parameters.values())
     own_params = list(own_sig.parameters.values())
     own_names = {p.name for p in own_params}
@@ -102,13 +146,11 @@ def as_tf(fn: Callable, tf_text: str, api_name: str) -> Callable:
             own_sig.bind(*call_args, **values)
         except TypeError:  # TF takes this call, the engine's function would not
             raise Unsupported(f"{api_name}({', '.join(bound.arguments)})") from None
-        return fn(*call_args, **values)
+        return tuple(call_args), values
 
-    @functools.wraps(fn)
-    def bound_as_tf(*args: Any, **kwargs: Any) -> Any:
+    def prepare(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         if fast_ok and required <= len(args) <= safe and (not kwargs or kwargs.keys() <= shared_keywords):
-            return fn(*args, **kwargs)
+            return args, kwargs
         return slow(args, kwargs)
 
-    bound_as_tf.__signature__ = tf_sig  # what inspect (and a user's help()) sees is TF's signature
-    return bound_as_tf
+    return prepare

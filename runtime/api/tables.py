@@ -69,6 +69,16 @@ from runtime.tape import GradientTape
 from runtime.tensor import Tensor, is_tensor
 from runtime.variables import Variable
 
+#: Classes a program constructs with TF's arguments and rarely checks by identity: the facade hands
+#: out a subclass that binds the constructor's arguments by TF 2.21's signature (``runtime.api.binding``).
+#: Not Keras models or the ``Layer`` base that programs subclass, nor tensors, variables, or
+#: exceptions (``except`` ignores ``__subclasscheck__``).
+BOUND_CLASSES = (I.Initializer, KO.Optimizer, KLS.Loss, O1.Optimizer, KL.Layer)
+
+
+def binds_constructor(cls: type) -> bool:
+    return issubclass(cls, BOUND_CLASSES) and cls is not KL.Layer and not issubclass(cls, KL.Model)
+
 DTYPES = {d.name: d for d in D.ALL} | {"bool": D.bool_, "half": D.half, "double": D.double,
                                        "DType": D.DType, "as_dtype": D.as_dtype}
 

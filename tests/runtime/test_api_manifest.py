@@ -50,6 +50,11 @@ def verdict_of(tmp_path: Path, original_call: str, rewrite_call: str, setup: str
     # TF 2.21's compat.v1 has neither.
     ("tf.nn.relu(x)", "tf.nn.relu(x)", "tf.compat.v1.random.set_seed(1)", "AttributeError"),
     ("tf.nn.relu(x)", "tf.nn.relu(x)", "tf.compat.v1.he_normal_initializer()", "AttributeError"),
+    # TF1's initializers took ``dtype``; TF 2.21's (and Keras 3's) do not.
+    ("tf.nn.relu(x)", "tf.nn.relu(x)", "tf.zeros_initializer(dtype=tf.float32)", "TypeError"),
+    ("tf.nn.relu(x)", "tf.nn.relu(x)", "tf.keras.initializers.GlorotUniform(dtype=tf.float32)", "TypeError"),
+    # Keras 3's AveragePooling2D has no default pool size.
+    ("tf.nn.relu(x)", "tf.nn.relu(x)", "tf.keras.layers.AveragePooling2D()", "TypeError"),
 ])
 def test_a_rewrite_that_fails_on_tf_221_is_different(tmp_path, original, rewrite, setup, error) -> None:
     verdict = verdict_of(tmp_path, original, rewrite, setup)
@@ -132,6 +137,22 @@ def test_positional_arguments_mean_what_they_mean_on_tf(tf2) -> None:
     x = tf.constant([[1.0, 3.0, 2.0]])
     assert tf.argmax(x, 1, tf.int32).dtype == tf.int32  # TF 2.21's third is output_type, not name
     assert tf.nn.relu(features=x).numpy().tolist() == [[1.0, 3.0, 2.0]]  # TF's name for the engine's x
+
+
+def test_a_bound_class_stands_for_the_engine_class(tf2) -> None:
+    keras = tf2["tensorflow.keras"]
+    adam = keras.optimizers.Adam
+    assert adam is not tf2["tensorflow.keras.optimizers"]._served["Adam"]  # bound: signatures differ
+    assert isinstance(keras.optimizers.get("adam"), adam)  # made by the engine, not the facade
+    assert isinstance(adam(0.1), keras.optimizers.Optimizer)
+
+    class Mine(keras.layers.Dense):
+        pass
+
+    assert isinstance(Mine(2), keras.layers.Dense)
+    assert not isinstance(keras.layers.Dense(2), Mine)
+    with pytest.raises(TypeError, match=r"^tf.keras.initializers.GlorotUniform\(\) got an unexpected keyword"):
+        keras.initializers.GlorotUniform(dtype="float32")
 
 
 def test_a_function_whose_signature_matches_is_handed_out_unwrapped() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from runtime.api import build, manifest
 from runtime.api.binding import as_tf
+from runtime.api.tables import binds_constructor
 from runtime.errors import Unsupported
 from tests.tf_runner import run
 
@@ -62,7 +63,8 @@ def _binds(sig: inspect.Signature, args: tuple, kwargs: dict) -> bool:
 
 
 def facade_functions():
-    """Every function a checked facade module hands out, in both faces: (path, engine function)."""
+    """Every function (and class bound by TF's signature) a checked facade module hands out, in
+    both faces: (path, engine object)."""
     seen = set()
     for face in ("tf2", "tf1"):
         for mod in build(face).values():
@@ -70,7 +72,8 @@ def facade_functions():
             if not real or not mod.__dict__.get("_checked") or manifest.module(real) is None:
                 continue
             for name, value in mod.__dict__["_served"].items():
-                if inspect.isfunction(value) and (real, name) not in seen:
+                bound = inspect.isfunction(value) or (isinstance(value, type) and binds_constructor(value))
+                if bound and (real, name) not in seen:
                     seen.add((real, name))
                     yield f"{real}.{name}", value
 
