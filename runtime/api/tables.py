@@ -79,6 +79,7 @@ BOUND_CLASSES = (I.Initializer, KO.Optimizer, KLS.Loss, O1.Optimizer, KL.Layer)
 def binds_constructor(cls: type) -> bool:
     return issubclass(cls, BOUND_CLASSES) and cls is not KL.Layer and not issubclass(cls, KL.Model)
 
+
 DTYPES = {d.name: d for d in D.ALL} | {"bool": D.bool_, "half": D.half, "double": D.double,
                                        "DType": D.DType, "as_dtype": D.as_dtype}
 
