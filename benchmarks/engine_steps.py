@@ -1,6 +1,6 @@
 """Engine speed per training step, side by side with real TensorFlow and hand-written NumPy.
 
-    python benchmarks/engine_steps.py [--tf-python PATH] [--record]
+    python benchmarks/engine_steps.py [--tf-python PATH] [--only WORKLOAD] [--record]
 
 Each workload is a model whose ``step()`` runs one training step, run three ways where it
 applies: on the engine (``python -m runtime.run``), on real TensorFlow 2.21 (``--tf-python``
@@ -11,7 +11,8 @@ also timed by turns in one engine process: a fresh process's speed on these mach
 by more than the gap being measured (a NumPy-only process read 930 to 1,370 µs per MLP step
 across runs), while two loops taking turns in one process share its allocator, cache and load.
 
-Workloads: the seed linear regression (10,000 steps; overhead-bound), a
+Workloads: the seed linear regression (10,000 steps; overhead-bound; also run eagerly, 2,000
+steps, where every step goes through the facade's functions again), a
 784-256-10 MLP (batch 64, 200 steps; compute-bound), a small CNN (batch 32,
 50 steps), each in TF1 (Session) and TF2 (tf.function + GradientTape) form.
 Each cell is the fastest of ``--repeat`` runs (3 by default), as timeit reports, since
@@ -77,6 +78,18 @@ def train(X_, y_):
     opt.apply_gradients(zip(grads, [a, b]))
 def step():
     train(X, y)
+"""
+
+# The same step run eagerly: every step calls the facade's functions again (no tf.function trace).
+LINREG_EAGER = """
+import tensorflow as tf
+a = tf.Variable(0.0); b = tf.Variable(0.0)
+opt = tf.keras.optimizers.SGD(1e-3)
+def step():
+    with tf.GradientTape() as tape:
+        loss = 0.5 * tf.reduce_sum(tf.square(a * X + b - y))
+    grads = tape.gradient(loss, [a, b])
+    opt.apply_gradients(zip(grads, [a, b]))
 """
 
 LINREG_NUMPY = """
@@ -209,6 +222,7 @@ class Workload:
 WORKLOADS = {
     "linreg tf1": Workload(LINREG_DATA, LINREG_TF1, "tf1", LINREG_NUMPY, 10000),
     "linreg tf2": Workload(LINREG_DATA, LINREG_TF2, "tf2", LINREG_NUMPY, 10000),
+    "linreg eager": Workload(LINREG_DATA, LINREG_EAGER, "tf2", LINREG_NUMPY, 2000),
     "mlp tf1": Workload(MLP_DATA, MLP_TF1, "tf1", MLP_NUMPY, 200),
     "mlp tf2": Workload(MLP_DATA, MLP_TF2, "tf2", MLP_NUMPY, 200),
     "cnn tf1": Workload(CNN_DATA, CNN_TF1, "tf1", None, 50),
@@ -287,12 +301,15 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="append the results to RESULTS.md")
     parser.add_argument("--repeat", type=int, default=3, help="runs per cell; the fastest counts")
     parser.add_argument("--no-verify", action="store_true", help="skip verify over the fixtures")
+    parser.add_argument("--only", action="append", choices=sorted(WORKLOADS), help="run only these workloads")
     args = parser.parse_args()
     load = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for name, w in WORKLOADS.items():
+            if args.only and name not in args.only:
+                continue
             program = timed(w.data, w.setup, "step", w.steps)
             engine_command = [sys.executable, "-m", "runtime.run", "--face", w.face]
             engine = us(fastest(engine_command, program, folder, name, args.repeat))

@@ -1,30 +1,31 @@
 """The ``tensorflow`` facade, built from the tables in ``runtime.api.tables``.
 
 Two faces: ``tf2`` (TF 2.21's public API) and ``tf1`` (TF 1.x names at top level, graph mode).
-A name real TF 2.21 has but the engine lacks raises ``Unsupported``; a name TF 2.21 does not have
-raises the AttributeError TF would.
+Every module TF 2.21 has is held to its recorded API (``runtime.api.manifest``), except the TF1
+face's top level, which serves TF 1.x: a name TF 2.21 does not have raises the AttributeError TF
+would, even where the engine has it; a name TF 2.21 has but the engine lacks raises
+``Unsupported``; a function is called as TF's signature binds the arguments.
 """
 
 from __future__ import annotations
 
-import os
+import inspect
 import types
 from typing import Any
 
+from runtime.api import manifest
+from runtime.api.binding import as_tf, class_as_tf
 from runtime.errors import Unsupported
 
-_REAL: dict | None = None
 
-
-def real_api() -> dict:
-    """TF 2.21's public names per module, recorded from a real installation."""
-    global _REAL
-    if _REAL is None:
-        import json  # only needed when a name is missing from the engine's tables
-
-        with open(os.path.join(os.path.dirname(__file__), "tf221_names.json"), encoding="utf-8") as fh:
-            _REAL = json.load(fh)
-    return _REAL
+def real_api() -> dict[str, dict]:
+    """TF 2.21's public names per module path (aliases resolved), as ``{"module", "names"}``."""
+    api = {}
+    for path in manifest.paths():
+        info = manifest.module(path)
+        if info is not None:
+            api[path] = {"module": info.module, "names": sorted(info.names)}
+    return api
 
 
 #: Modules whose TF 1.15 names TF 2.21 no longer lists (Keras 3 emptied ``tf.compat.v1.layers``);
@@ -45,26 +46,59 @@ class ApiModule(types.ModuleType):
         super().__init__(import_name)
         self.__dict__["_api_path"] = api_path
         self.__dict__["_real_path"] = real_path or api_path
+        #: Whether the recorded TF 2.21 module constrains this one (the TF1 face's top level serves TF 1.x).
+        self.__dict__["_checked"] = True
+        #: The engine's objects for this module, handed out (and checked) on first use.
+        self.__dict__["_served"] = {}
+
+    def serve(self, table: dict[str, Any]) -> None:
+        self._served.update(table)
+
+    def _real(self) -> manifest.ModuleInfo | None:
+        return manifest.module(self._real_path) if self._checked else None
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        api = real_api()
+        info = manifest.module(self._real_path)
+        if name in self._served:
+            value = self._served[name]
+            if not self._checked or info is None:
+                setattr(self, name, value)
+                return value
+            if name in info.names:
+                if name in info.signatures:
+                    value = _bound(value, info.signatures[name], f"{self._api_path}.{name}")
+                setattr(self, name, value)
+                return value
         sub_path = f"{self._real_path}.{name}"
-        if sub_path in api:
+        if manifest.module(sub_path) is not None:
             sub = ApiModule(f"{self.__name__}.{name}", f"{self._api_path}.{name}", sub_path)
             setattr(self, name, sub)
             return sub
-        info = api.get(self._real_path)
-        if (info is not None and name in info["names"]) or name in TF115_NAMES.get(self._real_path, ()):
+        if (info is not None and name in info.names) or name in TF115_NAMES.get(self._real_path, ()):
             raise Unsupported(f"{self._api_path}.{name}")
-        shown = info["module"] if info is not None else self.__name__
+        shown = info.module if info is not None else self.__name__
         if self._real_path == "tf":
             shown = "tensorflow"
         raise AttributeError(f"module '{shown}' has no attribute '{name}'")
 
     def __dir__(self) -> list[str]:
-        return sorted(k for k in self.__dict__ if not k.startswith("_"))
+        info = self._real()
+        served = [k for k in self._served if info is None or k in info.names]
+        return sorted({k for k in self.__dict__ if not k.startswith("_")} | set(served))
+
+
+def _bound(value: Any, tf_text: str, api_name: str) -> Any:
+    """``value`` as the facade hands it out: bound by TF's signature where it is a function, or a
+    class a program constructs (``tables.BOUND_CLASSES``)."""
+    if inspect.isfunction(value):
+        return as_tf(value, tf_text, api_name)
+    from runtime.api.tables import binds_constructor
+
+    if isinstance(value, type) and binds_constructor(value):
+        return class_as_tf(value, tf_text, api_name)
+    return value
 
 
 class LegacyOptimizers(types.ModuleType):

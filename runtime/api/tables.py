@@ -69,6 +69,17 @@ from runtime.tape import GradientTape
 from runtime.tensor import Tensor, is_tensor
 from runtime.variables import Variable
 
+#: Classes a program constructs with TF's arguments and rarely checks by identity: the facade hands
+#: out a subclass that binds the constructor's arguments by TF 2.21's signature (``runtime.api.binding``).
+#: Not Keras models or the ``Layer`` base that programs subclass, nor tensors, variables, or
+#: exceptions (``except`` ignores ``__subclasscheck__``).
+BOUND_CLASSES = (I.Initializer, KO.Optimizer, KLS.Loss, O1.Optimizer, KL.Layer)
+
+
+def binds_constructor(cls: type) -> bool:
+    return issubclass(cls, BOUND_CLASSES) and cls is not KL.Layer and not issubclass(cls, KL.Model)
+
+
 DTYPES = {d.name: d for d in D.ALL} | {"bool": D.bool_, "half": D.half, "double": D.double,
                                        "DType": D.DType, "as_dtype": D.as_dtype}
 
@@ -260,8 +271,7 @@ SEARCH_TOP_V1 = SEARCH_TOP | {
 
 def _module(import_name: str, api_path: str, table: dict, real_path: str | None = None) -> ApiModule:
     mod = ApiModule(import_name, api_path, real_path)
-    for k, v in table.items():
-        setattr(mod, k, v)
+    mod.serve(table)
     return mod
 
 
@@ -335,6 +345,7 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         top = _namespace("tensorflow", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
         for mod in top.values():
             mod.__dict__["_api_path"] = mod._api_path.replace("tf.compat.v1", "tf")
+            mod.__dict__["_checked"] = False
         mods.update(top)
         mods["tensorflow.contrib"] = ContribModule("tensorflow.contrib")
         mods["tensorflow.contrib.layers"] = _module("tensorflow.contrib.layers", "tf.contrib.layers", CL.TABLE)
