@@ -482,7 +482,7 @@ Exit codes:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--rtol", type=float, help="Relative tolerance for numbers (default 1e-4).")
 @click.option("--atol", type=float, help="Absolute tolerance for numbers (default 1e-6).")
-@click.option("--max-steps", type=click.IntRange(min=1), help="Stop both programs after N optimizer steps.")
+@click.option("--max-steps", type=click.IntRange(min=1), help="End both programs' training after N optimizer steps; the rest still runs.")
 @click.option("--timeout", type=float, help="Seconds each program may run (default 300).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def verify(paths, rtol, atol, max_steps, timeout, fmt) -> None:

@@ -36,15 +36,17 @@ class _CutLoops(ast.NodeTransformer):
     """Adds the budget check to every loop statement that runs in a plain function or module."""
 
     def __init__(self) -> None:
-        self.loops = 0
         self.cuttable = [True]  # per enclosing scope: may its own loops be cut?
+        self.depth = [0]  # per enclosing scope: loops around the node being visited
 
     def _scope(self, node: ast.AST, cuttable: bool) -> ast.AST:
         self.cuttable.append(cuttable)
+        self.depth.append(0)
         try:
             return self.generic_visit(node)
         finally:
             self.cuttable.pop()
+            self.depth.pop()
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return self._scope(node, not _pauses(node))
@@ -56,11 +58,15 @@ class _CutLoops(ast.NodeTransformer):
         return self._scope(node, False)
 
     def _loop(self, node: ast.For | ast.While) -> ast.AST | list[ast.AST]:
+        depth = self.depth[-1]
+        self.depth[-1] += 1
         self.generic_visit(node)
+        self.depth[-1] -= 1
         if not self.cuttable[-1]:
             return node
-        start = f"__tfmigrate_loop_{self.loops}__"
-        self.loops += 1
+        # Named by nesting depth, not by count: a loop's name depends only on the loops around
+        # it, so two programs of the same shape hold the same hidden names (``locals()``).
+        start = f"__tfmigrate_loop_{depth}__"
         record = ast.Assign([ast.Name(start, ast.Store())], _hook_call("loop_started"))
         check = ast.If(
             _hook_call("loop_cut", ast.Name(start, ast.Load()), ast.Constant(node.lineno)),

@@ -7,6 +7,7 @@ bootstrap, which cuts the program's loops the way the engine's runner does.
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from pathlib import Path
 
@@ -356,3 +357,19 @@ def test_the_check_sits_on_the_loops_own_line() -> None:
     assert {node.lineno for node in ast.walk(record) if hasattr(node, "lineno")} == {2}
     assert {node.lineno for node in ast.walk(check) if hasattr(node, "lineno")} == {2}
     assert loop.body[1].lineno == 3
+
+
+def test_hidden_names_depend_only_on_how_deep_a_loop_is() -> None:
+    instrumented = cut("""
+        for a in x:
+            pass
+        def f():
+            for b in y:
+                for c in z:
+                    pass
+        for d in w:
+            for e in v:
+                pass
+    """)
+    names = set(re.findall(r"__tfmigrate_loop_\d+__", instrumented))
+    assert names == {"__tfmigrate_loop_0__", "__tfmigrate_loop_1__"}
