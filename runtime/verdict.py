@@ -222,9 +222,11 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
         return Verdict("unverified", gap, **common)
     if d is None and old_failure is not None:
         # Two programs that stop at the same error prove nothing about the rest of either.
+        cut = old.stopped_early and new.stopped_early
+        after = f", after the step budget ended their training ({len(old.trace['steps'])} steps)"
         return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)} "
-                       f"at original line {old.exception_line} / rewrite line {new.exception_line}",
-                       **common)
+                       f"at original line {old.exception_line} / rewrite line {new.exception_line}"
+                       f"{after if cut else ''}", **common)
     if d is None:
         return Verdict(
             "equivalent",

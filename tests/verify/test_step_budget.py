@@ -373,3 +373,25 @@ def test_hidden_names_depend_only_on_how_deep_a_loop_is() -> None:
     """)
     names = set(re.findall(r"__tfmigrate_loop_\d+__", instrumented))
     assert names == {"__tfmigrate_loop_0__", "__tfmigrate_loop_1__"}
+
+
+def test_code_after_training_that_needs_more_steps_fails_alike_and_is_unverified(
+    write_program,
+) -> None:
+    source = """
+        from fake_engine import Var, sgd
+        w = Var("w:0", 1.0)
+        for step in range(200):
+            sgd([(1.0, w)], 0.01)
+            if step == 99:
+                saved = w.numpy().copy()
+        print("restored", saved)
+    """
+    old, new = write_program(source, "old.py"), write_program(source, "new.py")
+    assert verify(old, new).status == "equivalent"
+    verdict = verify(old, new, max_steps=50)
+    assert verdict.status == "unverified", verdict.reason
+    assert verdict.reason == (
+        "neither program ran to the end: both raise NameError at original line 8 / rewrite "
+        "line 8, after the step budget ended their training (50 steps)"
+    )
