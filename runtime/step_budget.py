@@ -9,13 +9,14 @@ optimizer steps taken so far, and the loop body starts with
 ``if <the budget is spent and this loop has seen a step since it started>: break``. Once N steps
 are taken, every loop that ran one exits at its next iteration, at any depth and in any function
 of the program file, the same on both sides of a ``verify``; an evaluation loop, which takes no
-step, runs to its end, and so does the rest of the program.
+step, runs to its end, and so does the rest of the program. A cut loop skips its ``else:``
+clause, as any ``break`` does.
 
 Not instrumented, and cut the old way instead (``trace.StopProgram`` ends the program, and
 the trace says where, so the verdict can name what did not run):
 loops in comprehensions (expressions, not statements), in generators and coroutines (steps
 taken while one is paused are not its own), directly in class bodies, and in modules the
-program imports. ``trace.Recorder.optimizer_step`` decides when such a loop must be stopped.
+program imports. ``trace.Recorder`` decides when steps past the budget come from such a loop.
 """
 
 from __future__ import annotations
