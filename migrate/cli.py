@@ -520,7 +520,7 @@ Exit codes:
 @click.option("--rtol", type=float, callback=_in_range("rtol"), help="Relative tolerance for numbers (default 1e-4).")
 @click.option("--atol", type=float, callback=_in_range("atol"), help="Absolute tolerance for numbers (default 1e-6).")
 @click.option("--max-steps", type=int, callback=_in_range("max_steps"),
-              help="Stop both programs after N optimizer steps.")
+              help="End both programs' training after N optimizer steps; the rest still runs.")
 @click.option("--timeout", type=float, callback=_in_range("timeout"), help="Seconds each program may run (default 300).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("-v", "--verbose", is_flag=True, help="Print the traceback of an internal error.")

@@ -1094,8 +1094,6 @@ def compare_runs(
             old.trace.get("summaries", []), new.trace.get("summaries", []), tol, stats
         )
         step_offsets = [s.get("stdout_offset") for s in old.trace["steps"]]
-        if old.stopped_early and new.stopped_early:
-            notes.append(f"both stopped after {len(old.trace['steps'])} optimizer steps")
     else:
         step_offsets = []
         missing = [side for side, run in (("original", old), ("rewrite", new)) if run.trace is None]

@@ -2,20 +2,22 @@
 
 The program runs as ``__main__`` with its own argv, stdin and ``sys.path[0]``; an uncaught
 exception prints a traceback that starts at the program's frame and exits with status 1, as
-plain Python does. A spent ``--max-steps`` budget (``trace.StopProgram``) ends it with status 0.
+plain Python does. Under a ``--max-steps`` budget the program's training loops end after the
+budget's last step and the rest of it runs (``runtime.step_budget``); a budget that has to stop
+the program itself (``trace.StopProgram``) ends it with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import runpy
 import sys
 import traceback
 
 import numpy as np
 
 from runtime.importer import detect_face, install
+from runtime.step_budget import run_path
 from runtime.trace import StopProgram
 
 
@@ -34,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.argv = [ns.program, *ns.args]
     sys.path[0] = os.path.dirname(path)
     try:
-        runpy.run_path(path, run_name="__main__")
+        run_path(path)
     except StopProgram:
         sys.exit(0)
     except (SystemExit, KeyboardInterrupt):

@@ -26,7 +26,8 @@ The child side is a small bootstrap, ``python -m runtime.sandbox``: it seeds,
 then runs either the engine's runner (``--module runtime.run --face F PROG ARGS``,
 see ``engine_command``) or the program as plain Python (``PROG ARGS``, see
 ``python_command``; tests use it to check the harness without the engine). In
-both, a program ended by ``trace.StopProgram`` (step budget spent) exits with 0.
+both, the program's loops are cut at the step budget (``runtime.step_budget``), and a program
+the budget has to stop (``trace.StopProgram``) exits with 0.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from runtime.confine import (
     memory_limit,
     private_environment,
 )
+from runtime.step_budget import run_path
 
 SEED_ENV = "TFMIGRATE_SEED"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -348,7 +350,7 @@ def run_as_main(program: str, argv: Sequence[str]) -> None:
     sys.argv = [program, *argv]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
     seed_from_env()
-    trace.run_main(lambda: runpy.run_path(program, run_name="__main__"))
+    trace.run_main(lambda: run_path(program))
 
 
 def run_module_as_main(module: str, argv: Sequence[str]) -> None:

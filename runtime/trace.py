@@ -22,8 +22,10 @@ Engine side of the contract:
   file (TensorBoard shows them: they are output like stdout);
 - call ``checkpoint_written([(var, value), ...])`` for each checkpoint saved: what
   a later program restores is output too;
-- a spent budget raises ``StopProgram``; the sandbox's bootstrap runs the runner
-  inside ``run_main``, which turns it into exit status 0.
+- a spent budget ends the program's training loops (``runtime.step_budget`` makes them
+  call ``loop_started`` and ``loop_cut``); a step no cut loop can stop raises
+  ``StopProgram``, and the sandbox's bootstrap runs the runner inside ``run_main``, which
+  turns it into exit status 0.
 
 Recorded per run: every variable's creation line in the user program
 (``TFMIGRATE_PROGRAM``) and the program lines that called it, value before its
@@ -32,6 +34,9 @@ applied it; every summary value with its tag, step and the program line that
 wrote it; the variables each checkpoint saved, with their values; which program
 line printed which stdout bytes; and how much stdout
 had been written at each event, so events and printed text can be ordered.
+Under a step budget, also whether it cut training short (``stopped_early``), the lines of
+the loops it ended (``cut_loops``) and, when a step no loop could stop ended the program,
+that step and its line (``stopped``): the code after it did not run.
 On request (``TFMIGRATE_VALUES``), also every value the program's ops compute
 (``ValueLog``; the engine calls ``recorder.values`` when op kernels run).
 The trace file is JSON (``FORMAT`` below); ``runtime.compare`` and
@@ -67,7 +72,8 @@ SAMPLE_SIZE = 64
 
 
 class StopProgram(BaseException):
-    """Raised after the step budget (``--max-steps``) is spent; ends the program cleanly.
+    """Raised when the step budget (``--max-steps``) is spent and no loop of the program
+    can end its training (see ``Recorder.optimizer_step``); ends the program cleanly.
 
     A BaseException so user ``except Exception`` blocks do not swallow it.
     """
@@ -255,7 +261,11 @@ class Recorder:
         self.prints: list[tuple[int, int]] = []  # (stdout offset before, program line)
         self.summaries: list[dict[str, Any]] = []
         self.checkpoints: list[dict[str, Any]] = []
-        self.stopped_early = False
+        self.stopped_early = False  # the budget cut training short (loops ended, or the program)
+        self.cut_loops: list[int] = []  # program lines of the loops the budget ended
+        self.stopped: dict[str, Any] | None = None  # where the program itself was stopped
+        self._since_check = 0  # steps since a cut loop last checked the budget
+        self._longest_run = 0  # most such steps before the budget was spent
         self._lines: list[list[int]] = []  # per variable: creation line, then its callers
         self._offsets: list[int | None] = []
         self._index: dict[int, int] = {}
@@ -296,16 +306,58 @@ class Recorder:
             index = self._by_key.get(variable_key(var))
         return self._register(var, []) if index is None else index
 
+    def loop_started(self) -> int:
+        """A cut loop starts (``runtime.step_budget``): the steps taken so far."""
+        self._since_check = 0
+        return len(self.steps)
+
+    def loop_cut(self, started_at: int, line: int) -> bool:
+        """Must the loop on ``line``, started after ``started_at`` steps, exit now?
+
+        Yes once the budget is spent, if it has seen a step since it started: a training
+        loop, or one around it. An evaluation loop never does.
+        """
+        self._since_check = 0
+        taken = len(self.steps)
+        if self.max_steps is None or taken < self.max_steps or taken == started_at:
+            return False
+        self.stopped_early = True
+        if line not in self.cut_loops:
+            self.cut_loops.append(line)
+        return True
+
+    def _step_past_budget(self) -> bool:
+        """May one more step run, with the budget spent?
+
+        Steps past it run while the loops wind down: the rest of the iteration in which the
+        budget ran out (a second optimizer's step), a loop that starts afterwards (until its
+        next iteration), a last step outside any loop. A run of steps with no cut loop
+        checking in between that grows longer than any before the budget ran out is driven by
+        a loop that cannot be cut (a comprehension, another module's, the engine's); so is
+        anything past twice the budget. Those end the program, as a spent budget always did.
+        """
+        return self._since_check < self._longest_run and len(self.steps) < 2 * self.max_steps
+
+    def _count_step(self) -> None:
+        """Count a step against the budget; stop the program where no loop can end training."""
+        taken = len(self.steps)
+        if taken >= self.max_steps and not self._step_past_budget():
+            self.stopped_early = True
+            self.stopped = {"step": taken + 1, "line": _program_line()}
+            raise StopProgram(f"stopped after {self.max_steps} optimizer steps")
+        self._since_check += 1
+        if taken < self.max_steps:
+            self._longest_run = max(self._longest_run, self._since_check)
+
     def optimizer_step(
         self, grads_and_vars: Iterable[tuple[Any, Any]], rule: dict[str, Any] | None = None
     ) -> None:
         """Record one update about to be applied, and the ``rule`` it applies (the optimizer's
-        kind and hyperparameters); stop the program once the budget is spent."""
+        kind and hyperparameters); or stop the program (``_count_step``)."""
         if not self.active:
             return
-        if self.max_steps is not None and len(self.steps) >= self.max_steps:
-            self.stopped_early = True
-            raise StopProgram(f"stopped after {self.max_steps} optimizer steps")
+        if self.max_steps is not None:
+            self._count_step()
         if self.path is None:
             self.steps.append({})
             return
@@ -391,6 +443,8 @@ class Recorder:
             "format": FORMAT,
             "stopped_early": self.stopped_early,
             "max_steps": self.max_steps,
+            "cut_loops": self.cut_loops,
+            "stopped": self.stopped,
             "steps": self.steps,
             "variables": final,
             "prints": self.prints,

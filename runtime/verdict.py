@@ -7,7 +7,8 @@ own usage error):
   step and every final variable value agree within ``|new - old| <= atol +
   rtol*scale`` (a tensor element's scale: the largest magnitude of its
   observable; see ``runtime.compare``), words and exit status agree exactly,
-  and both programs ran to the end. With the
+  and both programs ran to the end (under a step budget, the code after their
+  training loops included: ``runtime.step_budget``). With the
   defaults (rtol=1e-4, atol=1e-6) a correct Keras Adam rewrite passes, Keras
   Adam's default epsilon instead of TF1's 1e-8 does not, and an RMSprop
   rewrite whose accumulator starts at zeros differs at step 2;
@@ -16,8 +17,9 @@ own usage error):
   second run of each program that records the values its ops compute);
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (both failing the same way shows nothing of what either would have
-  done next), a run timed out or hit the memory cap, or the program could not
-  be started.
+  done next), a run timed out or hit the memory cap, the program could not
+  be started, or the step budget kept part of the programs from running or
+  from being compared (``_budget_gap``).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ __all__ = [
 class Options:
     rtol: float = 1e-4
     atol: float = 1e-6
-    max_steps: int | None = None  # stop both programs after this many optimizer steps
+    max_steps: int | None = None  # end both programs' training after this many optimizer steps
     timeout: float = 120.0  # seconds, per program
     memory_mb: int = 4096  # address-space cap, per program
     argv: Sequence[str] = ()
@@ -213,13 +215,18 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
         "max_abs_diff": comparison.max_abs_diff,
         "max_rel_diff": comparison.max_rel_diff,
         "divergence": d,
-        "notes": comparison.notes,
+        "notes": [*_budget_notes(old, new), *comparison.notes],
     }
+    gap = _budget_gap(old, new, d)
+    if gap is not None:
+        return Verdict("unverified", gap, **common)
     if d is None and old_failure is not None:
         # Two programs that stop at the same error prove nothing about the rest of either.
+        cut = old.stopped_early and new.stopped_early
+        after = f", after the step budget ended their training ({len(old.trace['steps'])} steps)"
         return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)} "
-                       f"at original line {old.exception_line} / rewrite line {new.exception_line}",
-                       **common)
+                       f"at original line {old.exception_line} / rewrite line {new.exception_line}"
+                       f"{after if cut else ''}", **common)
     if d is None:
         return Verdict(
             "equivalent",
@@ -235,6 +242,68 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
         also = _attribute(run_old, run_new, d, tol)
     reason = "; also ".join(_describe(found) for found in [d, *also])
     return Verdict("different", reason, **common, also=also)
+
+
+def _budget_notes(old: RunResult, new: RunResult) -> list[str]:
+    """Where the step budget ended both programs' training, when it did."""
+    if not (old.stopped_early and new.stopped_early):
+        return []
+    budget = old.trace.get("max_steps")
+    taken = len(old.trace["steps"]), len(new.trace["steps"])
+    note = f"training stopped after {budget} optimizer steps (the step budget)"
+    if taken[0] == taken[1] and taken[0] != budget:
+        note += f", {taken[0]} in all"
+    loops = [run.trace.get("cut_loops") or [] for run in (old, new)]
+    if any(loops):
+        note += (f": loops ended at original line {_lines(loops[0])}, rewrite line {_lines(loops[1])}; "
+                 "the code after them ran and is compared")
+    return [note]
+
+
+def _lines(lines: list[int]) -> str:
+    return ", ".join(map(str, lines)) or "none"
+
+
+def _budget_gap(old: RunResult, new: RunResult, d: Divergence | None) -> str | None:
+    """Why the step budget leaves the verdict open, if it does.
+
+    The budget ends training in loops; where a loop cannot be cut (``runtime.step_budget``)
+    it stops the program instead, and the code after that never runs. Two programs stopped
+    at the same step compare as far as they ran (a difference there is a difference); one
+    stopped and one not, or two whose loops let a different number of steps run past the
+    budget, have nothing comparable after training. A gradient of a step both took, or a
+    variable created differently, is a difference all the same.
+    """
+    if old.trace is None or new.trace is None or not (old.stopped_early or new.stopped_early):
+        return None
+    if d is not None and _before_the_budget(d):
+        return None
+    stops = {side: run.trace.get("stopped") for side, run in (("original", old), ("rewrite", new))}
+    taken = len(old.trace["steps"]), len(new.trace["steps"])
+    stopped = [(side, where) for side, where in stops.items() if where]
+    if len(stopped) == 2 and taken[0] == taken[1]:
+        if d is not None:
+            return None
+        return (f"the step budget stopped both programs at optimizer step {taken[0] + 1} (original "
+                f"line {stops['original']['line']}, rewrite line {stops['rewrite']['line']}), in a "
+                f"loop it cannot end: the code after it did not run")
+    if stopped:
+        side, where = stopped[0]
+        return (f"the step budget stopped the {side} at optimizer step {where['step']} (line "
+                f"{where['line']}), in a loop it cannot end: the code after it did not run")
+    budget = old.trace.get("max_steps") or 0
+    if old.stopped_early and new.stopped_early and taken[0] != taken[1] and min(taken) >= budget:
+        return (f"the step budget ended training after {taken[0]} optimizer steps in the original "
+                f"and {taken[1]} in the rewrite (their loops group steps differently): what "
+                "follows training cannot be compared")
+    return None
+
+
+def _before_the_budget(d: Divergence) -> bool:
+    """Does ``d`` show in a step both programs took, or in how a variable was created?"""
+    if d.observable == "gradient":
+        return d.variable is not None
+    return d.observable == "variable" and not d.detail.startswith("final value")
 
 
 def _ending(failure: str) -> str:

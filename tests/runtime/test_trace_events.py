@@ -80,11 +80,15 @@ def test_tf1_and_tf2_traces_agree(tmp_path: Path) -> None:
     assert [v["value"] for v in t1["variables"]] == [v["value"] for v in t2["variables"]]
 
 
-def test_max_steps_stops_cleanly(tmp_path: Path) -> None:
-    t, proc = _trace(tmp_path, TF2, max_steps=5)
-    assert proc.returncode == 0, proc.stderr
-    assert len(t["steps"]) == 5
-    assert proc.stdout == ""
+def test_max_steps_ends_training_and_the_final_print_runs(tmp_path: Path) -> None:
+    t1, p1 = _trace(tmp_path, TF1, max_steps=5)
+    t2, p2 = _trace(tmp_path, TF2, max_steps=5)
+    assert p1.returncode == p2.returncode == 0, p1.stderr + p2.stderr
+    assert len(t1["steps"]) == len(t2["steps"]) == 5
+    assert t1["stopped_early"] and t2["stopped_early"]
+    assert (t1["cut_loops"], t2["cut_loops"]) == ([12], [15])
+    assert p1.stdout == p2.stdout and p1.stdout.startswith("[")
+    assert [v["value"] for v in t1["variables"]] == [v["value"] for v in t2["variables"]]
 
 
 SUMMARIES_TF1 = """import tempfile

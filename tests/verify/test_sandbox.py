@@ -281,20 +281,21 @@ def test_trace_records_steps_lines_and_final_values(write_program) -> None:
     ]
 
 
-def test_step_budget_ends_cleanly_with_the_trace_written(write_program) -> None:
+def test_step_budget_ends_the_training_loop_and_the_rest_runs(write_program) -> None:
     program = write_program("""
         from fake_engine import Var, sgd
         w = Var("w:0", 1.0)
         for i in range(100):
             sgd([(1.0, w)], 0.5)
             print("step", i)
-        print("finished")
+        print("finished", w.numpy())
     """)
     result = run(program, max_steps=3)
     assert (result.exit_code, result.exception) == (0, None), result.stderr
     assert result.stopped_early and len(result.trace["steps"]) == 3
-    assert result.stdout.split("\n")[:-1] == ["step 0", "step 1", "step 2"]
+    assert result.stdout.split("\n")[:-1] == ["step 0", "step 1", "step 2", "finished -0.5"]
     assert result.trace["variables"][0]["value"]["values"] == [-0.5]
+    assert result.trace["cut_loops"] == [4] and result.trace["stopped"] is None
 
 
 def test_budget_with_a_runner_that_does_not_catch_stop_program(write_program) -> None:
@@ -307,6 +308,7 @@ def test_budget_with_a_runner_that_does_not_catch_stop_program(write_program) ->
     result = run_program(program, max_steps=2, runner=lambda p, face: [sys.executable, str(p)])
     assert (result.exit_code, result.exception) == (0, None)
     assert result.stopped_early and len(result.trace["steps"]) == 2
+    assert result.trace["stopped"] == {"step": 3, "line": 5}  # its loops were not cut
 
 
 def test_no_budget_means_no_stop(write_program) -> None:

@@ -71,7 +71,7 @@ def test_max_steps_compares_the_first_steps_only(write_program) -> None:
     old, new = program(write_program, "old.py", 1.0), program(write_program, "new.py", 1.0)
     verdict = verify(old, new, max_steps=3)
     assert verdict.status == "equivalent" and verdict.steps_compared == 3
-    assert any("stopped after 3" in note for note in verdict.notes)
+    assert any("stopped after 3 optimizer steps" in note for note in verdict.notes), verdict.notes
 
 
 def test_argv_reaches_both_programs(write_program) -> None:
