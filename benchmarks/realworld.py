@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from migrate.api import RewriteConfig  # noqa: E402
-from migrate.process import PROBLEM_TYPES, problem_message, rewrite_bytes  # noqa: E402
+from migrate.api import RewriteConfig
+from migrate.process import PROBLEM_TYPES, problem_message, rewrite_bytes
 
 FALLBACK = "; the file keeps TF1 graph semantics under tf.compat.v1"
 OUTSIDE = re.compile(r"^TF1 code outside the program model \((.*)\)$")
@@ -188,7 +188,7 @@ def run_on_tf(python: str, repo: Path, outcomes: list[FileOutcome], timeout: flo
             original = target.read_bytes()
             target.write_bytes(out.code or original)
             try:
-                done = subprocess.run([python, target.name], cwd=target.parent, env=env,
+                done = subprocess.run([python, target.name], check=False, cwd=target.parent, env=env,
                                       capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
                 out.tf_run = "runs" if done.returncode == 0 else failure_kind(done.stderr)
             except subprocess.TimeoutExpired:
@@ -227,8 +227,8 @@ def pct(n: int, total: int) -> str:
 
 
 def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutcome], top: int) -> str:
-    lines = ["| repository | TF files | idiomatic | partial | untouched | failed | crashes "
-             "| unparseable | scripts | scripts idiomatic |",
+    lines = [("| repository | TF files | idiomatic | partial | untouched | failed | crashes "
+             "| unparseable | scripts | scripts idiomatic |"),
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name in [*repos, "total"]:
         rows = [o for o in outcomes if name in ("total", o.repo)]
@@ -242,8 +242,8 @@ def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutc
             f"| {sum(o.crash for o in rows)} | {sum(o.unparseable for o in rows)} | {len(scripts)} "
             f"| {pct(sum(o.level == 'idiomatic' for o in scripts), len(scripts))} |")
     configs = [o for o in outcomes if o.session_config]
-    lines += ["", f"Files building a session config (`ConfigProto`/`GPUOptions`): {len(configs)}, "
-              f"idiomatic {pct(sum(o.level == 'idiomatic' for o in configs), len(configs))}."]
+    lines += ["", (f"Files building a session config (`ConfigProto`/`GPUOptions`): {len(configs)}, "
+              f"idiomatic {pct(sum(o.level == 'idiomatic' for o in configs), len(configs))}.")]
     reasons = collections.Counter(r for o in outcomes for r in o.reasons)
     lines += ["", "| why files keep TF1 graph semantics (top) | files |", "|---|---:|"]
     lines += [f"| {r.replace('|', '/')} | {c} |" for r, c in reasons.most_common(top)]
