@@ -190,7 +190,10 @@ class _Strip(cst.CSTTransformer):
                 dropped += cg.comments(new.leading_lines)
                 continue
             if dropped:
-                new = new.with_changes(leading_lines=cg.merge_leading(dropped, list(new.leading_lines)))
+                merged = new.with_changes(leading_lines=cg.merge_leading(dropped, list(new.leading_lines)))
+                if id(old) in self.lines:
+                    self.lines[id(merged)] = self.lines[id(old)]
+                new = merged
                 dropped = []
             kept.append(new)
         return kept or [cst.SimpleStatementLine([cst.Pass()])]
