@@ -47,7 +47,7 @@ NO_FORM = re.compile(r"^(tf\.[\w.]+) has no TF2 form here")
 PLACEHOLDERS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p), r) for p, r in [
         (r"'[^']*'", "'<scope>'"),
-        (r"\bgraph tensor [\w.]+", "graph tensor <name>"),
+        (r"\bgraph tensor (?!of\b)[\w.]+", "graph tensor <name>"),
         (r"^graph \w+ used", "graph <name> used"),
         (r"^session [\w.]+", "session <name>"),
         (r"^[\w.]+ (is bound again|is created from|calls|selects)", r"<name> \1"),

@@ -139,8 +139,8 @@ class _Collect(cst.CSTVisitor):
         kind = self._config_call(value)
         if kind and isinstance(target, cst.Name):
             name = target.value
-            if name in self.kinds:
-                self.bad.add(name)  # bound twice: not one configuration
+            if self.kinds.get(name, kind) != kind:
+                self.bad.add(name)  # a config bound again as something else
             self.kinds[name] = kind
             self.accounted[name] += 1
             self.statements.add(id(node))

@@ -155,3 +155,31 @@ def test_config_with_another_use_or_a_computed_option_keeps_the_file_as_tf1() ->
         assert result.level == "partial"
         assert "tf.compat.v1.ConfigProto()" in result.code
         assert "tf.config." not in result.code
+
+
+def test_a_config_built_again_for_a_second_session_is_set_once() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        config = tf.ConfigProto()
+        config.gpu_options.allow_growth = True
+        sess = tf.Session(config=config)
+        w = tf.Variable(2.0)
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(w))
+        sess.close()
+        config = tf.ConfigProto()
+        config.gpu_options.allow_growth = True
+        sess = tf.Session(config=config)
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(w))
+        """,
+        """\
+        import tensorflow as tf
+        for gpu in tf.config.list_physical_devices("GPU"):
+            tf.config.experimental.set_memory_growth(gpu, True)
+        w = tf.Variable(2.0)
+        print(w.numpy())
+        print(w.numpy())
+        """,
+    )
