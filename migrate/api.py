@@ -251,7 +251,7 @@ def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings:
         return ProgramMove(module, aliases, lines, findings).run()
     body = ProgramMove(config.module, aliases, lines, findings).run()
     findings.extend(config.findings)
-    return with_setup(body, config.setup)
+    return with_setup(body, config)
 
 
 def _same_statements(new: cst.Module, old: cst.Module) -> bool:

@@ -50,6 +50,8 @@ class SessionConfig:
 
     module: cst.Module
     setup: list[str] = field(default_factory=list)  # statements, in order, each once
+    #: Comments above the statements that went: they describe the settings, so they go with them.
+    comments: list[cst.EmptyLine] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -173,8 +175,10 @@ class _Collect(cst.CSTVisitor):
 class _Strip(cst.CSTTransformer):
     """Drops the configuration's statements and ``config=`` arguments, keeping comments and lines."""
 
-    def __init__(self, statements: set[int], args: set[int], lines: dict[int, int]) -> None:
+    def __init__(self, statements: set[int], args: set[int], lines: dict[int, int], move_comments: bool) -> None:
         self.statements, self.args, self.lines = statements, args, lines
+        self.move_comments = move_comments
+        self.comments: list[cst.EmptyLine] = []
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
         result = super().on_leave(original_node, updated_node)
@@ -187,7 +191,7 @@ class _Strip(cst.CSTTransformer):
         dropped: list[cst.EmptyLine] = []
         for old, new in zip(originals, body):
             if id(old) in self.statements:
-                dropped += cg.comments(new.leading_lines)
+                (self.comments if self.move_comments else dropped).extend(cg.comments(new.leading_lines))
                 continue
             if dropped:
                 merged = new.with_changes(leading_lines=cg.merge_leading(dropped, list(new.leading_lines)))
@@ -236,27 +240,29 @@ def take_apart(module: cst.Module, aliases: Aliases, lines: dict[int, int]) -> S
     if any(o.path in SETTINGS and not _literal(o.value) for o in options):
         return None
     gpu = next(n for n in ("gpu", "gpu_device", "physical_gpu") if uses.count[n] == 0)
-    result = SessionConfig(module.visit(_Strip(collect.statements, collect.session_args, lines)))
+    setup: list[str] = []
+    findings: list[Finding] = []
     for option in sorted(options, key=lambda o: o.line):
         template = SETTINGS.get(option.path)
         if template is None:
-            result.findings.append(Finding(
+            findings.append(Finding(
                 SESSION_RULE.id, option.line, 0,
                 f"session option {option.path} has no TF2 form; dropped", "info"))
             continue
         statement = template.format(tf=tf, gpu=gpu, value=cg.code(option.value))
-        if statement not in result.setup:
-            result.setup.append(statement)
+        if statement not in setup:
+            setup.append(statement)
         call = statement.splitlines()[-1].strip()
-        result.findings.append(Finding(
+        findings.append(Finding(
             SESSION_RULE.id, option.line, 0,
             f"session option {option.path} → {call}, set once after import", "fixed"))
-    return result
+    strip = _Strip(collect.statements, collect.session_args, lines, move_comments=bool(setup))
+    return SessionConfig(module.visit(strip), setup=setup, findings=findings, comments=strip.comments)
 
 
-def with_setup(body: list[cst.BaseStatement], setup: list[str]) -> list[cst.BaseStatement]:
-    """``body`` with the settings right after the statement importing tensorflow."""
-    if not setup:
+def with_setup(body: list[cst.BaseStatement], config: SessionConfig) -> list[cst.BaseStatement]:
+    """``body`` with the settings (and their comments) right after the statement importing tensorflow."""
+    if not config.setup:
         return body
     at = next((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine)
                and isinstance(s.body[0], cst.Import)
@@ -264,5 +270,7 @@ def with_setup(body: list[cst.BaseStatement], setup: list[str]) -> list[cst.Base
     if at is None:
         at = next((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine)
                    and isinstance(s.body[0], (cst.Import, cst.ImportFrom))), -1)
-    statements = [cst.parse_statement(code) for code in setup]
+    statements = [cst.parse_statement(code) for code in config.setup]
+    if config.comments:
+        statements[0] = statements[0].with_changes(leading_lines=config.comments)
     return [*body[: at + 1], *statements, *body[at + 1 :]]

@@ -65,20 +65,21 @@ def test_inline_config_with_placement_and_threads_maps_each_option() -> None:
     )
 
 
-def test_gpu_options_memory_fraction_is_dropped_with_an_info_finding() -> None:
+def test_gpu_options_memory_fraction_is_dropped_and_the_comment_goes_with_the_settings() -> None:
     result = check_transformed(
         """\
         import tensorflow as tf
         w = tf.Variable([1.0, 2.0])
         total = tf.reduce_sum(w * 3.0)
+        # share the GPU with other jobs
         gpu_options = tf.GPUOptions(per_process_gpu_memory_fraction=0.4, allow_growth=True)
-        # one session for the whole script
         sess = tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
         sess.run(tf.global_variables_initializer())
         print(sess.run(total))
         """,
         """\
         import tensorflow as tf
+        # share the GPU with other jobs
         for gpu in tf.config.list_physical_devices("GPU"):
             tf.config.experimental.set_memory_growth(gpu, True)
         w = tf.Variable([1.0, 2.0])
@@ -90,12 +91,11 @@ def test_gpu_options_memory_fraction_is_dropped_with_an_info_finding() -> None:
             return total
 
 
-        # one session for the whole script
         print(total().numpy())
         """,
     )
     dropped = [f for f in result.findings if "per_process_gpu_memory_fraction" in f.message]
-    assert [(f.line, f.kind) for f in dropped] == [(4, "info")]
+    assert [(f.line, f.kind) for f in dropped] == [(5, "info")]
 
 
 def test_config_inside_main_is_set_at_import_and_a_taken_gpu_name_is_avoided() -> None:
