@@ -80,6 +80,7 @@ class FileOutcome:
     session_config: bool = False  # builds a ConfigProto / GPUOptions
     verdict: str = ""
     tf_run: str = ""
+    tf_error: str = ""  # the last line a failed run printed
     code: bytes | None = None
 
 
@@ -191,15 +192,20 @@ def run_on_tf(python: str, repo: Path, outcomes: list[FileOutcome], timeout: flo
                 done = subprocess.run([python, target.name], check=False, cwd=target.parent, env=env,
                                       capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
                 out.tf_run = "runs" if done.returncode == 0 else failure_kind(done.stderr)
+                if done.returncode:
+                    out.tf_error = last_line(done.stderr)
             except subprocess.TimeoutExpired:
                 out.tf_run = f"still running at {timeout:g} s"
             finally:
                 target.write_bytes(original)
 
 
+def last_line(stderr: bytes) -> str:
+    return next((ln for ln in reversed(stderr.decode(errors="replace").splitlines()) if ln.strip()), "")
+
+
 def failure_kind(stderr: bytes) -> str:
-    last = next((ln for ln in reversed(stderr.decode(errors="replace").splitlines()) if ln.strip()), "")
-    kind = last.split(":")[0].strip().split(".")[-1]
+    kind = last_line(stderr).split(":")[0].strip().split(".")[-1]
     if kind in ("ImportError", "ModuleNotFoundError", "AttributeError", "NameError"):
         return "fails at import/name"
     if kind in ("FileNotFoundError", "OSError", "NotFoundError", "URLError", "HTTPError"):
@@ -257,6 +263,10 @@ def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutc
             n = sum(counts.values())
             lines += ["", f"| {label}: {n} scripts | scripts |", "|---|---:|"]
             lines += [f"| {k} | {pct(c, n)} |" for k, c in counts.most_common()]
+    errors = [o for o in checked if o.tf_error]
+    if errors:
+        lines += ["", "| fails on real TF | last line |", "|---|---|"]
+        lines += [f"| {Path(o.path).name} | {o.tf_error.replace('|', '/')[:140]} |" for o in errors]
     return "\n".join(lines)
 
 

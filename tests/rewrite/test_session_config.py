@@ -183,3 +183,24 @@ def test_a_config_built_again_for_a_second_session_is_set_once() -> None:
         print(w.numpy())
         """,
     )
+
+
+def test_gpu_options_inline_in_an_interactive_session_and_a_device_count_dropped() -> None:
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        sess = tf.InteractiveSession(config=tf.ConfigProto(
+            device_count={"GPU": 1}, gpu_options=tf.GPUOptions(allow_growth=True)))
+        w = tf.Variable(2.0)
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(w))
+        """,
+        """\
+        import tensorflow as tf
+        for gpu in tf.config.list_physical_devices("GPU"):
+            tf.config.experimental.set_memory_growth(gpu, True)
+        w = tf.Variable(2.0)
+        print(w.numpy())
+        """,
+    )
+    assert any("device_count has no TF2 form" in f.message and f.kind == "info" for f in result.findings)
