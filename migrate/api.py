@@ -34,6 +34,7 @@ from .rules.rnn_cells import bound_names
 from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
+from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
 from .walk import children, holding, index_tree, transform, walk
 
@@ -196,7 +197,7 @@ def rewrite_source(
         moved_lines = dict(lines)
         if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
             try:
-                body = ProgramMove(module, aliases, moved_lines, findings).run()
+                body = _move(module, aliases, moved_lines, findings)
             except Unsupported as exc:
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
@@ -240,6 +241,17 @@ def rewrite_source(
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched", _distinct(findings))
+
+
+def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> list[cst.BaseStatement]:
+    """The program move, over the module without its session configuration (TF2 has no
+    session to configure: its options become process settings made after the import)."""
+    config = take_apart(module, aliases, lines)
+    if config is None:
+        return ProgramMove(module, aliases, lines, findings).run()
+    body = ProgramMove(config.module, aliases, lines, findings).run()
+    findings.extend(config.findings)
+    return with_setup(body, config)
 
 
 def _same_statements(new: cst.Module, old: cst.Module) -> bool:

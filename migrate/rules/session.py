@@ -23,7 +23,14 @@ RULE = Rule(
         "classes that build their graph in `__init__` (`self.x = tf.placeholder(...)`): there "
         "the steps are tf.functions created in `__init__` and stored as `self.<fetch>`; a "
         "session argument passed to such a method becomes `None`. Tensors that are built but "
-        "never run keep their code in a function of their own (reported, not called)."
+        "never run keep their code in a function of their own (reported, not called). "
+        "A session's `ConfigProto`/`GPUOptions` built from literals becomes process settings "
+        "right after `import tensorflow` (TF2 refuses them once an op has run): "
+        "`gpu_options.allow_growth` → `tf.config.experimental.set_memory_growth` for each GPU, "
+        "`allow_soft_placement` → `tf.config.set_soft_device_placement`, "
+        "`log_device_placement` → `tf.debugging.set_log_device_placement`, "
+        "`intra_op/inter_op_parallelism_threads` → `tf.config.threading.set_*`; options with no "
+        "TF2 form (a GPU memory fraction, device counts) are dropped with an info finding."
     ),
     kind="auto",
 )
