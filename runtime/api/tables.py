@@ -9,6 +9,7 @@ from runtime import compat_v1 as V1
 from runtime import contrib_layers as CL
 from runtime import control_flow as CF
 from runtime import data as DATA
+from runtime import device_config as DC
 from runtime import dtypes as D
 from runtime import errors as E
 from runtime import flags as FL
@@ -320,19 +321,26 @@ def _namespace(prefix: str, api: str, top: dict, nn: dict, extra_subs: dict) -> 
     return mods
 
 
+CONFIG_SUBS = {
+    "config": (DC.CONFIG, "config"), "config.experimental": (DC.CONFIG_EXPERIMENTAL, "config.experimental"),
+    "config.threading": (DC.CONFIG_THREADING, "config.threading"),
+}
+
+
 def build_modules(face: str) -> dict[str, types.ModuleType]:
     v2_top = (dict(CORE) | {"name_scope": NameScopeV2, "device": device_v2, "get_logger": LOG.get_logger}
               | INIT_V2_TOP | SEARCH_TOP | CHECKS.TOP_V2)
     v2 = _namespace("tensorflow", "tf", v2_top, NN_V2 | SEARCH_NN, {
-        "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), "config": ({}, "config"),
+        "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), **CONFIG_SUBS,
         "math": (MATH | MATH_ONLY | SEARCH_MATH, "math"), "image": (IMAGE, "image"),
-        "debugging": (CHECKS.DEBUGGING_V2, "debugging"), "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
+        "debugging": (CHECKS.DEBUGGING_V2 | DC.DEBUGGING, "debugging"), "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
         "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
-    v1_top = dict(CORE) | V1_ONLY | {"name_scope": V1.name_scope, "device": device_v1} | SEARCH_TOP_V1
+    v1_top = dict(CORE) | V1_ONLY | DC.V1_TOP | {"name_scope": V1.name_scope, "device": device_v1} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
                "math": (MATH | MATH_ONLY | SEARCH_MATH_V1 | {"confusion_matrix": EV.confusion_matrix_v1}, "math"),
-               "linalg": (LINALG_V1, "linalg"), "debugging": (CHECKS.DEBUGGING_V1, "debugging"),
+               "linalg": (LINALG_V1, "linalg"), "debugging": (CHECKS.DEBUGGING_V1 | DC.DEBUGGING, "debugging"),
+               **CONFIG_SUBS,
                "metrics": (METRICS_V1, "metrics"), "image": (IMAGE_V1, "image"),
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
