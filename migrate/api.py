@@ -10,7 +10,7 @@ from typing import Any
 import libcst as cst
 
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
-from .codegen import is_docstring
+from .codegen import forget_lines, is_docstring
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .lines import start_lines
@@ -164,6 +164,7 @@ def rewrite_source(
     module = _parse(source, filename)
     aliases = collect_aliases(module)
     clear_walk_cache()
+    forget_lines()
     index_tree(module)
     lines = start_lines(module) if positions else {}
     # The module's code, without generating it again: a file spelling compat.v1, or calling

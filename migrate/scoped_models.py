@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
-from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring
+from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring, record_line
 from .graph import Scope, call_args, calls_by_callee, memoised_walk, names_read
 from .imports import Aliases
 from .layer_seeds import LayerSeeds, SeedPlan
@@ -227,7 +227,7 @@ class ModelBuilder:
         if body and is_docstring(body[0]) and len(body) > 1:
             # The docstring documents the class the function becomes.
             undocumented = func.with_changes(body=func.body.with_changes(body=body[1:]))
-            self.lines[id(undocumented)] = self._line(func)
+            record_line(self.lines, undocumented, self._line(func))
             converted = self.convert_function(undocumented, scope)
             assert converted is not None and isinstance(converted[0], cst.ClassDef)
             cls = converted[0]
@@ -284,7 +284,7 @@ class ModelBuilder:
         name, scope_name = func.name.value, str(scope.evaluated_value)
         kept = func.params.with_changes(params=[p for p in func.params.params if p.name.value != reuse_param])
         renamed = func.with_changes(params=kept)
-        self.lines[id(renamed)] = self._line(func)
+        record_line(self.lines, renamed, self._line(func))
         layer = self._layer_class(renamed, inner)
         self.layer_classes.pop(name)  # called through its one instance, not built per call
         self.model_instances[name] = name
@@ -870,7 +870,7 @@ class ModelBuilder:
         synthetic = cst.parse_statement(f"def {fname}({arguments}):\n    pass\n")
         assert isinstance(synthetic, cst.FunctionDef)
         synthetic = synthetic.with_changes(body=synthetic.body.with_changes(body=body))
-        self.lines[id(synthetic)] = line
+        record_line(self.lines, synthetic, line)
         cls = _camel(scope)
         if cls in self.calls_of_names():
             cls = f"{cls}Layer"
