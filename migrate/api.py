@@ -17,6 +17,7 @@ from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .lines import start_lines
 from .op_seeds import SET_SEED_CALLS
+from .pieces import parse_module
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
@@ -51,9 +52,9 @@ def all_rules() -> list[Rule]:
     return list(RULES.values())
 
 
-def _parse(source: bytes | str, filename: str) -> cst.Module:
+def _parse(source: bytes | str, filename: str, tree: ast.Module) -> cst.Module:
     try:
-        return cst.parse_module(source)
+        return parse_module(source, tree)
     except cst.ParserSyntaxError as exc:
         raise ParseError(f"{filename}:{exc.raw_line}:{exc.raw_column}: {exc.message}") from exc
     except (UnicodeDecodeError, LookupError) as exc:  # undecodable bytes, unknown coding cookie
@@ -186,7 +187,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     if not (uses_tf1 or reads_dimensions):
         return _untouched(source)
-    module = _parse(source, filename)
+    module = _parse(source, filename, tree)
     aliases = collect_aliases(module)
     clear_walk_cache()
     forget_lines()

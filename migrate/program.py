@@ -50,6 +50,7 @@ from .graph_classes import GraphClass, convert_class, external_key, is_graph_cla
 from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
+from .model_flags import FlagScan
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
@@ -149,18 +150,6 @@ class StepFunction:
     params: list[Node]
     definition: cst.FunctionDef
     returns_structure: str  # "none" | "single" | "list" | "tuple" | "dict" | "nested"
-
-
-@dataclass(eq=False)
-class FlagScan:
-    """The names a scope's statements pass as a converted model's `training` flag, as far as
-    they were read (``count`` nodes of ``nodes``, with the model functions ``functions``)."""
-
-    nodes: list[Node]
-    items: tuple  # the flag parameters of each model function the scan used
-    count: int = 0
-    functions: tuple[str, ...] = ()
-    passed: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -2354,27 +2343,10 @@ class ProgramMove:
         """A placeholder passed as a converted model's `training` flag: TF1's cond took it as a
         scalar, and Keras needs the rank of what a model is called with."""
         assert self.models is not None
-        flags = self.models.flag_params
-        nodes = self.scope.nodes
         scan = self.flag_scan
-        if scan is None or (scan.count, scan.functions) != (len(nodes), tuple(flags)):
-            items = tuple(flags.items())
-            if scan is None or scan.nodes is not nodes or scan.items != items or scan.count > len(nodes):
-                scan = FlagScan(nodes, items)
-            # the scope only grows: the statements scanned with the same flags need no new look
-            for node in nodes[scan.count:]:
-                for call in calls_in(node.stmt):
-                    if not (isinstance(call.func, cst.Name) and call.func.value in flags):
-                        continue
-                    for position, name in flags[call.func.value]:
-                        scan.passed.update(
-                            a.value.value for i, a in enumerate(call.args)
-                            if ((a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == name))
-                            and isinstance(a.value, cst.Name)
-                        )
-            scan.count, scan.functions = len(nodes), tuple(flags)
-            self.flag_scan = scan
-        return placeholder.name in scan.passed
+        if scan is None or scan.nodes is not self.scope.nodes or scan.changes is not self.models.flag_changes:
+            scan = self.flag_scan = FlagScan(self.scope.nodes, self.models.flag_changes)
+        return scan.passes(placeholder.name, self.models.flag_params)
 
     def _watched(self, grad_nodes: list[Node], placeholders: list[Node]) -> list[str]:
         names = {p.name for p in placeholders}

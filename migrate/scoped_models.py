@@ -148,6 +148,7 @@ class ModelBuilder:
     # model instance -> (position, name) of parameters its layers take as `training`: calls pass
     # them by keyword (Keras takes only tensors positionally), a fed flag is a scalar
     flag_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    flag_changes: list[str] = field(default_factory=list)  # names set or dropped in flag_params, in order
     # set while converting a function whose one instance is made where it is called
     shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
@@ -210,6 +211,7 @@ class ModelBuilder:
         self.dropped_params[instance] = self.dropped_params.pop(name, ([], ""))
         if name in self.flag_params:
             self.flag_params[instance] = self.flag_params.pop(name)
+            self.flag_changes += [name, instance]
         if name in self.regularized_models:
             self.regularized_models.remove(name)
             self.regularized_models.add(instance)
@@ -505,6 +507,7 @@ class ModelBuilder:
         flags = [(names.index(f), f) for f in self._training_flags(body, names[1:])]
         if flags:
             self.flag_params[name] = flags
+            self.flag_changes.append(name)
         init_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
         config_names = [p.name.value for p in config]
         read = {n.value for s in new_body for n in names_read(s)}
