@@ -34,6 +34,10 @@ class FlagScan:
     #: (scope size, model functions) when the names were last brought up to date
     key: tuple[int, tuple[str, ...]] = (-1, ())
 
+    def __post_init__(self) -> None:
+        # A new scan reads every call with the flags as they are: only later changes count.
+        self.changes_read = len(self.changes)
+
     def passes(self, name: str, flags: Flags) -> bool:
         """Is ``name`` passed as a flag? Brought up to date when the scope or the set of model
         functions changed since the last question (as a full rescan would be, then)."""
