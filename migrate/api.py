@@ -188,6 +188,11 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     if not (uses_tf1 or reads_dimensions):
         return _untouched(source)
     module = _parse(source, filename, tree)
+    # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
+    # kept (in its walk's order), and the cache lets it go (it keeps the output's tree next).
+    path_lines = [(n.lineno, p) for n, p in _ast_paths(nodes, ast_aliases)]  # type: ignore[attr-defined]
+    del tree, nodes
+    _syntax_tree.cache_clear()
     aliases = collect_aliases(module)
     clear_walk_cache()
     forget_lines()
@@ -228,7 +233,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
                 # TF1 names the move did not reach: rather than mixing them into eager code,
                 # the whole file keeps TF1 graph semantics.
                 line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0) or min(
-                    (n.lineno for n, p in _ast_paths(nodes, ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
+                    (line for line, p in path_lines if p in left), default=0,
                 )
                 findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
                                     f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
@@ -249,7 +254,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
         new_module = _python_control_flow(new_module, lines, findings)
     if "set_random_seed" in text and config.enabled(KERAS_SEED_RULE.id):
-        line = next((n.lineno for n, p in _ast_paths(nodes, ast_aliases) if p in SET_SEED_CALLS), 0)  # type: ignore[attr-defined]
+        line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
         return _untouched(source, _distinct(findings))
