@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import ast
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any
 
 import libcst as cst
 
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
-from .codegen import is_docstring
+from .codegen import forget_lines, is_docstring
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .lines import start_lines
 from .op_seeds import SET_SEED_CALLS
+from .pieces import parse_module
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
@@ -50,14 +53,14 @@ def all_rules() -> list[Rule]:
     return list(RULES.values())
 
 
-def _parse(source: bytes | str, filename: str) -> cst.Module:
+def _parse(source: bytes | str, filename: str, tree: ast.Module) -> cst.Module:
     """The file's tree, printing back to its very bytes.
 
     libcst's parser drops a final lone CR (an old-Mac or CR-only file's last line ending):
     the tree says it has no trailing newline, so it is put back here.
     """
     try:
-        module = cst.parse_module(source)
+        module = parse_module(source, tree)
     except cst.ParserSyntaxError as exc:
         raise ParseError(f"{filename}:{exc.raw_line}:{exc.raw_column}: {exc.message}") from exc
     except (UnicodeDecodeError, LookupError) as exc:  # undecodable bytes, unknown coding cookie
@@ -158,7 +161,30 @@ def rewrite_source(
     ``positions=False`` leaves findings at line 0, sparing a codegen pass over the whole
     tree, for re-runs that only compare the code.
     """
-    config = config or RewriteConfig()
+    with _collector_paused():
+        return _rewrite(source, filename, config or RewriteConfig(), positions)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for one rewrite.
+
+    A rewrite holds its trees (millions of objects for a big file) until it ends, and they
+    hold no cycles: reference counts free what it drops. Each full pass of the collector
+    walks all of them again, and passes come as often as objects are made, so the collector
+    alone would make the cost grow faster than the file. Cycles made meanwhile are collected
+    after it.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, positions: bool) -> RewriteResult:
     text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
@@ -169,9 +195,15 @@ def rewrite_source(
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     if not (uses_tf1 or reads_dimensions):
         return _untouched(source)
-    module = _parse(source, filename)
+    module = _parse(source, filename, tree)
+    # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
+    # kept (in its walk's order), and the cache lets it go (it keeps the output's tree next).
+    path_lines = [(n.lineno, p) for n, p in _ast_paths(nodes, ast_aliases)]  # type: ignore[attr-defined]
+    del tree, nodes
+    _syntax_tree.cache_clear()
     aliases = collect_aliases(module)
     clear_walk_cache()
+    forget_lines()
     index_tree(module)
     lines = start_lines(module) if positions else {}
     # The module's code, without generating it again: a file spelling compat.v1, or calling
@@ -209,7 +241,7 @@ def rewrite_source(
                 # TF1 names the move did not reach: rather than mixing them into eager code,
                 # the whole file keeps TF1 graph semantics.
                 line = next((f.line for f in findings if f.rule == COMPAT_RULE.id and f.line), 0) or min(
-                    (n.lineno for n, p in _ast_paths(nodes, ast_aliases) if p in left), default=0,  # type: ignore[attr-defined]
+                    (line for line, p in path_lines if p in left), default=0,
                 )
                 findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
                                     f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
@@ -230,7 +262,7 @@ def rewrite_source(
     if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
         new_module = _python_control_flow(new_module, lines, findings)
     if "set_random_seed" in text and config.enabled(KERAS_SEED_RULE.id):
-        line = next((n.lineno for n, p in _ast_paths(nodes, ast_aliases) if p in SET_SEED_CALLS), 0)  # type: ignore[attr-defined]
+        line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
         return _untouched(source, _distinct(findings))

@@ -133,6 +133,23 @@ def convert_result(call: str, structure: str) -> str:
     }[structure]
 
 
+#: Nodes whose line is recorded by id during the current rewrite. Lines are keyed by node id,
+#: and a node that died would hand its id to a node made later, which would then report at a
+#: line not its own: so each recorded node lives until the rewrite ends (`forget_lines`).
+_RECORDED: list[cst.CSTNode] = []
+
+
+def record_line(lines: dict[int, int], node: cst.CSTNode, line: int) -> None:
+    """``lines[id(node)] = line``, with ``node`` kept alive so its id stays its own."""
+    lines[id(node)] = line
+    _RECORDED.append(node)
+
+
+def forget_lines() -> None:
+    """Let the nodes of the last rewrite go (called as a rewrite starts)."""
+    _RECORDED.clear()
+
+
 def copy_lines(old: cst.CSTNode, new: cst.CSTNode, lines: dict[int, int]) -> None:
     """Give a rebuilt tree the source lines of the tree it replaces, node by node; children
     the rebuild added (an argument appended to a call) take their parent's line."""
@@ -140,7 +157,7 @@ def copy_lines(old: cst.CSTNode, new: cst.CSTNode, lines: dict[int, int]) -> Non
         return
     line = lines.get(id(old))
     if line is not None:
-        lines[id(new)] = line
+        record_line(lines, new, line)
     old_children, new_children = children(old), children(new)
     for old_child, new_child in zip(old_children, new_children):
         copy_lines(old_child, new_child, lines)
@@ -154,7 +171,8 @@ def fill_lines(node: cst.CSTNode, line: int, lines: dict[int, int]) -> None:
     stack = [node]
     while stack:
         current = stack.pop()
-        lines.setdefault(id(current), line)
+        if id(current) not in lines:
+            record_line(lines, current, line)
         stack.extend(children(current))
 
 

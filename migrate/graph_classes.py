@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .class_scopes import scope_arguments, scoped_lists
-from .codegen import copy_lines, is_docstring
+from .codegen import copy_lines, is_docstring, record_line
 from .graph import INSIDE, calls_in, names_read
 from .report import Finding, Unsupported
 from .rules.session import RULE as SESSION_RULE
@@ -229,7 +229,7 @@ def _shared_models(
         caller = scopes.get(PREFIX + name, set())
         scope = next(iter(caller)) if len(caller) == 1 else None
         plain = method.with_changes(decorators=[])
-        lines[id(plain)] = lines.get(id(method), 0)
+        record_line(lines, plain, lines.get(id(method), 0))
         shared = models.convert_shared(plain, PREFIX + name, scope if scope and scope.isidentifier() else None)
         if shared is None:
             continue
@@ -245,7 +245,7 @@ def _shared_models(
                               f"{name} is configured from {', '.join(sorted(config))}, computed in __init__")
         first = next(i for i, s in enumerate(body) if _self_calls(s, name))
         made_line = cst.parse_statement(f"self.{name} = {made.pop()}\n")
-        lines[id(made_line)] = lines.get(id(body[first]), 0)
+        record_line(lines, made_line, lines.get(id(body[first]), 0))
         body.insert(first, made_line)
         classes.extend(shared.classes)
         converted.append(method)
@@ -291,7 +291,7 @@ def _scope_blocks(
             leading_lines=[]))
         func = cst.parse_statement(
             f"def {scope}({', '.join(inputs + config)}):\n" + "".join(f"    {line}\n" for line in source.splitlines()))
-        lines[id(func)] = lines.get(id(stmt), 0)
+        record_line(lines, func, lines.get(id(stmt), 0))
         shared = models.convert_shared(func, PREFIX + scope, None)
         if shared is None or shared.config != config:
             out.append(stmt)
@@ -301,7 +301,7 @@ def _scope_blocks(
         made = cst.parse_statement(f"self.{scope} = {shared.constructor_source(config)}\n")
         called = cst.parse_statement(f"{targets} = self.{scope}({call_args})\n")
         for new in (made, called):
-            lines[id(new)] = lines.get(id(stmt), 0)
+            record_line(lines, new, lines.get(id(stmt), 0))
         out.extend([made.with_changes(leading_lines=stmt.leading_lines), called])
         classes.extend(shared.classes)
     return init.with_changes(body=init.body.with_changes(body=out)), classes

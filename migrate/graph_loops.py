@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .codegen import ReplaceNames, fill_lines
+from .codegen import ReplaceNames, fill_lines, record_line
 from .graph import INSIDE, Node, Scope, names_read
 from .imports import Aliases
 from .report import Finding
@@ -239,7 +239,7 @@ def _carry(
                 assign.with_changes(targets=[assign.targets[0].with_changes(target=cst.Name(new))])
             ]
         )
-        lines[id(renamed)] = lines.get(id(stmt), 0)
+        record_line(lines, renamed, lines.get(id(stmt), 0))
         out[at] = renamed
         for j in range(at + 1, len(out)):
             out[j] = out[j].visit(ReplaceNames({name: new}))  # type: ignore[assignment]

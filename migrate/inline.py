@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from .api_table import OPTIMIZERS
-from .codegen import ReplaceNames, copy_lines, is_docstring
+from .codegen import ReplaceNames, copy_lines, is_docstring, record_line
 from .graph import call_args, name_uses, top_level_defs
 from .imports import Aliases
 from .report import Finding
@@ -145,7 +145,7 @@ def _lifted_return(
         return [*body[:-1], ret]
     with_rest = last.with_changes(body=last.body.with_changes(body=inner[:-1]))
     if lines is not None:
-        lines[id(with_rest)] = lines.get(id(last), 0)
+        record_line(lines, with_rest, lines.get(id(last), 0))
     return [*body[:-1], with_rest, ret]
 
 
@@ -327,12 +327,12 @@ def _inline(
         moved.append(
             cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
         )  # type: ignore[arg-type]
-        lines[id(moved[-1])] = lines.get(id(site.stmt), 0)
+        record_line(lines, moved[-1], lines.get(id(site.stmt), 0))
     out = prologue + moved
     if not out:
         return None
     for stmt in prologue:
-        lines[id(stmt)] = lines.get(id(site.stmt), 0)
+        record_line(lines, stmt, lines.get(id(site.stmt), 0))
     first = out[0].with_changes(
         leading_lines=list(site.stmt.leading_lines) + list(out[0].leading_lines)
     )
@@ -559,7 +559,7 @@ def _replace(
             assert isinstance(owner, cst.FunctionDef)
             owner_body = fix_owner(list(owner.body.body))  # type: ignore[union-attr]
             stmt = owner.with_changes(body=owner.body.with_changes(body=owner_body))
-            lines[id(stmt)] = lines.get(id(owner), 0)
+            record_line(lines, stmt, lines.get(id(owner), 0))
         new_body.append(stmt)
     if site.owner is module:
         new_body = fix_owner(new_body)

@@ -9,6 +9,8 @@ and calls the functions instead of `sess.run`.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -48,6 +50,7 @@ from .graph_classes import GraphClass, convert_class, external_key, is_graph_cla
 from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
+from .model_flags import FlagScan
 from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
@@ -158,12 +161,15 @@ class ProgramMove:
     scope: Scope = field(default_factory=Scope)
     functions: dict[str, StepFunction] = field(default_factory=dict)
     used_names: set[str] = field(default_factory=set)
+    fresh_from: dict[str, int] = field(default_factory=dict)  # base -> first n `_fresh` may try
     optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
+    optimizers_applied: set[int] = field(default_factory=set)  # ids of the optimizers above
     lr_placeholders: set[int] = field(default_factory=set)
-    # (scope size and model functions it was taken at, names passed as a model's training flag)
-    flag_names: tuple[tuple, set[str]] = ((), set())
+    flag_scan: FlagScan | None = None  # names passed as a model's training flag
     models: ModelBuilder | None = None
-    sliced: set[int] = field(default_factory=set)
+    # ids of the nodes computed inside a step function, in the order they were taken (a dict
+    # for its order: the unrun tensors' pass reads what each function took)
+    sliced: dict[int, None] = field(default_factory=dict)
     # seeded random ops -> the step functions that build a copy of them
     random_copies: dict[int, list[str]] = field(default_factory=dict)
     layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken
@@ -201,6 +207,7 @@ class ProgramMove:
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
+        self.fresh_from = {}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
         self.summary_helpers = summary_helpers(self.module, self.aliases)
         helper_ids = {id(n) for f in self.summary_helpers.values() for n in names_read(f)}
@@ -371,15 +378,36 @@ class ProgramMove:
         )
 
     def _unrun_functions(self) -> list[cst.FunctionDef]:
-        """Tensors built but never run keep their code as functions of their own (not called)."""
+        """Tensors built but never run keep their code as functions of their own (not called).
+
+        Each function is made for the last unrun tensor no other unrun one reads (the last
+        unrun one when all are read), and takes its backward slice out of the unrun ones. The
+        readers of each node are counted and the unread tensors kept in a heap, so a module
+        with many unrun tensors costs one pass over them, not one per function.
+        """
+        unused = [n for n in self.scope.nodes if n.kind in INSIDE and id(n) not in self.sliced]
+        at = {id(n): i for i, n in enumerate(unused)}
+        readers = Counter(id(d) for n in unused for d in n.deps)
+        unread = [-i for i, n in enumerate(unused) if not readers[id(n)]]  # a max-heap of positions
+        heapq.heapify(unread)
+        last = len(unused) - 1
         made: list[cst.FunctionDef] = []
         while True:
-            unused = [n for n in self.scope.nodes if n.kind in INSIDE and id(n) not in self.sliced]
-            if not unused:
+            while last >= 0 and id(unused[last]) in self.sliced:
+                last -= 1
+            if last < 0:
                 return made
-            needed = {id(d) for n in unused for d in n.deps}
-            sink = next((n for n in reversed(unused) if id(n) not in needed), unused[-1])
+            while unread and id(unused[-unread[0]]) in self.sliced:
+                heapq.heappop(unread)
+            sink = unused[-unread[0]] if unread else unused[last]
+            sliced_before = len(self.sliced)
             fn = self._make_function(cst.Name(sink.name), [sink], sink.value)
+            for key in itertools.islice(reversed(self.sliced), len(self.sliced) - sliced_before):
+                if key in at:
+                    for dep in unused[at[key]].deps:
+                        readers[id(dep)] -= 1
+                        if not readers[id(dep)] and id(dep) in at:
+                            heapq.heappush(unread, -at[id(dep)])
             self.functions[sink.name] = fn
             made.append(fn.definition)
             self.findings.append(Finding(
@@ -400,10 +428,13 @@ class ProgramMove:
         self.findings.append(Finding(rule, line, 0, message, kind))
 
     def _fresh(self, base: str) -> str:
-        name, n = base, 2
+        """``base``, else the first ``base_<n>`` (n from 2) no one uses; names are never given
+        back, so the search for a base goes on from where it last stopped."""
+        name, n = base, self.fresh_from.get(base, 2)
         while name in self.used_names:
             name = f"{base}_{n}"
             n += 1
+        self.fresh_from[base] = n
         self.used_names.add(name)
         return name
 
@@ -432,7 +463,7 @@ class ProgramMove:
                         inner[0] = first.with_changes(
                             leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
                         )
-                        self.lines[id(inner[0])] = self._line(first)
+                        cg.record_line(self.lines, inner[0], self._line(first))
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
                     continue
@@ -470,7 +501,7 @@ class ProgramMove:
             value = value.with_changes(for_in=value.for_in.with_changes(iter=cst.Name(name)))
         rest = stmt.with_changes(body=[stmt.body[0].with_changes(value=value)], leading_lines=[])
         for part in (hoisted, rest):
-            self.lines[id(part)] = self._line(stmt)
+            cg.record_line(self.lines, part, self._line(stmt))
         return [hoisted, rest]
 
     def _gradients_call(self, node: cst.BaseExpression) -> bool:
@@ -1469,7 +1500,7 @@ class ProgramMove:
             node.info["schedule"] = self.scope.deps_of(lr)[0]
         if isinstance(lr, cst.Name) and lr_nodes and _rate_of_variables(lr_nodes[0]):
             # Keras calls a callable learning rate before each update, when TF1 evaluated it.
-            self.sliced.add(id(lr_nodes[0]))
+            self.sliced[id(lr_nodes[0])] = None
             node.info["rate_function"] = True
             lr_override = f"lambda: {code(lr_nodes[0].value)}"
             self._fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} computed from variables → a callable rate")
@@ -1569,9 +1600,9 @@ class ProgramMove:
         return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keras.keras).lower().replace("_2_d", "2d")
 
     def _assignments(self) -> Counter[str]:
-        """How many statements of the module assign each plain name."""
-        assigns = memoised_walk("assigns", self.module, _assigns)
-        return Counter(t.target.value for a in assigns for t in a.targets if isinstance(t.target, cst.Name))
+        """How many statements of the module assign each plain name (counted once per module:
+        it is asked for every layer)."""
+        return memoised_walk("assignment counts", self.module, _assignment_counts)
 
     # ------------------------------------------------------------ run sites
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
@@ -2198,7 +2229,7 @@ class ProgramMove:
         returned: cst.BaseExpression | None = None,
     ) -> StepFunction:
         inside, placeholders, _ = backward_slice(roots)
-        self.sliced.update(id(n) for n in inside)
+        self.sliced.update(dict.fromkeys(id(n) for n in inside))
         for node in inside:
             if node.kind == "train":
                 lr = node.info["optimizer"].info.get("lr_placeholder")  # type: ignore[union-attr]
@@ -2314,22 +2345,10 @@ class ProgramMove:
         """A placeholder passed as a converted model's `training` flag: TF1's cond took it as a
         scalar, and Keras needs the rank of what a model is called with."""
         assert self.models is not None
-        flags = self.models.flag_params
-        key = (len(self.scope.nodes), tuple(flags))
-        if self.flag_names[0] != key:
-            passed: set[str] = set()
-            for node in self.scope.nodes:
-                for call in calls_in(node.stmt):
-                    if not (isinstance(call.func, cst.Name) and call.func.value in flags):
-                        continue
-                    for position, name in flags[call.func.value]:
-                        passed.update(
-                            a.value.value for i, a in enumerate(call.args)
-                            if ((a.keyword is None and i == position) or (a.keyword is not None and a.keyword.value == name))
-                            and isinstance(a.value, cst.Name)
-                        )
-            self.flag_names = (key, passed)
-        return placeholder.name in self.flag_names[1]
+        scan = self.flag_scan
+        if scan is None or scan.nodes is not self.scope.nodes or scan.changes is not self.models.flag_changes:
+            scan = self.flag_scan = FlagScan(self.scope.nodes, self.models.flag_changes)
+        return scan.passes(placeholder.name, self.models.flag_params)
 
     def _watched(self, grad_nodes: list[Node], placeholders: list[Node]) -> list[str]:
         names = {p.name for p in placeholders}
@@ -2452,12 +2471,13 @@ class ProgramMove:
         opt: Node = train.info["optimizer"]  # type: ignore[assignment]
         key = (id(opt), var_list)
         if key not in self.optimizer_instances:
-            if any(k[0] == id(opt) for k in self.optimizer_instances):
+            if id(opt) in self.optimizers_applied:
                 raise Unsupported(
                     OPTIMIZER_RULE.id, self._line(train.stmt),
                     f"optimizer {opt.name} is applied to a second variable list (Keras 3 needs one instance per list)",
                 )
             self.optimizer_instances[key] = opt.name
+            self.optimizers_applied.add(id(opt))
         return self.optimizer_instances[key]
 
     def _recorded_targets(self, grad_nodes: list[Node]) -> list[cst.BaseStatement]:
@@ -2754,6 +2774,11 @@ def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
 def _functions_by_name(module: cst.Module) -> dict[str, cst.FunctionDef]:
     """The module's top-level functions by name, as Python binds them (the last def wins)."""
     return {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+
+
+def _assignment_counts(node: cst.CSTNode) -> Counter[str]:
+    assigns = memoised_walk("assigns", node, _assigns)
+    return Counter(t.target.value for a in assigns for t in a.targets if isinstance(t.target, cst.Name))
 
 
 def _assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
-from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring
+from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring, record_line
 from .graph import Scope, call_args, calls_by_callee, memoised_walk, names_read
 from .imports import Aliases
 from .layer_seeds import LayerSeeds, SeedPlan
@@ -154,6 +154,7 @@ class ModelBuilder:
     # model instance -> (position, name) of parameters its layers take as `training`: calls pass
     # them by keyword (Keras takes only tensors positionally), a fed flag is a scalar
     flag_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    flag_changes: list[str] = field(default_factory=list)  # names set or dropped in flag_params, in order
     # set while converting a function whose one instance is made where it is called
     shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
@@ -216,6 +217,7 @@ class ModelBuilder:
         self.dropped_params[instance] = self.dropped_params.pop(name, ([], ""))
         if name in self.flag_params:
             self.flag_params[instance] = self.flag_params.pop(name)
+            self.flag_changes += [name, instance]
         if name in self.regularized_models:
             self.regularized_models.remove(name)
             self.regularized_models.add(instance)
@@ -233,7 +235,7 @@ class ModelBuilder:
         if body and is_docstring(body[0]) and len(body) > 1:
             # The docstring documents the class the function becomes.
             undocumented = func.with_changes(body=func.body.with_changes(body=body[1:]))
-            self.lines[id(undocumented)] = self._line(func)
+            record_line(self.lines, undocumented, self._line(func))
             converted = self.convert_function(undocumented, scope)
             assert converted is not None and isinstance(converted[0], cst.ClassDef)
             cls = converted[0]
@@ -290,7 +292,7 @@ class ModelBuilder:
         name, scope_name = func.name.value, str(scope.evaluated_value)
         kept = func.params.with_changes(params=[p for p in func.params.params if p.name.value != reuse_param])
         renamed = func.with_changes(params=kept)
-        self.lines[id(renamed)] = self._line(func)
+        record_line(self.lines, renamed, self._line(func))
         layer = self._layer_class(renamed, inner)
         self.layer_classes.pop(name)  # called through its one instance, not built per call
         self.model_instances[name] = name
@@ -510,6 +512,7 @@ class ModelBuilder:
         flags = [(names.index(f), f) for f in self._training_flags(body, names[1:])]
         if flags:
             self.flag_params[name] = flags
+            self.flag_changes.append(name)
         init_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
         config_names = [p.name.value for p in config]
         read = {n.value for s in new_body for n in names_read(s)}
@@ -875,7 +878,7 @@ class ModelBuilder:
         synthetic = cst.parse_statement(f"def {fname}({arguments}):\n    pass\n")
         assert isinstance(synthetic, cst.FunctionDef)
         synthetic = synthetic.with_changes(body=synthetic.body.with_changes(body=body))
-        self.lines[id(synthetic)] = line
+        record_line(self.lines, synthetic, line)
         cls = _camel(scope)
         if cls in self.calls_of_names():
             cls = f"{cls}Layer"

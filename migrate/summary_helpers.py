@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .api_table import SUMMARY_OPS
-from .codegen import ReplaceNames, copy_lines, is_docstring
+from .codegen import ReplaceNames, copy_lines, is_docstring, record_line
 from .graph import call_args, names_read
 from .imports import Aliases
 from .rules.session import SESSION_CALLS
@@ -151,7 +151,7 @@ def inline_call(
         copy_lines(s, new, lines)
         if i == 0:
             new = new.with_changes(leading_lines=list(stmt.leading_lines))
-            lines[id(new)] = lines.get(id(stmt), 0)
+            record_line(lines, new, lines.get(id(stmt), 0))
         out.append(new)  # type: ignore[arg-type]
     return out
 

@@ -64,13 +64,11 @@ def _ends_in_keras(node: cst.BaseExpression) -> bool:
     return isinstance(last, cst.Name) and last.value == "keras"
 
 
-def _early_draw(body: list[cst.BaseStatement], seed: cst.SimpleStatementLine) -> int | None:
-    """Where a module-level statement before `seed` creates Keras objects (`model = Model()`,
-    placed after its class): their initializers took their seeds there."""
-    if seed not in body:
-        return None
+def _first_draw(body: list[cst.BaseStatement], end: int) -> int | None:
+    """Where a module-level statement before ``body[end]`` first creates Keras objects
+    (`model = Model()`, placed after its class): their initializers took their seeds there."""
     keras_classes = {s.name.value for s in body if isinstance(s, cst.ClassDef) and _draws_with_keras(s)}
-    for i, stmt in enumerate(body[: body.index(seed)]):
+    for i, stmt in enumerate(body[:end]):
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             continue
         if _draws_with_keras(stmt) or any(
@@ -128,10 +126,14 @@ def seed_python_random(module: cst.Module, line: int, findings: list[Finding]) -
     # A literal seed is given to Python's random before a module-level Keras object made ahead
     # of the seed call; any other seed stays where it is set.
     body = list(module.body)
+    # Seeds at the module level, by position: one scan finds the first draw ahead of any.
+    positions = {id(s): i for i, s in enumerate(body)}
+    at_module = [positions[id(seed)] for seed in seeds if id(seed) in positions]
+    first = _first_draw(body, max(at_module)) if at_module else None
     early: dict[int, str] = {}  # index of the first statement drawing ahead of it -> seed
     late = []
     for seed in seeds:
-        at = _early_draw(body, seed)
+        at = first if first is not None and first < positions.get(id(seed), -1) else None
         argument = seed.body[0].value.args[0].value  # type: ignore[attr-defined]
         if at is not None and isinstance(argument, cst.Integer):
             early.setdefault(at, argument.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from helpers import check_noop
 
@@ -116,3 +118,25 @@ def test_deselecting_a_program_move_rule_keeps_graph_mode() -> None:
     result = rewrite_source(TF1, config=RewriteConfig(ignore=frozenset({"TF105"})))
     assert result.level == "partial"
     assert "tf.compat.v1.Session()" in result.code and "tf.math.log(x)" in result.code
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_cycle_collector_stays_off_during_a_rewrite(enabled: bool) -> None:
+    """Its full passes would walk a big file's trees again and again: cost faster than linear.
+    Whether it runs afterwards is as the caller had it (once back on, it may pass once over
+    what the rewrite made)."""
+    passes: list[str] = []
+
+    def count(phase: str, info: dict) -> None:
+        passes.append(phase)
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    gc.callbacks.append(count)
+    try:
+        result = rewrite_source(TF1 * 20)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.callbacks.remove(count)
+        (gc.enable if was else gc.disable)()
+    assert result.changed and passes.count("start") <= 1
