@@ -248,11 +248,7 @@ def _verify(
                        **common)
     missed = _unreached(sources, new) if d is None else []
     if missed:
-        many = len(missed) > 1
-        return Verdict("unverified", f"{len(missed)} changed line{'s' if many else ''} of the "
-                       f"rewrite never ran: {ranges(missed)}; a test input that reaches "
-                       f"{'them' if many else 'it'} would verify {'them' if many else 'it'}",
-                       **common, not_run=missed)
+        return Verdict("unverified", _not_run_reason(missed, new), **common, not_run=missed)
     if d is None:
         return Verdict(
             "equivalent",
@@ -268,6 +264,17 @@ def _verify(
         also = _attribute(run_old, run_new, d, tol)
     reason = "; also ".join(_describe(found) for found in [d, *also])
     return Verdict("different", reason, **common, also=also)
+
+
+def _not_run_reason(missed: list[int], new: RunResult) -> str:
+    """``2 changed lines of the rewrite never ran: 10-11; ...``, or why none was seen to run."""
+    many = len(missed) > 1
+    them = "them" if many else "it"
+    if not (new.trace and new.trace.get("lines_run") is not None):
+        return (f"{len(missed)} changed line{'s' if many else ''} of the rewrite ({ranges(missed)}) "
+                "not seen to run: the rewrite ended without recording line coverage")
+    return (f"{len(missed)} changed line{'s' if many else ''} of the rewrite never ran: "
+            f"{ranges(missed)}; a test input that reaches {them} would verify {them}")
 
 
 def _ending(failure: str) -> str:

@@ -67,6 +67,13 @@ def test_every_unreached_line_is_named(write_program) -> None:
     assert "2 changed lines of the rewrite never ran: 10-11; a test input" in verdict.reason
 
 
+def test_a_rewrite_that_records_no_coverage_vouches_for_no_changed_line(write_program) -> None:
+    ending = "import os, sys\nprint(VALUE)\nsys.stdout.flush()\nos._exit(0)\n"
+    verdict = verify(write_program, ending.replace("VALUE", "1"), ending.replace("VALUE", "2 - 1"))
+    assert (verdict.status, verdict.not_run) == ("unverified", [2]), verdict.reason
+    assert "without recording line coverage" in verdict.reason
+
+
 def test_in_memory_rewrites_are_held_to_the_same_rule(write_program, tmp_path: Path) -> None:
     write_program("", "main.py")
     options = Options(timeout=60)
