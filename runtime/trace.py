@@ -32,8 +32,9 @@ Recorded per run: every variable's creation line in the user program
 first update and value at exit; every step's gradients and the program line that
 applied it; every summary value with its tag, step and the program line that
 wrote it; the variables each checkpoint saved, with their values; which program
-line printed which stdout bytes; and how much stdout
-had been written at each event, so events and printed text can be ordered.
+line printed which stdout bytes; which program lines ran (``lines_run``, see
+``runtime.line_coverage``); and how much stdout had been written at each event,
+so events and printed text can be ordered.
 Under a step budget, also whether it cut training short (``stopped_early``), the lines of
 the loops it ended (``cut_loops``) and, when a step no loop could stop ended the program,
 that step and its line (``stopped``): the code after it did not run.
@@ -55,6 +56,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+
+from runtime.line_coverage import LineCoverage
 
 TRACE_ENV = "TFMIGRATE_TRACE"
 MAX_STEPS_ENV = "TFMIGRATE_MAX_STEPS"
@@ -272,6 +275,7 @@ class Recorder:
         self._by_key: dict[str, int] = {}
         self._initial: dict[int, dict[str, Any] | None] = {}
         self.values: ValueLog | None = None
+        self.coverage: LineCoverage | None = None  # the program's lines that ran
 
     @property
     def active(self) -> bool:
@@ -451,6 +455,7 @@ class Recorder:
             "summaries": self.summaries,
             "checkpoints": self.checkpoints,
             "values": self.values.records if self.values is not None else None,
+            "lines_run": sorted(self.coverage.lines) if self.coverage is not None else None,
         }
 
     def write(self) -> None:
@@ -494,6 +499,7 @@ def _from_env() -> Recorder:
         atexit.register(recorder.write)
         if os.environ.get(PROGRAM_ENV):
             builtins.print = traced_print(recorder, builtins.print)
+            recorder.coverage = LineCoverage(os.environ[PROGRAM_ENV]).start()
     return recorder
 
 

@@ -8,7 +8,8 @@ own usage error):
   rtol*scale`` (a tensor element's scale: the largest magnitude of its
   observable; see ``runtime.compare``), words and exit status agree exactly,
   and both programs ran to the end (under a step budget, the code after their
-  training loops included: ``runtime.step_budget``). With the
+  training loops included: ``runtime.step_budget``), and every changed statement
+  of the rewrite ran (``runtime.line_coverage``). With the
   defaults (rtol=1e-4, atol=1e-6) a correct Keras Adam rewrite passes, Keras
   Adam's default epsilon instead of TF1's 1e-8 does not, and an RMSprop
   rewrite whose accumulator starts at zeros differs at step 2;
@@ -18,8 +19,9 @@ own usage error):
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (both failing the same way shows nothing of what either would have
   done next), a run timed out or hit the memory cap, the program could not
-  be started, or the step budget kept part of the programs from running or
-  from being compared (``_budget_gap``).
+  be started, the step budget kept part of the programs from running or
+  from being compared (``_budget_gap``), or nothing differs but some changed lines
+  of the rewrite never ran (``not_run`` names them: the comparison says nothing about them).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 
 from runtime.attribute import first_differences
 from runtime.compare import Divergence, Tolerance, compare_runs, failure
+from runtime.line_coverage import changed_statements, not_run, ranges
 from runtime.sandbox import Runner, RunResult, SandboxError, engine_command, run_program
 
 EXIT_CODES = {"equivalent": 0, "different": 1, "unverified": 3}
@@ -72,6 +75,7 @@ class Verdict:
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
     also: list[Divergence] = field(default_factory=list)  # further mistakes, original's order
+    not_run: list[int] = field(default_factory=list)  # changed lines of the rewrite never run
 
     @property
     def exit_code(self) -> int:
@@ -106,7 +110,16 @@ def verify_files(
         lambda **extra: _run(Path(old), options, old_face, runner, **extra),
         lambda **extra: _run(Path(new), options, new_face, runner, **extra),
         options,
+        sources=(_read(Path(old)), _read(Path(new))),
     )
+
+
+def _read(path: Path) -> str:
+    """A program's text for the line diff; one that cannot be read cannot run either."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
 
 
 def verify_sources(
@@ -131,6 +144,7 @@ def verify_sources(
         lambda **extra: _run(program, options, old_face, runner, **where, source=old_src, **extra),
         lambda **extra: _run(program, options, new_face, runner, **where, source=new_src, **extra),
         options,
+        sources=(old_src, new_src),
     )
 
 
@@ -191,7 +205,19 @@ def _cannot_run(run: RunResult, side: str, options: Options) -> str | None:
     return None
 
 
-def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
+def _unreached(sources: tuple[str, str], new: RunResult) -> list[int]:
+    """The rewrite's changed lines whose statements never ran in ``new``.
+
+    A run that recorded no coverage (a runner without the trace) vouches for no line.
+    """
+    changed = changed_statements(*sources)
+    ran = new.trace.get("lines_run") if new.trace else None
+    return not_run(changed, ran or [])
+
+
+def _verify(
+    run_old: _Rerun, run_new: _Rerun, options: Options, sources: tuple[str, str]
+) -> Verdict:
     try:
         old = run_old()
         reason = _cannot_run(old, "original", options)
@@ -227,6 +253,9 @@ def _verify(run_old: _Rerun, run_new: _Rerun, options: Options) -> Verdict:
         return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)} "
                        f"at original line {old.exception_line} / rewrite line {new.exception_line}"
                        f"{after if cut else ''}", **common)
+    missed = _unreached(sources, new) if d is None else []
+    if missed:
+        return Verdict("unverified", _not_run_reason(missed, new), **common, not_run=missed)
     if d is None:
         return Verdict(
             "equivalent",
@@ -304,6 +333,17 @@ def _before_the_budget(d: Divergence) -> bool:
     if d.observable == "gradient":
         return d.variable is not None
     return d.observable == "variable" and not d.detail.startswith("final value")
+
+
+def _not_run_reason(missed: list[int], new: RunResult) -> str:
+    """``2 changed lines of the rewrite never ran: 10-11; ...``, or why none was seen to run."""
+    many = len(missed) > 1
+    them = "them" if many else "it"
+    if not (new.trace and new.trace.get("lines_run") is not None):
+        return (f"{len(missed)} changed line{'s' if many else ''} of the rewrite ({ranges(missed)}) "
+                "not seen to run: the rewrite ended without recording line coverage")
+    return (f"{len(missed)} changed line{'s' if many else ''} of the rewrite never ran: "
+            f"{ranges(missed)}; a test input that reaches {them} would verify {them}")
 
 
 def _ending(failure: str) -> str:

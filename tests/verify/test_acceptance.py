@@ -136,6 +136,14 @@ def test_cli_max_steps_stops_a_ten_thousand_step_program() -> None:
 
 #: Goldens whose rewrite cannot keep TF1's numbers, with the rule whose finding says so.
 EXPECTED_DIFFERENT = {"rmsprop_optimizer": "TF111"}
+#: Goldens whose rewrite holds code the run never calls, with those lines: unverified, not
+#: equivalent, though nothing differs.
+UNREACHED = {
+    "rnn_gru_builder": [26, 27, 28, 31],  # the cell's add_kernel_and_bias() and linear()
+    "rnn_keras_layers": [26],  # the cell's get_initial_state()
+    "rnn_multi_cell_keras": [27],  # the cell's get_initial_state()
+    "seed_linreg_manual": [45, 46, 47],  # the body of loss(), a function nothing calls
+}
 
 
 GOLDENS = sorted(p for p in PROGRAMS.iterdir() if (p / "after.py").is_file())
@@ -151,6 +159,10 @@ def test_rewriter_golden_is_equivalent(directory: Path) -> None:
         findings = rewrite_source((directory / "before.py").read_text()).findings
         assert verdict.status == "different", verdict.reason
         assert any(f.rule == rule for f in findings), f"the rewrite must report {rule}"
+        return
+    if directory.name in UNREACHED:
+        assert verdict.divergence is None, verdict.reason
+        assert (verdict.status, verdict.not_run) == ("unverified", UNREACHED[directory.name])
         return
     assert verdict.status == "equivalent", verdict.reason
     assert "both raise" not in verdict.reason

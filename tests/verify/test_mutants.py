@@ -105,11 +105,23 @@ def test_mutant_divergence_names_a_source_line(name: str) -> None:
     assert d.old_line is not None or d.new_line is not None
 
 
+# Correct rewrites holding code the run never calls (a cell's helper method the engine's RNN
+# does not use), with those lines: nothing differs, yet they are unverified, not equivalent.
+UNREACHED = {
+    "gru_gates_swapped": [31],  # build(): pass
+    "keras_gru_gates_swapped": [26, 27, 28, 31],  # add_kernel_and_bias(), linear()
+    "lstm_forget_bias_dropped": [35],  # build(): pass
+}
+
+
 @pytest.mark.parametrize("name", WITH_CORRECT)
 def test_correct_rewrite_is_equivalent(name: str) -> None:
     result = verdict(name, "correct.py")
+    assert result.divergence is None, result.reason
+    if name in UNREACHED:
+        assert (result.status, result.not_run) == ("unverified", UNREACHED[name]), result.reason
+        return
     assert result.status == "equivalent", result.reason
-    assert result.divergence is None
 
 
 @pytest.mark.parametrize("name", NAMES)
