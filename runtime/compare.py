@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 
 from runtime.sandbox import RunResult
+from runtime.update_rules import rule_difference
 
 
 @dataclass
@@ -945,41 +946,6 @@ def _parameter_scales(
         for i in members:
             scales[i] = max(scales.get(i, 0.0), scale)
     return scales
-
-
-#: Relative difference at which two hyperparameters differ: a few float32 roundings of a
-#: computed rate (a decay schedule) are the same rate; a changed constant or default is not.
-RULE_RTOL = 1e-6
-#: Differences of configuration with no exact Keras form, and what to tell about them.
-KNOWN_INEXACT = {
-    ("adagrad", "epsilon"): "TF1's Adagrad adds no epsilon; Keras's Adagrad(epsilon=0.0) is its form",
-}
-
-
-def _shown(value: Any) -> str:
-    """A hyperparameter as written: float32 values in their shortest form (``0.001``)."""
-    return str(np.float32(value)) if isinstance(value, float) else repr(value)
-
-
-def rule_difference(old: dict[str, Any] | None, new: dict[str, Any] | None) -> tuple[str, Any, Any] | None:
-    """How two steps' update rules differ (what, original, rewrite), or None.
-
-    A side that records no rule (an optimizer written outside the engine) is not compared.
-    """
-    if old is None or new is None:
-        return None
-    if old["kind"] != new["kind"]:
-        return f"{old['kind']} in the original, {new['kind']} in the rewrite", old["kind"], new["kind"]
-    for name in sorted(set(old) | set(new)):
-        a, b = old.get(name), new.get(name)
-        if a == b:
-            continue
-        if isinstance(a, float) and isinstance(b, float) and abs(a - b) <= RULE_RTOL * max(abs(a), abs(b)):
-            continue
-        what = f"{old['kind']} {name} {_shown(a)} in the original, {_shown(b)} in the rewrite"
-        known = KNOWN_INEXACT.get((old["kind"], name))
-        return (f"{what} ({known})" if known else what), a, b
-    return None
 
 
 def _compare_step(

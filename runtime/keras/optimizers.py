@@ -11,7 +11,8 @@ from runtime import dtypes
 from runtime.gradients import engine_variable
 from runtime.keras import present_as_keras
 from runtime.keras.variables import KerasVariable, make_variable
-from runtime.optimizers.common import minus_step, step_op, times, update_rule
+from runtime.optimizers.common import minus_step, step_op, times
+from runtime.update_rules import update_rule
 
 _NAME_COUNTS: dict[str, int] = {}
 

@@ -19,7 +19,7 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
     """Add (or run, eagerly) the op that reports the step to the trace and applies ``update``.
 
     ``grads`` and ``hypers`` are tensors or Python values; the kernel gets them as arrays.
-    ``rule(hypers)`` describes the update this step applies (see :func:`update_rule`).
+    ``rule(hypers)`` describes the update this step applies (``runtime.update_rules``).
     """
     g_ts = [convert_to_tensor(g) for g in grads]
     h_ts = [convert_to_tensor(h) for h in hypers]
@@ -36,22 +36,6 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
         return ()
 
     return py_call(kernel, g_ts + h_ts, [], name=name)
-
-
-def update_rule(kind: str, learning_rate: Any, **hyperparameters: Any) -> dict[str, Any]:
-    """What an optimizer step does, in one vocabulary for TF1's and Keras's optimizers.
-
-    Two steps with the same rule apply the same formula (TF1's ``MomentumOptimizer`` and
-    Keras's ``SGD(momentum=...)`` are both ``sgd``); floats are taken at float32, the
-    precision the update runs in, so a beta written as its float32 value is the same beta.
-    """
-    def plain(value: Any) -> Any:
-        if isinstance(value, (bool, np.bool_)):
-            return bool(value)
-        return float(np.float32(np.asarray(value)))
-
-    return {"kind": kind, "learning_rate": plain(learning_rate),
-            **{name: plain(value) for name, value in sorted(hyperparameters.items())}}
 
 
 def minus_step(value: np.ndarray, step: Any) -> Any:

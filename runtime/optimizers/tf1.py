@@ -10,8 +10,9 @@ from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
 from runtime.gradients import gradients
 from runtime.graph import GraphKeys
-from runtime.optimizers.common import f32, minus_step, step_op, times, update_rule
+from runtime.optimizers.common import f32, minus_step, step_op, times
 from runtime.tensor import Tensor
+from runtime.update_rules import update_rule
 from runtime.variables import Variable
 
 

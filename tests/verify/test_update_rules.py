@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.compare import rule_difference
-from runtime.optimizers.common import update_rule
+from runtime.update_rules import rule_difference, update_rule
 
 
 def test_a_beta_written_as_its_float32_value_is_the_same_beta() -> None:
