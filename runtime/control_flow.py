@@ -6,6 +6,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from runtime import context, nest
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
@@ -42,12 +44,17 @@ def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None 
     value unless the branch is taken (see ``Variable._write``), as TF runs only the taken branch."""
     if context.executing_eagerly():
         return true_fn() if bool(pred) else false_fn()
-    c = constant_value(pred) if isinstance(pred, Tensor) else pred
+    if not isinstance(pred, Tensor):
+        # A Python or NumPy bool decides now; anything else (a variable) is read when the
+        # graph runs, not judged by the value it holds while the graph is built.
+        if isinstance(pred, (bool, np.bool_)):
+            return true_fn() if pred else false_fn()
+        pred = convert_to_tensor(pred)
+    c = constant_value(pred)
     if c is not None and not isinstance(c, Tensor):
         return true_fn() if bool(c) else false_fn()
     from runtime.ops.math import where
 
-    pred = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
     t, f = _branch(pred, True, true_fn), _branch(pred, False, false_fn)
     return nest.map_structure(lambda a, b: _select(where, pred, a, b), t, f)
 
