@@ -538,40 +538,45 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose, in_memory, face_
     tfmigrate verify --rewrite PATHS   rewrite each TF1 file in memory, then compare
     tfmigrate verify PATH | DIR...     the same, for one file, folders or notebooks
     """
-    from migrate import output
-    from migrate.process import internal_error
-    from runtime.verdict import Verdict, verify_files
+    from runtime.verdict import verify_files
 
     settings = _settings(paths, None)
     overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}
-    verdicts: list[tuple[str, str | None, Verdict]] = []  # (file, rewrite level, verdict)
-    internal = False
     if not in_memory and _is_pair(paths):
         old, new = map(Path, paths)
         options = _verify_options(settings, **overrides)
-        try:
-            verdict = verify_files(old, new, options, old_face=face_old, new_face=face_new)
-        except Exception as error:  # noqa: BLE001 - a bug of ours is an internal error, never a verdict
-            failed = internal_error(f"{old} -> {new}", error)
-            output.emit(output.internal_error_line(failed.path, str(failed.error), failed.traceback, verbose))
-            verdict, internal = Verdict("unverified", f"internal error: {failed.error}"), True
-        verdicts.append((f"{old} -> {new}", None, verdict))
+        results = [_guarded_verdict(f"{old} -> {new}", None, verbose, lambda: (
+            f"{old} -> {new}", None, verify_files(old, new, options, old_face=face_old, new_face=face_new)))]
     else:
         config = _rule_config(settings, (), ())
-        for path in _files(paths, settings, (), (), False):
-            try:
-                verdicts.append(_verify_file(path, settings, config, overrides))
-            except Exception as error:  # noqa: BLE001 - one file's bug must not end the run
-                failed = internal_error(str(path), error)
-                output.emit(output.internal_error_line(failed.path, str(failed.error), failed.traceback, verbose))
-                verdicts.append((failed.path, "failed", Verdict("unverified", f"internal error: {failed.error}")))
-                internal = True
+        results = [
+            _guarded_verdict(str(path), "failed", verbose,
+                             lambda path=path: _verify_file(path, settings, config, overrides))
+            for path in _files(paths, settings, (), (), False)
+        ]
+    verdicts = [entry for entry, _ in results]
     _print_verdicts(verdicts, fmt)
-    if internal:
+    if any(internal for _, internal in results):
         sys.exit(EXIT_ERROR)
     statuses = {v.status for _, _, v in verdicts}
     worst = next((s for s in ("different", "unverified") if s in statuses), "equivalent")
     sys.exit({"equivalent": EXIT_OK, "different": EXIT_CHANGED, "unverified": EXIT_MANUAL}[worst])
+
+
+def _guarded_verdict(name: str, failed_level: str | None, verbose: bool, compute):
+    """(``compute()``'s (file, rewrite level, verdict), False); a bug of ours while verifying
+    is that file's internal error, printed, and an unverified verdict, never the end of the run:
+    ((file, ``failed_level``, unverified), True)."""
+    from migrate import output
+    from migrate.process import internal_error
+    from runtime.verdict import Verdict
+
+    try:
+        return compute(), False
+    except Exception as error:  # noqa: BLE001 - one file's bug must not end the run
+        failed = internal_error(name, error)
+        output.emit(output.internal_error_line(failed.path, str(failed.error), failed.traceback, verbose))
+        return (failed.path, failed_level, Verdict("unverified", f"internal error: {failed.error}")), True
 
 
 def _verify_file(path: Path, settings, config, overrides):

@@ -43,15 +43,7 @@ def _run(python: str, folder: Path, name: str, *, forked: bool) -> subprocess.Co
     (folder / "helper.py").write_text("VALUE = 42\n")
     args = [str(TF1_FACE), str(program)] if face == "tf1" else [str(program)]
     env = dict(os.environ, PROBE="probe", **{tf_runner.FORK_ENV: "1" if forked else "0"})
-    old = os.environ.get(tf_runner.FORK_ENV)
-    os.environ[tf_runner.FORK_ENV] = env[tf_runner.FORK_ENV]
-    try:
-        return tf_runner.run([python, *args, "a", "b"], cwd=folder, input="stdin text", env=env, timeout=300)
-    finally:
-        if old is None:
-            del os.environ[tf_runner.FORK_ENV]
-        else:
-            os.environ[tf_runner.FORK_ENV] = old
+    return tf_runner.run([python, *args, "a", "b"], cwd=folder, input="stdin text", env=env, timeout=300)
 
 
 @pytest.mark.tf

@@ -107,9 +107,10 @@ class _Pool:
 _POOL = _Pool()
 
 
-def _forked(python: str) -> bool:
+def _forked(python: str, env: dict[str, str]) -> bool:
+    """Is ``python`` the referee, and does the program's environment not ask for a fresh process?"""
     referee = os.environ.get("TFMIGRATE_TF_PYTHON")
-    return bool(referee) and python == referee and os.environ.get(FORK_ENV, "1") != "0"
+    return bool(referee) and python == referee and env.get(FORK_ENV, "1") != "0"
 
 
 def run(
@@ -118,7 +119,7 @@ def run(
 ) -> subprocess.CompletedProcess:
     """Run ``command`` (an interpreter and its arguments); raise ``TimeoutExpired`` as subprocess does."""
     env = dict(os.environ if env is None else env, **BASE_ENV)
-    if not _forked(command[0]):
+    if not _forked(command[0], env):
         proc = subprocess.run(command, input=input, capture_output=True, text=True, encoding="utf-8",
                               env=env, cwd=cwd, timeout=timeout, check=False)
         return subprocess.CompletedProcess(command, proc.returncode, proc.stdout, quiet(proc.stderr))
