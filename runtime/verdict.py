@@ -248,11 +248,13 @@ def _verify(
         return Verdict("unverified", gap, **common)
     if d is None and old_failure is not None:
         # Two programs that stop at the same error prove nothing about the rest of either.
-        cut = old.stopped_early and new.stopped_early
-        after = f", after the step budget ended their training ({len(old.trace['steps'])} steps)"
-        return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)} "
-                       f"at original line {old.exception_line} / rewrite line {new.exception_line}"
-                       f"{after if cut else ''}", **common)
+        after = ""
+        if old.stopped_early and new.stopped_early:  # both traces exist: they say so
+            after = f", after the step budget ended their training ({len(old.trace['steps'])} steps)"
+        lines = (f" at original line {old.exception_line} / rewrite line {new.exception_line}"
+                 if (old.exception_line, new.exception_line) != (None, None) else "")
+        return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)}"
+                       f"{lines}{after}", **common)
     missed = _unreached(sources, new) if d is None else []
     if missed:
         return Verdict("unverified", _not_run_reason(missed, new), **common, not_run=missed)

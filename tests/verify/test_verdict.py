@@ -121,6 +121,15 @@ def test_programs_that_fail_alike_after_printing_different_values_are_different(
     assert verdict.status == "different", verdict.reason
 
 
+def test_both_ending_before_writing_a_trace_is_unverified(write_program) -> None:
+    """``os._exit`` skips the trace file: there is nothing to compare, and nothing to crash on."""
+    old = write_program("import os\nprint(2, flush=True)\nos._exit(3)\n", "old.py")
+    new = write_program("import os\nprint(2, flush=True)\nos._exit(3)\n", "new.py")
+    verdict = verify(old, new)
+    assert verdict.status == "unverified"
+    assert verdict.reason == "neither program ran to the end: both end with exit status 3"
+
+
 def test_both_ending_with_the_same_exit_status_is_unverified(write_program) -> None:
     old = write_program("import sys\nprint(2)\nsys.exit(4)\n", "old.py")
     new = write_program("import sys\nprint(2)\nsys.exit(4)\n", "new.py")
