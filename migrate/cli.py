@@ -64,8 +64,13 @@ def _rule_config(settings, select: tuple[str, ...], ignore: tuple[str, ...]):
     )
 
 
-def _files(paths: Sequence[str], settings, exclude, extend_exclude, force_exclude) -> list[Path]:
+def _files(paths: Sequence[str], settings, exclude, extend_exclude, force_exclude, *,
+           remove_leftovers: bool = False) -> tuple[list[Path], list]:
+    """The source files under ``paths``, and a result for each path passed over: a symlink
+    leading out of the tree, and a temporary file a killed run left behind (removed when
+    ``remove_leftovers``; nobody can be writing it any more)."""
     from migrate.files import DEFAULT_EXCLUDES, Excluder, discover
+    from migrate.process import REMOVED, SKIPPED, FileResult
 
     patterns = tuple(exclude or settings.exclude or DEFAULT_EXCLUDES)
     patterns += tuple(extend_exclude) + tuple(settings.extend_exclude)
@@ -73,10 +78,34 @@ def _files(paths: Sequence[str], settings, exclude, extend_exclude, force_exclud
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         raise click.UsageError(f"no such file or directory: {', '.join(missing)}")
-    from migrate.output import emit
+    passed: list[FileResult] = []
 
-    return list(discover([Path(p) for p in paths], excluder, force_exclude=force_exclude,
-                         skipped=lambda path, why: emit(f"{path}: skipped: {why}")))
+    def leftover(path: Path, pid: int) -> None:
+        left = f"a temporary file left by an interrupted run (pid {pid})"
+        if not remove_leftovers:
+            passed.append(FileResult(str(path), SKIPPED, note=f"{left}; a rewrite removes it"))
+            return
+        try:
+            path.unlink()
+        except OSError as error:
+            passed.append(FileResult(str(path), SKIPPED, note=f"{left}; cannot remove it: {error.strerror}"))
+        else:
+            passed.append(FileResult(str(path), REMOVED, note=f"removed {left}"))
+
+    files = list(discover([Path(p) for p in paths], excluder, force_exclude=force_exclude,
+                          skipped=lambda path, why: passed.append(FileResult(str(path), SKIPPED, note=why)),
+                          leftover=leftover))
+    return files, passed
+
+
+def _files_noting(paths: Sequence[str], settings, exclude, extend_exclude, force_exclude) -> list[Path]:
+    """The source files under ``paths``; each path passed over is told on stderr at once."""
+    from migrate.output import emit, note_line
+
+    files, passed = _files(paths, settings, exclude, extend_exclude, force_exclude)
+    for result in passed:
+        emit(note_line(result))
+    return files
 
 
 def _in_range(name: str):
@@ -239,15 +268,16 @@ def rewrite(
         sys.exit(_rewrite_stdin(config, stdin_filename or "<stdin>", check, diff, color, fmt, verbose))
     if "-" in paths:
         raise click.UsageError("`-` (stdin) cannot be combined with other paths")
-    files = _files(paths, settings, exclude, extend_exclude, force_exclude)
-    cache_dir = None if no_cache else Path(settings.cache_dir).resolve()
     write = not (check or diff or verify_)
+    files, passed = _files(paths, settings, exclude, extend_exclude, force_exclude, remove_leftovers=write)
+    cache_dir = None if no_cache else Path(settings.cache_dir).resolve()
     job = Job(write=write, diff=diff, config=config, cache_dir=cache_dir,
               cache_salt=_cache_salt(config))
     results = _run_jobs(files, job, _workers(jobs or settings.jobs, len(files)),
                         _show_progress(len(files), quiet))
     if verify_:
         results = _verify_all(results, settings, write=not (check or diff))
+    results += passed
     _report(results, fmt=fmt, write=write, check=check, diff=diff, color=color, quiet=quiet,
             report=report, verbose=verbose)
     status = _exit_status(results, fail_on_manual=fail_on_manual)
@@ -412,7 +442,7 @@ def check(paths, exclude, extend_exclude, force_exclude, fail_on_manual, fmt, qu
     if not paths:
         raise click.UsageError("give at least one path")
     settings = _settings(paths, None)
-    results = [_check_file(path) for path in _files(paths, settings, exclude, extend_exclude, force_exclude)]
+    results = [_check_file(path) for path in _files_noting(paths, settings, exclude, extend_exclude, force_exclude)]
     if fmt == "json":
         output.emit(output.as_json(results, write=False), sys.stdout)
     else:
@@ -552,7 +582,7 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose, in_memory, face_
         results = [
             _guarded_verdict(str(path), "failed", verbose,
                              lambda path=path: _verify_file(path, settings, config, overrides))
-            for path in _files(paths, settings, (), (), False)
+            for path in _files_noting(paths, settings, (), (), False)
         ]
     verdicts = [entry for entry, _ in results]
     _print_verdicts(verdicts, fmt)

@@ -11,6 +11,7 @@ the bytes written, so encoding, BOM and line endings are whatever the rewriter r
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import re
 import stat
@@ -192,6 +193,31 @@ class Excluder:
         )
 
 
+#: The temporary file a write goes through: ``.<name>.<writer's pid>.<random>.tfmigrate``.
+TEMP_SUFFIX = ".tfmigrate"
+_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def leftover_writer(path: Path) -> int | None:
+    """The pid of the run that left ``path``, when it is a temporary file of ours whose
+    writer is gone (killed before it could rename or remove it), else None.
+
+    A writer that is still alive, or a pid now used by another user's process, keeps its
+    file: only a file nobody can still be writing is called left over.
+    """
+    match = _TEMP_NAME.fullmatch(path.name)
+    if match is None:
+        return None
+    pid = int(match["pid"])
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return pid
+    except (PermissionError, OverflowError):
+        return None
+    return None
+
+
 def _project_root(start: Path) -> Path:
     """The nearest folder holding .git or pyproject.toml, else the working folder if it holds
     ``start``, else ``start``: excludes and .gitignore rules apply from there down."""
@@ -225,6 +251,7 @@ def discover(
     *,
     force_exclude: bool = False,
     skipped: Callable[[Path, str], None] = lambda path, why: None,
+    leftover: Callable[[Path, int], None] = lambda path, pid: None,
 ) -> Iterator[Path]:
     """Yield source files under ``paths`` in a stable order, each file once under one name.
 
@@ -232,7 +259,8 @@ def discover(
     on the command line is yielded even when excluded, unless ``force_exclude``. A
     symlink to a file outside the tree (the folder walked; for a file named, its project
     root) is not yielded but told to ``skipped``, as black does: rewriting it would change
-    a file the user did not ask about.
+    a file the user did not ask about. A temporary file left in a walked folder by a
+    killed run, or beside a file named, is told to ``leftover`` with the pid of its writer.
     """
     seen: set[tuple[int, int] | str] = set()
 
@@ -254,6 +282,9 @@ def discover(
         if not given.is_dir():
             if force_exclude and excluder.excluded_anywhere(absolute, root):
                 continue
+            for temp in sorted(given.parent.glob(f".{glob.escape(given.name)}.*{TEMP_SUFFIX}")):
+                if pid := leftover_writer(temp):
+                    leftover(temp, pid)
             if fresh(given, Path(os.path.realpath(root))):
                 yield given
             continue
@@ -266,6 +297,8 @@ def discover(
                 if not excluder.excluded(Path(os.path.abspath(folder_path / d)), True, root)
             )
             for filename in sorted(filenames):
+                if filename.endswith(TEMP_SUFFIX) and (pid := leftover_writer(folder_path / filename)):
+                    leftover(folder_path / filename, pid)
                 if not filename.endswith(SOURCE_SUFFIXES):
                     continue
                 path = folder_path / filename
@@ -356,7 +389,7 @@ def _check_unchanged(target: Path, expected: bytes) -> None:
 
 def _write_by_rename(target: Path, data: bytes, expected: bytes, info: os.stat_result) -> None:
     """Write a temporary file with the original's mode and owner, compare, then rename it over."""
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tfmigrate", dir=target.parent)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent)
     renamed = False
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -12,7 +12,15 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import IO
 
-from migrate.process import FAILED, REWRITTEN, SKIPPED, UNCHANGED, WOULD_REWRITE, FileResult
+from migrate.process import (
+    FAILED,
+    REMOVED,
+    REWRITTEN,
+    SKIPPED,
+    UNCHANGED,
+    WOULD_REWRITE,
+    FileResult,
+)
 
 _DIFF_COLOURS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -36,10 +44,17 @@ def internal_error_line(path: str, error: str, traceback: str | None, verbose: b
     return f"{line}\n{traceback.rstrip()}" if verbose and traceback else line
 
 
+def note_line(result: FileResult) -> str:
+    """``path: skipped: why`` for a path passed over, ``path: removed ...`` for a cleaned one."""
+    return f"{result.path}: {result.note}" if result.status == REMOVED else f"{result.path}: skipped: {result.note}"
+
+
 def finding_lines(results: Sequence[FileResult], fmt: str, verbose: bool = False) -> list[str]:
     """One line per finding and per failed file, in the chosen format."""
     lines: list[str] = []
     for result in results:
+        if result.note is not None:
+            lines.append(f"::notice file={result.path}::{result.note}" if fmt == "github" else note_line(result))
         if result.traceback is not None and fmt != "github":
             lines.append(internal_error_line(result.path, str(result.error), result.traceback, verbose))
         elif result.traceback is not None:
@@ -66,9 +81,10 @@ def summary(results: Sequence[FileResult], *, write: bool) -> str:
     changed = counts[REWRITTEN] if write else counts[WOULD_REWRITE]
     verb = "rewritten" if write else "would be rewritten"
     manual = sum(1 for r in results if r.manual)
+    removed = f", {counts[REMOVED]} left-over temporary files removed" if counts[REMOVED] else ""
     return (
         f"{changed} {verb}, {counts[UNCHANGED]} unchanged, {counts[SKIPPED]} skipped, "
-        f"{manual} need manual work, {counts[FAILED]} failed"
+        f"{manual} need manual work, {counts[FAILED]} failed{removed}"
     )
 
 
@@ -82,6 +98,7 @@ def as_json(results: Sequence[FileResult], *, write: bool) -> str:
                     "level": r.level,
                     "error": f"internal error: {r.error}" if r.traceback is not None else r.error,
                     "cached": r.cached,
+                    **({"note": r.note} if r.note is not None else {}),
                     "findings": [
                         {"rule": f.rule, "line": f.line, "col": f.col, "kind": f.kind, "message": f.message}
                         for f in r.findings

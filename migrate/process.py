@@ -21,6 +21,8 @@ WOULD_REWRITE = "would rewrite"
 UNCHANGED = "unchanged"
 SKIPPED = "skipped"
 FAILED = "failed"
+#: A temporary file a killed run left behind, removed.
+REMOVED = "removed"
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ class FileResult:
     cached: bool = False
     #: The rewrite, kept when it was not written (``rewrite --verify`` writes it after verifying).
     code: bytes | None = field(default=None, repr=False)
+    #: Why a path was passed over (a symlink out of the tree, a left-over temporary file).
+    note: str | None = None
     #: Set for an internal error (a bug, not a problem with the file): where it was raised.
     traceback: str | None = field(default=None, repr=False)
 

@@ -298,3 +298,22 @@ def test_rewrite_through_one_hard_link_rewrites_every_name(
     assert result.exit_code == 1, result.stderr
     assert (tmp_path / "z_link.py").read_text() == (tmp_path / "m0.py").read_text() != tf1
     assert (tmp_path / "m0.py").stat().st_nlink == 2
+
+
+def test_a_skipped_symlink_is_counted_and_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    tf1 = "import tensorflow as tf\nx = tf.random_normal([2])\n"
+    make(tmp_path, {"elsewhere/theirs.py": tf1, "tree/mine.py": tf1})
+    (tmp_path / "tree" / "link.py").symlink_to(tmp_path / "elsewhere" / "theirs.py")
+    monkeypatch.chdir(tmp_path / "tree")
+    text = CliRunner().invoke(main, ["rewrite", "--check", "--no-cache", "."])
+    assert "1 would be rewritten, 0 unchanged, 1 skipped" in text.output
+    report = json.loads(CliRunner().invoke(main, ["rewrite", "--check", "--no-cache", "--format", "json", "."]).stdout)
+    (skipped,) = [f for f in report["files"] if f["status"] == "skipped"]
+    assert skipped["path"].endswith("link.py") and skipped["note"].startswith("a symlink to")
+    assert "1 skipped" in report["summary"]

@@ -152,3 +152,47 @@ def test_ctrl_c_while_verifying_ends_the_run_with_130(tmp_path, monkeypatch) -> 
     assert result.exit_code == 130, result.output
     assert "interrupted (SIGINT)" in result.output
     assert (tmp_path / "a.py").read_bytes() == TF1
+
+
+_KILLED_WHILE_WRITING = """
+import os, signal, sys
+from pathlib import Path
+from migrate.files import write_atomic
+os.replace = lambda *args: os.kill(os.getpid(), signal.SIGKILL)
+path = Path(sys.argv[1])
+write_atomic(path, b"half done", path.read_bytes())
+"""
+
+
+def test_a_temporary_file_left_by_a_killed_writer_is_removed_by_the_next_run(tmp_path, monkeypatch) -> None:
+    """SIGKILL between the temporary file and its rename leaves the file; the next run removes it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_bytes(TF1)
+    killed = subprocess.run([sys.executable, "-c", _KILLED_WHILE_WRITING, str(tmp_path / "a.py")],
+                            check=False, cwd=ROOT)
+    assert killed.returncode == -signal.SIGKILL
+    (left,) = [p for p in tmp_path.iterdir() if p.name.endswith(".tfmigrate")]
+    assert (tmp_path / "a.py").read_bytes() == TF1 and left.read_bytes() == b"half done"
+
+    checked = CliRunner().invoke(main, ["rewrite", "--check", "--no-cache", "."])
+    assert left.exists() and f"{left.name}: skipped: a temporary file left by an interrupted run" in checked.output
+    for named in (["a.py"], ["."]):
+        (tmp_path / "a.py").write_bytes(TF1)
+        left.write_bytes(b"half done")
+        result = CliRunner().invoke(main, ["rewrite", "--no-cache", *named])
+        assert not left.exists(), named
+        assert f"{left.name}: removed a temporary file left by an interrupted run (pid" in result.output
+        assert "1 rewritten" in result.output and "1 left-over temporary files removed" in result.output
+        assert (tmp_path / "a.py").read_bytes() == _rewrite_of(TF1, "a.py")
+
+
+def test_a_temporary_file_whose_writer_lives_is_left_alone(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_bytes(TF1)
+    in_use = tmp_path / f".a.py.{os.getpid()}.abcd1234.tfmigrate"
+    someone_elses = tmp_path / ".notes.tfmigrate"
+    for path in (in_use, someone_elses):
+        path.write_bytes(b"being written")
+    result = CliRunner().invoke(main, ["rewrite", "--no-cache", "."])
+    assert in_use.read_bytes() == someone_elses.read_bytes() == b"being written"
+    assert "temporary" not in result.output
