@@ -12,6 +12,7 @@ from typing import Any
 import libcst as cst
 
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
+from .codegen import code as code_of
 from .codegen import forget_lines, is_docstring
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
@@ -326,14 +327,32 @@ def _rename(
 
 
 def _after_preamble(body: list[cst.BaseStatement], aliases) -> int:
-    """Where definitions the rewrite adds go: after the docstring, imports and mode switch."""
+    """Where definitions the rewrite adds go: after the docstring, imports and mode switch,
+    and never before the top-level statement importing TensorFlow, whose name they read
+    (``import warnings; warnings.filterwarnings(...); import tensorflow as tf``)."""
     at = 0
     for i, stmt in enumerate(body):
         if _is_mode_call(stmt, aliases) or _is_import(stmt) or (i == 0 and is_docstring(stmt)):
             at = i + 1
         else:
             break
+    if at < len(body) and not any(_imports_tensorflow(stmt) for stmt in body[:at]):
+        at = next((i + 1 for i, stmt in enumerate(body) if _imports_tensorflow(stmt)), at)
+        while at < len(body) and _is_import(body[at]):  # and the imports right after it
+            at += 1
     return at
+
+
+def _imports_tensorflow(stmt: cst.BaseStatement) -> bool:
+    """``import tensorflow[...]`` or ``from tensorflow[...] import ...`` at the top level."""
+    if not _is_import(stmt):
+        return False
+    for small in stmt.body:
+        modules = ([code_of(a.name) for a in small.names] if isinstance(small, cst.Import)
+                   else [code_of(small.module) if small.module else ""])
+        if any(m == "tensorflow" or m.startswith("tensorflow.") for m in modules):
+            return True
+    return False
 
 
 def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliases) -> list[cst.BaseStatement]:

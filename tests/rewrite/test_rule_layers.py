@@ -279,3 +279,24 @@ def test_graph_mode_helper_leaves_out_arguments_written_as_their_default() -> No
     assert result.level == "partial"
     assert 'h = tf1_fully_connected(x, 3, scope="fc")' in result.code
     assert "compat.v1.contrib" not in result.code
+
+
+def test_a_graph_layer_helper_is_defined_after_the_tensorflow_import_it_reads() -> None:
+    # Statements between the first imports and `import tensorflow` put the helper before
+    # the name `tf` was bound; the rewrite read an undefined name and was refused.
+    result = rewrite_source(dedent("""\
+        import warnings
+
+        warnings.filterwarnings("ignore")
+
+        import tensorflow as tf
+        import numpy as np
+
+
+        def model(x):
+            with tf.variable_scope("m"):
+                return tf.layers.dense(x, 3)
+        """))
+    code = result.code
+    assert code.index("import numpy as np") < code.index("def tf1_dense(") < code.index("def model(x):")
+    assert "return tf1_dense(x, 3)" in code
