@@ -146,6 +146,8 @@ PLAIN_VALUES = frozenset({
     "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
     "uint16", "bool", "string", "complex64", "complex128", "newaxis", "__version__", "VERSION",
     "DType", "TensorShape", "as_dtype",
+    # a checkpoint directory's state, read from disk when called: a proto or a path
+    "train.get_checkpoint_state", "train.latest_checkpoint", "train.checkpoint_exists",
 })
 
 # TF modules of plain Python helpers (tutorial dataset loaders): their results are data.
