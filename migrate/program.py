@@ -85,6 +85,7 @@ from .summary_helpers import (
     summary_helpers,
 )
 from .suppress import is_skipped
+from .variable_layers import variable_layer
 from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
 
@@ -176,6 +177,8 @@ class ProgramMove:
     # module functions whose random ops take TF1's op seeds: name -> (def, seeded def)
     seeded_helpers: dict[str, tuple[cst.FunctionDef, cst.FunctionDef]] = field(default_factory=dict)
     variable_factories: set[str] = field(default_factory=set)
+    # a layer function's call in the graph -> the first op seed TF1 gave its weights there
+    instance_seeds: dict[int, int] = field(default_factory=dict)
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
@@ -866,6 +869,8 @@ class ProgramMove:
         models = [f.name.value for f in called if f.name.value in self.models.seeds.plans]
         if models and len(called) == 1 and not any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls):
             self.models.seeds.number(models[0], self.op_seeds)
+        if self._number_layer_call(calls, called):
+            return
         helpers = [f for f in called if refers_to_tf(f, self.aliases)]
         if not any(uncounted(c, self.aliases) for c in calls) and self._seed_helper(calls, helpers):
             return
@@ -876,6 +881,26 @@ class ProgramMove:
                     self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
                                 "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
                                 "to its random ops to keep them", "manual")
+
+    def _number_layer_call(self, calls: list[cst.Call], called: list[cst.FunctionDef]) -> bool:
+        """A statement calling one layer function that makes its weights per call (its instance
+        is made here): the weights take the graph's next op seeds, as TF1 drew them."""
+        assert self.models is not None
+        if len(called) != 1 or any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls):
+            return False
+        name = called[0].name.value
+        cls = self.models.layer_classes.get(name)
+        known = self.models.layer_draws.get(cls) if cls is not None and name in self.models.fresh_layers else None
+        call = next(c for c in calls if isinstance(c.func, cst.Name) and c.func.value == name)
+        if known is None or self.op_seeds.next is None:
+            return False
+        draws, counted = known
+        if draws:
+            self.instance_seeds[id(call)] = self.op_seeds.next
+            self.op_seeds.next += draws
+        if not counted:
+            self.op_seeds.lose()
+        return True
 
     def _seed_helper(self, calls: list[cst.Call], helpers: list[cst.FunctionDef]) -> bool:
         """A graph-building function called once, from a statement that draws nothing else:
@@ -983,9 +1008,22 @@ class ProgramMove:
                 continue
             defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
             scoped = self.models.scope_params.get(name)
-            if (scoped is None or item.prefix or len(defs) != 1 or not call.args or call.args[0].keyword is not None
-                    or any(a.star for a in call.args)):
+            if (item.prefix or len(defs) != 1 or not call.args or call.args[0].keyword is not None
+                    or any(a.star for a in call.args)
+                    or (scoped is None and not variable_layer(defs[0], self.aliases))):
                 raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
+            if scoped is None:
+                # No scope names it: TF1 made new variables at each call, so each call makes
+                # its own instance, named after what it computes.
+                instance = self._fresh(f"{target}_layer")
+                seed = [f"seed={self.instance_seeds[id(call)]}"] if id(call) in self.instance_seeds else []
+                config = ", ".join([*(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:]), *seed])
+                made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({config})\n"))
+                self.models.call_instances[id(call)] = instance
+                params = [p.name.value for p in defs[0].params.params]
+                self.models.dropped_params[name] = (
+                    list(enumerate(params))[1:], f"configuration given to the {self.models.layer_classes[name]} constructor")
+                continue
             position, param = scoped
             positional = [a for a in call.args if a.keyword is None]
             scope_arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == param),
@@ -995,7 +1033,8 @@ class ProgramMove:
             literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
             instance = self._fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
             config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
-            args = ", ".join([*config, f"name={code(scope_arg.value)}"])
+            seed = [f"seed={self.instance_seeds[id(call)]}"] if id(call) in self.instance_seeds else []
+            args = ", ".join([*config, *seed, f"name={code(scope_arg.value)}"])
             made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({args})\n"))
             self.models.call_instances[id(call)] = instance
             params = [p.name.value for p in defs[0].params.params]

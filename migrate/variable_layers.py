@@ -121,11 +121,34 @@ def variable_layer(func: cst.FunctionDef, aliases: Aliases) -> bool:
     for stmt in body:
         read = {n.value for n in names_read(stmt)}
         from_shape = _reads_shape(stmt, params[0]) or bool(read & shaped)
-        if variable_call(stmt, aliases) is not None and from_shape:
+        if variable_call(stmt, aliases) is not None and (from_shape or read & set(params[1:])):
             return True
         if from_shape:
             shaped.update(assigned_names(stmt))
     return False
+
+
+#: What may surround the initial-value op in arithmetic the initializer keeps.
+_ARITHMETIC = (cst.BinaryOperation, cst.UnaryOperation, cst.Integer, cst.Float, cst.Name,
+               cst.Attribute, cst.Arg, cst.List, cst.Tuple, cst.Element, cst.LeftParen,
+               cst.RightParen, cst.BaseBinaryOp, cst.BaseUnaryOp, cst.Comma,
+               cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline, cst.EmptyLine,
+               cst.TrailingWhitespace, cst.LeftSquareBracket, cst.RightSquareBracket)
+
+
+def _initial_op(value: cst.BaseExpression, aliases: Aliases) -> cst.Call | None:
+    """The one table op building ``value``: ``value`` itself, or the only call in arithmetic
+    on it with numbers and names (``tf.random_normal([n, m]) * 0.01``); None otherwise."""
+    if isinstance(value, cst.Call):
+        path = aliases.resolve(value.func)
+        return value if path in INITIAL_VALUES and not any(a.star for a in value.args) else None
+    calls = [n for n in walk(value) if isinstance(n, cst.Call)]
+    if len(calls) != 1 or _initial_op(calls[0], aliases) is None:
+        return None
+    inside = {id(n) for n in walk(calls[0])}
+    if any(not isinstance(n, _ARITHMETIC) for n in walk(value) if id(n) not in inside):
+        return None
+    return calls[0]
 
 
 def _reads_shape(node: cst.CSTNode, inputs: str) -> bool:
@@ -150,33 +173,35 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
     """The weight `target = tf.Variable(<op>(shape, ...), name=...)` makes; `draws` random weights
     of the layer come before it (its op seed is the layer's seed plus that)."""
     args = call_args(call, VARIABLE_PARAMS)
-    if set(args) - _KEPT or "name" not in args or "initial_value" not in args:
+    if set(args) - _KEPT or "initial_value" not in args:
         raise Unsupported(
-            RULE.id, line, f"{target}: a layer weight needs a name and no other tf.Variable options"
+            RULE.id, line, f"{target}: a layer weight takes no other tf.Variable options"
         )
+    name = code(args["name"]) if "name" in args else '"Variable"'  # TF1's default name
     value = args["initial_value"]
-    path = aliases.resolve(value.func) if isinstance(value, cst.Call) else None
-    spec = INITIAL_VALUES.get(path or "")
-    if spec is None or any(a.star for a in value.args):  # type: ignore[union-attr]
+    op = _initial_op(value, aliases)
+    if op is None:
         raise Unsupported(
             RULE.id, line, f"{target}: initial value is not an op the weight can be initialized by"
         )
-    assert isinstance(value, cst.Call)
-    bound = call_args(value, spec.params)
+    spec = INITIAL_VALUES[aliases.resolve(op.func) or ""]
+    bound = call_args(op, spec.params)
     if spec.shape not in bound:
         raise Unsupported(RULE.id, line, f"{target}: initial value without a shape")
     extra = "".join(f", {k}={code(args[k])}" for k in ("dtype", "trainable") if k in args)
     if "dtype" in bound and "dtype" not in args:
         extra = f", dtype={code(bound['dtype'])}{extra}"
-    if spec.initializer is not None:
+    if spec.initializer is not None and op is value:
         initializer = spec.initializer.format(**{k: code(v) for k, v in bound.items()})
         return Weight(
-            target, code(args["name"]), bound[spec.shape], initializer, extra, draws=False
+            target, name, bound[spec.shape], initializer, extra, draws=False
         )
-    unseeded = "seed" not in bound
+    # A random op, or an op inside arithmetic (`tf.zeros([n]) + 0.1`): the initializer
+    # computes the value as written, with the weight's shape.
+    unseeded = spec.initializer is None and "seed" not in bound
     shape_arg = bound[spec.shape]
     args_out = [
-        a.with_changes(value=cst.Name("shape")) if a.value is shape_arg else a for a in value.args
+        a.with_changes(value=cst.Name("shape")) if a.value is shape_arg else a for a in op.args
     ]
     if unseeded:
         seed = (
@@ -194,5 +219,7 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
                 equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
             )
         )
-    initializer = f"lambda shape, dtype: {code(value.with_changes(args=args_out))}"
-    return Weight(target, code(args["name"]), shape_arg, initializer, extra, draws=unseeded)
+    computed = op.with_changes(args=args_out)
+    initial = computed if op is value else value.deep_replace(op, computed)
+    initializer = f"lambda shape, dtype: {code(initial)}"
+    return Weight(target, name, shape_arg, initializer, extra, draws=unseeded)

@@ -617,3 +617,50 @@ def test_a_variables_trainable_flag_reads_the_layer_configuration_from_self() ->
         print(out([[1.0, 2.0, 3.0, 4.0]]).numpy())
         """,
     )
+
+
+ADD_LAYER = """\
+import tensorflow as tf
+
+tf.set_random_seed(3)
+
+
+def add_layer(inputs, in_size, out_size, activation_function=None):
+    Weights = tf.Variable({weights})
+    biases = tf.Variable(tf.zeros([1, out_size]) + 0.1)
+    outputs = tf.matmul(inputs, Weights) + biases
+    return outputs if activation_function is None else activation_function(outputs)
+
+
+xs = tf.placeholder(tf.float32, [None, 2])
+ys = tf.placeholder(tf.float32, [None, 1])
+hidden = add_layer(xs, 2, 4, activation_function=tf.nn.relu)
+out = add_layer(hidden, 4, 1)
+loss = tf.reduce_mean(tf.square(ys - out))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run([train, loss], {{xs: [[1.0, 2.0]], ys: [[1.0]]}})[1])
+"""
+
+
+def test_a_layer_helper_sized_by_its_arguments_makes_an_instance_per_call() -> None:
+    # Unnamed weights from arithmetic on an initial-value op: each call made new TF1 variables,
+    # so each call site gets its own layer, seeded with the op seeds TF1's graph gave it.
+    result = rewrite_source(ADD_LAYER.format(weights="tf.random_normal([in_size, out_size]) * 0.01"))
+    assert result.level == "idiomatic", result.findings
+    code = result.code
+    assert ('self.Weights = self.add_weight(name="Variable", shape=[self.in_size, self.out_size], '
+            "initializer=lambda shape, dtype: tf.random.normal(shape, seed=self.seed) * 0.01)") in code
+    assert ('self.biases = self.add_weight(name="Variable", shape=[1, self.out_size], '
+            "initializer=lambda shape, dtype: tf.zeros(shape) + 0.1)") in code
+    assert "hidden_layer = AddLayer(2, 4, activation_function=tf.nn.relu, seed=0)" in code
+    assert "out_layer = AddLayer(4, 1, seed=1)" in code
+    assert "hidden = hidden_layer(xs)" in code and "out = out_layer(hidden)" in code
+
+
+def test_a_layer_helper_whose_initial_value_reads_a_tensor_stays_in_graph_mode() -> None:
+    # Arithmetic with a call other than the initial-value op is no initializer Keras can run.
+    result = rewrite_source(ADD_LAYER.format(weights="tf.random_normal([in_size, out_size]) * tf.sqrt(2.0)"))
+    assert result.level == "partial"
+    assert "class AddLayer" not in result.code
