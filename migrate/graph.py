@@ -128,11 +128,12 @@ def _names_read(node: cst.CSTNode) -> list[cst.Name]:
 
 
 def _read_children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """Attribute members and keywords are not reads; a lambda's body is read on its own."""
+    """Attribute members and keywords are not reads; a lambda's body is read on its own;
+    `global x` declares a name and reads nothing."""
     cls = type(node)
     if cls is cst.Attribute or cls is cst.Arg:
         return [node.value]  # type: ignore[attr-defined]
-    return [] if cls is cst.Lambda else children(node)
+    return [] if cls is cst.Lambda or cls is cst.Global or cls is cst.Nonlocal else children(node)
 
 
 def call_args(call: cst.Call, positional: tuple[str, ...]) -> dict[str, cst.BaseExpression]:

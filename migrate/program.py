@@ -85,7 +85,7 @@ from .summary_helpers import (
     summary_helpers,
 )
 from .suppress import is_skipped
-from .variable_layers import variable_layer
+from .variable_layers import assigned_names, variable_layer
 from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
 
@@ -179,6 +179,8 @@ class ProgramMove:
     variable_factories: set[str] = field(default_factory=set)
     # a layer function's call in the graph -> the first op seed TF1 gave its weights there
     instance_seeds: dict[int, int] = field(default_factory=dict)
+    # names a driver function binds to TF ops on its own values (eager tensors in TF2)
+    eager_locals: frozenset[str] = frozenset()
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
@@ -1722,6 +1724,7 @@ class ProgramMove:
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
         session_withs = self._session_withs(stmt)
+        self.eager_locals = self._eager_locals(stmt)
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
@@ -1966,6 +1969,21 @@ class ProgramMove:
         defs = [d for d in memoised_walk("defs", self.module, _function_defs) if d.name.value == call.func.value]
         return defs[0] if len(defs) == 1 and self._has_run_calls(defs[0]) else None
 
+    def _eager_locals(self, stmt: cst.BaseStatement) -> frozenset[str]:
+        """Names a driver function binds, once, to TF ops on values that read no graph node
+        (`accuracy = tf.reduce_mean(tf.cast(tf.equal(y_run, y), tf.float32))`): in TF2 these
+        are eager tensors already computed."""
+        if not isinstance(stmt, cst.FunctionDef):
+            return frozenset()
+        bound = Counter(n for s in walk(stmt) if isinstance(s, cst.SimpleStatementLine) for n in assigned_names(s))
+        found = set()
+        for small in (n for n in walk(stmt) if isinstance(n, cst.Assign)):
+            target = small.targets[0].target if len(small.targets) == 1 else None
+            if (isinstance(target, cst.Name) and bound[target.value] == 1 and refers_to_tf(small.value, self.aliases)
+                    and not self.scope.deps_of(small.value) and not self._contains_run_site(small.value)):
+                found.add(target.value)
+        return frozenset(found)
+
     def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
         """Tensors may be read outside a run only through run sites or as eager reads; anything
         else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
@@ -2207,6 +2225,11 @@ class ProgramMove:
             self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
             return outside
         roots = self.scope.deps_of(fetch)
+        if not roots and isinstance(fetch, cst.Name) and fetch.value in self.eager_locals:
+            # A tensor the function built from values it already had (numbers a run returned):
+            # TF2 computed it when it was built, and no feed reaches it.
+            self._fixed(SESSION_RULE.id, site, f"run of {fetch.value}, computed eagerly here → {fetch.value}.numpy()")
+            return cst.parse_expression(f"{fetch.value}.numpy()")
         if not roots:
             raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
         for root in roots:
