@@ -106,6 +106,9 @@ APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
 DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
 CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
+#: Reads of a checkpoint's contents by key: they see other keys once a Saver became a Checkpoint.
+CHECKPOINT_KEY_READS = frozenset({"train.load_checkpoint", "train.list_variables", "train.load_variable",
+                                  "train.NewCheckpointReader", "train.init_from_checkpoint"})
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
 # Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
@@ -1350,6 +1353,10 @@ class ProgramMove:
             return [self._replace_value(stmt, self._schedule_source(node))]
         if node.kind == "saver":
             self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
+            if any(self.aliases.resolve(c.func) in CHECKPOINT_KEY_READS for c in calls_in(self.module)):
+                self._fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
+                            "their keys are attribute paths (`w/.ATTRIBUTES/VARIABLE_VALUE`), not the TF1 "
+                            "variable names that the checkpoint reads here look up", "manual")
             objects = node.info["objects"]
             return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
         if node.kind in ("varlist", "object"):

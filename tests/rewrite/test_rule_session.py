@@ -360,3 +360,24 @@ def test_session_helper_nested_in_main_takes_the_session_by_another_name() -> No
     assert result.level == "idiomatic"
     assert "print(y(data).numpy())" in result.code
     assert "report(None, [[1.0, 2.0]])" in result.code
+
+
+SAVED_THEN_READ_BY_KEY = """\
+import tensorflow as tf
+
+w = tf.Variable(1.0, name="w")
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    saver.save(sess, "/tmp/model")
+{read}
+"""
+
+
+def test_a_saver_whose_checkpoint_is_read_by_key_says_the_keys_change() -> None:
+    read = rewrite_source(SAVED_THEN_READ_BY_KEY.format(read='print(tf.train.list_variables("/tmp/model"))'))
+    assert "tf.train.Checkpoint(w=w)" in read.code
+    (manual,) = [f for f in read.findings if f.kind == "manual"]
+    assert manual.rule == "TF110" and "keys are attribute paths" in manual.message
+    unread = rewrite_source(SAVED_THEN_READ_BY_KEY.format(read='print("saved")'))
+    assert not [f for f in unread.findings if f.kind == "manual"]
