@@ -90,6 +90,21 @@ from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+#: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
+AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.PowerAssign: cst.Power, cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+}
+
+
+def _as_assign(aug: cst.AugAssign) -> cst.AugAssign | cst.Assign:
+    """`loss += 0.1 * reg` read as `loss = loss + 0.1 * reg` (a graph tensor bound again from
+    itself); the statement keeps its own spelling, only its meaning is read this way."""
+    operator = AUGMENTED.get(type(aug.operator))
+    if operator is None or not isinstance(aug.target, cst.Name):
+        return aug
+    value = cst.BinaryOperation(aug.target, operator(), aug.value, lpar=[], rpar=[])
+    return cst.Assign(targets=[cst.AssignTarget(aug.target)], value=value)
 # Keras objects a TF1 graph may build by name and then call, as it would a model instance.
 KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
 #: Why a Keras optimizer given a computed beta or rho can part from TF1 late in a run.
@@ -712,6 +727,8 @@ class ProgramMove:
             if is_mode_call(small, self.aliases):
                 self._fixed(IMPORT_RULE.id, stmt, "graph-mode switch removed")
                 return [], []
+            if isinstance(small, cst.AugAssign):
+                small = _as_assign(small)
             if isinstance(small, cst.Assign) and len(small.targets) == 1:
                 node = self._classify(small, stmt, item)
                 if node is not None:

@@ -381,3 +381,21 @@ def test_a_saver_whose_checkpoint_is_read_by_key_says_the_keys_change() -> None:
     assert manual.rule == "TF110" and "keys are attribute paths" in manual.message
     unread = rewrite_source(SAVED_THEN_READ_BY_KEY.format(read='print("saved")'))
     assert not [f for f in unread.findings if f.kind == "manual"]
+
+
+def test_a_tensor_extended_in_place_is_bound_again_in_the_step() -> None:
+    # `loss += penalty` rebinds loss from itself: the step computes both, in order, as written.
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        w = tf.Variable(tf.ones([2, 1]))
+        loss = tf.reduce_mean(tf.matmul(x, w))
+        loss += 0.1 * tf.nn.l2_loss(w)
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run([train, loss], {x: [[1.0, 2.0]]})[1])
+        """))
+    assert result.level == "idiomatic", result.findings
+    step = result.code[result.code.index("def train_and_loss"):]
+    assert step.index("loss = tf.reduce_mean(") < step.index("loss += 0.1 * tf.nn.l2_loss(w)") < step.index("tape.gradient(loss")
