@@ -27,6 +27,7 @@ own usage error):
 from __future__ import annotations
 
 import math
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -35,7 +36,8 @@ from typing import Any
 from runtime.attribute import first_differences
 from runtime.compare import Divergence, Tolerance, compare_runs, failure
 from runtime.line_coverage import changed_statements, not_run, ranges
-from runtime.sandbox import Runner, RunResult, SandboxError, engine_command, run_program
+from runtime.lockstep import LockstepResult, compare_lockstep, plan_replay, write_plan
+from runtime.sandbox import Lockstep, Runner, RunResult, SandboxError, engine_command, run_program
 
 EXIT_CODES = {"equivalent": 0, "different": 1, "unverified": 3}
 
@@ -63,6 +65,8 @@ class Options:
     # Lines of the original whose printed text the rewrite changes by design (a graph tensor's
     # repr becomes its value): what they print is paired by print order, not compared.
     reprinted: frozenset[int] = frozenset()
+    # Compare every optimizer step once more from the original's state (``runtime.lockstep``).
+    lockstep: bool = True
 
 
 @dataclass
@@ -218,8 +222,16 @@ def _unreached(sources: tuple[str, str], new: RunResult) -> list[int]:
 def _verify(
     run_old: _Rerun, run_new: _Rerun, options: Options, sources: tuple[str, str]
 ) -> Verdict:
+    with tempfile.TemporaryDirectory(prefix="tfmigrate-lockstep-") as folder:
+        return _verify_in(run_old, run_new, options, sources, Path(folder))
+
+
+def _verify_in(
+    run_old: _Rerun, run_new: _Rerun, options: Options, sources: tuple[str, str], folder: Path
+) -> Verdict:
+    """``_verify``, with ``folder`` for the programs' step states (``runtime.lockstep``)."""
     try:
-        old = run_old()
+        old = run_old(**({"lockstep": Lockstep(folder / "original.states")} if options.lockstep else {}))
         reason = _cannot_run(old, "original", options)
         if reason is not None:
             return Verdict("unverified", reason)
@@ -236,12 +248,15 @@ def _verify(
     tol = Tolerance(options.rtol, options.atol)
     comparison = compare_runs(old, new, tol, options.reprinted)
     d = comparison.divergence
+    checked = _lockstep(run_new, old, new, folder, options.rtol) if d is None and options.lockstep else None
+    if checked is not None:
+        d = checked.divergence
     common = {
         "steps_compared": comparison.steps_compared,
         "max_abs_diff": comparison.max_abs_diff,
         "max_rel_diff": comparison.max_rel_diff,
         "divergence": d,
-        "notes": [*_budget_notes(old, new), *comparison.notes],
+        "notes": [*_budget_notes(old, new), *comparison.notes, *(checked.notes if checked else [])],
     }
     gap = _budget_gap(old, new, d)
     if gap is not None:
@@ -255,17 +270,24 @@ def _verify(
                  if (old.exception_line, new.exception_line) != (None, None) else "")
         return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)}"
                        f"{lines}{after}", **common)
+    if d is None and checked is not None and checked.unverified is not None:
+        return Verdict("unverified", checked.unverified, **common)
     missed = _unreached(sources, new) if d is None else []
     if missed:
         return Verdict("unverified", _not_run_reason(missed, new), **common, not_run=missed)
     if d is None:
+        in_lockstep = ""
+        if checked is not None:
+            rel = checked.max_rel
+            in_lockstep = (f"; {checked.steps} steps agree in lockstep (max rel diff: gradient "
+                           f"{rel['grad']:.3g}, update {rel['post']:.3g}, start {rel['pre']:.3g})")
         return Verdict(
             "equivalent",
             f"{comparison.steps_compared} optimizer steps, "
             f"{comparison.variables_compared} final variables and "
             f"{comparison.printed_numbers_compared} printed numbers agree "
             f"(max abs diff {comparison.max_abs_diff:.3g}, "
-            f"max rel diff {comparison.max_rel_diff:.3g})",
+            f"max rel diff {comparison.max_rel_diff:.3g}){in_lockstep}",
             **common,
         )
     also = []
@@ -273,6 +295,31 @@ def _verify(
         also = _attribute(run_old, run_new, d, tol)
     reason = "; also ".join(_describe(found) for found in [d, *also])
     return Verdict("different", reason, **common, also=also)
+
+
+def _lockstep(
+    run_new: _Rerun, old: RunResult, new: RunResult, folder: Path, rtol: float
+) -> LockstepResult | None:
+    """Run the rewrite in lockstep with the original's recorded states and compare each step;
+    None when neither program steps an optimizer (nothing to compare)."""
+    if old.trace is None or new.trace is None or not (old.trace["steps"] or new.trace["steps"]):
+        return None
+    plan, why = plan_replay(old.trace, folder / "original.states", new.trace)
+    if plan is None:
+        return LockstepResult(unverified=f"the optimizer steps cannot be compared in lockstep: {why}")
+    states = folder / "rewrite.states"
+    try:
+        run = run_new(lockstep=Lockstep(states, replay=write_plan(plan, folder / "plan.json")))
+    except SandboxError as error:
+        return LockstepResult(unverified=f"the lockstep run of the rewrite could not start: {error}")
+    if run.trace is None or run.timed_out or run.out_of_memory:
+        why = "timed out" if run.timed_out else "hit the memory cap" if run.out_of_memory else "left no trace"
+        return LockstepResult(unverified=f"the lockstep run of the rewrite {why}")
+    result = compare_lockstep(old.trace, folder / "original.states", run.trace, states, rtol)
+    if result.divergence is None and result.unverified is None and failure(run) != failure(new):
+        result.unverified = (f"the lockstep run of the rewrite ends with {failure(run) or 'success'}, "
+                             f"its free run with {failure(new) or 'success'}")
+    return result
 
 
 def _budget_notes(old: RunResult, new: RunResult) -> list[str]:
@@ -332,7 +379,7 @@ def _budget_gap(old: RunResult, new: RunResult, d: Divergence | None) -> str | N
 
 def _before_the_budget(d: Divergence) -> bool:
     """Does ``d`` show in a step both programs took, or in how a variable was created?"""
-    if d.observable == "gradient":
+    if d.observable in ("gradient", "update"):
         return d.variable is not None
     return d.observable == "variable" and not d.detail.startswith("final value")
 
