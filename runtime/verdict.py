@@ -8,8 +8,9 @@ own usage error):
   rtol*scale`` (a tensor element's scale: the largest magnitude of its
   observable; see ``runtime.compare``), words and exit status agree exactly,
   and both programs ran to the end (under a step budget, the code after their
-  training loops included: ``runtime.step_budget``), and every changed statement
-  of the rewrite ran (``runtime.line_coverage``). With the
+  training loops included: ``runtime.step_budget``), every changed statement
+  of the rewrite ran (``runtime.line_coverage``), and every optimizer step agrees once
+  more when the rewrite is run from the original's state (``runtime.lockstep``). With the
   defaults (rtol=1e-4, atol=1e-6) a correct Keras Adam rewrite passes, Keras
   Adam's default epsilon instead of TF1's 1e-8 does not, and an RMSprop
   rewrite whose accumulator starts at zeros differs at step 2;
@@ -20,7 +21,8 @@ own usage error):
   fails (both failing the same way shows nothing of what either would have
   done next), a run timed out or hit the memory cap, the program could not
   be started, the step budget kept part of the programs from running or
-  from being compared (``_budget_gap``), or nothing differs but some changed lines
+  from being compared (``_budget_gap``), the lockstep run could not follow the original
+  (``runtime.lockstep`` says why), or nothing differs but some changed lines
   of the rewrite never ran (``not_run`` names them: the comparison says nothing about them).
 """
 
