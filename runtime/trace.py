@@ -22,6 +22,9 @@ Engine side of the contract:
   file (TensorBoard shows them: they are output like stdout);
 - call ``checkpoint_written([(var, value), ...])`` for each checkpoint saved: what
   a later program restores is output too;
+- call ``initializer_drawn(rule)`` when an initializer draws the values of the variable
+  about to be created, and ``configured(rule)`` when the program builds a dropout or a
+  loss (``update_rules.build_rule``): what each side built is compared too;
 - call ``step_applied()`` once the update announced by ``optimizer_step`` is applied: the
   lockstep comparison records and sets the model's state there (``runtime.step_states``);
 - a spent budget ends the program's training loops (``runtime.step_budget`` makes them
@@ -283,6 +286,10 @@ class Recorder:
         self.states: StateLog | None = None  # each step's state, in full (``runtime.step_states``)
         self.replay: Replay | None = None  # sets the state after each step (lockstep)
         self._stepped: list[tuple[int, Any]] | None = None  # the step being applied
+        self._inits: dict[int, dict[str, Any] | None] = {}  # per variable: its initializer's rule
+        self._next_init: dict[str, Any] | None = None  # the rule the next variable starts from
+        self.built: list[dict[str, Any]] = []  # dropouts and losses: rule and program line
+        self._built_keys: set[tuple[int | None, str]] = set()
 
     @property
     def active(self) -> bool:
@@ -292,7 +299,24 @@ class Recorder:
         """Remember a variable, the user's source line that created it, and that line's callers."""
         if not self.active or id(var) in self._index:
             return
-        self._register(var, [line] if line is not None else _program_lines())
+        index = self._register(var, [line] if line is not None else _program_lines())
+        self._inits[index], self._next_init = self._next_init, None
+
+    def initializer_drawn(self, rule: dict[str, Any] | None) -> None:
+        """An initializer drew the values of the variable about to be created (``rule``: how)."""
+        if self.path is not None:
+            self._next_init = rule
+
+    def configured(self, rule: dict[str, Any]) -> None:
+        """The program built a dropout or a loss (``update_rules.build_rule``); each program
+        line records each rule once, however often it runs."""
+        if self.path is None:
+            return
+        line = _program_line()
+        key = (line, json.dumps(rule, sort_keys=True))
+        if key not in self._built_keys:
+            self._built_keys.add(key)
+            self.built.append({"rule": rule, "line": line})
 
     def _register(self, var: Any, lines: list[int]) -> int:
         index = len(self.variables)
@@ -470,6 +494,7 @@ class Recorder:
                     "callers": self._lines[index][1:],
                     "stdout_offset": self._offsets[index],
                     "initial": self._initial.get(index),
+                    "init": self._inits.get(index),
                     "value": self._read(index),
                 }
             )
@@ -487,6 +512,7 @@ class Recorder:
             "values": self.values.records if self.values is not None else None,
             "lines_run": sorted(self.coverage.lines) if self.coverage is not None else None,
             "states": self.states.snapshot() if self.states is not None else None,
+            "built": self.built,
             "replay": self.replay.snapshot() if self.replay is not None else None,
         }
 
@@ -542,3 +568,5 @@ optimizer_step = recorder.optimizer_step
 summary_written = recorder.summary_written
 checkpoint_written = recorder.checkpoint_written
 step_applied = recorder.step_applied
+initializer_drawn = recorder.initializer_drawn
+configured = recorder.configured

@@ -16,7 +16,9 @@ own usage error):
   rewrite whose accumulator starts at zeros differs at step 2;
 - 1 **different**: the first divergence in the original's order, then every
   other place where values start to differ (``runtime.attribute``, from a
-  second run of each program that records the values its ops compute);
+  second run of each program that records the values its ops compute); or,
+  where no value differs, an initializer, dropout or loss built otherwise
+  (``runtime.build_config``);
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (both failing the same way shows nothing of what either would have
   done next), a run timed out or hit the memory cap, the program could not
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from runtime.attribute import first_differences
+from runtime.build_config import compare_built
 from runtime.compare import Divergence, Tolerance, compare_runs, failure
 from runtime.line_coverage import changed_statements, not_run, ranges
 from runtime.lockstep import LockstepResult, compare_lockstep, plan_replay, write_plan
@@ -250,6 +253,9 @@ def _verify_in(
     tol = Tolerance(options.rtol, options.atol)
     comparison = compare_runs(old, new, tol, options.reprinted)
     d = comparison.divergence
+    built_notes: list[str] = []
+    if d is None and old.trace is not None and new.trace is not None:
+        d, built_notes = compare_built(old.trace, new.trace)
     checked = _lockstep(run_new, old, new, folder, options.rtol) if d is None and options.lockstep else None
     if checked is not None:
         d = checked.divergence
@@ -258,7 +264,8 @@ def _verify_in(
         "max_abs_diff": comparison.max_abs_diff,
         "max_rel_diff": comparison.max_rel_diff,
         "divergence": d,
-        "notes": [*_budget_notes(old, new), *comparison.notes, *(checked.notes if checked else [])],
+        "notes": [*_budget_notes(old, new), *comparison.notes, *built_notes,
+                  *(checked.notes if checked else [])],
     }
     gap = _budget_gap(old, new, d)
     if gap is not None:
@@ -383,6 +390,8 @@ def _before_the_budget(d: Divergence) -> bool:
     """Does ``d`` show in a step both programs took, or in how a variable was created?"""
     if d.observable in ("gradient", "update"):
         return d.variable is not None
+    if d.observable == "configuration":
+        return True
     return d.observable == "variable" and not d.detail.startswith("final value")
 
 
