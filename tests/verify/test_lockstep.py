@@ -229,3 +229,12 @@ def test_plan_pairs_by_name_and_points_at_the_originals_value(tmp_path: Path) ->
     assert json.loads(json.dumps(plan)) == {
         "blob": str(tmp_path / "states"), "steps": [[[0, "model/w", [1, 0, "post", 8, "<f4", [2]]]]]
     }
+
+
+def test_a_step_larger_than_the_state_budget_runs_no_lockstep_and_says_so(write_program, monkeypatch) -> None:
+    monkeypatch.setattr(verdict, "Lockstep", functools.partial(Lockstep, limit=40))
+    old = training(write_program, "old.py", 0.9)
+    found = verify(old, training(write_program, "new.py", 0.9))
+    assert found.status == "equivalent" and "lockstep" not in found.reason
+    assert ("no step compared in lockstep: one step's state is larger than the state budget; "
+            "the steps are compared in the free run only") in found.notes
