@@ -76,7 +76,8 @@ class Initializer:
 
     def draw(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         """``sample``, telling the trace which rule the next variable created starts from."""
-        trace.initializer_drawn(self.rule())
+        if trace.recorder.path is not None:
+            trace.initializer_drawn(self.rule())
         return self.sample(shape, dtype, name)
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None, **_: Any) -> Any:
