@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -238,3 +241,58 @@ def test_a_step_larger_than_the_state_budget_runs_no_lockstep_and_says_so(write_
     assert found.status == "equivalent" and "lockstep" not in found.reason
     assert ("no step compared in lockstep: one step's state is larger than the state budget; "
             "the steps are compared in the free run only") in found.notes
+
+
+# ------------------------------------------------------------------- replay on the engine itself
+
+KERAS_STEPS = """import numpy as np
+import tensorflow as tf
+w = tf.Variable([1.0, 2.0], name="w")
+optimizer = tf.keras.optimizers.SGD(0.5)
+
+@tf.function
+def step():
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(w * w)
+    optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+
+for _ in range(3):
+    step()
+print(w.numpy())
+"""
+
+TF1_STEPS = """import tensorflow as tf
+w = tf.get_variable("w", initializer=tf.constant([1.0, 2.0]))
+train = tf.train.GradientDescentOptimizer(0.5).minimize(tf.reduce_sum(w * w))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        sess.run(train)
+    print(sess.run(w))
+"""
+
+
+@pytest.mark.parametrize("source", [KERAS_STEPS, TF1_STEPS], ids=["keras_function", "tf1_session"])
+def test_the_engine_takes_the_replayed_values_into_the_next_step(tmp_path: Path, source: str) -> None:
+    original = tmp_path / "original.states"
+    log = StateLog(str(original), limit=10_000)
+    for step, value in enumerate([[10.0, 20.0], [3.0, 4.0], [7.0, 8.0]], 1):
+        log.before_update(step, [(0, np.zeros(2, np.float32), None)])
+        log.after_update({0: np.asarray(value, np.float32)})
+    posts = [e for e in log.snapshot()["entries"] if e[2] == "post"]
+    plan = lockstep.write_plan({"blob": str(original), "steps": [[[0, "w", e]] for e in posts]},
+                               tmp_path / "plan.json")
+    program, trace_path, states = tmp_path / "prog.py", tmp_path / "trace.json", tmp_path / "own.states"
+    program.write_text(source)
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]),
+               TFMIGRATE_TRACE=str(trace_path), TFMIGRATE_PROGRAM=str(program),
+               **Lockstep(states, replay=plan).environment())
+    run = subprocess.run([sys.executable, "-m", "runtime.run", str(program)], env=env, text=True,
+                         capture_output=True, timeout=120, check=True, cwd=tmp_path)
+    assert run.stdout.split() == ["[7.", "8.]"]
+    recorded = json.loads(trace_path.read_text())
+    assert recorded["replay"] == {"replayed": 3, "lost": None}
+    pre = {e[0]: read_array(str(states), e).tolist() for e in recorded["states"]["entries"] if e[2] == "pre"}
+    grad = {e[0]: read_array(str(states), e).tolist() for e in recorded["states"]["entries"] if e[2] == "grad"}
+    assert pre == {1: [1.0, 2.0], 2: [10.0, 20.0], 3: [3.0, 4.0]}
+    assert grad[2] == [20.0, 40.0]  # d(sum w^2)/dw at the replayed value
