@@ -51,6 +51,12 @@ KNOWN_INEXACT = {
 }
 
 
+#: Settings an original may leave unset for the rewrite to spell out: TF1 derives an op's seed
+#: from the graph seed and the op's place in the graph, and the rewrite writes that seed down.
+#: Unset in the rewrite where the original set one is a difference.
+DERIVED_WHEN_UNSET = frozenset({"seed"})
+
+
 def _shown(value: Any) -> str:
     """A hyperparameter as written: float32 values in their shortest form (``0.001``)."""
     return str(np.float32(value)) if isinstance(value, float) else repr(value)
@@ -67,7 +73,7 @@ def rule_difference(old: dict[str, Any] | None, new: dict[str, Any] | None) -> t
         return f"{old['kind']} in the original, {new['kind']} in the rewrite", old["kind"], new["kind"]
     for name in sorted(set(old) | set(new)):
         a, b = old.get(name), new.get(name)
-        if a == b:
+        if a == b or (a is None and name in DERIVED_WHEN_UNSET):
             continue
         if isinstance(a, float) and isinstance(b, float) and abs(a - b) <= RULE_RTOL * max(abs(a), abs(b)):
             continue

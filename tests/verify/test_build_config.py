@@ -125,3 +125,12 @@ def test_settings_that_cannot_be_paired_are_noted() -> None:
     old = [{"rule": build_rule("loss", reduction="mean"), "line": 3}]
     assert compare_built(_trace([], old), _trace([])) == (
         None, ["the original builds 1 loss setting(s), the rewrite 0: those were not compared"])
+
+
+def test_a_seed_the_original_leaves_to_the_graph_may_be_written_out_but_not_dropped() -> None:
+    unset = build_rule("dropout", rate=0.3, seed=None)
+    written = build_rule("dropout", rate=0.3, seed="2")
+    built = [{"rule": unset, "line": 3}], [{"rule": written, "line": 5}]
+    assert compare_built(_trace([], built[0]), _trace([], built[1])) == (None, [])
+    found, _ = compare_built(_trace([], built[1]), _trace([], built[0]))
+    assert found is not None and "seed '2' in the original, None in the rewrite" in found.detail
