@@ -296,3 +296,14 @@ def test_the_engine_takes_the_replayed_values_into_the_next_step(tmp_path: Path,
     grad = {e[0]: read_array(str(states), e).tolist() for e in recorded["states"]["entries"] if e[2] == "grad"}
     assert pre == {1: [1.0, 2.0], 2: [10.0, 20.0], 3: [3.0, 4.0]}
     assert grad[2] == [20.0, 40.0]  # d(sum w^2)/dw at the replayed value
+
+
+def test_plan_names_a_counterpart_of_another_shape(tmp_path: Path) -> None:
+    old = _trace([("w", [2])], [0]) | {"states": {"entries": [[1, 0, "post", 0, "<f4", [3]]], "steps": 1}}
+    plan, why = lockstep.plan_replay(old, tmp_path / "states", _trace([("w", [2])], [0]))
+    assert plan is None and why == "w has shape (2,), its counterpart (3,)"
+
+
+def test_plan_needs_the_originals_states(tmp_path: Path) -> None:
+    plan, why = lockstep.plan_replay(_trace([("w", [2])], [0]), tmp_path / "states", _trace([("w", [2])], [0]))
+    assert plan is None and why == "the original's run recorded no state"
