@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from runtime import dtypes
+from runtime import dtypes, trace
 from runtime.tensor import EagerTensor
+from runtime.update_rules import build_rule
 
 _call_counter = [0]
 
@@ -68,6 +69,17 @@ class Initializer:
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         raise NotImplementedError
 
+    def rule(self) -> dict[str, Any] | None:
+        """How this initializer draws, in one vocabulary for TF1's and Keras's initializers
+        (``update_rules.build_rule``); None where it cannot be told (a user's function)."""
+        return None
+
+    def draw(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
+        """``sample``, telling the trace which rule the next variable created starts from."""
+        if trace.recorder.path is not None:
+            trace.initializer_drawn(self.rule())
+        return self.sample(shape, dtype, name)
+
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None, **_: Any) -> Any:
         from runtime import context
         from runtime.convert import constant
@@ -75,8 +87,8 @@ class Initializer:
         dt = dtypes.as_dtype(dtype) if dtype is not None else (self.dtype or dtypes.float32)
         dims = tuple(_dims(shape))
         if context.executing_eagerly():
-            return InitialDraw(lambda name: self.sample(dims, dt, name), dt)
-        return constant(self.sample(dims, dt, None), dt)
+            return InitialDraw(lambda name: self.draw(dims, dt, name), dt)
+        return constant(self.draw(dims, dt, None), dt)
 
     def get_config(self) -> dict:
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}
@@ -123,12 +135,22 @@ def _dims(shape: Any) -> list[int]:
     return [int(d) for d in shape]
 
 
+def _seed(seed: Any) -> str | None:
+    return None if seed is None else str(seed)
+
+
 class Zeros(Initializer):
+    def rule(self) -> dict[str, Any]:
+        return build_rule("constant", value=0.0)
+
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         return np.zeros(shape, dtypes.as_dtype(dtype).np)
 
 
 class Ones(Initializer):
+    def rule(self) -> dict[str, Any]:
+        return build_rule("constant", value=1.0)
+
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         return np.ones(shape, dtypes.as_dtype(dtype).np)
 
@@ -137,6 +159,11 @@ class Constant(Initializer):
     def __init__(self, value: Any = 0, dtype: Any = None, verify_shape: bool = False) -> None:
         super().__init__(dtype)
         self.value = value
+
+    def rule(self) -> dict[str, Any] | None:
+        """A single value; an array of them shows in the variable's starting values."""
+        v = np.asarray(self.value.numpy() if hasattr(self.value, "numpy") else self.value)
+        return build_rule("constant", value=v.reshape(())) if v.size == 1 and v.dtype.kind in "biuf" else None
 
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         v = np.asarray(self.value.numpy() if hasattr(self.value, "numpy") else self.value)
@@ -156,6 +183,10 @@ class RandomUniform(Initializer):
         super().__init__(dtype)
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
+    def rule(self) -> dict[str, Any]:
+        hi = 1.0 if self.maxval is None else self.maxval
+        return build_rule("uniform", minval=self.minval, maxval=hi, seed=_seed(self.seed))
+
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         dt = dtypes.as_dtype(dtype)
         hi = 1.0 if self.maxval is None else self.maxval
@@ -166,9 +197,15 @@ class RandomUniform(Initializer):
 
 
 class RandomNormal(Initializer):
+    _distribution = "normal"
+
     def __init__(self, mean: float = 0.0, stddev: float = 1.0, seed: Any = None, dtype: Any = None) -> None:
         super().__init__(dtype)
         self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def rule(self) -> dict[str, Any]:
+        return build_rule(self._distribution, mean=self.mean, stddev=self.stddev,
+                          seed=_seed(self.seed))
 
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         dt = dtypes.as_dtype(dtype).np
@@ -176,6 +213,8 @@ class RandomNormal(Initializer):
 
 
 class TruncatedNormal(RandomNormal):
+    _distribution = "truncated_normal"
+
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         dt = dtypes.as_dtype(dtype).np
         return (_truncated(name_rng(name), shape, np.float64) * self.stddev + self.mean).astype(dt)
@@ -188,6 +227,12 @@ class VarianceScaling(Initializer):
         if scale <= 0.0:
             raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+
+    def rule(self) -> dict[str, Any]:
+        # TF1's "normal" is truncated, as Keras's "truncated_normal"
+        distribution = {"normal": "truncated_normal"}.get(self.distribution, self.distribution)
+        return build_rule("variance_scaling", scale=self.scale, mode=self.mode,
+                          distribution=distribution, seed=_seed(self.seed))
 
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         dt = dtypes.as_dtype(dtype).np
@@ -241,6 +286,9 @@ class Identity(Initializer):
         super().__init__(dtype)
         self.gain = gain
 
+    def rule(self) -> dict[str, Any]:
+        return build_rule("identity", gain=self.gain)
+
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         return (np.eye(*shape) * self.gain).astype(dtypes.as_dtype(dtype).np)
 
@@ -249,6 +297,9 @@ class Orthogonal(Initializer):
     def __init__(self, gain: float = 1.0, seed: Any = None, dtype: Any = None) -> None:
         super().__init__(dtype)
         self.gain, self.seed = gain, seed
+
+    def rule(self) -> dict[str, Any]:
+        return build_rule("orthogonal", gain=self.gain, seed=_seed(self.seed))
 
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         rows = int(np.prod(shape[:-1]))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime import context
+from runtime import context, trace
 from runtime.convert import convert_to_tensor
 from runtime.graph import GraphKeys
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
+from runtime.update_rules import build_rule
 
 
 class Reduction:
@@ -32,12 +33,25 @@ def _safe_div(total: Any, count: Any) -> Any:
     return M.where(M.greater(count, 0.0), M.truediv(total, M.maximum(count, 1.0)), M.zeros_like(total))
 
 
+#: What each reduction computes, in the words Keras's reductions are told in (``keras.losses``),
+#: with one weight for every value (a number) and with a weight per value (a tensor).
+REDUCED_AS = {
+    Reduction.NONE: ("none", "none"),
+    Reduction.SUM: ("sum", "sum"),
+    Reduction.MEAN: ("mean", "weighted_mean"),
+    Reduction.SUM_OVER_BATCH_SIZE: ("mean", "mean"),
+    Reduction.SUM_BY_NONZERO_WEIGHTS: ("mean", "mean_over_nonzero_weights"),
+}
+
+
 def _weighted_mean(losses: Any, weights: Any, reduction: Any = None,
                    loss_collection: Any = GraphKeys.LOSSES) -> Any:
     """TF's ``compute_weighted_loss``: weight, then reduce (default SUM_BY_NONZERO_WEIGHTS)."""
     reduction = reduction or Reduction.SUM_BY_NONZERO_WEIGHTS
     if reduction not in Reduction.all():
         raise ValueError(f"Invalid Reduction Key {reduction}.")
+    one_weight = isinstance(weights, (int, float)) and weights != 0
+    trace.configured(build_rule("loss", reduction=REDUCED_AS[reduction][0 if one_weight else 1]))
     losses = convert_to_tensor(losses)
     w = M.multiply(M.ones_like(losses), convert_to_tensor(weights, dtype_hint=losses.dtype))
     weighted = M.multiply(losses, w)

@@ -342,7 +342,8 @@ class DropoutWrapper(RNNCell):
     def _drop(self, x: Tensor, keep: Any) -> Tensor:
         if isinstance(keep, (int, float)) and float(keep) == 1.0:
             return x
-        return N.dropout_v1(x, keep_prob=keep, seed=self._seed)
+        rate = 1.0 - keep if isinstance(keep, (int, float)) else M.subtract(1.0, keep)
+        return N.apply_dropout(x, rate, seed=self._seed)
 
     def __call__(self, inputs: Any, state: Any, scope: Any = None) -> Any:
         out, new_state = self._cell(self._drop(convert_to_tensor(inputs), self._input_keep_prob), state, scope)

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import trace
+from runtime import step_states, trace
 from runtime.confine import (
     RUN_MARK_ENV,
     TooLarge,
@@ -195,15 +195,41 @@ def engine_environment() -> dict[str, str]:
     return env
 
 
+LOCKSTEP_ENVS = (step_states.STATES_ENV, step_states.STATES_LIMIT_ENV, step_states.REPLAY_ENV)
+
+
+@dataclass(frozen=True)
+class Lockstep:
+    """Where a run writes its per-step state (``runtime.step_states``), and the plan of a
+    replay that sets its variables after each step; both outside the run's sandbox."""
+
+    states: Path
+    limit: int = step_states.DEFAULT_LIMIT
+    replay: Path | None = None
+
+    def environment(self) -> dict[str, str]:
+        env = {step_states.STATES_ENV: str(self.states), step_states.STATES_LIMIT_ENV: str(self.limit)}
+        if self.replay is not None:
+            env[step_states.REPLAY_ENV] = str(self.replay)
+        return env
+
+
 def child_environment(
-    program: Path, trace_path: Path, max_steps: int | None, seed: int, values: bool = False
+    program: Path,
+    trace_path: Path,
+    max_steps: int | None,
+    seed: int,
+    values: bool = False,
+    lockstep: Lockstep | None = None,
 ) -> dict[str, str]:
     """The environment of a run: the caller's, plus what makes runs comparable."""
     env = engine_environment()
-    env.pop(trace.MAX_STEPS_ENV, None)
-    env.pop(trace.VALUES_ENV, None)
+    for name in (trace.MAX_STEPS_ENV, trace.VALUES_ENV, *LOCKSTEP_ENVS):
+        env.pop(name, None)
     if values:
         env[trace.VALUES_ENV] = "1"
+    if lockstep is not None:
+        env.update(lockstep.environment())
     env.update(
         {
             "PYTHONHASHSEED": "0",
@@ -237,12 +263,14 @@ def run_program(
     runner: Runner = engine_command,
     seed: int = 0,
     values: bool = False,
+    lockstep: Lockstep | None = None,
 ) -> RunResult:
     """Run ``program`` (inside ``workdir``, default its directory) in a fresh copy.
 
     With ``source``, the copy of the program file gets that text instead: how an
     in-memory rewrite is run without writing it into the user's tree. With
-    ``values``, the trace also holds the values ops computed (``trace.ValueLog``).
+    ``values``, the trace also holds the values ops computed (``trace.ValueLog``); with
+    ``lockstep``, the run writes its state at each step and may replay another's.
     """
     program = Path(program).resolve()
     if not program.is_file() and source is None:
@@ -260,7 +288,7 @@ def run_program(
             copy.write_text(source, encoding="utf-8")
         trace_path = Path(tmp) / "trace.json"
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
-        env = child_environment(copy, trace_path, max_steps, seed, values)
+        env = child_environment(copy, trace_path, max_steps, seed, values, lockstep)
         env.update(private_environment(Path(tmp)), **{RUN_MARK_ENV: tmp})
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             process = subprocess.Popen(

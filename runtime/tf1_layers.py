@@ -74,9 +74,10 @@ def dropout(inputs: Any, rate: float = 0.5, noise_shape: Any = None, seed: Any =
     from runtime.control_flow import cond
 
     x = convert_to_tensor(inputs)
+    N.configured_dropout(rate, seed)
     if isinstance(training, bool):
-        return N.dropout_v2(x, rate, seed=seed) if training else M.identity(x)
-    return cond(training, lambda: N.dropout_v2(x, rate, seed=seed), lambda: M.identity(x))
+        return N.apply_dropout(x, rate, seed=seed) if training else M.identity(x)
+    return cond(training, lambda: N.apply_dropout(x, rate, seed=seed), lambda: M.identity(x))
 
 
 def flatten(inputs: Any, name: str | None = None, data_format: str = "channels_last") -> Any:

@@ -22,6 +22,11 @@ Engine side of the contract:
   file (TensorBoard shows them: they are output like stdout);
 - call ``checkpoint_written([(var, value), ...])`` for each checkpoint saved: what
   a later program restores is output too;
+- call ``initializer_drawn(rule)`` when an initializer draws the values of the variable
+  about to be created, and ``configured(rule)`` when the program builds a dropout or a
+  loss (``update_rules.build_rule``): what each side built is compared too;
+- call ``step_applied()`` once the update announced by ``optimizer_step`` is applied: the
+  lockstep comparison records and sets the model's state there (``runtime.step_states``);
 - a spent budget ends the program's training loops (``runtime.step_budget`` makes them
   call ``loop_started`` and ``loop_cut``); a step no cut loop can stop raises
   ``StopProgram``, and the sandbox's bootstrap runs the runner inside ``run_main``, which
@@ -58,6 +63,8 @@ from typing import Any
 import numpy as np
 
 from runtime.line_coverage import LineCoverage
+from runtime.step_states import Replay, StateLog
+from runtime.step_states import from_env as _states_from_env
 
 TRACE_ENV = "TFMIGRATE_TRACE"
 MAX_STEPS_ENV = "TFMIGRATE_MAX_STEPS"
@@ -276,6 +283,13 @@ class Recorder:
         self._initial: dict[int, dict[str, Any] | None] = {}
         self.values: ValueLog | None = None
         self.coverage: LineCoverage | None = None  # the program's lines that ran
+        self.states: StateLog | None = None  # each step's state, in full (``runtime.step_states``)
+        self.replay: Replay | None = None  # sets the state after each step (lockstep)
+        self._stepped: list[tuple[int, Any]] | None = None  # the step being applied
+        self._inits: dict[int, dict[str, Any] | None] = {}  # per variable: its initializer's rule
+        self._next_init: dict[str, Any] | None = None  # the rule the next variable starts from
+        self.built: list[dict[str, Any]] = []  # dropouts and losses: rule and program line
+        self._built_keys: set[tuple[int | None, str]] = set()
 
     @property
     def active(self) -> bool:
@@ -285,7 +299,24 @@ class Recorder:
         """Remember a variable, the user's source line that created it, and that line's callers."""
         if not self.active or id(var) in self._index:
             return
-        self._register(var, [line] if line is not None else _program_lines())
+        index = self._register(var, [line] if line is not None else _program_lines())
+        self._inits[index], self._next_init = self._next_init, None
+
+    def initializer_drawn(self, rule: dict[str, Any] | None) -> None:
+        """An initializer drew the values of the variable about to be created (``rule``: how)."""
+        if self.path is not None:
+            self._next_init = rule
+
+    def configured(self, rule: dict[str, Any]) -> None:
+        """The program built a dropout or a loss (``update_rules.build_rule``); each program
+        line records each rule once, however often it runs."""
+        if self.path is None:
+            return
+        line = _program_line()
+        key = (line, json.dumps(rule, sort_keys=True))
+        if key not in self._built_keys:
+            self._built_keys.add(key)
+            self.built.append({"rule": rule, "line": line})
 
     def _register(self, var: Any, lines: list[int]) -> int:
         index = len(self.variables)
@@ -366,6 +397,7 @@ class Recorder:
             self.steps.append({})
             return
         grads = []
+        stepped = []
         for grad, var in grads_and_vars:
             index = self._index_of(var)
             if index not in self._initial:
@@ -377,10 +409,32 @@ class Recorder:
                     "grad": None if grad is None else record_array(grad),
                 }
             )
+            stepped.append((index, var, grad))
         self.steps.append(
             {"line": _program_line(), "stdout_offset": _stdout_offset(), "grads": grads,
              "rule": rule}
         )
+        if self.states is not None:
+            self.states.before_update(
+                len(self.steps), [(i, self.variables[i].numpy(), g) for i, _, g in stepped]
+            )
+        self._stepped = [(i, var) for i, var, _ in stepped]
+
+    def step_applied(self) -> None:
+        """The update announced by ``optimizer_step`` has been applied to the variables.
+
+        Its result is written to the state log, then a lockstep replay sets the variables.
+        """
+        stepped, self._stepped = self._stepped, None
+        if not stepped:
+            return
+        if self.states is not None:
+            self.states.after_update({i: self.variables[i].numpy() for i, _ in stepped})
+        if self.replay is not None:
+            self.replay.after_update(
+                len(self.steps),
+                [(i, variable_key(v), v, self.variables[i].numpy()) for i, v in stepped],
+            )
 
     def summary_written(self, tag: str, step: int | None, value: Any) -> None:
         """Record one value written to an events file, with the optimizer steps taken before it."""
@@ -440,6 +494,7 @@ class Recorder:
                     "callers": self._lines[index][1:],
                     "stdout_offset": self._offsets[index],
                     "initial": self._initial.get(index),
+                    "init": self._inits.get(index),
                     "value": self._read(index),
                 }
             )
@@ -456,6 +511,9 @@ class Recorder:
             "checkpoints": self.checkpoints,
             "values": self.values.records if self.values is not None else None,
             "lines_run": sorted(self.coverage.lines) if self.coverage is not None else None,
+            "states": self.states.snapshot() if self.states is not None else None,
+            "built": self.built,
+            "replay": self.replay.snapshot() if self.replay is not None else None,
         }
 
     def write(self) -> None:
@@ -496,6 +554,7 @@ def _from_env() -> Recorder:
     if recorder.path is not None:
         if os.environ.get(VALUES_ENV):
             recorder.values = ValueLog()
+        recorder.states, recorder.replay = _states_from_env()
         atexit.register(recorder.write)
         if os.environ.get(PROGRAM_ENV):
             builtins.print = traced_print(recorder, builtins.print)
@@ -508,3 +567,6 @@ variable_created = recorder.variable_created
 optimizer_step = recorder.optimizer_step
 summary_written = recorder.summary_written
 checkpoint_written = recorder.checkpoint_written
+step_applied = recorder.step_applied
+initializer_drawn = recorder.initializer_drawn
+configured = recorder.configured

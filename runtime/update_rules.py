@@ -3,6 +3,8 @@
 Each engine optimizer describes the update it is about to apply (``update_rule``); the trace
 keeps it with the step, and verify compares the two programs' rules step by step
 (``rule_difference``), so a changed constant or default shows even where values stay close.
+What a program builds besides (initializers, dropouts, losses) is described the same way
+(``build_rule``) and compared by the same function.
 """
 
 from __future__ import annotations
@@ -12,6 +14,15 @@ from typing import Any
 import numpy as np
 
 
+def _plain(value: Any) -> Any:
+    """A setting as the trace keeps it: words and None as they are, numbers at float32."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    return float(np.float32(np.asarray(value)))
+
+
 def update_rule(kind: str, learning_rate: Any, **hyperparameters: Any) -> dict[str, Any]:
     """What an optimizer step does, in one vocabulary for TF1's and Keras's optimizers.
 
@@ -19,13 +30,16 @@ def update_rule(kind: str, learning_rate: Any, **hyperparameters: Any) -> dict[s
     Keras's ``SGD(momentum=...)`` are both ``sgd``); floats are taken at float32, the
     precision the update runs in, so a beta written as its float32 value is the same beta.
     """
-    def plain(value: Any) -> Any:
-        if isinstance(value, (bool, np.bool_)):
-            return bool(value)
-        return float(np.float32(np.asarray(value)))
+    return {"kind": kind, "learning_rate": _plain(learning_rate),
+            **{name: _plain(value) for name, value in sorted(hyperparameters.items())}}
 
-    return {"kind": kind, "learning_rate": plain(learning_rate),
-            **{name: plain(value) for name, value in sorted(hyperparameters.items())}}
+
+def build_rule(kind: str, **settings: Any) -> dict[str, Any]:
+    """What a program built besides its optimizers, in the same vocabulary for TF1 and TF2:
+    how a variable draws its initial value (``uniform``, ``variance_scaling``, ...), a
+    ``dropout``'s rate, a ``loss``'s reduction. Compared by ``rule_difference`` like an
+    update rule (``runtime.build_config``)."""
+    return {"kind": kind, **{name: _plain(value) for name, value in sorted(settings.items())}}
 
 
 #: Relative difference at which two hyperparameters differ: a few float32 roundings of a
@@ -35,6 +49,12 @@ RULE_RTOL = 1e-6
 KNOWN_INEXACT = {
     ("adagrad", "epsilon"): "TF1's Adagrad adds no epsilon; Keras's Adagrad(epsilon=0.0) is its form",
 }
+
+
+#: Settings an original may leave unset for the rewrite to spell out: TF1 derives an op's seed
+#: from the graph seed and the op's place in the graph, and the rewrite writes that seed down.
+#: Unset in the rewrite where the original set one is a difference.
+DERIVED_WHEN_UNSET = frozenset({"seed"})
 
 
 def _shown(value: Any) -> str:
@@ -53,7 +73,7 @@ def rule_difference(old: dict[str, Any] | None, new: dict[str, Any] | None) -> t
         return f"{old['kind']} in the original, {new['kind']} in the rewrite", old["kind"], new["kind"]
     for name in sorted(set(old) | set(new)):
         a, b = old.get(name), new.get(name)
-        if a == b:
+        if a == b or (a is None and name in DERIVED_WHEN_UNSET):
             continue
         if isinstance(a, float) and isinstance(b, float) and abs(a - b) <= RULE_RTOL * max(abs(a), abs(b)):
             continue

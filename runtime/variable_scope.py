@@ -213,7 +213,7 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
         init_obj = _resolve_initializer(init, dt, full)
         dims = tuple(shp.as_list())
         if isinstance(init_obj, initializers.Initializer):
-            value = init_obj.sample(dims, dt, full)
+            value = init_obj.draw(dims, dt, full)
         else:
             def value() -> Any:
                 try:

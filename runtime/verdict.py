@@ -8,34 +8,41 @@ own usage error):
   rtol*scale`` (a tensor element's scale: the largest magnitude of its
   observable; see ``runtime.compare``), words and exit status agree exactly,
   and both programs ran to the end (under a step budget, the code after their
-  training loops included: ``runtime.step_budget``), and every changed statement
-  of the rewrite ran (``runtime.line_coverage``). With the
+  training loops included: ``runtime.step_budget``), every changed statement
+  of the rewrite ran (``runtime.line_coverage``), and every optimizer step agrees once
+  more when the rewrite is run from the original's state (``runtime.lockstep``). With the
   defaults (rtol=1e-4, atol=1e-6) a correct Keras Adam rewrite passes, Keras
   Adam's default epsilon instead of TF1's 1e-8 does not, and an RMSprop
   rewrite whose accumulator starts at zeros differs at step 2;
 - 1 **different**: the first divergence in the original's order, then every
   other place where values start to differ (``runtime.attribute``, from a
-  second run of each program that records the values its ops compute);
+  second run of each program that records the values its ops compute); or,
+  where no value differs, an initializer, dropout or loss built otherwise
+  (``runtime.build_config``);
 - 3 **unverified**: the engine lacks an API (``Unsupported``), the original itself
   fails (both failing the same way shows nothing of what either would have
   done next), a run timed out or hit the memory cap, the program could not
   be started, the step budget kept part of the programs from running or
-  from being compared (``_budget_gap``), or nothing differs but some changed lines
+  from being compared (``_budget_gap``), the lockstep run could not follow the original
+  (``runtime.lockstep`` says why), or nothing differs but some changed lines
   of the rewrite never ran (``not_run`` names them: the comparison says nothing about them).
 """
 
 from __future__ import annotations
 
 import math
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from runtime.attribute import first_differences
+from runtime.build_config import compare_built
 from runtime.compare import Divergence, Tolerance, compare_runs, failure
 from runtime.line_coverage import changed_statements, not_run, ranges
-from runtime.sandbox import Runner, RunResult, SandboxError, engine_command, run_program
+from runtime.lockstep import LockstepResult, compare_lockstep, plan_replay, write_plan
+from runtime.sandbox import Lockstep, Runner, RunResult, SandboxError, engine_command, run_program
 
 EXIT_CODES = {"equivalent": 0, "different": 1, "unverified": 3}
 
@@ -63,6 +70,8 @@ class Options:
     # Lines of the original whose printed text the rewrite changes by design (a graph tensor's
     # repr becomes its value): what they print is paired by print order, not compared.
     reprinted: frozenset[int] = frozenset()
+    # Compare every optimizer step once more from the original's state (``runtime.lockstep``).
+    lockstep: bool = True
 
 
 @dataclass
@@ -218,8 +227,16 @@ def _unreached(sources: tuple[str, str], new: RunResult) -> list[int]:
 def _verify(
     run_old: _Rerun, run_new: _Rerun, options: Options, sources: tuple[str, str]
 ) -> Verdict:
+    with tempfile.TemporaryDirectory(prefix="tfmigrate-lockstep-") as folder:
+        return _verify_in(run_old, run_new, options, sources, Path(folder))
+
+
+def _verify_in(
+    run_old: _Rerun, run_new: _Rerun, options: Options, sources: tuple[str, str], folder: Path
+) -> Verdict:
+    """``_verify``, with ``folder`` for the programs' step states (``runtime.lockstep``)."""
     try:
-        old = run_old()
+        old = run_old(**({"lockstep": Lockstep(folder / "original.states")} if options.lockstep else {}))
         reason = _cannot_run(old, "original", options)
         if reason is not None:
             return Verdict("unverified", reason)
@@ -236,12 +253,19 @@ def _verify(
     tol = Tolerance(options.rtol, options.atol)
     comparison = compare_runs(old, new, tol, options.reprinted)
     d = comparison.divergence
+    built_notes: list[str] = []
+    if d is None and old.trace is not None and new.trace is not None:
+        d, built_notes = compare_built(old.trace, new.trace)
+    checked = _lockstep(run_new, old, new, folder, options.rtol) if d is None and options.lockstep else None
+    if checked is not None:
+        d = checked.divergence
     common = {
         "steps_compared": comparison.steps_compared,
         "max_abs_diff": comparison.max_abs_diff,
         "max_rel_diff": comparison.max_rel_diff,
         "divergence": d,
-        "notes": [*_budget_notes(old, new), *comparison.notes],
+        "notes": [*_budget_notes(old, new), *comparison.notes, *built_notes,
+                  *(checked.notes if checked else [])],
     }
     gap = _budget_gap(old, new, d)
     if gap is not None:
@@ -255,17 +279,24 @@ def _verify(
                  if (old.exception_line, new.exception_line) != (None, None) else "")
         return Verdict("unverified", f"neither program ran to the end: both {_ending(old_failure)}"
                        f"{lines}{after}", **common)
+    if d is None and checked is not None and checked.unverified is not None:
+        return Verdict("unverified", checked.unverified, **common)
     missed = _unreached(sources, new) if d is None else []
     if missed:
         return Verdict("unverified", _not_run_reason(missed, new), **common, not_run=missed)
     if d is None:
+        in_lockstep = ""
+        if checked is not None and checked.steps:
+            rel = checked.max_rel
+            in_lockstep = (f"; {checked.steps} steps agree in lockstep (max rel diff: gradient "
+                           f"{rel['grad']:.3g}, update {rel['post']:.3g}, start {rel['pre']:.3g})")
         return Verdict(
             "equivalent",
             f"{comparison.steps_compared} optimizer steps, "
             f"{comparison.variables_compared} final variables and "
             f"{comparison.printed_numbers_compared} printed numbers agree "
             f"(max abs diff {comparison.max_abs_diff:.3g}, "
-            f"max rel diff {comparison.max_rel_diff:.3g})",
+            f"max rel diff {comparison.max_rel_diff:.3g}){in_lockstep}",
             **common,
         )
     also = []
@@ -273,6 +304,35 @@ def _verify(
         also = _attribute(run_old, run_new, d, tol)
     reason = "; also ".join(_describe(found) for found in [d, *also])
     return Verdict("different", reason, **common, also=also)
+
+
+def _lockstep(
+    run_new: _Rerun, old: RunResult, new: RunResult, folder: Path, rtol: float
+) -> LockstepResult | None:
+    """Run the rewrite in lockstep with the original's recorded states and compare each step;
+    None when neither program steps an optimizer (nothing to compare)."""
+    if old.trace is None or new.trace is None or not (old.trace["steps"] or new.trace["steps"]):
+        return None
+    plan, why = plan_replay(old.trace, folder / "original.states", new.trace)
+    if plan is None:
+        return LockstepResult(unverified=f"the optimizer steps cannot be compared in lockstep: {why}")
+    if not plan["steps"]:  # the first step's state alone is over the budget
+        note = ("no step compared in lockstep: one step's state is larger than the state budget; "
+                "the steps are compared in the free run only")
+        return LockstepResult(notes=[note])
+    states = folder / "rewrite.states"
+    try:
+        run = run_new(lockstep=Lockstep(states, replay=write_plan(plan, folder / "plan.json")))
+    except SandboxError as error:
+        return LockstepResult(unverified=f"the lockstep run of the rewrite could not start: {error}")
+    if run.trace is None or run.timed_out or run.out_of_memory:
+        why = "timed out" if run.timed_out else "hit the memory cap" if run.out_of_memory else "left no trace"
+        return LockstepResult(unverified=f"the lockstep run of the rewrite {why}")
+    result = compare_lockstep(old.trace, folder / "original.states", run.trace, states, rtol)
+    if result.divergence is None and result.unverified is None and failure(run) != failure(new):
+        result.unverified = (f"the lockstep run of the rewrite ends with {failure(run) or 'success'}, "
+                             f"its free run with {failure(new) or 'success'}")
+    return result
 
 
 def _budget_notes(old: RunResult, new: RunResult) -> list[str]:
@@ -332,8 +392,10 @@ def _budget_gap(old: RunResult, new: RunResult, d: Divergence | None) -> str | N
 
 def _before_the_budget(d: Divergence) -> bool:
     """Does ``d`` show in a step both programs took, or in how a variable was created?"""
-    if d.observable == "gradient":
+    if d.observable in ("gradient", "update"):
         return d.variable is not None
+    if d.observable == "configuration":
+        return True
     return d.observable == "variable" and not d.detail.startswith("final value")
 
 

@@ -135,7 +135,7 @@ class Layer:
             path = "/".join(_NAME_STACK[: own + 1] + [wname])
         else:
             path = current_path(f"{self.name}/{wname}")
-        value = init.sample(dims, dt, self._draw_name(wname))  # type: ignore[union-attr]
+        value = init.draw(dims, dt, self._draw_name(wname))  # type: ignore[union-attr]
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)
@@ -395,11 +395,12 @@ class Dropout(Layer):
     def __init__(self, rate: float, noise_shape: Any = None, seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rate, self.seed = rate, seed
+        N.configured_dropout(rate, seed)
 
     def call(self, inputs: Any, training: Any = None) -> Any:
         if not training or self.rate == 0:
             return inputs
-        return N.dropout_v2(inputs, self.rate, seed=self.seed)
+        return N.apply_dropout(inputs, self.rate, seed=self.seed)
 
 
 class Model(Layer):

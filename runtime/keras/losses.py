@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from runtime import trace
 from runtime.convert import convert_to_tensor
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
+from runtime.update_rules import build_rule
 
 EPSILON = 1e-7
 
@@ -60,6 +62,9 @@ def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False) -> 
 
 
 REDUCTIONS = (None, "none", "sum", "sum_over_batch_size", "mean", "mean_with_sample_weight")
+#: What each reduction computes, in one vocabulary with TF1's (``losses_v1.REDUCED_AS``).
+REDUCED_AS = {None: "none", "none": "none", "sum": "sum", "sum_over_batch_size": "mean",
+              "mean": "mean", "mean_with_sample_weight": "weighted_mean"}
 
 
 class Loss:
@@ -70,6 +75,7 @@ class Loss:
             raise ValueError(f"Invalid value for argument `reduction`. Expected one of {REDUCTIONS}. "
                              f"Received: reduction={reduction}")
         self.fn, self.name, self.reduction, self.kwargs = fn, name, reduction, kwargs
+        trace.configured(build_rule("loss", reduction=REDUCED_AS[reduction]))
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         if isinstance(y_true, (list, tuple)) != isinstance(y_pred, (list, tuple)):

@@ -92,6 +92,9 @@ class _PathSeeded(initializers.Initializer):
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
         return self.base.sample(shape, dtype, self.path)
 
+    def rule(self) -> dict[str, Any] | None:
+        return self.base.rule()
+
 
 class _UnitForgetBias(initializers.Initializer):
     """LSTM bias: the bias initializer for ``i``, ones for ``f``, the initializer for ``c, o``."""

@@ -6,13 +6,14 @@ from typing import Any
 
 import numpy as np
 
-from runtime import dtypes
+from runtime import dtypes, trace
 from runtime.convert import binary_operands, convert_to_tensor
 from runtime.errors import invalid_argument
 from runtime.ops import math as m
 from runtime.ops.array import expand_dims
 from runtime.ops.registry import apply, not_differentiable, register, register_gradient
 from runtime.tensor import Tensor
+from runtime.update_rules import build_rule
 
 
 def _softmax_make(attrs: dict) -> Any:
@@ -398,8 +399,29 @@ def avg_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding:
 # --- dropout ----------------------------------------------------------------------------------------
 
 
+def dropout_rule(rate: Any, seed: Any) -> dict[str, Any] | None:
+    """A dropout as ``verify`` compares it (``update_rules.build_rule``), when its rate is
+    known as the program builds it; a fed or computed rate shows in the values instead."""
+    if isinstance(rate, Tensor):
+        return None
+    return build_rule("dropout", rate=rate, seed=None if seed is None else str(seed))
+
+
+def configured_dropout(rate: Any, seed: Any) -> None:
+    """Tell the trace that the program built a dropout of this rate (``dropout_rule``)."""
+    rule = dropout_rule(rate, seed)
+    if rule is not None:
+        trace.configured(rule)
+
+
 def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: str | None = None) -> Tensor:
     """TF2 ``tf.nn.dropout(x, rate)``: scale kept units by 1/(1-rate)."""
+    configured_dropout(rate, seed)
+    return apply_dropout(x, rate, noise_shape, seed, name)
+
+
+def apply_dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: str | None = None) -> Tensor:
+    """Dropout itself, for the layers that tell the trace about it where they are built."""
     from runtime.ops.array import shape as shape_op
     from runtime.ops.random import random_uniform
 

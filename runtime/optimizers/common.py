@@ -33,6 +33,8 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
         if recorder.active:
             trace.optimizer_step(list(zip(gs, traced)), rule=rule(hs) if rule is not None and recorder.path else None)
         update(gs, hs)
+        if recorder.path:
+            trace.step_applied()
         return ()
 
     return py_call(kernel, g_ts + h_ts, [], name=name)

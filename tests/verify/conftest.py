@@ -27,10 +27,14 @@ class Var:
     def numpy(self):
         return self.value
 
+    def _assign_array(self, value):
+        self.value = value
+
 def sgd(pairs, lr):
     trace.optimizer_step(pairs)
     for grad, var in pairs:
         var.value = (var.value - lr * np.asarray(grad, np.float32)).astype(np.float32)
+    trace.step_applied()
 """
 
 
