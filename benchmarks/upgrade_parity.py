@@ -192,7 +192,7 @@ def main() -> None:
     if args.record:
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True).stdout.strip()
+                                text=True, check=False).stdout.strip()
         with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as out:
             out.write(f"\n## API parity with tf_upgrade_v2 ({stamp}, at `{commit}`)\n\n"
                       f"`python benchmarks/upgrade_parity.py .realworld/tf_upgrade_v2_test.py`\n\n{text}")
