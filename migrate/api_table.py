@@ -12,47 +12,25 @@ from functools import cache
 
 import libcst as cst
 
-from . import tf2_names
+from . import api_data
 
-# TF1 name -> TF2 name (same call signature).
+# TF1 name -> TF2 name: TensorFlow's own renames whose target TF 2.21 has (generated, see
+# api_data), and where tfmigrate spells a name otherwise. Arguments that change go through
+# CALL_TRANSFORMS (hand-written meaning changes) or the recorded signatures (`signature_calls`).
 RENAMES: dict[str, str] = {
-    "log": "math.log",
-    "log1p": "math.log1p",
-    "log_sigmoid": "math.log_sigmoid",
-    "squared_difference": "math.squared_difference",
-    "random_normal": "random.normal",
-    "random_uniform": "random.uniform",
-    "truncated_normal": "random.truncated_normal",
-    "random_shuffle": "random.shuffle",
-    "multinomial": "random.categorical",
     "set_random_seed": "random.set_seed",
     "arg_max": "math.argmax",
     "arg_min": "math.argmin",
-    "rsqrt": "math.rsqrt",
-    "is_nan": "math.is_nan",
-    "erf": "math.erf",
-    "floordiv": "math.floordiv",
-    "mod": "math.floormod",
-    "matrix_transpose": "linalg.matrix_transpose",
-    "matrix_inverse": "linalg.inv",
     "diag": "linalg.diag",
-    "trace": "linalg.trace",
-    "count_nonzero": "math.count_nonzero",
-    "segment_sum": "math.segment_sum",
-    "unsorted_segment_sum": "math.unsorted_segment_sum",
-    "space_to_depth": "nn.space_to_depth",
     "to_float": "cast",
     "to_int32": "cast",
     "to_int64": "cast",
     "to_double": "cast",
     "nn.xw_plus_b": "nn.bias_add",  # its arguments: CALL_TRANSFORMS
-    "nn.softmax_cross_entropy_with_logits_v2": "nn.softmax_cross_entropy_with_logits",
     "initializers.zeros": "zeros_initializer",
     "initializers.ones": "ones_initializer",
     "train.get_or_create_global_step": "Variable",
-    "confusion_matrix": "math.confusion_matrix",
 }
-RENAMES |= {k: v for k, v in tf2_names.MOVED.items() if k not in RENAMES}
 
 # Keyword renames per TF1 name (applied after the name rename).
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
@@ -166,15 +144,25 @@ def builds_graph(path: str) -> bool:
     return path not in PLAIN_VALUES and not path.startswith(PLAIN_PREFIXES) and not is_eager_safe(path)
 
 
+def _listed_tf1_only(path: str) -> bool:
+    return any(path == p or (p.endswith(".") and path.startswith(p)) for p in TF1_ONLY_PREFIXES)
+
+
+# TensorFlow's renames, but not to a name whose TF1 and TF2 meanings differ (`summary.audio`):
+# those calls stay TF1 and are spelled compat.v1.
+RENAMES |= {k: v for k, v in api_data.renames().items() if k not in RENAMES and not _listed_tf1_only(v)}
+
+
 @cache
 def is_tf1_only(path: str) -> bool:
-    """True when `path` (canonical) does not exist under that name in TF 2.21.
+    """True when `path` (canonical) does not exist under that name in TF 2.21, but does under
+    `tf.compat.v1` (or is one of the TF1 constructs listed by prefix).
 
     The tables are fixed, so each path is judged once (renames ask for every attribute)."""
     if path in RENAMES:
         return False
-    return path in tf2_names.MISSING or any(
-        path == p or (p.endswith(".") and path.startswith(p)) for p in TF1_ONLY_PREFIXES
+    return _listed_tf1_only(path) or (
+        not api_data.exists(path) and api_data.exists(f"compat.v1.{path}")
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from .. import api_data
 from ..api_table import (
     CALL_TRANSFORMS,
     INITIALIZERS,
@@ -14,6 +15,7 @@ from ..api_table import (
     LAYER_SPECS,
     LOSS_NEUTRAL_ARGS,
     LOSSES,
+    PLAIN_PREFIXES,
     QUEUE_INPUTS,
     REGULARIZERS,
     RENAMES,
@@ -27,6 +29,7 @@ from ..graph import call_args
 from ..graph_layers import GRAPH_LAYERS
 from ..imports import Aliases
 from ..report import Finding
+from ..signature_calls import rebind
 from ..suppress import is_skipped
 from . import Rule
 from .assign import ASSIGN_CALLS
@@ -315,7 +318,7 @@ class RenameTransformer(cst.CSTTransformer):
         if isinstance(node.value, cst.Attribute):
             self.inner.add(id(node.value))
             path = self.aliases.resolve(node)
-            if path is not None and is_tf1_only(path):
+            if path is not None and (is_tf1_only(path) or path in RENAMES or id(node) in self.inside_compat):
                 self.inside_compat.add(id(node.value))  # the whole chain is respelled once
 
     def _line(self, node: cst.CSTNode) -> int:
@@ -356,9 +359,18 @@ class RenameTransformer(cst.CSTTransformer):
             return _attr_chain(self.alias, RENAMES[path])
         if id(original_node) in self.inside_compat or id(original_node) in self.tf2_calls:
             return updated_node
+        if path in self.aliases.modules.values():
+            return updated_node  # `slim = tf.contrib.slim`: judged where the alias is used
+        if id(original_node) not in self.inner and not api_data.has_tf221_form(path) and not path.startswith(PLAIN_PREFIXES):
+            return self._without_form(path, original_node, updated_node)
         if is_tf1_only(path):
             self.compat_left = True
             self.compat_paths.add(path)
+            moved = api_data.compat_renames().get(path)
+            if moved is not None and id(original_node) not in self.inner:
+                self._report(COMPAT_RULE.id, original_node,
+                             f"tf.{path} has no TF2 form; moved to tf.compat.v1.{moved}", "manual")
+                return _attr_chain(self.alias, f"compat.v1.{moved}")
             if id(original_node) in self.lines and path in QUEUE_INPUTS:
                 self._report(
                     QUEUE_RULE.id, original_node,
@@ -378,6 +390,16 @@ class RenameTransformer(cst.CSTTransformer):
             if (".compat.v1." in text or ".compat.v2." in text) and not _under_tf1_only(path):
                 return _attr_chain(self.alias, path)
         return updated_node
+
+    def _without_form(self, path: str, original: cst.CSTNode, updated: cst.BaseExpression) -> cst.BaseExpression:
+        """A name TF 2.21 lacks under every spelling: left as written, and said so (a
+        `tf.compat.v1.` spelling of it would fail the same way, only later)."""
+        self.compat_left = True
+        self.compat_paths.add(path)
+        if id(original) in self.lines:
+            self._report(COMPAT_RULE.id, original, f"tf.{path} has no TF 2.21 form; the file will not run on "
+                         "TF 2.21 until it is replaced", "manual")
+        return updated
 
     def _graph_layer(self, path: str, call: cst.Call) -> bool:
         """A weight layer the file's graph-mode helper takes with these arguments (those it
@@ -413,6 +435,8 @@ class RenameTransformer(cst.CSTTransformer):
         if cell is None or id(original) in self.unmodelled_cells:
             target = LOOPS.get(path, path)
             self.compat_paths.add(target)
+            if not api_data.exists(f"compat.v1.{target}"):
+                return self._without_form(path, original, updated)
             self._report(COMPAT_RULE.id, original, f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{target}", "manual")
             return updated if self._spelled_compat(original) else _attr_chain(self.alias, f"compat.v1.{target}")
         self.rnn_cells.add(cell)
@@ -489,6 +513,26 @@ class RenameTransformer(cst.CSTTransformer):
             return updated
         return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
 
+    def _rebound(self, path: str, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """A TF1 call of a function whose arguments TF2 renamed, moved or removed, bound by
+        the recorded signatures (only where the name is renamed as TensorFlow renames it)."""
+        if is_tf1_only(path) or RENAMES.get(path, path) != api_data.renames().get(path, path):
+            return updated
+        rebound = rebind(path, updated)
+        if rebound is None:
+            return updated
+        self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
+        defaults = api_data.signature_change(path).v1.defaults  # type: ignore[union-attr]
+        for name, value, default in rebound.dropped:
+            if default:
+                self._report(RULE.id, original, f"tf.{path}: {name}={value} is TF1's default and TF2 has "
+                             f"no {name}; dropped", "fixed")
+            else:
+                self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21; {name}={value} dropped "
+                             f"(TF2 behaves as {name}={defaults.get(name, 'its default')} did): check the "
+                             "result", "manual")
+        return rebound.call
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
         if path is None:
@@ -531,11 +575,14 @@ class RenameTransformer(cst.CSTTransformer):
         ambiguous = path in TF1_MEANING_BY_SPELLING and not (
             path == "nn.dropout" and any(a.keyword and a.keyword.value == "keep_prob" for a in original_node.args)
         )
-        if path in CALL_TRANSFORMS and not (ambiguous and self.tf2_spelled):
+        tf2_meant = self.tf2_spelled or self.aliases.means_tf2(original_node.func)
+        if path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
             transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             if not transformed.deep_equals(updated_node):
                 self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
             updated_node = transformed
+        if not tf2_meant or self._spelled_compat(original_node.func):
+            updated_node = self._rebound(path, original_node, updated_node)
         renames = KEYWORD_RENAMES.get(path)
         if renames and any(a.keyword is not None and a.keyword.value in renames for a in updated_node.args):
             args = [
