@@ -17,13 +17,16 @@ value (a reordered or complemented argument that lands elsewhere changes the mea
 Each case is then, in this order:
 
 - **broken**: tfmigrate's output fails that check (also counted: how many carry no
-  finding - the count that must be 0);
+  finding - the count that must be 0). A call that does not bind in tf_upgrade_v2's output
+  either, or in the input spelled ``tf.compat.v1`` (TF1's own functions), for the same reason,
+  is the test input's (a fragment like ``tf.metrics.auc(a, b)``), not counted;
 - **same**: the same code as tf_upgrade_v2's output (as syntax trees);
 - **better**: it passes, and tf_upgrade_v2's output does not, or keeps as many or more
   ``compat.v1`` names (equivalent counts here);
 - **compat.v1 kept**: more ``compat.v1`` than tf_upgrade_v2, which keeps some too;
 - **flagged**: otherwise behind tf_upgrade_v2 (more compat.v1, or left unchanged where it
-  changed the code), with a manual finding that says so;
+  changed the code - unless TF 2.21 binds every call of both outputs alike), with a manual
+  finding that says so;
 - **worse**: the same without a finding.
 
 ``--show`` prints the cases of those kinds; ``--record`` appends the table to
@@ -36,6 +39,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -83,11 +87,18 @@ def same_code(a: str, b: str) -> bool:
         return a == b
 
 
-def incomplete_in_both(problem: str, ref_problems: list[str]) -> bool:
-    """A call that lacks a required argument in tf_upgrade_v2's output too: the test's input
-    is a fragment (``tf.metrics.mean_iou(a, b)``), not a call a rewrite broke."""
+def as_tf1(source: str) -> str:
+    """The input with every ``tf.`` name spelled ``tf.compat.v1.``: TF1's own functions, as TF
+    2.21 keeps them, to tell a call no TensorFlow takes from one a rewrite broke."""
+    return re.sub(r"\btf\.(?!compat\.)", "tf.compat.v1.", source)
+
+
+def fails_alike(problem: str, ref_problems: list[str]) -> bool:
+    """A call that fails to bind for the same reason in tf_upgrade_v2's output, or as the input
+    stands against TF1's functions: the test's input is a fragment (``tf.metrics.mean_iou(a,
+    b)``, ``tf.zeros_initializer(a, b)``) that no TensorFlow takes, not a call a rewrite broke."""
     _, _, why = problem.partition(" does not bind: ")
-    return why.startswith("missing a required") and any(p.endswith(f" does not bind: {why}") for p in ref_problems)
+    return bool(why) and any(p.endswith(f" does not bind: {why}") for p in ref_problems)
 
 
 def meaning_changes(mine: list[dict], theirs: list[dict]) -> list[str]:
@@ -113,6 +124,19 @@ def meaning_changes(mine: list[dict], theirs: list[dict]) -> list[str]:
     return sorted(set(problems))
 
 
+def same_bindings(mine: list[dict], theirs: list[dict]) -> bool:
+    """Every call of tf_upgrade_v2's output has one of the same name in ours (``tf.x`` for
+    ``tf.compat.v1.x``), binding the same values to the same parameters."""
+    pending = list(mine)
+    for ref in theirs:
+        tail = ref["text"].rsplit(".", 1)[-1]
+        match = next((m for m in pending if m["text"].rsplit(".", 1)[-1] == tail), None)
+        if match is None or {p: v[0] for p, v in match["args"].items()} != {p: v[0] for p, v in ref["args"].items()}:
+            return False
+        pending.remove(match)
+    return bool(theirs)
+
+
 def classify(case: dict) -> str:
     mine, ref = case["tfmigrate"], case["tf_upgrade_v2"]
     finding = any(kind == "manual" for _, kind, _ in mine["findings"])
@@ -122,7 +146,10 @@ def classify(case: dict) -> str:
     if same_code(mine["output"], ref["output"]):
         return "same"
     ref_ok = not ref["problems"]
-    unchanged = mine["output"] == case["source"] and ref["output"] != case["source"]
+    # Left as written where tf_upgrade_v2 changed it: behind, unless TF 2.21 binds our calls
+    # exactly as it binds tf_upgrade_v2's (`tf.initializers.orthogonal(a, b)` and its compat.v1).
+    unchanged = (mine["output"] == case["source"] and ref["output"] != case["source"]
+                 and not (ref_ok and same_bindings(mine["calls"], ref["calls"])))
     mine_compat, ref_compat = mine["output"].count("compat.v1"), ref["output"].count("compat.v1")
     if not ref_ok or (not unchanged and mine_compat <= ref_compat):
         return "better"
@@ -137,13 +164,15 @@ def measure(test_file: str, python: str) -> list[dict]:
     for case in cases:
         case["tfmigrate"] = rewrite(case["source"])
     sources = [c["tfmigrate"]["output"] for c in cases] + [c["tf_upgrade_v2"]["output"] for c in cases]
+    sources += [as_tf1(c["source"]) for c in cases]
     checks = referee(python, "check", "", sources)
     assert isinstance(checks, list)
     n = len(cases)
-    for case, mine, ref in zip(cases, checks[:n], checks[n:]):
+    for case, mine, ref, tf1 in zip(cases, checks[:n], checks[n:2 * n], checks[2 * n:]):
         case["tf_upgrade_v2"].update(ref)
         case["tfmigrate"].update(mine)
-        case["tfmigrate"]["problems"] = [p for p in mine["problems"] if not incomplete_in_both(p, ref["problems"])]
+        case["tfmigrate"]["problems"] = [p for p in mine["problems"]
+                                         if not fails_alike(p, ref["problems"] + tf1["problems"])]
         if not ref["problems"]:
             case["tfmigrate"]["problems"] += meaning_changes(mine["calls"], ref["calls"])
         case["kind"] = classify(case)

@@ -148,6 +148,9 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, lis
     for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
         if path is None:
+            # `dataset.make_one_shot_iterator()`: a method only TF1's datasets have
+            tf1 = tf1 or (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                          and node.func.attr in DATASET_ITERATOR_METHODS)
             continue
         sessions = sessions or path in SESSION_CALLS
         tf1_keywords = set(KEYWORD_RENAMES.get(path, ())) | {"keep_prob"}

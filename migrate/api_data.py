@@ -123,8 +123,9 @@ def call_reading(path: str, positional: int, keywords: frozenset[str]) -> str | 
     v1, v2, renames = change.v1, change.v2, keyword_renames(path)
     binds_v1 = positional <= len(v1.positional) and keywords <= v1.names
     binds_v2 = positional <= len(v2.positional) and keywords <= v2.names
-    if binds_v1 and not binds_v2:
+    if (binds_v1 and not binds_v2) or keywords & (v1.names - v2.names):
         return "tf1"
-    same = all(renames.get(p, p) == v2.positional[i] for i, p in enumerate(v1.positional[:positional])) and not (
+    same = all(i < len(v2.positional) and renames.get(p, p) == v2.positional[i]
+               for i, p in enumerate(v1.positional[:positional])) and not (
         keywords & {k for k, v in renames.items() if v != k})
     return "ambiguous" if binds_v1 and binds_v2 and not same else None

@@ -22,45 +22,62 @@ _EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 class Rebound:
     call: cst.Call
     dropped: tuple[tuple[str, str, bool], ...]  # (keyword, value as written, TF1's default)
+    unknown: tuple[str, ...]  # TF1 keywords TF 2.21 lacks that TensorFlow does not say it removed
 
 
 def rebind(path: str, call: cst.Call) -> Rebound | None:
     """The call with TF2's argument names; None when nothing changes or it cannot be told."""
-    change = api_data.signature_change(path)
-    if change is None or any(a.star for a in call.args):
+    if any(a.star for a in call.args):
         return None
     renames = api_data.keyword_renames(path)
-    v1, v2 = change.v1, change.v2
+    change = api_data.signature_change(path)
+    if change is None:
+        if not renames:
+            return None
+        v1_positional: tuple[str, ...] = ()  # a name TF 2.21 lacks (contrib): keywords alone
+        v2_names: frozenset[str] | None = None
+        defaults: dict[str, str] = {}
+        v1_names: frozenset[str] = frozenset()
+    else:
+        v1_positional, v2_names = change.v1.positional, change.v2.names
+        defaults, v1_names = change.v1.defaults, change.v1.names
 
     def tf2_name(name: str) -> str | None:
-        new = renames.get(name, name) if name in renames else name
-        return new if new is not None and new in v2.names else None
+        """The parameter TF2 calls it; None: removed; "" when TF2 has no such parameter."""
+        new = renames[name] if name in renames else name
+        return new if new is None or v2_names is None or new in v2_names else ""
 
     positional = [i for i, a in enumerate(call.args) if a.keyword is None]
-    if len(positional) > len(v1.positional):
+    if len(positional) > len(v1_positional) and change is not None:
         return None  # more than TF1 took: not a TF1 call of this function
+    v2_positional = change.v2.positional if change is not None else ()
     # The first positional argument that TF2 would bind to another parameter than TF1 did.
-    moved = next((i for i in positional
-                  if tf2_name(v1.positional[i]) != (v2.positional[i] if i < len(v2.positional) else None)), None)
+    moved = next((i for i in positional if i < len(v1_positional)
+                  and tf2_name(v1_positional[i]) != (v2_positional[i] if i < len(v2_positional) else None)), None)
     args: list[cst.Arg] = []
     dropped: list[tuple[str, str, bool]] = []
+    unknown: list[str] = []
     for i, arg in enumerate(call.args):
         name = arg.keyword.value if arg.keyword is not None else (
-            v1.positional[i] if moved is not None and i >= moved else None)
+            v1_positional[i] if moved is not None and i >= moved else None)
         if name is None:
             args.append(arg)
             continue
         new = tf2_name(name)
-        if new is None:
+        if new is None:  # TensorFlow removed it
             value = code(arg.value)
-            dropped.append((name, value, v1.defaults.get(name) == value))
+            dropped.append((name, value, defaults.get(name) == value))
             continue
+        if new == "":
+            new = name
+            if name in v1_names:
+                unknown.append(name)
         if arg.keyword is None or new != name:
             arg = arg.with_changes(keyword=cst.Name(new), equal=arg.equal if arg.keyword is not None else _EQUAL)
         args.append(arg)
     if args:
         args[-1] = args[-1].with_changes(comma=call.args[-1].comma if call.args else cst.MaybeSentinel.DEFAULT)
     new_call = call.with_changes(args=args)
-    if new_call.deep_equals(call):
+    if new_call.deep_equals(call) and not unknown:
         return None
-    return Rebound(new_call, tuple(dropped))
+    return Rebound(new_call, tuple(dropped), tuple(unknown))

@@ -96,9 +96,12 @@ def build() -> dict:
     spec = tf_upgrade_v2.TFAPIChangeSpec()
     renames: dict[str, str] = {}
     compat_renames: dict[str, str] = {}
+    transformed = {strip(n) for n in spec.function_transformers}
     for old, new in sorted(spec.symbol_renames.items()):
         if not old.startswith("tf."):
             continue  # `contrib_layers.x`: tf_upgrade_v2's textual aliases; imports resolve those here
+        if strip(old) in transformed:
+            continue  # its arguments change by code of tf_upgrade_v2's, not by a table
         old, new = strip(old), strip(new)
         if resolve(tf, new) is None or old == new or resolve(tf, old) is not None:
             continue  # no target; or TF 2.21 has the old name itself, and means TF2's by it
@@ -111,8 +114,12 @@ def build() -> dict:
         for name, table in sorted(spec.function_keyword_renames.items()) if not name.startswith("*")
     }
     reordered = {strip(n) for n in spec.function_reorders if not n.startswith("*")}
+    # Every other function the spec names whose two signatures differ: its TF1-only keywords
+    # are what tells a TF1 call of it, and what a rewrite must not leave.
+    named = {strip(n) for table in (spec.function_transformers, spec.function_warnings, spec.function_arg_warnings)
+             for n in table if n.startswith("tf.")}
     signatures: dict[str, dict] = {}
-    for name in sorted(reordered | keywords.keys() | renames.keys()):
+    for name in sorted(reordered | keywords.keys() | renames.keys() | named):
         old = resolve(tf, f"compat.v1.{name}")
         new = resolve(tf, renames.get(name, name))
         if old is None or new is None or not callable(old) or not callable(new):

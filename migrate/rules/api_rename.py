@@ -521,8 +521,10 @@ class RenameTransformer(cst.CSTTransformer):
         rebound = rebind(path, updated)
         if rebound is None:
             return updated
-        self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
-        defaults = api_data.signature_change(path).v1.defaults  # type: ignore[union-attr]
+        if not rebound.call.deep_equals(updated):
+            self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
+        change = api_data.signature_change(path)
+        defaults = change.v1.defaults if change is not None else {}
         for name, value, default in rebound.dropped:
             if default:
                 self._report(RULE.id, original, f"tf.{path}: {name}={value} is TF1's default and TF2 has "
@@ -531,6 +533,9 @@ class RenameTransformer(cst.CSTTransformer):
                 self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21; {name}={value} dropped "
                              f"(TF2 behaves as {name}={defaults.get(name, 'its default')} did): check the "
                              "result", "manual")
+        for name in rebound.unknown:
+            self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21 and no TF2 counterpart is "
+                         "known; the call will not run until it is rewritten", "manual")
         return rebound.call
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:

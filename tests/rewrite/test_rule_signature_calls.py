@@ -47,11 +47,18 @@ def test_a_removed_keyword_at_its_tf1_default_is_dropped_as_a_fix() -> None:
 
 def test_a_removed_keyword_with_another_value_is_dropped_with_a_manual_finding() -> None:
     result = check_transformed(
-        "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids, partition_strategy='div')\n",
+        "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids, validate_indices=False)\n",
         "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids)\n",
     )
     manual = [f.message for f in result.findings if f.kind == "manual"]
-    assert len(manual) == 1 and "partition_strategy='div'" in manual[0], manual
+    assert len(manual) == 1 and "validate_indices=False dropped" in manual[0], manual
+
+
+def test_a_tf1_keyword_tf2_lacks_with_no_known_counterpart_stays_and_is_reported() -> None:
+    source = "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids, partition_strategy='div')\n"
+    result = rewrite_source(source)
+    assert "partition_strategy='div'" in result.code
+    assert any("has no partition_strategy in TF 2.21" in m for m in _manual(source))
 
 
 def test_a_call_both_versions_take_differently_is_left_with_a_finding_in_a_file_with_no_tf1_sign() -> None:
