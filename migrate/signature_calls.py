@@ -44,7 +44,7 @@ def rebind(path: str, call: cst.Call) -> Rebound | None:
 
     def tf2_name(name: str) -> str | None:
         """The parameter TF2 calls it; None: removed; "" when TF2 has no such parameter."""
-        new = renames[name] if name in renames else name
+        new = renames.get(name, name)
         return new if new is None or v2_names is None or new in v2_names else ""
 
     positional = [i for i, a in enumerate(call.args) if a.keyword is None]
