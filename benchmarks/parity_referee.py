@@ -8,11 +8,8 @@ that records each input it is given (and answers with the real ``tf_upgrade_v2``
 the methods go on as they would), then upgrades every distinct input, put after the header
 ``upgrade_parity`` gives it, with ``tf_upgrade_v2`` itself: that output is the reference.
 
-``check`` takes a JSON list of sources and, for each, says whether it runs as far as names go
-on this TensorFlow: every import of a ``tensorflow`` module succeeds, every attribute chain
-rooted at a TensorFlow alias resolves, and every call of a resolved function binds to its
-signature (``inspect.signature(f).bind`` with a placeholder for each argument). It also
-returns, per call, which parameter each argument binds to, for the meaning comparison.
+``check`` takes a JSON list of sources and checks each with ``tests/api_check.py``: imports,
+names and call bindings on this TensorFlow, and which parameter each argument binds to.
 
 Both modes run in one process each: TensorFlow is imported once for all cases.
 """
@@ -20,8 +17,6 @@ Both modes run in one process each: TensorFlow is imported once for all cases.
 from __future__ import annotations
 
 import ast
-import importlib
-import inspect
 import io
 import json
 import os
@@ -30,6 +25,8 @@ import sys
 from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+import api_check
 
 # Methods that walk TensorFlow's API instead of upgrading written inputs.
 API_WALKS = {
@@ -150,141 +147,14 @@ def reference(seen: list[dict]) -> list[dict]:
     return list(items.values())
 
 
-# ---- check -------------------------------------------------------------------------------
-
-
-class _Placeholder:
-    """A value for binding: any argument."""
-
-
-def _chain(node: ast.expr) -> list[str] | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return parts[::-1]
-
-
-def _qualname(obj: Any) -> str:
-    inner = inspect.unwrap(obj) if callable(obj) else obj
-    module = getattr(inner, "__module__", "") or ""
-    return f"{module}.{getattr(inner, '__qualname__', getattr(inner, '__name__', repr(inner)))}"
-
-
-class Checker:
-    def __init__(self) -> None:
-        import tensorflow as tf
-
-        self.tf = tf
-
-    def check(self, source: str) -> dict:
-        try:
-            tree = ast.parse(source)
-        except SyntaxError as exc:
-            return {"problems": [f"does not parse: {exc}"], "calls": []}
-        env: dict[str, Any] = {}
-        problems: list[str] = []
-        calls: list[dict] = []
-        resolved: dict[int, Any] = {}
-        for node in ast.walk(tree):
-            self._imports(node, env, problems)
-        inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                obj = self._resolve(node.value, env, problems)
-                if obj is not None:
-                    env[node.targets[0].id] = obj
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Attribute, ast.Name)) and id(node) not in inner:
-                obj = self._resolve(node, env, problems)
-                if obj is not None:
-                    resolved[id(node)] = obj
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and id(node.func) in resolved:
-                calls.append(self._bind(node, resolved[id(node.func)], problems))
-        return {"problems": sorted(set(problems)), "calls": [c for c in calls if c]}
-
-    def _imports(self, node: ast.AST, env: dict[str, Any], problems: list[str]) -> None:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] != "tensorflow":
-                    continue
-                try:
-                    module = importlib.import_module(alias.name)
-                except ImportError:
-                    problems.append(f"import {alias.name} fails")
-                    continue
-                if alias.asname:
-                    env[alias.asname] = module
-                else:
-                    env["tensorflow"] = self.tf
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
-            for alias in node.names:
-                try:
-                    parent = importlib.import_module(node.module)
-                    obj = getattr(parent, alias.name) if hasattr(parent, alias.name) else \
-                        importlib.import_module(f"{node.module}.{alias.name}")
-                except (ImportError, AttributeError):
-                    problems.append(f"from {node.module} import {alias.name} fails")
-                    continue
-                env[alias.asname or alias.name] = obj
-
-    def _resolve(self, node: ast.expr, env: dict[str, Any], problems: list[str]) -> Any:
-        parts = _chain(node)
-        if parts is None or parts[0] not in env:
-            return None
-        obj = env[parts[0]]
-        for i, part in enumerate(parts[1:], 1):
-            try:
-                obj = getattr(obj, part)
-            except Exception:  # noqa: BLE001 - a lazy module may raise anything on a missing name
-                problems.append(f"{'.'.join(parts[:i + 1])} does not exist")
-                return None
-        return obj
-
-    def _bind(self, call: ast.Call, func: Any, problems: list[str]) -> dict | None:
-        text = ast.unparse(call.func)
-        try:
-            signature = inspect.signature(func)
-        except (TypeError, ValueError):
-            return None
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            return None
-        keywords = [k.arg for k in call.keywords]
-        positional = [_Placeholder() for _ in call.args]
-        named = {k: _Placeholder() for k in keywords}
-        try:
-            bound = signature.bind(*positional, **named)
-        except TypeError as exc:
-            problems.append(f"{text}(...) does not bind: {exc}")
-            return None
-        owner: dict[int, str] = {}
-        for pname, value in bound.arguments.items():
-            kind = signature.parameters[pname].kind
-            if kind is inspect.Parameter.VAR_POSITIONAL:
-                owner.update((id(v), f"*{pname}") for v in value)
-            elif kind is inspect.Parameter.VAR_KEYWORD:
-                owner.update((id(v), k) for k, v in value.items())
-            else:
-                owner[id(value)] = pname
-        nodes = [*call.args, *(k.value for k in call.keywords)]
-        by_param = {owner[id(p)]: (ast.dump(n), ast.unparse(n))
-                    for p, n in zip([*positional, *named.values()], nodes) if id(p) in owner}
-        return {"func": _qualname(func), "text": text, "args": by_param}
-
-
 def main() -> None:
     mode = sys.argv[1]
     # JSON goes to files: TensorFlow and tf_upgrade_v2 print to stdout.
     if mode == "cases":
         result = reference(cases(sys.argv[2]))
     elif mode == "check":
-        checker = Checker()
         with open(sys.argv[2], encoding="utf-8") as fh:
-            result = [checker.check(s) for s in json.load(fh)]
+            result = api_check.check_all(json.load(fh))
     else:
         raise SystemExit(f"unknown mode {mode}")
     with open(sys.argv[3], "w", encoding="utf-8") as out:

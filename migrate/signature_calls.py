@@ -17,12 +17,20 @@ from .codegen import code
 
 _EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
+# Values TF1's functions fixed without a parameter, where TF2 asks for one (TF1's morphology
+# ops supported NHWC only).
+TF1_IMPLIED: dict[str, dict[str, str]] = {
+    "nn.dilation2d": {"data_format": "'NHWC'"},
+    "nn.erosion2d": {"data_format": "'NHWC'"},
+}
+
 
 @dataclass(frozen=True)
 class Rebound:
     call: cst.Call
     dropped: tuple[tuple[str, str, bool], ...]  # (keyword, value as written, TF1's default)
     unknown: tuple[str, ...]  # TF1 keywords TF 2.21 lacks that TensorFlow does not say it removed
+    required: tuple[str, ...]  # parameters TF2 requires that the call does not give (nor TF1 knew)
 
 
 def rebind(path: str, call: cst.Call) -> Rebound | None:
@@ -57,10 +65,14 @@ def rebind(path: str, call: cst.Call) -> Rebound | None:
     args: list[cst.Arg] = []
     dropped: list[tuple[str, str, bool]] = []
     unknown: list[str] = []
+    given: set[str] = set()  # TF2's names of the arguments given
+    given_v1: set[str] = set()  # and TF1's
     for i, arg in enumerate(call.args):
         name = arg.keyword.value if arg.keyword is not None else (
             v1_positional[i] if moved is not None and i >= moved else None)
+        given_v1.add(name or (v1_positional[i] if i < len(v1_positional) else ""))
         if name is None:
+            given.add(v2_positional[i] if i < len(v2_positional) else "")
             args.append(arg)
             continue
         new = tf2_name(name)
@@ -74,10 +86,23 @@ def rebind(path: str, call: cst.Call) -> Rebound | None:
                 unknown.append(name)
         if arg.keyword is None or new != name:
             arg = arg.with_changes(keyword=cst.Name(new), equal=arg.equal if arg.keyword is not None else _EQUAL)
+        given.add(new)
         args.append(arg)
-    if args:
-        args[-1] = args[-1].with_changes(comma=call.args[-1].comma if call.args else cst.MaybeSentinel.DEFAULT)
+    required: list[str] = []
+    if change is not None and change.v1.required <= given_v1:  # a complete TF1 call
+        implied = {**TF1_IMPLIED.get(path, {}), **defaults}
+        for param in sorted(change.v2.required - given):
+            if param not in implied:
+                required.append(param)
+                continue
+            if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:  # TF1's default, said as TF2 wants
+                args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            args.append(cst.Arg(cst.parse_expression(implied[param]), keyword=cst.Name(param), equal=_EQUAL))
+    if args and call.args and len(args) <= len(call.args):
+        args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
+    elif args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     new_call = call.with_changes(args=args)
-    if new_call.deep_equals(call) and not unknown:
+    if new_call.deep_equals(call) and not unknown and not required:
         return None
-    return Rebound(new_call, tuple(dropped), tuple(unknown))
+    return Rebound(new_call, tuple(dropped), tuple(unknown), tuple(required))

@@ -118,6 +118,9 @@ def build() -> dict:
     # are what tells a TF1 call of it, and what a rewrite must not leave.
     named = {strip(n) for table in (spec.function_transformers, spec.function_warnings, spec.function_arg_warnings)
              for n in table if n.startswith("tf.")}
+    # Names TF 2.21 has, which the spec still sends to compat.v1: TF2 means something else by them.
+    named |= {strip(old) for old, new in spec.symbol_renames.items()
+              if old.startswith("tf.") and strip(new) == f"compat.v1.{strip(old)}" and resolve(tf, strip(old)) is not None}
     signatures: dict[str, dict] = {}
     for name in sorted(reordered | keywords.keys() | renames.keys() | named):
         old = resolve(tf, f"compat.v1.{name}")

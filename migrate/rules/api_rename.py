@@ -482,7 +482,6 @@ class RenameTransformer(cst.CSTTransformer):
         if not (
             isinstance(func, cst.Attribute)
             and func.attr.value in DATASET_ITERATOR_METHODS
-            and not updated.args
             and self.enabled(RULE.id)
         ):
             return updated
@@ -495,9 +494,9 @@ class RenameTransformer(cst.CSTTransformer):
             f"dataset.{method}() has no TF2 form here; kept as tf.compat.v1.data.{method}(dataset)",
             "manual",
         )
-        return cst.Call(
-            func=_attr_chain(self.alias, f"compat.v1.data.{method}"), args=[cst.Arg(func.value)]
-        )
+        dataset = cst.Arg(func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if updated.args
+                          else cst.MaybeSentinel.DEFAULT)
+        return cst.Call(func=_attr_chain(self.alias, f"compat.v1.data.{method}"), args=[dataset, *updated.args])
 
     def _loss(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.losses.*` → the TF2 expression it computes; compat.v1 when weights and the like
@@ -516,14 +515,22 @@ class RenameTransformer(cst.CSTTransformer):
     def _rebound(self, path: str, original: cst.Call, updated: cst.Call) -> cst.Call:
         """A TF1 call of a function whose arguments TF2 renamed, moved or removed, bound by
         the recorded signatures (only where the name is renamed as TensorFlow renames it)."""
-        if is_tf1_only(path) or RENAMES.get(path, path) != api_data.renames().get(path, path):
+        if is_tf1_only(path):
             return updated
-        rebound = rebind(path, updated)
+        key, target = path, RENAMES.get(path, path)
+        if target != api_data.renames().get(path, path):
+            # renamed to another TF1 name of the same function (`initializers.zeros` is TF1's
+            # `zeros_initializer`): bound as that one is
+            mine, theirs = api_data.signature_change(path), api_data.signature_change(target)
+            if mine is None or theirs is None or mine.v1 != theirs.v1:
+                return updated
+            key = target
+        rebound = rebind(key, updated)
         if rebound is None:
             return updated
         if not rebound.call.deep_equals(updated):
             self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
-        change = api_data.signature_change(path)
+        change = api_data.signature_change(key)
         defaults = change.v1.defaults if change is not None else {}
         for name, value, default in rebound.dropped:
             if default:
@@ -536,6 +543,9 @@ class RenameTransformer(cst.CSTTransformer):
         for name in rebound.unknown:
             self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21 and no TF2 counterpart is "
                          "known; the call will not run until it is rewritten", "manual")
+        for name in rebound.required:
+            self._report(RULE.id, original, f"tf.{path} in TF 2.21 requires {name}, which TF1's took no "
+                         "value for; give it one", "manual")
         return rebound.call
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:

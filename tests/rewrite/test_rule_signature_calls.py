@@ -124,3 +124,18 @@ def test_tf2_meanings_through_tf_in_a_file_that_imports_v1_beside_it() -> None:
         "h = v1.nn.dropout(x, 0.9)\ny = tf.nn.dropout(h, 0.1)\n",
         "import tensorflow as tf\nh = tf.nn.dropout(x, rate=1 - 0.9)\ny = tf.nn.dropout(h, 0.1)\n",
     )
+
+
+def test_every_tf1_cast_helper_becomes_a_cast() -> None:
+    check_transformed(
+        "import tensorflow as tf\nz = tf.to_complex128(x) + tf.to_bfloat16(y)\n",
+        "import tensorflow as tf\nz = tf.cast(x, tf.complex128) + tf.cast(y, tf.bfloat16)\n",
+    )
+
+
+def test_a_dataset_iterator_method_with_arguments_keeps_them() -> None:
+    check_transformed(
+        "import tensorflow as tf\nit = records.make_initializable_iterator(shared_name='train')\n",
+        "import tensorflow as tf\nit = tf.compat.v1.data.make_initializable_iterator(records, shared_name='train')\n",
+        level="partial",
+    )
