@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import keyword
 import os
 import re
 import subprocess
@@ -101,6 +102,21 @@ def fails_alike(problem: str, ref_problems: list[str]) -> bool:
     return bool(why) and any(p.endswith(f" does not bind: {why}") for p in ref_problems)
 
 
+def constant(source: str) -> object:
+    """The value of an argument made of literals only (`'uniform' if False else 'gaussian'`),
+    else a marker that equals nothing but itself."""
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError:
+        return object()
+    if any(isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)) for n in ast.walk(tree)):
+        return object()
+    try:
+        return eval(compile(tree, "<arg>", "eval"), {"__builtins__": {}})  # literals and operators only
+    except Exception:  # noqa: BLE001 - 1 / 0 and the like
+        return object()
+
+
 def meaning_changes(mine: list[dict], theirs: list[dict]) -> list[str]:
     """Arguments that bind elsewhere, or to other values, than in tf_upgrade_v2's output: the
     calls of one function are matched in order of appearance."""
@@ -115,9 +131,9 @@ def meaning_changes(mine: list[dict], theirs: list[dict]) -> list[str]:
         ref = queue.pop(0)
         for param in call["args"].keys() & ref["args"].keys():
             (mine_dump, mine_src), (ref_dump, ref_src) = call["args"][param], ref["args"][param]
-            if mine_dump != ref_dump:
+            if mine_dump != ref_dump and constant(mine_src) != constant(ref_src):
                 problems.append(f"{call['text']}: {param}={mine_src}, tf_upgrade_v2 passes {param}={ref_src}")
-        where = {src: p for p, (_, src) in ref["args"].items() if src.isidentifier()}
+        where = {src: p for p, (_, src) in ref["args"].items() if src.isidentifier() and not keyword.iskeyword(src)}
         for param, (_, src) in call["args"].items():
             if src in where and where[src] != param:
                 problems.append(f"{call['text']}: {src} binds to {param}, in tf_upgrade_v2's output to {where[src]}")

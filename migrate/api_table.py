@@ -68,6 +68,8 @@ CALL_TRANSFORMS: dict[str, str] = {
     "to_complex128": "cast_to:complex128",
     "to_bfloat16": "cast_to:bfloat16",
     "train.get_or_create_global_step": "global_step_variable",
+    "name_scope": "name_scope",
+    "image.extract_glimpse": "extract_glimpse",
     "nn.xw_plus_b": "xw_plus_b",
     "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
     "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
@@ -80,6 +82,7 @@ CALL_TRANSFORMS: dict[str, str] = {
 # predictions before targets): their transform applies only to files still written against TF1.
 TF1_MEANING_BY_SPELLING = frozenset({
     "nn.dropout", "nn.softmax_cross_entropy_with_logits", "nn.in_top_k", "math.in_top_k",
+    "image.extract_glimpse",
 })
 
 # Queue-runner input pipelines: TF1-only, with no TF2 form the rewriter can produce (tf.data is

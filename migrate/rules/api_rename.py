@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from .. import api_data
+from .. import api_data, tf1_calls
 from ..api_table import (
     CALL_TRANSFORMS,
     INITIALIZERS,
@@ -231,6 +231,8 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         "global_step_variable": _global_step_variable,
         "in_top_k_targets_first": _in_top_k_targets_first,
         "xw_plus_b": _xw_plus_b,
+        "name_scope": tf1_calls.name_scope,
+        "extract_glimpse": tf1_calls.extract_glimpse,
     }[name]
 
 
@@ -587,9 +589,10 @@ class RenameTransformer(cst.CSTTransformer):
             initializer = cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
             # already in that form (a rewrite's output): the node stays, so its statement does
             return updated_node if initializer.deep_equals(updated_node) else initializer
-        ambiguous = path in TF1_MEANING_BY_SPELLING and not (
-            path == "nn.dropout" and any(a.keyword and a.keyword.value == "keep_prob" for a in original_node.args)
-        )
+        # a call only TF1's signature takes (`keep_prob=`) means TF1's function, whatever the file
+        ambiguous = path in TF1_MEANING_BY_SPELLING and api_data.call_reading(
+            path, sum(1 for a in original_node.args if a.keyword is None),
+            frozenset(a.keyword.value for a in original_node.args if a.keyword is not None)) != "tf1"
         tf2_meant = self.tf2_spelled or self.aliases.means_tf2(original_node.func)
         if path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
             transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)

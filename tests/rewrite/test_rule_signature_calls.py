@@ -139,3 +139,24 @@ def test_a_dataset_iterator_method_with_arguments_keeps_them() -> None:
         "import tensorflow as tf\nit = tf.compat.v1.data.make_initializable_iterator(records, shared_name='train')\n",
         level="partial",
     )
+
+
+def test_a_v1_name_scope_with_a_default_name_takes_it_as_its_name() -> None:
+    check_transformed(
+        "import tensorflow as tf\nwith tf.name_scope(None, 'block', [x, y]):\n    z = 1\n",
+        "import tensorflow as tf\nwith tf.name_scope('block'):\n    z = 1\n",
+    )
+
+
+def test_a_v1_name_scope_with_both_names_is_reported() -> None:
+    source = "import tensorflow as tf\nwith tf.name_scope(scope, 'block'):\n    z = 1\n"
+    assert any("default_name" in m for m in _manual(source))
+
+
+def test_glimpse_noise_is_said_by_its_tf2_name_and_the_comments_stay() -> None:
+    check_transformed(
+        "import tensorflow as tf\ng = tf.image.extract_glimpse(\n    x, size, offsets,\n"
+        "    uniform_noise=False,  # as trained\n)\n",
+        "import tensorflow as tf\ng = tf.image.extract_glimpse(\n    x, size, offsets,\n"
+        "    noise='gaussian',  # as trained\n)\n",
+    )
