@@ -158,8 +158,9 @@ def _listed_tf1_only(path: str) -> bool:
 
 
 # TensorFlow's renames, but not to a name whose TF1 and TF2 meanings differ (`summary.audio`):
-# those calls stay TF1 and are spelled compat.v1.
-RENAMES |= {k: v for k, v in api_data.renames().items() if k not in RENAMES and not _listed_tf1_only(v)}
+# TF1 calls of those stay TF1 and are spelled compat.v1. contrib's summaries were TF2's already.
+RENAMES |= {k: v for k, v in api_data.renames().items()
+            if k not in RENAMES and (k.startswith("contrib.summary.") or not _listed_tf1_only(v))}
 
 
 @cache

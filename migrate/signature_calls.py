@@ -17,11 +17,17 @@ from .codegen import code
 
 _EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
-# Values TF1's functions fixed without a parameter, where TF2 asks for one (TF1's morphology
-# ops supported NHWC only).
+# Values TF1's functions took without being told, written where TF2 would take another (TF1's
+# morphology ops supported NHWC only).
 TF1_IMPLIED: dict[str, dict[str, str]] = {
     "nn.dilation2d": {"data_format": "'NHWC'"},
     "nn.erosion2d": {"data_format": "'NHWC'"},
+}
+# Where no TF2 spelling has TF1's value: TF2's own written out (a call says what it means), and
+# the difference reported. contrib's summaries wrote at the global step.
+TF2_IMPLIED: dict[str, dict[str, str]] = {
+    f"contrib.summary.{op}": {"step": "tf.summary.experimental.get_step()"}
+    for op in ("scalar", "histogram", "image", "audio", "generic")
 }
 
 
@@ -30,7 +36,7 @@ class Rebound:
     call: cst.Call
     dropped: tuple[tuple[str, str, bool], ...]  # (keyword, value as written, TF1's default)
     unknown: tuple[str, ...]  # TF1 keywords TF 2.21 lacks that TensorFlow does not say it removed
-    required: tuple[str, ...]  # parameters TF2 requires that the call does not give (nor TF1 knew)
+    required: tuple[str, ...]  # parameters whose TF1 value the call cannot say in TF2
 
 
 def rebind(path: str, call: cst.Call) -> Rebound | None:
@@ -53,7 +59,9 @@ def rebind(path: str, call: cst.Call) -> Rebound | None:
     def tf2_name(name: str) -> str | None:
         """The parameter TF2 calls it; None: removed; "" when TF2 has no such parameter."""
         new = renames.get(name, name)
-        return new if new is None or v2_names is None or new in v2_names else ""
+        if new is None or v2_names is None or new in v2_names:
+            return new
+        return name if name in v2_names else ""  # the spec's new name is not TF 2.21's
 
     positional = [i for i, a in enumerate(call.args) if a.keyword is None]
     if len(positional) > len(v1_positional) and change is not None:
@@ -90,14 +98,17 @@ def rebind(path: str, call: cst.Call) -> Rebound | None:
         args.append(arg)
     required: list[str] = []
     if change is not None and change.v1.required <= given_v1:  # a complete TF1 call
-        implied = {**TF1_IMPLIED.get(path, {}), **defaults}
-        for param in sorted(change.v2.required - given):
-            if param not in implied:
+        told = TF2_IMPLIED.get(path, {})
+        implied = {**defaults, **TF1_IMPLIED.get(path, {}), **told}
+        for param in sorted((change.v2.required | told.keys()) - given):
+            value = implied.get(param)
+            if param in told or value is None:
                 required.append(param)
+            if value is None:
                 continue
             if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:  # TF1's default, said as TF2 wants
                 args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            args.append(cst.Arg(cst.parse_expression(implied[param]), keyword=cst.Name(param), equal=_EQUAL))
+            args.append(cst.Arg(cst.parse_expression(value), keyword=cst.Name(param), equal=_EQUAL))
     if args and call.args and len(args) <= len(call.args):
         args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
     elif args:

@@ -100,7 +100,7 @@ def build() -> dict:
     for old, new in sorted(spec.symbol_renames.items()):
         if not old.startswith("tf."):
             continue  # `contrib_layers.x`: tf_upgrade_v2's textual aliases; imports resolve those here
-        if strip(old) in transformed:
+        if strip(old) in transformed and old not in spec.function_reorders:
             continue  # its arguments change by code of tf_upgrade_v2's, not by a table
         old, new = strip(old), strip(new)
         if resolve(tf, new) is None or old == new or resolve(tf, old) is not None:
@@ -125,9 +125,17 @@ def build() -> dict:
     for name in sorted(reordered | keywords.keys() | renames.keys() | named):
         old = resolve(tf, f"compat.v1.{name}")
         new = resolve(tf, renames.get(name, name))
-        if old is None or new is None or not callable(old) or not callable(new):
+        if new is None or not callable(new):
             continue
-        v1, v2 = parameters(old), parameters(new)
+        if old is None and name in reordered:  # gone from TF 2.21 (contrib): the spec's TF1 order
+            order = [p for p in spec.function_reorders[f"tf.{name}"] if p]
+            v1 = {"positional": order, "names": sorted({*order, *keywords.get(name, {})}), "required": [],
+                  "defaults": {}, "var_keyword": False, "var_positional": False}
+        elif old is None or not callable(old):
+            continue
+        else:
+            v1 = parameters(old)
+        v2 = parameters(new)
         if v1 is None or v2 is None:
             continue
         renamed = [keywords.get(name, {}).get(p, p) for p in v1["positional"]]

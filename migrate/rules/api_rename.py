@@ -539,15 +539,16 @@ class RenameTransformer(cst.CSTTransformer):
                 self._report(RULE.id, original, f"tf.{path}: {name}={value} is TF1's default and TF2 has "
                              f"no {name}; dropped", "fixed")
             else:
+                behaves = (f"TF2 behaves as {name}={defaults[name]} did" if name in defaults
+                           else "TF2 has no such setting")
                 self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21; {name}={value} dropped "
-                             f"(TF2 behaves as {name}={defaults.get(name, 'its default')} did): check the "
-                             "result", "manual")
+                             f"({behaves}): check the result", "manual")
         for name in rebound.unknown:
             self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21 and no TF2 counterpart is "
                          "known; the call will not run until it is rewritten", "manual")
         for name in rebound.required:
-            self._report(RULE.id, original, f"tf.{path} in TF 2.21 requires {name}, which TF1's took no "
-                         "value for; give it one", "manual")
+            self._report(RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, and TF2 has no such "
+                         f"default; check the {name} the rewrite passes (or give one)", "manual")
         return rebound.call
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:

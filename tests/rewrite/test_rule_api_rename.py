@@ -64,7 +64,9 @@ def test_tf2_names_are_not_renamed() -> None:
 
 def test_table_targets_are_not_tf1_names() -> None:
     for old, new in RENAMES.items():
-        assert not is_tf1_only(new), (old, new)
+        # contrib's summaries were TF2's: their target is TF2's summary op, whose name a TF1
+        # call means TF1's op by
+        assert not is_tf1_only(new) or old.startswith("contrib.summary."), (old, new)
 
 
 def test_v1_meanings_are_not_applied_twice_to_a_compat_spelled_file() -> None:

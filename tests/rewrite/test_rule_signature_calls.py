@@ -160,3 +160,20 @@ def test_glimpse_noise_is_said_by_its_tf2_name_and_the_comments_stay() -> None:
         "import tensorflow as tf\ng = tf.image.extract_glimpse(\n    x, size, offsets,\n"
         "    noise='gaussian',  # as trained\n)\n",
     )
+
+
+def test_a_contrib_summary_takes_tf2s_summary_and_its_family_is_reported() -> None:
+    result = check_transformed(
+        "import tensorflow as tf\ntf.contrib.summary.histogram('w', weights, 'layer1', step)\n",
+        "import tensorflow as tf\ntf.summary.histogram('w', weights, step=step)\n",
+    )
+    assert any("family='layer1' dropped" in f.message for f in result.findings if f.kind == "manual")
+
+
+def test_a_contrib_summary_without_a_step_says_tf2s_and_is_reported() -> None:
+    # contrib wrote at the global step; TF2 at tf.summary.experimental.get_step()
+    result = check_transformed(
+        "import tensorflow as tf\ntf.contrib.summary.scalar('loss', total)\n",
+        "import tensorflow as tf\ntf.summary.scalar('loss', total, step=tf.summary.experimental.get_step())\n",
+    )
+    assert any("left step to TF1" in f.message for f in result.findings if f.kind == "manual")
