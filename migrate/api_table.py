@@ -455,7 +455,7 @@ SUMMARY_MERGES = ("summary.merge_all", "summary.merge")
 
 def is_tf2_call(path: str, keywords: set[str]) -> bool:
     """A call spelled like TF1 that only TF2 accepts: a summary op given a `step`."""
-    return path in SUMMARY_OPS and "step" in keywords
+    return (path in SUMMARY_OPS or path == "summary.audio") and "step" in keywords
 
 
 # Initializers a rewrite writes under their TF1 name in TF2's form: keywords only, the first

@@ -177,3 +177,10 @@ def test_a_contrib_summary_without_a_step_says_tf2s_and_is_reported() -> None:
         "import tensorflow as tf\ntf.summary.scalar('loss', total, step=tf.summary.experimental.get_step())\n",
     )
     assert any("left step to TF1" in f.message for f in result.findings if f.kind == "manual")
+
+
+def test_a_contrib_audio_summary_statement_is_rewritten_stably() -> None:
+    check_transformed(
+        "import tensorflow as tf\ntf.contrib.summary.audio('clip', wave, 16000, 2, step=s)\n",
+        "import tensorflow as tf\ntf.summary.audio('clip', wave, 16000, max_outputs=2, step=s)\n",
+    )
