@@ -11,6 +11,7 @@ from typing import Any
 
 import libcst as cst
 
+from . import api_data
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
 from .codegen import code as code_of
 from .codegen import forget_lines, is_docstring
@@ -23,6 +24,7 @@ from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
 from .rules.api_rename import DATASET_ITERATOR_METHODS, RenameTransformer
+from .rules.api_rename import RULE as RENAME_RULE
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.control_flow import RULE as CONTROL_FLOW_RULE
 from .rules.control_flow import PythonControlFlow, called_only_from_functions
@@ -127,30 +129,47 @@ def _syntax_tree(source: bytes | str) -> ast.Module:
 @cache
 def _is_tf1(path: str) -> bool:
     """A name TF 2 spells differently or lacks; the tables are fixed, so each path is judged once."""
-    return path in RENAMES or is_tf1_only(path)
+    return path in RENAMES or is_tf1_only(path) or not api_data.exists(path)
 
 
 # Names only code written for TF2 calls: there, an ambiguous spelling (`tf.nn.dropout`) means TF2's.
 TF2_WRITTEN = frozenset({"function", "GradientTape"})
 
 
-def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool]:
-    """(uses TF1 APIs, creates a Session, calls TF2-only names) in one pass over the stdlib
-    tree's nodes."""
+def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, list[Finding]]:
+    """(uses TF1 APIs, creates a Session, calls TF2-only names, calls whose arguments TF1 and
+    TF2 bind differently) in one pass over the stdlib tree's nodes."""
     if not aliases:
-        return False, False, False
+        return False, False, False, []
     paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
     named = set(paths.values())
     tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in named)
     sessions = False
+    ambiguous: list[Finding] = []
     for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
         if path is None:
+            # `dataset.make_one_shot_iterator()`: a method only TF1's datasets have
+            tf1 = tf1 or (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                          and node.func.attr in DATASET_ITERATOR_METHODS)
             continue
         sessions = sessions or path in SESSION_CALLS
         tf1_keywords = set(KEYWORD_RENAMES.get(path, ())) | {"keep_prob"}
         tf1 = tf1 or any(k.arg in tf1_keywords for k in node.keywords)  # type: ignore[attr-defined]
-    return tf1, sessions, not named.isdisjoint(TF2_WRITTEN)
+        reading = _reading(path, node)  # type: ignore[arg-type]
+        tf1 = tf1 or reading == "tf1"
+        if reading == "ambiguous":
+            ambiguous.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, (  # type: ignore[attr-defined]
+                f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; "
+                "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual"))
+    return tf1, sessions, not named.isdisjoint(TF2_WRITTEN), ambiguous
+
+
+def _reading(path: str, call: ast.Call) -> str | None:
+    """`api_data.call_reading` of one call; None for calls that unpack arguments."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    return api_data.call_reading(path, len(call.args), frozenset(str(k.arg) for k in call.keywords))
 
 
 def rewrite_source(
@@ -192,10 +211,10 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     nodes = _ast_nodes(tree)
-    uses_tf1, runs_sessions, tf2_written = _scan(nodes, ast_aliases)
+    uses_tf1, runs_sessions, tf2_written, ambiguous = _scan(nodes, ast_aliases)
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     if not (uses_tf1 or reads_dimensions):
-        return _untouched(source)
+        return _untouched(source, ambiguous if positions else [])
     module = _parse(source, filename, tree)
     # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
     # kept (in its walk's order), and the cache lets it go (it keeps the output's tree next).
@@ -236,7 +255,8 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
                                     "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
         if body is not None:
             new_module, left = _rename(module, body, aliases, moved_lines, findings, config, compat_spelled)
-            graph_only = {p for p in left if not runs_eagerly(p)}
+            # a name TF 2.21 lacks altogether is reported where it is; no mode brings it back
+            graph_only = {p for p in left if not runs_eagerly(p) and api_data.has_tf221_form(p)}
             if graph_only:
                 left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
@@ -258,6 +278,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
             level = "partial"
         else:
             lines = moved_lines
+    new_module = _without_gone_bindings(new_module, aliases, lines, findings)
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
     if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
@@ -406,6 +427,46 @@ def _without_unused_imports(
         return all(b not in read or (b in defined and not a.asname) for a, b in zip(node.names, bound))
 
     return [s for s in body if not unused(s)]
+
+
+def _gone_binding(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, str] | None:
+    """(name, path) of a one-name import or `x = tf.contrib.x` line binding a TensorFlow
+    module that TF 2.21 lacks (`import tensorflow.contrib.slim as slim`)."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return None
+    small = stmt.body[0]
+    if isinstance(small, cst.Import) and len(small.names) == 1 and small.names[0].asname is not None:
+        name = small.names[0].asname.name
+    elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar) and len(small.names) == 1:
+        name = small.names[0].asname.name if small.names[0].asname else small.names[0].name
+    elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+        name = small.targets[0].target
+    else:
+        return None
+    if not isinstance(name, cst.Name):
+        return None
+    path = aliases.modules.get(name.value, aliases.symbols.get(name.value))
+    if path is None or not path.startswith("contrib.") or api_data.has_tf221_form(path):
+        return None
+    return name.value, path
+
+
+def _without_gone_bindings(
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding],
+) -> cst.Module:
+    """The module without the lines binding contrib modules nothing reads any more (their
+    functions now spelled through `tf`), and without the findings those lines had."""
+    body = list(module.body)
+    gone = {id(s): b for s in body if (b := _gone_binding(s, aliases)) is not None}
+    if not gone:
+        return module
+    read = _names_read([s for s in body if id(s) not in gone])
+    dropped = {id(s): gone[id(s)] for s in body if id(s) in gone and gone[id(s)][0] not in read}
+    if not dropped:
+        return module
+    stale = {(lines.get(id(s), -1), f"tf.{dropped[id(s)][1]} ") for s in body if id(s) in dropped}
+    findings[:] = [f for f in findings if not any(f.line == line and f.message.startswith(p) for line, p in stale)]
+    return module.with_changes(body=[s for s in body if id(s) not in dropped])
 
 
 def _names_read(body: list[cst.BaseStatement]) -> set[str]:

@@ -12,47 +12,28 @@ from functools import cache
 
 import libcst as cst
 
-from . import tf2_names
+from . import api_data
 
-# TF1 name -> TF2 name (same call signature).
+# TF1 name -> TF2 name: TensorFlow's own renames whose target TF 2.21 has (generated, see
+# api_data), and where tfmigrate spells a name otherwise. Arguments that change go through
+# CALL_TRANSFORMS (hand-written meaning changes) or the recorded signatures (`signature_calls`).
 RENAMES: dict[str, str] = {
-    "log": "math.log",
-    "log1p": "math.log1p",
-    "log_sigmoid": "math.log_sigmoid",
-    "squared_difference": "math.squared_difference",
-    "random_normal": "random.normal",
-    "random_uniform": "random.uniform",
-    "truncated_normal": "random.truncated_normal",
-    "random_shuffle": "random.shuffle",
-    "multinomial": "random.categorical",
     "set_random_seed": "random.set_seed",
     "arg_max": "math.argmax",
     "arg_min": "math.argmin",
-    "rsqrt": "math.rsqrt",
-    "is_nan": "math.is_nan",
-    "erf": "math.erf",
-    "floordiv": "math.floordiv",
-    "mod": "math.floormod",
-    "matrix_transpose": "linalg.matrix_transpose",
-    "matrix_inverse": "linalg.inv",
     "diag": "linalg.diag",
-    "trace": "linalg.trace",
-    "count_nonzero": "math.count_nonzero",
-    "segment_sum": "math.segment_sum",
-    "unsorted_segment_sum": "math.unsorted_segment_sum",
-    "space_to_depth": "nn.space_to_depth",
     "to_float": "cast",
     "to_int32": "cast",
     "to_int64": "cast",
     "to_double": "cast",
+    "to_complex64": "cast",
+    "to_complex128": "cast",
+    "to_bfloat16": "cast",
     "nn.xw_plus_b": "nn.bias_add",  # its arguments: CALL_TRANSFORMS
-    "nn.softmax_cross_entropy_with_logits_v2": "nn.softmax_cross_entropy_with_logits",
     "initializers.zeros": "zeros_initializer",
     "initializers.ones": "ones_initializer",
     "train.get_or_create_global_step": "Variable",
-    "confusion_matrix": "math.confusion_matrix",
 }
-RENAMES |= {k: v for k, v in tf2_names.MOVED.items() if k not in RENAMES}
 
 # Keyword renames per TF1 name (applied after the name rename).
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
@@ -83,7 +64,12 @@ CALL_TRANSFORMS: dict[str, str] = {
     "to_int32": "cast_to:int32",
     "to_int64": "cast_to:int64",
     "to_double": "cast_to:float64",
+    "to_complex64": "cast_to:complex64",
+    "to_complex128": "cast_to:complex128",
+    "to_bfloat16": "cast_to:bfloat16",
     "train.get_or_create_global_step": "global_step_variable",
+    "name_scope": "name_scope",
+    "image.extract_glimpse": "extract_glimpse",
     "nn.xw_plus_b": "xw_plus_b",
     "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
     "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
@@ -96,6 +82,7 @@ CALL_TRANSFORMS: dict[str, str] = {
 # predictions before targets): their transform applies only to files still written against TF1.
 TF1_MEANING_BY_SPELLING = frozenset({
     "nn.dropout", "nn.softmax_cross_entropy_with_logits", "nn.in_top_k", "math.in_top_k",
+    "image.extract_glimpse",
 })
 
 # Queue-runner input pipelines: TF1-only, with no TF2 form the rewriter can produce (tf.data is
@@ -168,15 +155,26 @@ def builds_graph(path: str) -> bool:
     return path not in PLAIN_VALUES and not path.startswith(PLAIN_PREFIXES) and not is_eager_safe(path)
 
 
+def _listed_tf1_only(path: str) -> bool:
+    return any(path == p or (p.endswith(".") and path.startswith(p)) for p in TF1_ONLY_PREFIXES)
+
+
+# TensorFlow's renames, but not to a name whose TF1 and TF2 meanings differ (`summary.audio`):
+# TF1 calls of those stay TF1 and are spelled compat.v1. contrib's summaries were TF2's already.
+RENAMES |= {k: v for k, v in api_data.renames().items()
+            if k not in RENAMES and (k.startswith("contrib.summary.") or not _listed_tf1_only(v))}
+
+
 @cache
 def is_tf1_only(path: str) -> bool:
-    """True when `path` (canonical) does not exist under that name in TF 2.21.
+    """True when `path` (canonical) does not exist under that name in TF 2.21, but does under
+    `tf.compat.v1` (or is one of the TF1 constructs listed by prefix).
 
     The tables are fixed, so each path is judged once (renames ask for every attribute)."""
     if path in RENAMES:
         return False
-    return path in tf2_names.MISSING or any(
-        path == p or (p.endswith(".") and path.startswith(p)) for p in TF1_ONLY_PREFIXES
+    return _listed_tf1_only(path) or (
+        not api_data.exists(path) and api_data.exists(f"compat.v1.{path}")
     )
 
 
@@ -459,7 +457,7 @@ SUMMARY_MERGES = ("summary.merge_all", "summary.merge")
 
 def is_tf2_call(path: str, keywords: set[str]) -> bool:
     """A call spelled like TF1 that only TF2 accepts: a summary op given a `step`."""
-    return path in SUMMARY_OPS and "step" in keywords
+    return (path in SUMMARY_OPS or path == "summary.audio") and "step" in keywords
 
 
 # Initializers a rewrite writes under their TF1 name in TF2's form: keywords only, the first

@@ -42,12 +42,37 @@ def _strip_root(path: str) -> str | None:
     return None
 
 
+# What `tf.contrib.slim` holds of its own; the rest of its names are `tf.contrib.layers`'s.
+_SLIM_OWN = frozenset({
+    "arg_scope", "add_arg_scope", "model_variable", "variable", "get_variables", "get_model_variables",
+    "get_variables_to_restore", "losses", "metrics", "nets", "learning", "evaluation", "data", "queues",
+    "summaries", "prefetch_queue",
+})
+
+
 def canonical(path: str) -> str:
-    """Drop `compat.v1.` / `compat.v2.` so both spellings map to one table key."""
+    """Drop `compat.v1.` / `compat.v2.` so both spellings map to one table key; a layer function
+    through `contrib.slim` is `contrib.layers`'s."""
     for prefix in ("compat.v1.", "compat.v2."):
         if path.startswith(prefix):
-            return path[len(prefix) :]
+            path = path[len(prefix) :]
+            break
+    if path.startswith("contrib.slim.") and path.split(".")[2] not in _SLIM_OWN:
+        return "contrib.layers." + path[len("contrib.slim."):]
     return path
+
+
+def _contrib_alias(target: str, value: str | None, aliases: Aliases) -> None:
+    """`slim = tf.contrib.slim`: a module-level name for a contrib module, bound like an import."""
+    if value is None:
+        return
+    head, _, rest = value.partition(".")
+    base = aliases.modules.get(head)
+    if base is None:
+        return
+    path = canonical(".".join(p for p in (base, rest) if p))
+    if path.startswith("contrib.") and path.count(".") == 1:
+        aliases.modules[target] = path
 
 
 @dataclass
@@ -57,6 +82,7 @@ class Aliases:
     modules: dict[str, str] = field(default_factory=dict)  # local name -> canonical module path
     symbols: dict[str, str] = field(default_factory=dict)  # local name -> canonical symbol path
     uses_v1_import: bool = False
+    v1_names: set[str] = field(default_factory=set)  # local names of `tensorflow.compat.v1` itself
 
     def __bool__(self) -> bool:
         return bool(self.modules or self.symbols)
@@ -78,6 +104,15 @@ class Aliases:
     def is_tf_module(self, name: str) -> bool:
         return name in self.modules
 
+    def means_tf2(self, node: cst.BaseExpression) -> bool:
+        """A name reached through `tensorflow` in a file that imports `tensorflow.compat.v1`
+        under another name too (the TF guides' style): it means TF2's function; `v1.x`
+        means TF1's."""
+        parts = dotted(node)
+        if not parts or not self.v1_names or parts[0] in self.v1_names:
+            return False
+        return self.modules.get(parts[0]) == ""
+
 
 def _record_import(stmt: cst.CSTNode, aliases: Aliases) -> bool:
     """Record the TensorFlow bindings of one import statement; True if it imported TF."""
@@ -92,6 +127,8 @@ def _record_import(stmt: cst.CSTNode, aliases: Aliases) -> bool:
             if alias.asname is not None:
                 local = alias.asname.name.value  # type: ignore[union-attr]
                 aliases.modules[local] = canonical(base) if base else ""
+                if path == "tensorflow.compat.v1":
+                    aliases.v1_names.add(local)
             else:
                 aliases.modules["tensorflow"] = ""
             if path.startswith("tensorflow.compat.v1"):
@@ -109,6 +146,8 @@ def _record_import(stmt: cst.CSTNode, aliases: Aliases) -> bool:
             if full in ("compat.v1", "compat.v2", "compat"):
                 aliases.modules[local] = ""
                 aliases.uses_v1_import = aliases.uses_v1_import or full == "compat.v1"
+                if full == "compat.v1":
+                    aliases.v1_names.add(local)
             else:
                 aliases.symbols[local] = full
     return found
@@ -123,6 +162,8 @@ def collect_aliases(module: cst.Module) -> Aliases:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     _record_import(small, aliases)
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                        _contrib_alias(small.targets[0].target.value, _module_path(small.value) or None, aliases)
             elif isinstance(stmt, cst.Try):
                 walk(stmt.body.body)
                 for handler in stmt.handlers:
@@ -132,6 +173,16 @@ def collect_aliases(module: cst.Module) -> Aliases:
 
     walk(module.body)
     return aliases
+
+
+def _ast_dotted(node: ast.expr) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *parts[::-1]])
 
 
 def collect_aliases_ast(tree: ast.Module) -> Aliases:
@@ -163,6 +214,9 @@ def collect_aliases_ast(tree: ast.Module) -> Aliases:
                         aliases.uses_v1_import = aliases.uses_v1_import or full == "compat.v1"
                     else:
                         aliases.symbols[local] = full
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                chain = _ast_dotted(stmt.value)
+                _contrib_alias(stmt.targets[0].id, chain, aliases)
             elif isinstance(stmt, ast.Try):
                 walk(stmt.body)
                 for handler in stmt.handlers:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from .. import api_data, tf1_calls
 from ..api_table import (
     CALL_TRANSFORMS,
     INITIALIZERS,
@@ -14,6 +15,7 @@ from ..api_table import (
     LAYER_SPECS,
     LOSS_NEUTRAL_ARGS,
     LOSSES,
+    PLAIN_PREFIXES,
     QUEUE_INPUTS,
     REGULARIZERS,
     RENAMES,
@@ -27,6 +29,7 @@ from ..graph import call_args
 from ..graph_layers import GRAPH_LAYERS
 from ..imports import Aliases
 from ..report import Finding
+from ..signature_calls import rebind
 from ..suppress import is_skipped
 from . import Rule
 from .assign import ASSIGN_CALLS
@@ -228,6 +231,8 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         "global_step_variable": _global_step_variable,
         "in_top_k_targets_first": _in_top_k_targets_first,
         "xw_plus_b": _xw_plus_b,
+        "name_scope": tf1_calls.name_scope,
+        "extract_glimpse": tf1_calls.extract_glimpse,
     }[name]
 
 
@@ -315,7 +320,7 @@ class RenameTransformer(cst.CSTTransformer):
         if isinstance(node.value, cst.Attribute):
             self.inner.add(id(node.value))
             path = self.aliases.resolve(node)
-            if path is not None and is_tf1_only(path):
+            if path is not None and (is_tf1_only(path) or path in RENAMES or id(node) in self.inside_compat):
                 self.inside_compat.add(id(node.value))  # the whole chain is respelled once
 
     def _line(self, node: cst.CSTNode) -> int:
@@ -356,9 +361,18 @@ class RenameTransformer(cst.CSTTransformer):
             return _attr_chain(self.alias, RENAMES[path])
         if id(original_node) in self.inside_compat or id(original_node) in self.tf2_calls:
             return updated_node
+        if path in self.aliases.modules.values():
+            return updated_node  # `slim = tf.contrib.slim`: judged where the alias is used
+        if id(original_node) not in self.inner and not api_data.has_tf221_form(path) and not path.startswith(PLAIN_PREFIXES):
+            return self._without_form(path, original_node, updated_node)
         if is_tf1_only(path):
             self.compat_left = True
             self.compat_paths.add(path)
+            moved = api_data.compat_renames().get(path)
+            if moved is not None and id(original_node) not in self.inner:
+                self._report(COMPAT_RULE.id, original_node,
+                             f"tf.{path} has no TF2 form; moved to tf.compat.v1.{moved}", "manual")
+                return _attr_chain(self.alias, f"compat.v1.{moved}")
             if id(original_node) in self.lines and path in QUEUE_INPUTS:
                 self._report(
                     QUEUE_RULE.id, original_node,
@@ -378,6 +392,16 @@ class RenameTransformer(cst.CSTTransformer):
             if (".compat.v1." in text or ".compat.v2." in text) and not _under_tf1_only(path):
                 return _attr_chain(self.alias, path)
         return updated_node
+
+    def _without_form(self, path: str, original: cst.CSTNode, updated: cst.BaseExpression) -> cst.BaseExpression:
+        """A name TF 2.21 lacks under every spelling: left as written, and said so (a
+        `tf.compat.v1.` spelling of it would fail the same way, only later)."""
+        self.compat_left = True
+        self.compat_paths.add(path)
+        if id(original) in self.lines:
+            self._report(COMPAT_RULE.id, original, f"tf.{path} has no TF 2.21 form; the file will not run on "
+                         "TF 2.21 until it is replaced", "manual")
+        return updated
 
     def _graph_layer(self, path: str, call: cst.Call) -> bool:
         """A weight layer the file's graph-mode helper takes with these arguments (those it
@@ -413,6 +437,8 @@ class RenameTransformer(cst.CSTTransformer):
         if cell is None or id(original) in self.unmodelled_cells:
             target = LOOPS.get(path, path)
             self.compat_paths.add(target)
+            if not api_data.exists(f"compat.v1.{target}"):
+                return self._without_form(path, original, updated)
             self._report(COMPAT_RULE.id, original, f"tf.{path} has no TF2 form here; kept as tf.compat.v1.{target}", "manual")
             return updated if self._spelled_compat(original) else _attr_chain(self.alias, f"compat.v1.{target}")
         self.rnn_cells.add(cell)
@@ -458,7 +484,6 @@ class RenameTransformer(cst.CSTTransformer):
         if not (
             isinstance(func, cst.Attribute)
             and func.attr.value in DATASET_ITERATOR_METHODS
-            and not updated.args
             and self.enabled(RULE.id)
         ):
             return updated
@@ -471,9 +496,9 @@ class RenameTransformer(cst.CSTTransformer):
             f"dataset.{method}() has no TF2 form here; kept as tf.compat.v1.data.{method}(dataset)",
             "manual",
         )
-        return cst.Call(
-            func=_attr_chain(self.alias, f"compat.v1.data.{method}"), args=[cst.Arg(func.value)]
-        )
+        dataset = cst.Arg(func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if updated.args
+                          else cst.MaybeSentinel.DEFAULT)
+        return cst.Call(func=_attr_chain(self.alias, f"compat.v1.data.{method}"), args=[dataset, *updated.args])
 
     def _loss(self, path: str, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`tf.losses.*` → the TF2 expression it computes; compat.v1 when weights and the like
@@ -488,6 +513,43 @@ class RenameTransformer(cst.CSTTransformer):
         if self._spelled_compat(original.func):
             return updated
         return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
+
+    def _rebound(self, path: str, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """A TF1 call of a function whose arguments TF2 renamed, moved or removed, bound by
+        the recorded signatures (only where the name is renamed as TensorFlow renames it)."""
+        if is_tf1_only(path):
+            return updated
+        key, target = path, RENAMES.get(path, path)
+        if target != api_data.renames().get(path, path):
+            # renamed to another TF1 name of the same function (`initializers.zeros` is TF1's
+            # `zeros_initializer`): bound as that one is
+            mine, theirs = api_data.signature_change(path), api_data.signature_change(target)
+            if mine is None or theirs is None or mine.v1 != theirs.v1:
+                return updated
+            key = target
+        rebound = rebind(key, updated)
+        if rebound is None:
+            return updated
+        if not rebound.call.deep_equals(updated):
+            self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
+        change = api_data.signature_change(key)
+        defaults = change.v1.defaults if change is not None else {}
+        for name, value, default in rebound.dropped:
+            if default:
+                self._report(RULE.id, original, f"tf.{path}: {name}={value} is TF1's default and TF2 has "
+                             f"no {name}; dropped", "fixed")
+            else:
+                behaves = (f"TF2 behaves as {name}={defaults[name]} did" if name in defaults
+                           else "TF2 has no such setting")
+                self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21; {name}={value} dropped "
+                             f"({behaves}): check the result", "manual")
+        for name in rebound.unknown:
+            self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21 and no TF2 counterpart is "
+                         "known; the call will not run until it is rewritten", "manual")
+        for name in rebound.required:
+            self._report(RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, and TF2 has no such "
+                         f"default; check the {name} the rewrite passes (or give one)", "manual")
+        return rebound.call
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
@@ -528,14 +590,18 @@ class RenameTransformer(cst.CSTTransformer):
             initializer = cst.parse_expression(obj.replace("tf.", f"{self.alias}.", 1))
             # already in that form (a rewrite's output): the node stays, so its statement does
             return updated_node if initializer.deep_equals(updated_node) else initializer
-        ambiguous = path in TF1_MEANING_BY_SPELLING and not (
-            path == "nn.dropout" and any(a.keyword and a.keyword.value == "keep_prob" for a in original_node.args)
-        )
-        if path in CALL_TRANSFORMS and not (ambiguous and self.tf2_spelled):
+        # a call only TF1's signature takes (`keep_prob=`) means TF1's function, whatever the file
+        ambiguous = path in TF1_MEANING_BY_SPELLING and api_data.call_reading(
+            path, sum(1 for a in original_node.args if a.keyword is None),
+            frozenset(a.keyword.value for a in original_node.args if a.keyword is not None)) != "tf1"
+        tf2_meant = self.tf2_spelled or self.aliases.means_tf2(original_node.func)
+        if path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
             transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             if not transformed.deep_equals(updated_node):
                 self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
             updated_node = transformed
+        if not tf2_meant or self._spelled_compat(original_node.func):
+            updated_node = self._rebound(path, original_node, updated_node)
         renames = KEYWORD_RENAMES.get(path)
         if renames and any(a.keyword is not None and a.keyword.value in renames for a in updated_node.args):
             args = [

@@ -209,7 +209,8 @@ def test_rewrite_of_a_tree_of_good_and_bad_files(tmp_path: Path) -> None:
     for name, before in good.items():
         after = (tmp_path / name).read_bytes()
         assert after != before and b"import tensorflow.compat.v1" not in after, name
-    assert b"tf.compat.v1.keras.utils.DeterministicRandomTestTool()" in (tmp_path / "keras_v1_scope.py").read_bytes()
+    # a name TF 2.21 lacks under compat.v1 too: left as written (through tf), with a finding
+    assert b"tool = tf.keras.utils.DeterministicRandomTestTool()" in (tmp_path / "keras_v1_scope.py").read_bytes()
     for name, content in bad.items():
         assert (tmp_path / name).read_bytes() == content, name
     assert stat.S_ISFIFO((tmp_path / "pipe.py").lstat().st_mode)

@@ -1,0 +1,186 @@
+"""TF1 calls rewritten by TF1's and TF2's recorded signatures; names TF 2.21 lacks reported."""
+
+from __future__ import annotations
+
+from helpers import check_noop, check_transformed
+
+from migrate.api import rewrite_source
+
+
+def _manual(source: str) -> list[str]:
+    return [f.message for f in rewrite_source(source).findings if f.kind == "manual"]
+
+
+def test_positional_arguments_whose_order_changed_are_passed_by_name() -> None:
+    # TF1's random_poisson takes (lam, shape); TF2's random.poisson takes (shape, lam).
+    check_transformed(
+        "import tensorflow as tf\nsamples = tf.random_poisson(rates, [100])\n",
+        "import tensorflow as tf\nsamples = tf.random.poisson(lam=rates, shape=[100])\n",
+    )
+
+
+def test_only_the_arguments_from_the_first_moved_one_on_take_names() -> None:
+    # TF1's separable_conv2d takes rate sixth, TF2's data_format (tf.set_random_seed marks the
+    # file as TF1 code).
+    check_transformed(
+        "import tensorflow as tf\ntf.set_random_seed(1)\n"
+        "y = tf.nn.separable_conv2d(x, dw, pw, [1, 1, 1, 1], 'SAME', [2, 2])\n",
+        "import tensorflow as tf\ntf.random.set_seed(1)\n"
+        "y = tf.nn.separable_conv2d(x, dw, pw, [1, 1, 1, 1], 'SAME', dilations=[2, 2])\n",
+    )
+
+
+def test_a_renamed_keyword_takes_its_tf2_name() -> None:
+    check_transformed(
+        "import tensorflow as tf\nloss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z, dim=1)\n",
+        "import tensorflow as tf\nloss = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z, axis=1)\n",
+    )
+
+
+def test_a_removed_keyword_at_its_tf1_default_is_dropped_as_a_fix() -> None:
+    result = check_transformed(
+        "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids, validate_indices=True)\n",
+        "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids)\n",
+    )
+    assert not [f for f in result.findings if f.kind == "manual"]
+
+
+def test_a_removed_keyword_with_another_value_is_dropped_with_a_manual_finding() -> None:
+    result = check_transformed(
+        "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids, validate_indices=False)\n",
+        "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids)\n",
+    )
+    manual = [f.message for f in result.findings if f.kind == "manual"]
+    assert len(manual) == 1 and "validate_indices=False dropped" in manual[0], manual
+
+
+def test_a_tf1_keyword_tf2_lacks_with_no_known_counterpart_stays_and_is_reported() -> None:
+    source = "import tensorflow as tf\ne = tf.nn.embedding_lookup(table, ids, partition_strategy='div')\n"
+    result = rewrite_source(source)
+    assert "partition_strategy='div'" in result.code
+    assert any("has no partition_strategy in TF 2.21" in m for m in _manual(source))
+
+
+def test_a_call_both_versions_take_differently_is_left_with_a_finding_in_a_file_with_no_tf1_sign() -> None:
+    # TF1's boolean_mask is (tensor, mask, name, axis); TF2's (tensor, mask, axis, name).
+    source = "import tensorflow as tf\nkept = tf.boolean_mask(t, m, 'keep', 1)\n"
+    check_noop(source)
+    assert any("pass them by name" in m for m in _manual(source))
+
+
+def test_the_same_call_in_a_tf1_file_is_bound_by_tf1s_order() -> None:
+    check_transformed(
+        "import tensorflow as tf\ntf.set_random_seed(1)\nkept = tf.boolean_mask(t, m, 'keep', 1)\n",
+        "import tensorflow as tf\ntf.random.set_seed(1)\nkept = tf.boolean_mask(t, m, name='keep', axis=1)\n",
+    )
+
+
+def test_a_name_tf221_lacks_under_any_spelling_is_reported_not_respelled() -> None:
+    source = "import tensorflow as tf\nest = tf.estimator.LinearRegressor(feature_columns=cols)\n"
+    result = rewrite_source(source)
+    assert result.code == source  # no tf.compat.v1.estimator: TF 2.21 has none either
+    manual = [f.message for f in result.findings if f.kind == "manual"]
+    assert manual == [("tf.estimator.LinearRegressor has no TF 2.21 form; the file will not run on "
+                       "TF 2.21 until it is replaced")]
+
+
+def test_a_contrib_name_tensorflow_moved_under_compat_v1_goes_there() -> None:
+    check_transformed(
+        "import tensorflow as tf\nops = tf.contrib.summary.all_summary_ops()\n",
+        "import tensorflow as tf\nops = tf.compat.v1.summary.all_v2_summary_ops()\n",
+        level="partial",
+    )
+
+
+def test_a_contrib_name_tensorflow_renamed_takes_its_tf2_name() -> None:
+    check_transformed(
+        "import tensorflow as tf\nok = tf.contrib.framework.is_tensor(v)\n",
+        "import tensorflow as tf\nok = tf.is_tensor(v)\n",
+    )
+
+
+def test_a_slim_alias_by_assignment_resolves_and_goes_when_unused() -> None:
+    check_transformed(
+        "import tensorflow as tf\nslim = tf.contrib.slim\nreg = slim.l2_regularizer(scale=0.1)\n",
+        "import tensorflow as tf\nreg = tf.keras.regularizers.L2(0.5 * 0.1)\n",
+    )
+
+
+def test_a_contrib_import_still_read_stays_with_its_finding() -> None:
+    source = (
+        "import tensorflow as tf\nfrom tensorflow.contrib import layers\n"
+        "reg = layers.l1_regularizer(0.1)\nmax_out = layers.maxout(h, 4)\n"
+    )
+    result = rewrite_source(source)
+    assert "from tensorflow.contrib import layers\n" in result.code
+    assert "tf.keras.regularizers.L1(0.1)" in result.code
+    assert any(m.startswith("tf.contrib.layers.maxout has no TF 2.21 form") for m in _manual(source))
+
+
+def test_tf2_meanings_through_tf_in_a_file_that_imports_v1_beside_it() -> None:
+    # The TF guides' style: `tf.` is TF2's API, `v1.` TF1's.
+    check_transformed(
+        "import tensorflow as tf\nimport tensorflow.compat.v1 as v1\n"
+        "h = v1.nn.dropout(x, 0.9)\ny = tf.nn.dropout(h, 0.1)\n",
+        "import tensorflow as tf\nh = tf.nn.dropout(x, rate=1 - 0.9)\ny = tf.nn.dropout(h, 0.1)\n",
+    )
+
+
+def test_every_tf1_cast_helper_becomes_a_cast() -> None:
+    check_transformed(
+        "import tensorflow as tf\nz = tf.to_complex128(x) + tf.to_bfloat16(y)\n",
+        "import tensorflow as tf\nz = tf.cast(x, tf.complex128) + tf.cast(y, tf.bfloat16)\n",
+    )
+
+
+def test_a_dataset_iterator_method_with_arguments_keeps_them() -> None:
+    check_transformed(
+        "import tensorflow as tf\nit = records.make_initializable_iterator(shared_name='train')\n",
+        "import tensorflow as tf\nit = tf.compat.v1.data.make_initializable_iterator(records, shared_name='train')\n",
+        level="partial",
+    )
+
+
+def test_a_v1_name_scope_with_a_default_name_takes_it_as_its_name() -> None:
+    check_transformed(
+        "import tensorflow as tf\nwith tf.name_scope(None, 'block', [x, y]):\n    z = 1\n",
+        "import tensorflow as tf\nwith tf.name_scope('block'):\n    z = 1\n",
+    )
+
+
+def test_a_v1_name_scope_with_both_names_is_reported() -> None:
+    source = "import tensorflow as tf\nwith tf.name_scope(scope, 'block'):\n    z = 1\n"
+    assert any("default_name" in m for m in _manual(source))
+
+
+def test_glimpse_noise_is_said_by_its_tf2_name_and_the_comments_stay() -> None:
+    check_transformed(
+        "import tensorflow as tf\ng = tf.image.extract_glimpse(\n    x, size, offsets,\n"
+        "    uniform_noise=False,  # as trained\n)\n",
+        "import tensorflow as tf\ng = tf.image.extract_glimpse(\n    x, size, offsets,\n"
+        "    noise='gaussian',  # as trained\n)\n",
+    )
+
+
+def test_a_contrib_summary_takes_tf2s_summary_and_its_family_is_reported() -> None:
+    result = check_transformed(
+        "import tensorflow as tf\ntf.contrib.summary.histogram('w', weights, 'layer1', step)\n",
+        "import tensorflow as tf\ntf.summary.histogram('w', weights, step=step)\n",
+    )
+    assert any("family='layer1' dropped" in f.message for f in result.findings if f.kind == "manual")
+
+
+def test_a_contrib_summary_without_a_step_says_tf2s_and_is_reported() -> None:
+    # contrib wrote at the global step; TF2 at tf.summary.experimental.get_step()
+    result = check_transformed(
+        "import tensorflow as tf\ntf.contrib.summary.scalar('loss', total)\n",
+        "import tensorflow as tf\ntf.summary.scalar('loss', total, step=tf.summary.experimental.get_step())\n",
+    )
+    assert any("left step to TF1" in f.message for f in result.findings if f.kind == "manual")
+
+
+def test_a_contrib_audio_summary_statement_is_rewritten_stably() -> None:
+    check_transformed(
+        "import tensorflow as tf\ntf.contrib.summary.audio('clip', wave, 16000, 2, step=s)\n",
+        "import tensorflow as tf\ntf.summary.audio('clip', wave, 16000, max_outputs=2, step=s)\n",
+    )
