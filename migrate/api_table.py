@@ -33,6 +33,10 @@ RENAMES: dict[str, str] = {
     "initializers.zeros": "zeros_initializer",
     "initializers.ones": "ones_initializer",
     "train.get_or_create_global_step": "Variable",
+    # contrib's tensor-proto helpers moved to the top level (same signatures)
+    "contrib.util.make_tensor_proto": "make_tensor_proto",
+    "contrib.util.make_ndarray": "make_ndarray",
+    "contrib.util.constant_value": "get_static_value",
 }
 
 # Keyword renames per TF1 name (applied after the name rename).

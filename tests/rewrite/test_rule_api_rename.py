@@ -160,3 +160,20 @@ def test_a_tf1_file_function_takes_its_tf2_name() -> None:
         'import tensorflow as tf\nimport tensorflow.compat.v1 as v1\nok = v1.gfile.Exists("a")\n',
         'import tensorflow as tf\nok = tf.io.gfile.exists("a")\n',
     )
+
+
+def test_contrib_tensor_proto_helpers_move_to_the_top_level() -> None:
+    check_transformed(
+        """\
+        import numpy as np
+        import tensorflow as tf
+        proto = tf.contrib.util.make_tensor_proto(np.ones([2]), shape=[2])
+        print(tf.contrib.util.make_ndarray(proto), tf.contrib.util.constant_value(tf.constant(1)))
+        """,
+        """\
+        import numpy as np
+        import tensorflow as tf
+        proto = tf.make_tensor_proto(np.ones([2]), shape=[2])
+        print(tf.make_ndarray(proto), tf.get_static_value(tf.constant(1)))
+        """,
+    )
