@@ -14,6 +14,8 @@ from runtime import dtypes, initializers, nest
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
 from runtime.keras import activations, present_as_keras, regularizers
+from runtime.keras.input_spec import InputSpec, assert_input_compatibility
+from runtime.keras.keras_tensor import KerasTensor, has_keras_tensor
 from runtime.keras.variables import _NAME_STACK, _SCOPES, KerasVariable, make_variable
 from runtime.ops import array as A
 from runtime.ops import math as M
@@ -66,15 +68,33 @@ def _snake(name: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
-def _auto_name(cls: type) -> str:
-    base = _snake(cls.__name__)
+def auto_name(base: str) -> str:
+    """Keras's unique names: layers, operations and KerasTensors share one count per base name."""
     n = _NAME_COUNTS.get(base, 0)
     _NAME_COUNTS[base] = n + 1
     return base if n == 0 else f"{base}_{n}"
 
 
+def _auto_name(cls: type) -> str:
+    return auto_name(_snake(cls.__name__))
+
+
+def _build_shape(inputs: Any) -> Any:
+    """What ``build`` receives: the input's shape as a tuple, a list of them for a list of inputs."""
+    if isinstance(inputs, (list, tuple)) and any(isinstance(x, Tensor) for x in inputs):
+        return [_build_shape(x) for x in inputs]
+    shape = inputs.shape if hasattr(inputs, "shape") else None
+    return tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape
+
+
 class Layer:
     """Keras 3 Layer: weights created in ``build`` on first call, computation in ``call``."""
+
+    #: Whether a call turns NumPy and Python inputs into tensors first (a functional model
+    #: converts each input to its ``Input``'s dtype itself).
+    _convert_input_args = True
+    #: What a built layer accepts (``runtime.keras.input_spec``), checked on every call.
+    input_spec: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -87,6 +107,7 @@ class Layer:
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_losses", [])
+        object.__setattr__(self, "_inbound_nodes", [])
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self.name = name or _auto_name(type(self))
@@ -95,6 +116,9 @@ class Layer:
         self.built = False
         self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
         self.activity_regularizer = regularizers.get(activity_regularizer)
+        #: The batch-less input shape a first layer of a Sequential model is given.
+        self._input_shape_arg = tuple(input_shape) if input_shape is not None else (
+            (int(input_dim),) if input_dim is not None else None)
 
     def __setattr__(self, key: str, value: Any) -> None:
         if isinstance(value, Layer) and value is not self and value not in self._layers:
@@ -241,11 +265,18 @@ class Layer:
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(inputs, (np.ndarray, list, float, int)) and not isinstance(inputs, bool):
+        if isinstance(inputs, KerasTensor) or (isinstance(inputs, (list, tuple, dict)) and has_keras_tensor(inputs)):
+            from runtime.keras.functional import symbolic_call
+
+            return symbolic_call(self, (inputs, *args), kwargs)
+        if self._convert_input_args and isinstance(inputs, (np.ndarray, list, float, int)) and not isinstance(
+                inputs, bool) and not (isinstance(inputs, list) and any(isinstance(x, Tensor) for x in inputs)):
             inputs = convert_to_tensor(np.asarray(inputs), dtype=self._dtype) if isinstance(
                 inputs, np.ndarray) and np.asarray(inputs).dtype.kind == "f" else convert_to_tensor(inputs)
         if isinstance(inputs, Tensor) and inputs.dtype.is_floating and inputs.dtype != self._dtype:
             inputs = M.cast(inputs, self._dtype)
+        if self.input_spec is not None:
+            assert_input_compatibility(self.input_spec, inputs, self.name)
         outermost = not _CALL_DEPTH
         if outermost:
             self._clear_losses()
@@ -258,8 +289,7 @@ class Layer:
 
     def _scoped_call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if not self.built:
-            shape = inputs.shape if hasattr(inputs, "shape") else None
-            self.build(tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape)
+            self.build(_build_shape(inputs))
             self.built = True
         outputs = self.call(inputs, *args, **kwargs)
         if self.activity_regularizer is not None:
@@ -296,6 +326,7 @@ class Dense(Layer):
         self.bias_initializer = bias_initializer
 
     def build(self, input_shape: Any) -> None:
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
         self.kernel = self.add_weight(name="kernel", shape=(input_shape[-1], self.units),
                                       initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
         if self.use_bias:
@@ -403,45 +434,45 @@ class Dropout(Layer):
 
 
 class Model(Layer):
-    """Keras Model: a Layer that owns layers (subclassing API) and optimizer bookkeeping."""
+    """Keras Model: a Layer that owns layers (subclassing API) and optimizer bookkeeping.
+
+    ``Model(inputs, outputs)`` makes a ``Functional`` model (``runtime.keras.functional``), as
+    Keras's ``Model.__new__`` does.
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            from runtime.keras.functional import Functional
+
+            return object.__new__(Functional)
+        return object.__new__(cls)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise Unsupported("tf.keras.Model functional API (Model(inputs, outputs))")
+            raise Unsupported("a subclassed tf.keras.Model built from inputs and outputs")
         super().__init__(**kwargs)
 
-    def compile(self, *args: Any, **kwargs: Any) -> None:
-        raise Unsupported("tf.keras.Model.compile")
 
-    def fit(self, *args: Any, **kwargs: Any) -> None:
-        raise Unsupported("tf.keras.Model.fit")
+def _unsupported_method(name: str) -> Callable:
+    def method(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise Unsupported(f"tf.keras.Model.{name}")
 
-    def summary(self, *args: Any, **kwargs: Any) -> None:
-        raise Unsupported("tf.keras.Model.summary")
+    method.__name__ = name
+    return method
 
 
-class Sequential(Model):
-    def __init__(self, layers: Any = None, name: str | None = None, **kwargs: Any) -> None:
-        super().__init__(name=name, **kwargs)
-        self._seq = []
-        for layer in layers or []:
-            self.add(layer)
-
-    def add(self, layer: Layer) -> None:
-        self._seq.append(layer)
-        self._layers.append(layer)
-
-    def call(self, inputs: Any, training: Any = None) -> Any:
-        x = inputs
-        for layer in self._seq:
-            x = layer(x, training=training) if getattr(layer, "_takes_training", False) else layer(x)
-        return x
+#: Model methods the engine does not run: each raises ``Unsupported`` naming it.
+MODEL_UNSUPPORTED = ("compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+                     "predict_on_batch", "summary", "save", "save_weights", "load_weights", "to_json",
+                     "export")
+for _name in MODEL_UNSUPPORTED:
+    setattr(Model, _name, _unsupported_method(_name))
 
 
 present_as_keras(
     {Layer: "layers.layer", Dense: "layers.core.dense", Conv2D: "layers.convolutional.conv2d",
      MaxPooling2D: "layers.pooling.max_pooling2d", AveragePooling2D: "layers.pooling.average_pooling2d",
      Activation: "layers.activations.activation", Flatten: "layers.reshaping.flatten",
-     Dropout: "layers.regularization.dropout", Model: "models.model", Sequential: "models.sequential"},
+     Dropout: "layers.regularization.dropout", Model: "models.model"},
     Layer.add_weight, Layer.add_variable,
 )
