@@ -93,11 +93,11 @@ def symbolic_call(operation: Any, args: tuple, kwargs: dict) -> Any:
     """``operation(*args, **kwargs)`` on KerasTensors: build, check, infer the outputs, record a node."""
     if isinstance(operation, Layer):
         inputs = args[0] if args else next(iter(kwargs.values()))
+        assert_input_compatibility(operation.input_spec, inputs, operation.name)
         if not operation.built:
             with _layer_scope(operation):
                 operation.build(_shape_arg(inputs))
             operation.built = True
-        assert_input_compatibility(getattr(operation, "input_spec", None), inputs, operation.name)
     outputs = _output_spec(operation, args, kwargs)
     Node(operation, args, kwargs, outputs)
     return outputs

@@ -68,9 +68,6 @@ class KerasTensor:
     def _as_tensor(self) -> Any:
         raise ValueError(_NOT_A_TENSOR)
 
-    def numpy(self) -> Any:
-        raise ValueError(_NOT_A_TENSOR)
-
     def __array__(self, *args: Any, **kwargs: Any) -> Any:
         raise ValueError(_NOT_A_TENSOR)
 

@@ -317,6 +317,7 @@ class Dense(Layer):
                  activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.input_spec = InputSpec(min_ndim=2)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.units = int(units)
