@@ -365,6 +365,7 @@ class Conv2D(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         if data_format not in (None, "channels_last") or _pair(dilation_rate) != (1, 1) or groups != 1:
             raise Unsupported("tf.keras.layers.Conv2D with channels_first, dilation or groups")
+        self.input_spec = InputSpec(min_ndim=4)
         self.filters, self.kernel_size, self.strides = int(filters), _pair(kernel_size), _pair(strides)
         self.padding = padding.upper()
         self.activation = activations.get(activation)
@@ -372,6 +373,7 @@ class Conv2D(Layer):
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
 
     def build(self, input_shape: Any) -> None:
+        self.input_spec = InputSpec(min_ndim=4, axes={-1: input_shape[-1]})
         self.kernel = self.add_weight(name="kernel", shape=(*self.kernel_size, input_shape[-1], self.filters),
                                       initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
         self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
@@ -390,6 +392,7 @@ class _Pool2D(Layer):
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid",
                  data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.input_spec = InputSpec(ndim=4)
         self.pool_size = _pair(pool_size)
         self.strides = _pair(strides) if strides is not None else self.pool_size
         self.padding = padding.upper()
@@ -422,8 +425,6 @@ class Flatten(Layer):
 
 
 class Dropout(Layer):
-    _takes_training = True
-
     def __init__(self, rate: float, noise_shape: Any = None, seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rate, self.seed = rate, seed
