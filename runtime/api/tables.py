@@ -39,6 +39,7 @@ from runtime.function import TensorSpec, function
 from runtime.gradients import gradients
 from runtime.graph import Graph, GraphKeys, Operation, constant_value
 from runtime.keras import activations as KA
+from runtime.keras import conv1d as KC1
 from runtime.keras import conv_transpose as KCT
 from runtime.keras import functional as KF
 from runtime.keras import layers as KL
@@ -48,6 +49,7 @@ from runtime.keras import normalization as KN
 from runtime.keras import optimizers as KO
 from runtime.keras import recurrent as KR
 from runtime.keras import regularizers as KRG
+from runtime.keras import reshaping as KRS
 from runtime.keras.sequential import Sequential
 from runtime.keras.variables import KerasVariable
 from runtime.keras.variables import name_scope as keras_name_scope
@@ -225,7 +227,7 @@ KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activatio
                 "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
                 "AvgPool2D": KL.AveragePooling2D, "BatchNormalization": KN.BatchNormalization,
                 "Conv2DTranspose": KCT.Conv2DTranspose, "Input": KF.Input, "InputLayer": KF.InputLayer,
-                "InputSpec": KF.InputSpec} | KR.LAYERS | KM.LAYERS | KM.FUNCTIONS
+                "InputSpec": KF.InputSpec} | KR.LAYERS | KM.LAYERS | KM.FUNCTIONS | KRS.LAYERS | KC1.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
 KERAS = {"Model": KL.Model, "Sequential": Sequential, "Input": KF.Input, "InputSpec": KF.InputSpec,

@@ -1,5 +1,5 @@
-"""Keras 3 layers that join several inputs (``Concatenate``, ``Add``, …) and ``Reshape``: the
-pieces functional models are made of besides the weighted layers."""
+"""Keras 3 layers that join several inputs (``Concatenate``, ``Add``, …), the joints of
+functional models with more than one branch."""
 
 from __future__ import annotations
 
@@ -81,15 +81,6 @@ class Concatenate(_Merge):
         return A.concat(list(inputs), self.axis)
 
 
-class Reshape(Layer):
-    def __init__(self, target_shape: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.target_shape = tuple(int(d) for d in target_shape)
-
-    def call(self, inputs: Any) -> Any:
-        return A.reshape(inputs, A.concat([A.shape(inputs)[:1], list(self.target_shape)], 0))
-
-
 def _functional_form(cls: type) -> Callable:
     def merge(inputs: Any, **kwargs: Any) -> Any:
         return cls(**kwargs)(inputs)
@@ -99,9 +90,9 @@ def _functional_form(cls: type) -> Callable:
 
 
 LAYERS = {"Add": Add, "Subtract": Subtract, "Multiply": Multiply, "Average": Average, "Maximum": Maximum,
-          "Minimum": Minimum, "Concatenate": Concatenate, "Reshape": Reshape}
+          "Minimum": Minimum, "Concatenate": Concatenate}
 #: ``tf.keras.layers.add(inputs)`` & co.: make the layer and call it.
-FUNCTIONS = {name.lower(): _functional_form(cls) for name, cls in LAYERS.items() if cls is not Reshape}
+FUNCTIONS = {name.lower(): _functional_form(cls) for name, cls in LAYERS.items()}
 
 
 def concatenate(inputs: Any, axis: int = -1, **kwargs: Any) -> Any:
@@ -112,5 +103,4 @@ FUNCTIONS["concatenate"] = concatenate
 
 present_as_keras({Add: "layers.merging.add", Subtract: "layers.merging.subtract", Multiply: "layers.merging.multiply",
                   Average: "layers.merging.average", Maximum: "layers.merging.maximum",
-                  Minimum: "layers.merging.minimum", Concatenate: "layers.merging.concatenate",
-                  Reshape: "layers.reshaping.reshape"})
+                  Minimum: "layers.merging.minimum", Concatenate: "layers.merging.concatenate"})
