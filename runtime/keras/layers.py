@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,11 +21,50 @@ from runtime.keras.variables import _NAME_STACK, _SCOPES, KerasVariable, make_va
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
-from runtime.tensor import Tensor
+from runtime.tensor import EagerTensor, Tensor
 
 _NAME_COUNTS: dict[str, int] = {}
 #: The layers whose ``__call__`` is running; the outermost call clears the layers' losses.
 _CALL_DEPTH: list = []
+#: The ``training`` value of the running outermost call (Keras 3's call context).
+_TRAINING: list = [None]
+_NO_TRAINING = object()
+#: Per layer class: the default of its call's ``training`` argument (``_NO_TRAINING``: no such
+#: argument) and that argument's position after the inputs (None: keyword only).
+_TRAINING_ARGS: dict[type, tuple[Any, int | None]] = {}
+
+
+def _training_arg(cls: type) -> tuple[Any, int | None]:
+    if cls not in _TRAINING_ARGS:
+        params = list(inspect.signature(cls.call).parameters.values())[1:]  # after self
+        param = next((p for p in params if p.name == "training"), None)
+        if param is None:
+            _TRAINING_ARGS[cls] = (_NO_TRAINING, None)
+        else:
+            default = None if param.default is inspect.Parameter.empty else param.default
+            positional = param.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            _TRAINING_ARGS[cls] = (default, params.index(param) - 1 if positional else None)
+    return _TRAINING_ARGS[cls]
+
+
+def _resolve_training(layer: Any, args: tuple, kwargs: dict) -> None:
+    """Keras 3's ``training``: the call's own argument, else the value an outer layer call set,
+    else the default of the layer's ``call``; it then holds for the layers called after, and is
+    passed to this layer's ``call`` when that takes it."""
+    default, index = _training_arg(type(layer))
+    if "training" in kwargs:
+        value = kwargs["training"]
+    elif index is not None and index < len(args):  # passed twice, then: a TypeError, as in Keras
+        value = args[index]
+    elif _TRAINING[0] is not None:
+        value = _TRAINING[0]
+    else:
+        value = None if default is _NO_TRAINING else default
+    _TRAINING[0] = value
+    if default is not _NO_TRAINING and value is not None:
+        kwargs["training"] = value
+
+
 #: The layers whose build or call is running, with the index of their entry in ``_NAME_STACK``.
 _OPEN: list[tuple[int, Any]] = []
 
@@ -85,6 +125,15 @@ def _build_shape(inputs: Any) -> Any:
         return [_build_shape(x) for x in inputs]
     shape = inputs.shape if hasattr(inputs, "shape") else None
     return tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape
+
+
+def _only_tensors_positional(inputs: Any, args: tuple) -> None:
+    """Keras 3 takes only tensors (or None) positionally: ``layer([[1.0]])`` and
+    ``dropout(x, True)`` are ValueErrors."""
+    for x in nest.flatten([inputs, list(args)]):
+        if x is not None and not isinstance(x, Tensor) and getattr(x, "_as_tensor", None) is None:
+            raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
+                             f"value should be passed as a keyword argument: {x} (of type {type(x)})")
 
 
 class Layer:
@@ -269,23 +318,32 @@ class Layer:
             from runtime.keras.functional import symbolic_call
 
             return symbolic_call(self, (inputs, *args), kwargs)
-        if self._convert_input_args and isinstance(inputs, (np.ndarray, list, float, int)) and not isinstance(
-                inputs, bool) and not (isinstance(inputs, list) and any(isinstance(x, Tensor) for x in inputs)):
-            inputs = convert_to_tensor(np.asarray(inputs), dtype=self._dtype) if isinstance(
-                inputs, np.ndarray) and np.asarray(inputs).dtype.kind == "f" else convert_to_tensor(inputs)
-        if isinstance(inputs, Tensor) and inputs.dtype.is_floating and inputs.dtype != self._dtype:
-            inputs = M.cast(inputs, self._dtype)
+        if self._convert_input_args and (args or kwargs or inputs.__class__ is not EagerTensor
+                                         or inputs.dtype != self._dtype):
+            inputs, args, kwargs = nest.map_structure(self._convert_input, (inputs, args, kwargs))
+            _only_tensors_positional(inputs, args)
         if self.input_spec is not None:
             assert_input_compatibility(self.input_spec, inputs, self.name)
         outermost = not _CALL_DEPTH
         if outermost:
             self._clear_losses()
+            _TRAINING[0] = None
+        _resolve_training(self, args, kwargs)
         _CALL_DEPTH.append(self)
         try:
             with _layer_scope(self):
                 return self._scoped_call(inputs, *args, **kwargs)
         finally:
             _CALL_DEPTH.pop()
+
+    def _convert_input(self, x: Any) -> Any:
+        """Keras 3's input conversion: arrays become tensors, floats take the layer's dtype;
+        anything else (Python numbers and lists too) is left as it is."""
+        if not isinstance(x, Tensor):
+            if isinstance(x, KerasTensor) or not hasattr(x, "__array__"):
+                return x
+            x = convert_to_tensor(np.asarray(x))
+        return M.cast(x, self._dtype) if x.dtype.is_floating and x.dtype != self._dtype else x
 
     def _scoped_call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if not self.built:
