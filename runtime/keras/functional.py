@@ -70,8 +70,7 @@ class InputLayer(Layer):
         super().__init__(name=name, dtype=dtype, **kwargs)
         self.batch_shape = tuple(batch_shape)
         self.built = True
-        self.output = KerasTensor(self.batch_shape, self._dtype, name=name)
-        Node(self, outputs=self.output, is_input=True)
+        Node(self, outputs=KerasTensor(self.batch_shape, self._dtype, name=name), is_input=True)
 
 
 def Input(shape: Any = None, batch_size: Any = None, dtype: Any = None, sparse: Any = None, ragged: Any = None,
@@ -257,15 +256,14 @@ class Functional(Model):
                     raise ValueError(f"All `{what}` values must be KerasTensors. Received: {what}={value} "
                                      f"including invalid value {x} of type {type(x)}")
         Layer.__init__(self, name=name, **kwargs)
-        if trainable is not None:
-            self.trainable = trainable
         self._inputs_struct = inputs if not isinstance(inputs, tuple) else list(inputs)
         self._outputs_struct = outputs if not isinstance(outputs, tuple) else list(outputs)
         self._inputs = nest.flatten(inputs)
         self._outputs = nest.flatten(outputs)
         self._nodes_by_depth, self._operations = map_graph(self._inputs, self._outputs)
         self._layers[:] = [op for op in self._operations if isinstance(op, Layer)]
-        self._inbound_nodes = []
+        if trainable is not None:
+            self.trainable = trainable
         self.built = True
 
     @property

@@ -157,6 +157,7 @@ class Layer:
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_losses", [])
         object.__setattr__(self, "_inbound_nodes", [])
+        object.__setattr__(self, "_trainable_own", [])  # own weights created trainable
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self.name = name or _auto_name(type(self))
@@ -177,6 +178,20 @@ class Layer:
                 if isinstance(v, Layer) and v not in self._layers:
                     self._layers.append(v)
         object.__setattr__(self, key, value)
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        """Keras 3: the layer, the weights it created trainable, and all its sublayers."""
+        value = bool(value)
+        object.__setattr__(self, "_trainable", value)
+        for v in self._trainable_own:
+            v.trainable = value
+        for layer in self._layers:
+            layer.trainable = value
 
     @property
     def dtype(self) -> str:
@@ -212,6 +227,8 @@ class Layer:
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)
+        if trainable:
+            self._trainable_own.append(v)
         return v
 
     def _draw_name(self, wname: str) -> str:
@@ -298,6 +315,27 @@ class Layer:
             out.extend(layer._losses)
         out.extend(w.regularizer(w) for w in self.trainable_weights if getattr(w, "regularizer", None) is not None)
         return out
+
+    def count_params(self) -> int:
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             "You can build it manually via: `layer.build(input_shape)`.")
+        return int(sum(np.prod(w.shape.as_list(), dtype=np.int64) for w in self.weights))
+
+    # --- the functional graph this layer was called in (runtime.keras.functional) ------------------
+    def _node_attribute(self, attr: str, what: str) -> Any:
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {what}.")
+        values = getattr(self._inbound_nodes[0], attr)
+        return values[0] if len(values) == 1 else values
+
+    @property
+    def input(self) -> Any:
+        return self._node_attribute("input_tensors", "input")
+
+    @property
+    def output(self) -> Any:
+        return self._node_attribute("outputs", "output")
 
     def get_weights(self) -> list:
         return [w.numpy() for w in self.weights]

@@ -1,7 +1,9 @@
 # ruff: noqa
 # Keras 3 RMSprop step by step: velocity from zeros, epsilon inside the square root, plain and
-# centered, with momentum; eagerly and in a tf.function (where TF divides by rsqrt), and a small
-# model trained for a few steps.
+# centered, with momentum; eagerly (the engine's values are TF's, bit for bit) and in a
+# tf.function, where TF's graph optimizer turns lr * g / sqrt(v + eps) into a product with
+# rsqrt (Eigen's estimate), a few float32 ulps from the quotient per step; and a small model trained
+# for a few steps.
 import numpy as np
 import tensorflow as tf
 
