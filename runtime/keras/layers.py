@@ -375,13 +375,17 @@ class Layer:
             _CALL_DEPTH.pop()
 
     def _convert_input(self, x: Any) -> Any:
-        """Keras 3's input conversion: arrays become tensors, floats take the layer's dtype;
-        anything else (Python numbers and lists too) is left as it is."""
-        if not isinstance(x, Tensor):
-            if isinstance(x, KerasTensor) or not hasattr(x, "__array__"):
+        """Keras 3's input conversion: arrays become tensors and floats take the layer's dtype; a
+        variable stays one (a tensor to Keras, so gradients reach it through the layer); anything
+        else (Python numbers and lists too) is left as it is."""
+        if isinstance(x, KerasTensor):
+            return x
+        if not isinstance(x, Tensor) and not hasattr(x, "_as_tensor"):
+            if not hasattr(x, "__array__"):
                 return x
             x = convert_to_tensor(np.asarray(x))
-        return M.cast(x, self._dtype) if x.dtype.is_floating and x.dtype != self._dtype else x
+        dt = dtypes.as_dtype(x.dtype)
+        return M.cast(x, self._dtype) if dt.is_floating and dt != self._dtype else x
 
     def _scoped_call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if not self.built:

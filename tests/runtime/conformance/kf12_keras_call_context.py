@@ -67,3 +67,8 @@ show("int array", lambda: L.Activation("relu")(np.ones((1, 2), np.int32)).dtype)
 show("positional training", lambda: L.Dropout(0.5)(x, True).shape)
 show("positional None", lambda: L.Dropout(0.5)(x, None).shape)
 show("list of arrays", lambda: L.Add()([np.ones((1, 2)), np.ones((1, 2))]).dtype)
+v = tf.Variable(np.ones((2, 2), np.float32))
+dense = L.Dense(2, kernel_initializer="ones")
+with tf.GradientTape() as tape:
+    total = tf.reduce_sum(dense(v))
+print("variable input", tape.gradient(total, v).numpy()[0], dense(tf.Variable(np.ones((1, 2)))).dtype)
