@@ -43,6 +43,9 @@ def assert_input_compatibility(input_spec: Any, inputs: Any, layer_name: str) ->
     """Raise Keras's ValueError when ``inputs`` do not fit ``input_spec``."""
     if not input_spec:
         return
+    if isinstance(input_spec, InputSpec) and not isinstance(inputs, (list, tuple, dict)):
+        _check_one(0, inputs, input_spec, layer_name)  # the common case, without flattening
+        return
     specs = nest.flatten(input_spec)
     if isinstance(inputs, dict) and all(s.name for s in specs):
         missing = [s.name for s in specs if s.name not in inputs]
