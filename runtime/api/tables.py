@@ -39,13 +39,18 @@ from runtime.function import TensorSpec, function
 from runtime.gradients import gradients
 from runtime.graph import Graph, GraphKeys, Operation, constant_value
 from runtime.keras import activations as KA
+from runtime.keras import conv1d as KC1
 from runtime.keras import conv_transpose as KCT
+from runtime.keras import functional as KF
 from runtime.keras import layers as KL
 from runtime.keras import losses as KLS
+from runtime.keras import merging as KM
 from runtime.keras import normalization as KN
 from runtime.keras import optimizers as KO
 from runtime.keras import recurrent as KR
 from runtime.keras import regularizers as KRG
+from runtime.keras import reshaping as KRS
+from runtime.keras.sequential import Sequential
 from runtime.keras.variables import KerasVariable
 from runtime.keras.variables import name_scope as keras_name_scope
 from runtime.module import Module
@@ -221,10 +226,12 @@ KERAS_LAYERS = {"Layer": KL.Layer, "Dense": KL.Dense, "Activation": KL.Activatio
                 "Dropout": KL.Dropout, "Conv2D": KL.Conv2D, "MaxPooling2D": KL.MaxPooling2D,
                 "MaxPool2D": KL.MaxPooling2D, "AveragePooling2D": KL.AveragePooling2D,
                 "AvgPool2D": KL.AveragePooling2D, "BatchNormalization": KN.BatchNormalization,
-                "Conv2DTranspose": KCT.Conv2DTranspose} | KR.LAYERS
+                "Conv2DTranspose": KCT.Conv2DTranspose, "Input": KF.Input, "InputLayer": KF.InputLayer,
+                "InputSpec": KF.InputSpec} | KR.LAYERS | KM.LAYERS | KM.FUNCTIONS | KRS.LAYERS | KC1.LAYERS
 KERAS_OPT = {"SGD": KO.SGD, "Adam": KO.Adam, "RMSprop": KO.RMSprop, "Adagrad": KO.Adagrad,
              "Adadelta": KO.Adadelta, "Optimizer": KO.Optimizer, "get": KO.get}
-KERAS = {"Model": KL.Model, "Sequential": KL.Sequential, "Variable": KerasVariable, "Regularizer": KRG.Regularizer,
+KERAS = {"Model": KL.Model, "Sequential": Sequential, "Input": KF.Input, "InputSpec": KF.InputSpec,
+         "KerasTensor": KF.KerasTensor, "Variable": KerasVariable, "Regularizer": KRG.Regularizer,
          "name_scope": keras_name_scope}
 NEST = {"flatten": nest.flatten, "pack_sequence_as": nest.pack_sequence_as, "map_structure": nest.map_structure,
         "is_nested": nest.is_nested}
@@ -290,7 +297,7 @@ def _keras(prefix: str, api: str) -> dict[str, types.ModuleType]:
         prefix + ".regularizers": _module(prefix + ".regularizers", api + ".regularizers", KRG.TABLE,
                                           "tf.keras.regularizers"),
         prefix + ".models": _module(prefix + ".models", api + ".models",
-                                    {"Model": KL.Model, "Sequential": KL.Sequential}, "tf.keras.models"),
+                                    {"Model": KL.Model, "Sequential": Sequential}, "tf.keras.models"),
     }
     legacy = LegacyOptimizers(prefix + ".optimizers.legacy")
     mods[prefix + ".optimizers.legacy"] = legacy

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,15 +15,56 @@ from runtime import dtypes, initializers, nest
 from runtime.convert import convert_to_tensor
 from runtime.errors import Unsupported
 from runtime.keras import activations, present_as_keras, regularizers
+from runtime.keras.input_spec import InputSpec, assert_input_compatibility
+from runtime.keras.keras_tensor import KerasTensor, has_keras_tensor
 from runtime.keras.variables import _NAME_STACK, _SCOPES, KerasVariable, make_variable
 from runtime.ops import array as A
 from runtime.ops import math as M
 from runtime.ops import nn as N
-from runtime.tensor import Tensor
+from runtime.tensor import EagerTensor, Tensor
 
 _NAME_COUNTS: dict[str, int] = {}
 #: The layers whose ``__call__`` is running; the outermost call clears the layers' losses.
 _CALL_DEPTH: list = []
+#: The ``training`` value of the running outermost call (Keras 3's call context).
+_TRAINING: list = [None]
+_NO_TRAINING = object()
+#: Per layer class: the default of its call's ``training`` argument (``_NO_TRAINING``: no such
+#: argument) and that argument's position after the inputs (None: keyword only).
+_TRAINING_ARGS: dict[type, tuple[Any, int | None]] = {}
+
+
+def _training_arg(cls: type) -> tuple[Any, int | None]:
+    if cls not in _TRAINING_ARGS:
+        params = list(inspect.signature(cls.call).parameters.values())[1:]  # after self
+        param = next((p for p in params if p.name == "training"), None)
+        if param is None:
+            _TRAINING_ARGS[cls] = (_NO_TRAINING, None)
+        else:
+            default = None if param.default is inspect.Parameter.empty else param.default
+            positional = param.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            _TRAINING_ARGS[cls] = (default, params.index(param) - 1 if positional else None)
+    return _TRAINING_ARGS[cls]
+
+
+def _resolve_training(layer: Any, args: tuple, kwargs: dict) -> None:
+    """Keras 3's ``training``: the call's own argument, else the value an outer layer call set,
+    else the default of the layer's ``call``; it then holds for the layers called after, and is
+    passed to this layer's ``call`` when that takes it."""
+    default, index = _training_arg(type(layer))
+    if "training" in kwargs:
+        value = kwargs["training"]
+    elif index is not None and index < len(args):  # passed twice, then: a TypeError, as in Keras
+        value = args[index]
+    elif _TRAINING[0] is not None:
+        value = _TRAINING[0]
+    else:
+        value = None if default is _NO_TRAINING else default
+    _TRAINING[0] = value
+    if default is not _NO_TRAINING and value is not None:
+        kwargs["training"] = value
+
+
 #: The layers whose build or call is running, with the index of their entry in ``_NAME_STACK``.
 _OPEN: list[tuple[int, Any]] = []
 
@@ -66,15 +108,42 @@ def _snake(name: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
-def _auto_name(cls: type) -> str:
-    base = _snake(cls.__name__)
+def auto_name(base: str) -> str:
+    """Keras's unique names: layers, operations and KerasTensors share one count per base name."""
     n = _NAME_COUNTS.get(base, 0)
     _NAME_COUNTS[base] = n + 1
     return base if n == 0 else f"{base}_{n}"
 
 
+def _auto_name(cls: type) -> str:
+    return auto_name(_snake(cls.__name__))
+
+
+def _build_shape(inputs: Any) -> Any:
+    """What ``build`` receives: the input's shape as a tuple, a list of them for a list of inputs."""
+    if isinstance(inputs, (list, tuple)) and any(isinstance(x, Tensor) for x in inputs):
+        return [_build_shape(x) for x in inputs]
+    shape = inputs.shape if hasattr(inputs, "shape") else None
+    return tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape
+
+
+def _only_tensors_positional(inputs: Any, args: tuple) -> None:
+    """Keras 3 takes only tensors (or None) positionally: ``layer([[1.0]])`` and
+    ``dropout(x, True)`` are ValueErrors."""
+    for x in nest.flatten([inputs, list(args)]):
+        if x is not None and not isinstance(x, Tensor) and getattr(x, "_as_tensor", None) is None:
+            raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
+                             f"value should be passed as a keyword argument: {x} (of type {type(x)})")
+
+
 class Layer:
     """Keras 3 Layer: weights created in ``build`` on first call, computation in ``call``."""
+
+    #: Whether a call turns NumPy and Python inputs into tensors first (a functional model
+    #: converts each input to its ``Input``'s dtype itself).
+    _convert_input_args = True
+    #: What a built layer accepts (``runtime.keras.input_spec``), checked on every call.
+    input_spec: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -87,6 +156,8 @@ class Layer:
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_losses", [])
+        object.__setattr__(self, "_inbound_nodes", [])
+        object.__setattr__(self, "_trainable_own", [])  # own weights created trainable
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         self.name = name or _auto_name(type(self))
@@ -95,6 +166,9 @@ class Layer:
         self.built = False
         self._dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
         self.activity_regularizer = regularizers.get(activity_regularizer)
+        #: The batch-less input shape a first layer of a Sequential model is given.
+        self._input_shape_arg = tuple(input_shape) if input_shape is not None else (
+            (int(input_dim),) if input_dim is not None else None)
 
     def __setattr__(self, key: str, value: Any) -> None:
         if isinstance(value, Layer) and value is not self and value not in self._layers:
@@ -104,6 +178,20 @@ class Layer:
                 if isinstance(v, Layer) and v not in self._layers:
                     self._layers.append(v)
         object.__setattr__(self, key, value)
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        """Keras 3: the layer, the weights it created trainable, and all its sublayers."""
+        value = bool(value)
+        object.__setattr__(self, "_trainable", value)
+        for v in self._trainable_own:
+            v.trainable = value
+        for layer in self._layers:
+            layer.trainable = value
 
     @property
     def dtype(self) -> str:
@@ -139,6 +227,8 @@ class Layer:
         v = make_variable(np.asarray(value, dtype=dt.np), wname, path, trainable, dt)
         v.regularizer = regularizers.get(regularizer)
         self._own_weights.append(v)
+        if trainable:
+            self._trainable_own.append(v)
         return v
 
     def _draw_name(self, wname: str) -> str:
@@ -226,6 +316,27 @@ class Layer:
         out.extend(w.regularizer(w) for w in self.trainable_weights if getattr(w, "regularizer", None) is not None)
         return out
 
+    def count_params(self) -> int:
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             "You can build it manually via: `layer.build(input_shape)`.")
+        return int(sum(np.prod(w.shape.as_list(), dtype=np.int64) for w in self.weights))
+
+    # --- the functional graph this layer was called in (runtime.keras.functional) ------------------
+    def _node_attribute(self, attr: str, what: str) -> Any:
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {what}.")
+        values = getattr(self._inbound_nodes[0], attr)
+        return values[0] if len(values) == 1 else values
+
+    @property
+    def input(self) -> Any:
+        return self._node_attribute("input_tensors", "input")
+
+    @property
+    def output(self) -> Any:
+        return self._node_attribute("outputs", "output")
+
     def get_weights(self) -> list:
         return [w.numpy() for w in self.weights]
 
@@ -241,14 +352,21 @@ class Layer:
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(inputs, (np.ndarray, list, float, int)) and not isinstance(inputs, bool):
-            inputs = convert_to_tensor(np.asarray(inputs), dtype=self._dtype) if isinstance(
-                inputs, np.ndarray) and np.asarray(inputs).dtype.kind == "f" else convert_to_tensor(inputs)
-        if isinstance(inputs, Tensor) and inputs.dtype.is_floating and inputs.dtype != self._dtype:
-            inputs = M.cast(inputs, self._dtype)
+        if isinstance(inputs, KerasTensor) or (isinstance(inputs, (list, tuple, dict)) and has_keras_tensor(inputs)):
+            from runtime.keras.functional import symbolic_call
+
+            return symbolic_call(self, (inputs, *args), kwargs)
+        if self._convert_input_args and (args or kwargs or inputs.__class__ is not EagerTensor
+                                         or inputs.dtype != self._dtype):
+            inputs, args, kwargs = nest.map_structure(self._convert_input, (inputs, args, kwargs))
+            _only_tensors_positional(inputs, args)
+        if self.input_spec is not None:
+            assert_input_compatibility(self.input_spec, inputs, self.name)
         outermost = not _CALL_DEPTH
         if outermost:
             self._clear_losses()
+            _TRAINING[0] = None
+        _resolve_training(self, args, kwargs)
         _CALL_DEPTH.append(self)
         try:
             with _layer_scope(self):
@@ -256,10 +374,22 @@ class Layer:
         finally:
             _CALL_DEPTH.pop()
 
+    def _convert_input(self, x: Any) -> Any:
+        """Keras 3's input conversion: arrays become tensors and floats take the layer's dtype; a
+        variable stays one (a tensor to Keras, so gradients reach it through the layer); anything
+        else (Python numbers and lists too) is left as it is."""
+        if isinstance(x, KerasTensor):
+            return x
+        if not isinstance(x, Tensor) and not hasattr(x, "_as_tensor"):
+            if not hasattr(x, "__array__"):
+                return x
+            x = convert_to_tensor(np.asarray(x))
+        dt = dtypes.as_dtype(x.dtype)
+        return M.cast(x, self._dtype) if dt.is_floating and dt != self._dtype else x
+
     def _scoped_call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if not self.built:
-            shape = inputs.shape if hasattr(inputs, "shape") else None
-            self.build(tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape)
+            self.build(_build_shape(inputs))
             self.built = True
         outputs = self.call(inputs, *args, **kwargs)
         if self.activity_regularizer is not None:
@@ -287,6 +417,7 @@ class Dense(Layer):
                  activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.input_spec = InputSpec(min_ndim=2)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.units = int(units)
@@ -296,6 +427,7 @@ class Dense(Layer):
         self.bias_initializer = bias_initializer
 
     def build(self, input_shape: Any) -> None:
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
         self.kernel = self.add_weight(name="kernel", shape=(input_shape[-1], self.units),
                                       initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
         if self.use_bias:
@@ -333,6 +465,7 @@ class Conv2D(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         if data_format not in (None, "channels_last") or _pair(dilation_rate) != (1, 1) or groups != 1:
             raise Unsupported("tf.keras.layers.Conv2D with channels_first, dilation or groups")
+        self.input_spec = InputSpec(min_ndim=4)
         self.filters, self.kernel_size, self.strides = int(filters), _pair(kernel_size), _pair(strides)
         self.padding = padding.upper()
         self.activation = activations.get(activation)
@@ -340,6 +473,7 @@ class Conv2D(Layer):
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
 
     def build(self, input_shape: Any) -> None:
+        self.input_spec = InputSpec(min_ndim=4, axes={-1: input_shape[-1]})
         self.kernel = self.add_weight(name="kernel", shape=(*self.kernel_size, input_shape[-1], self.filters),
                                       initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
         self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
@@ -358,6 +492,7 @@ class _Pool2D(Layer):
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid",
                  data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.input_spec = InputSpec(ndim=4)
         self.pool_size = _pair(pool_size)
         self.strides = _pair(strides) if strides is not None else self.pool_size
         self.padding = padding.upper()
@@ -390,8 +525,6 @@ class Flatten(Layer):
 
 
 class Dropout(Layer):
-    _takes_training = True
-
     def __init__(self, rate: float, noise_shape: Any = None, seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rate, self.seed = rate, seed
@@ -404,45 +537,45 @@ class Dropout(Layer):
 
 
 class Model(Layer):
-    """Keras Model: a Layer that owns layers (subclassing API) and optimizer bookkeeping."""
+    """Keras Model: a Layer that owns layers (subclassing API) and optimizer bookkeeping.
+
+    ``Model(inputs, outputs)`` makes a ``Functional`` model (``runtime.keras.functional``), as
+    Keras's ``Model.__new__`` does.
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            from runtime.keras.functional import Functional
+
+            return object.__new__(Functional)
+        return object.__new__(cls)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise Unsupported("tf.keras.Model functional API (Model(inputs, outputs))")
+            raise Unsupported("a subclassed tf.keras.Model built from inputs and outputs")
         super().__init__(**kwargs)
 
-    def compile(self, *args: Any, **kwargs: Any) -> None:
-        raise Unsupported("tf.keras.Model.compile")
 
-    def fit(self, *args: Any, **kwargs: Any) -> None:
-        raise Unsupported("tf.keras.Model.fit")
+def _unsupported_method(name: str) -> Callable:
+    def method(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise Unsupported(f"tf.keras.Model.{name}")
 
-    def summary(self, *args: Any, **kwargs: Any) -> None:
-        raise Unsupported("tf.keras.Model.summary")
+    method.__name__ = name
+    return method
 
 
-class Sequential(Model):
-    def __init__(self, layers: Any = None, name: str | None = None, **kwargs: Any) -> None:
-        super().__init__(name=name, **kwargs)
-        self._seq = []
-        for layer in layers or []:
-            self.add(layer)
-
-    def add(self, layer: Layer) -> None:
-        self._seq.append(layer)
-        self._layers.append(layer)
-
-    def call(self, inputs: Any, training: Any = None) -> Any:
-        x = inputs
-        for layer in self._seq:
-            x = layer(x, training=training) if getattr(layer, "_takes_training", False) else layer(x)
-        return x
+#: Model methods the engine does not run: each raises ``Unsupported`` naming it.
+MODEL_UNSUPPORTED = ("compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+                     "predict_on_batch", "summary", "save", "save_weights", "load_weights", "to_json",
+                     "export")
+for _name in MODEL_UNSUPPORTED:
+    setattr(Model, _name, _unsupported_method(_name))
 
 
 present_as_keras(
     {Layer: "layers.layer", Dense: "layers.core.dense", Conv2D: "layers.convolutional.conv2d",
      MaxPooling2D: "layers.pooling.max_pooling2d", AveragePooling2D: "layers.pooling.average_pooling2d",
      Activation: "layers.activations.activation", Flatten: "layers.reshaping.flatten",
-     Dropout: "layers.regularization.dropout", Model: "models.model", Sequential: "models.sequential"},
+     Dropout: "layers.regularization.dropout", Model: "models.model"},
     Layer.add_weight, Layer.add_variable,
 )

@@ -6,14 +6,13 @@ from typing import Any
 
 from runtime.errors import Unsupported
 from runtime.keras import present_as_keras
+from runtime.keras.input_spec import InputSpec
 from runtime.keras.layers import Layer
 from runtime.ops import array as A
 from runtime.ops import nn as N
 
 
 class BatchNormalization(Layer):
-    _takes_training = True
-
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3, center: bool = True,
                  scale: bool = True, beta_initializer: Any = "zeros", gamma_initializer: Any = "ones",
                  moving_mean_initializer: Any = "zeros", moving_variance_initializer: Any = "ones",
@@ -29,6 +28,7 @@ class BatchNormalization(Layer):
     def build(self, input_shape: Any) -> None:
         rank = len(input_shape)
         self._ax = self.axis % rank
+        self.input_spec = InputSpec(ndim=rank, axes={self.axis: input_shape[self.axis]})
         depth = (input_shape[self._ax],)
         g_init, b_init, mm_init, mv_init = self._inits
         self.gamma = self.add_weight(name="gamma", shape=depth, initializer=g_init) if self.scale else None
