@@ -121,6 +121,8 @@ APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
 DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
 CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
+#: The Saver methods a tf.train.Checkpoint takes over (`save` → `write`, `restore` → `read`).
+CHECKPOINT_SAVER_METHODS = frozenset({"save", "restore"})
 #: Reads of a checkpoint's contents by key: they see other keys once a Saver became a Checkpoint.
 CHECKPOINT_KEY_READS = frozenset({"train.load_checkpoint", "train.list_variables", "train.load_variable",
                                   "train.NewCheckpointReader", "train.init_from_checkpoint"})
@@ -1369,6 +1371,11 @@ class ProgramMove:
         if node.kind == "schedule":
             return [self._replace_value(stmt, self._schedule_source(node))]
         if node.kind == "saver":
+            other = next((a for a in walk(self.module) if isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name)
+                          and a.value.value in node.names and a.attr.value not in CHECKPOINT_SAVER_METHODS), None)
+            if other is not None:
+                raise Unsupported(SAVER_RULE.id, self._line(stmt),
+                                  f"Saver.{other.attr.value} has no tf.train.Checkpoint form")
             self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
             if any(self.aliases.resolve(c.func) in CHECKPOINT_KEY_READS for c in calls_in(self.module)):
                 self._fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
@@ -1892,6 +1899,12 @@ class ProgramMove:
         if isinstance(expr, cst.Name):
             node = self.scope.lookup(expr.value)
             return node is not None and node.kind == "init"
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "initializer" and isinstance(expr.value, cst.Name):
+            # `sess.run(v.initializer)`: a tf.Variable holds its value once it is made
+            node = self.scope.lookup(expr.value.value)
+            return node is not None and node.kind == "variable"
+        if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+            return all(self._is_init(e.value) for e in expr.elements)
         return False
 
     def _run_site(self, call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression | None] | None:

@@ -399,3 +399,32 @@ def test_a_tensor_extended_in_place_is_bound_again_in_the_step() -> None:
     assert result.level == "idiomatic", result.findings
     step = result.code[result.code.index("def train_and_loss"):]
     assert step.index("loss = tf.reduce_mean(") < step.index("loss += 0.1 * tf.nn.l2_loss(w)") < step.index("tape.gradient(loss")
+
+
+def test_running_a_variables_initializer_is_removed() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, shape=[])
+        v = tf.Variable(3.0, name="v")
+        y = tf.multiply(x, v)
+        with tf.Session() as sess:
+            sess.run(v.initializer)
+            print(sess.run(y, feed_dict={x: 5}))
+        """))
+    assert result.level == "idiomatic", result.findings
+    assert "initializer" not in result.code and "print(y(5).numpy())" in result.code
+
+
+def test_a_saver_method_checkpoint_lacks_keeps_the_saver() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        v = tf.Variable(3.0, name="v")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            s = tf.train.Saver()
+            s.export_meta_graph("graph.pb", as_text=True)
+            s.save(sess, "values.ckpt")
+        """))
+    assert result.level == "partial"
+    assert "Saver.export_meta_graph has no tf.train.Checkpoint form" in result.findings[0].message
+    assert "tf.train.Checkpoint" not in result.code
