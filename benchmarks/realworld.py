@@ -79,6 +79,7 @@ class FileOutcome:
     script: bool = False
     session_config: bool = False  # builds a ConfigProto / GPUOptions
     verdict: str = ""
+    verdict_reason: str = ""  # why, for a verdict other than equivalent
     tf_run: str = ""
     tf_error: str = ""  # the last line a failed run printed
     code: bytes | None = None
@@ -213,7 +214,8 @@ def failure_kind(stderr: bytes) -> str:
     return f"fails ({kind or 'no message'})"
 
 
-def verify_one(out: FileOutcome, max_steps: int, timeout: float) -> str:
+def verify_one(out: FileOutcome, max_steps: int, timeout: float) -> tuple[str, str]:
+    """The verdict on a script and its rewrite, and its one-line reason."""
     from runtime.verdict import Options, verify_sources
 
     source = Path(out.path).read_text(encoding="utf-8", errors="replace")
@@ -223,9 +225,9 @@ def verify_one(out: FileOutcome, max_steps: int, timeout: float) -> str:
             verdict = verify_sources(source, new, Path(workdir),
                                      Options(max_steps=max_steps, timeout=timeout),
                                      filename=Path(out.path).name)
-        return verdict.status
+        return verdict.status, verdict.reason
     except Exception as error:  # noqa: BLE001 - a crash of the verifier is a result here
-        return f"verify crash ({type(error).__name__})"
+        return f"verify crash ({type(error).__name__})", str(error)
 
 
 def pct(n: int, total: int) -> str:
@@ -263,6 +265,10 @@ def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutc
             n = sum(counts.values())
             lines += ["", f"| {label}: {n} scripts | scripts |", "|---|---:|"]
             lines += [f"| {k} | {pct(c, n)} |" for k, c in counts.most_common()]
+    judged = [o for o in checked if o.verdict and o.verdict != "equivalent"]
+    if judged:
+        lines += ["", "| not equivalent | verdict | why |", "|---|---|---|"]
+        lines += [f"| {Path(o.path).name} | {o.verdict} | {o.verdict_reason.replace('|', '/')[:160]} |" for o in judged]
     errors = [o for o in checked if o.tf_error]
     if errors:
         lines += ["", "| fails on real TF | last line |", "|---|---|"]
@@ -307,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     checked = sample([o for o in outcomes if o.script], args.sample)
     if args.verify:
         for o in checked:
-            o.verdict = verify_one(o, args.max_steps, args.timeout)
+            o.verdict, o.verdict_reason = verify_one(o, args.max_steps, args.timeout)
     if args.tf_python:
         for repo in repos:
             run_on_tf(args.tf_python, repo, [o for o in checked if o.repo == repo.name], args.timeout)

@@ -177,7 +177,7 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
         raise Unsupported(
             RULE.id, line, f"{target}: a layer weight takes no other tf.Variable options"
         )
-    name = code(args["name"]) if "name" in args else '"Variable"'  # TF1's default name
+    name = code(args["name"]) if "name" in args else f'"{target}"'  # unnamed in TF1: named as held
     value = args["initial_value"]
     op = _initial_op(value, aliases)
     if op is None:

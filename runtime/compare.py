@@ -169,8 +169,10 @@ class Token:
 
 
 _TOKEN = re.compile(
+    # a memory address (`<object at 0x7f3a...>`): a new one every run, compared as one word
+    r"(?P<address>(?<![\w.])0x[0-9a-fA-F]{6,}(?!\w))"
     # nan/inf not inside a word ("information" is a word)
-    r"(?P<special>(?<![\w.])[-+]?(?i:nan|inf(?:inity)?)(?!\w))"
+    r"|(?P<special>(?<![\w.])[-+]?(?i:nan|inf(?:inity)?)(?!\w))"
     # identifiers, dotted (np.float32) and with a tensor output index (Mul_1:0)
     r"|(?P<word>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?::\d+(?![\d.]))?)"
     # a sign belongs to the number unless it follows a value ("2-1" is 2, -, 1)
@@ -189,7 +191,7 @@ def tokenize(text: str) -> list[Token]:
     for match in _TOKEN.finditer(text):
         kind, value = match.lastgroup, match.group()
         number = float(value) if kind in ("special", "number") else None
-        tokens.append(Token(value, number, match.start()))
+        tokens.append(Token("0x<address>" if kind == "address" else value, number, match.start()))
     depth, group = 0, []
     for token in tokens:
         if token.text == "[":

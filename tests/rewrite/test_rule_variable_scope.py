@@ -645,14 +645,15 @@ with tf.Session() as sess:
 
 
 def test_a_layer_helper_sized_by_its_arguments_makes_an_instance_per_call() -> None:
-    # Unnamed weights from arithmetic on an initial-value op: each call made new TF1 variables,
-    # so each call site gets its own layer, seeded with the op seeds TF1's graph gave it.
+    # Unnamed weights (named after the attribute holding them) from arithmetic on an initial-value
+    # op: each call made new TF1 variables, so each call site gets its own layer, seeded with the
+    # op seeds TF1's graph gave it.
     result = rewrite_source(ADD_LAYER.format(weights="tf.random_normal([in_size, out_size]) * 0.01"))
     assert result.level == "idiomatic", result.findings
     code = result.code
-    assert ('self.Weights = self.add_weight(name="Variable", shape=[self.in_size, self.out_size], '
+    assert ('self.Weights = self.add_weight(name="Weights", shape=[self.in_size, self.out_size], '
             "initializer=lambda shape, dtype: tf.random.normal(shape, seed=self.seed) * 0.01)") in code
-    assert ('self.biases = self.add_weight(name="Variable", shape=[1, self.out_size], '
+    assert ('self.biases = self.add_weight(name="biases", shape=[1, self.out_size], '
             "initializer=lambda shape, dtype: tf.zeros(shape) + 0.1)") in code
     assert "hidden_layer = AddLayer(2, 4, activation_function=tf.nn.relu, seed=0)" in code
     assert "out_layer = AddLayer(4, 1, seed=1)" in code

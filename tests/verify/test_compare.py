@@ -726,3 +726,14 @@ def test_checkpointed_variables_pair_like_the_final_state() -> None:
     old = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5)))
     new = with_checkpoints(saved((0, [0.1, 0.2]), (1, 0.5)), names=("model/w", "model/b"))
     assert compare_runs(old, new, TOL).divergence is None
+
+
+def test_printed_objects_differing_only_by_address_agree_but_not_by_class() -> None:
+    from runtime.compare import Tolerance, _Stats, compare_stdout
+
+    same = compare_stdout("<Iterator object at 0x7ff3d9a27210>\n", "<Iterator object at 0x7fae0ee30710>\n",
+                          Tolerance(), _Stats(), [])
+    assert same is None
+    other = compare_stdout("<Iterator object at 0x7ff3d9a27210>\n", "<OwnedIterator object at 0x7fae0ee30710>\n",
+                           Tolerance(), _Stats(), [])
+    assert other is not None and "Iterator" in other.divergence.detail
