@@ -998,6 +998,9 @@ class ProgramMove:
             self.models.model_instances[names[0]] = names[0]
         if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
+        if kind == "tensor" and any(d.kind == "schedule" for d in deps):
+            # A Keras schedule is an object to call with the step, not a tensor to compute with.
+            raise Unsupported(OPTIMIZER_RULE.id, item.line, f"{names[0]} computes with a decayed rate")
         factory = next((c.func.value for c in calls_in(value) if isinstance(c.func, cst.Name)
                         and c.func.value in self.variable_factories), None)
         if kind in INSIDE and factory is not None:

@@ -1,5 +1,7 @@
 """TF106/TF111/TF112: tf.train optimizers → Keras optimizers with TF1 numerics kept."""
 
+from textwrap import dedent
+
 import numpy as np
 import pytest
 from helpers import check_transformed
@@ -122,3 +124,22 @@ def test_momentum_with_fed_learning_rate_rescales_the_momentum() -> None:
     code = str(result.code)
     assert code.index("optimizer.build([w])") < code.index("rescale = lr / optimizer.learning_rate")
     assert code.index("momentum.assign(momentum * rescale)") < code.index("optimizer.learning_rate.assign(lr)")
+
+
+def test_a_decayed_rate_used_in_arithmetic_keeps_the_graph() -> None:
+    # `1 - schedule` has no meaning for a Keras schedule object: TF 2.21 raised TypeError.
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        step = tf.Variable(1.0, trainable=False)
+        decayed = tf.train.exponential_decay(1.0, step, 1.0, 0.9)
+        rate = tf.divide(1.0, 1 - decayed)
+        x = tf.Variable([1.0])
+        train = tf.train.GradientDescentOptimizer(rate).minimize(tf.reduce_sum(x * x), global_step=step)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train)
+            print(sess.run(x))
+        """))
+    assert result.level == "partial"
+    assert "rate computes with a decayed rate" in result.findings[0].message
+    assert "1 - decayed" in result.code and "ExponentialDecay" not in result.code
