@@ -25,6 +25,7 @@ from .api_table import (
     LAYER_SPECS,
     LAYERS,
     OPTIMIZERS,
+    QUEUE_INPUTS,
     REGULARIZATION_READS,
     REGULARIZERS,
     SCHEDULES,
@@ -1089,6 +1090,12 @@ class ProgramMove:
         return node is not None and node.kind == "placeholder"
 
     def _kind_of(self, value: cst.BaseExpression, deps: list[Node], item: Item) -> tuple[str, dict]:
+        queued = next((path for c in calls_in(value) if (path := self.aliases.resolve(c.func) or "") in QUEUE_INPUTS
+                       or path.startswith("queue.")), None)
+        if queued is not None:
+            # A queue is state shared by every run; replayed in each step function it would be
+            # made anew per call (tf.data is its TF2 form, a change of design).
+            raise Unsupported(DATA_RULE.id, item.line, f"tf.{queued}: queue-based input has no TF2 form here")
         if isinstance(value, (cst.List, cst.Tuple)) and value.elements and all(
             isinstance(e.value, cst.Name) and self.scope.lookup(e.value.value) is not None
             and self.scope.lookup(e.value.value).kind == "variable"  # type: ignore[union-attr]

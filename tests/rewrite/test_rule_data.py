@@ -1,6 +1,11 @@
 """TF116: queue-runner input pipelines stay in graph mode with a finding."""
 
+from textwrap import dedent
+
+import pytest
 from helpers import check_transformed
+
+from migrate.api import rewrite_source
 
 
 def test_queue_runner_input_is_kept_in_graph_mode_and_reported() -> None:
@@ -48,3 +53,23 @@ def test_graph_mode_iterators_are_made_by_the_compat_functions() -> None:
         level="partial",
     )
     assert sum("tf.compat.v1.data.make_" in f.message for f in result.findings) == 2
+
+
+@pytest.mark.parametrize("queue", ["tf.FIFOQueue", "tf.queue.FIFOQueue"])
+def test_a_queue_keeps_the_graph(queue: str) -> None:
+    # Replayed in each step function, the queue was made anew per call and lost its contents.
+    result = rewrite_source(dedent(f"""\
+        import tensorflow as tf
+        q = {queue}(2, tf.int32)
+        init = q.enqueue_many(tf.constant([0, 10]))
+        x = q.dequeue()
+        q_inc = q.enqueue([x + 1])
+        with tf.Session() as session:
+            init.run()
+            for i in range(5):
+                v, _ = session.run([x, q_inc])
+                print(v)
+        """))
+    assert result.level == "partial"
+    assert "queue-based input has no TF2 form here" in result.findings[0].message
+    assert "@tf.function" not in result.code
