@@ -17,7 +17,8 @@ the golden's ``before.py`` on the engine. Outcomes:
 
 Only goldens whose own pair verifies *equivalent* and whose ``after.py`` prints the same on
 two TensorFlow runs take part. Results go to ``.verify_mutations/`` (one JSON line per
-mutant as it completes, ``--resume`` skips those already there; ``results.json`` at the end);
+mutant as it completes in ``seed<S>.jsonl``, ``--resume`` skips those already there;
+``seed<S>.json`` at the end; ``--ids`` runs named mutants again into ``rerun.json``);
 ``--record`` appends the table to ``benchmarks/RESULTS.md``.
 """
 
@@ -42,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from mutations import KINDS, Mutant, mutate, plan
+from mutations import KINDS, Mutant, all_mutants, mutate, plan
 
 from runtime.verdict import Options, verify_files
 from tests import tf_runner
@@ -77,6 +78,7 @@ class Result:
     reason: str
     seconds: float
     diff: str
+    tf_stdout: str = ""  # the mutant's, on TensorFlow
 
 
 def run_on_tf(python: str, program: Path, stdin: str, timeout: float) -> TFRun:
@@ -96,7 +98,9 @@ def compare_tf(golden: TFRun, mutant: TFRun) -> tuple[str, str]:
         return "differs", f"exit status {golden.rc} vs {mutant.rc}"
     if mutant.stdout == golden.stdout:
         return "same", ""
-    words = [NUMBER.split(run.stdout) for run in (golden, mutant)]
+    # Text between numbers, with runs of spaces as one: NumPy pads an array's columns to its
+    # longest number, so a column's width is not a difference.
+    words = [[" ".join(w.split()) for w in NUMBER.split(run.stdout)] for run in (golden, mutant)]
     numbers = [[float(n) for n in NUMBER.findall(run.stdout)] for run in (golden, mutant)]
     if words[0] != words[1] or len(numbers[0]) != len(numbers[1]):
         line = next((f"{a!r} vs {b!r}" for a, b in zip(golden.stdout.splitlines(), mutant.stdout.splitlines())
@@ -161,7 +165,8 @@ def run_mutant(mutant: Mutant, golden_tf: TFRun, args: argparse.Namespace, work:
     source = mutate(original, mutant.kind, mutant.index)
     program = in_copy(golden, source, work)
     try:
-        tf, detail = compare_tf(golden_tf, run_on_tf(args.tf_python, program, stdin_of(golden), args.timeout))
+        tf_run = run_on_tf(args.tf_python, program, stdin_of(golden), args.timeout)
+        tf, detail = compare_tf(golden_tf, tf_run)
         try:
             status, reason = verify(golden, program, args)
         except Exception as error:  # noqa: BLE001  (a bug of ours is this mutant's result)
@@ -171,7 +176,8 @@ def run_mutant(mutant: Mutant, golden_tf: TFRun, args: argparse.Namespace, work:
     diff = "".join(difflib.unified_diff(original.splitlines(True), source.splitlines(True),
                                         "after.py", "mutant.py", n=1))
     return Result(mutant.id, mutant.program, mutant.kind, mutant.index, classify(tf, status), tf,
-                  detail, status, reason[:400], round(time.perf_counter() - start, 2), diff)
+                  detail, status, reason[:400], round(time.perf_counter() - start, 2), diff,
+                  tf_run.stdout[-4000:])
 
 
 def table(results: list[Result]) -> list[str]:
@@ -204,6 +210,7 @@ def main() -> None:
     parser.add_argument("--kinds", help=f"comma-separated, of: {', '.join(KINDS)}")
     parser.add_argument("--programs", help="comma-separated golden names (default: all)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ids", help="comma-separated mutant ids (program:kind:index) to run again")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--max-steps", type=int, help="verify with this step budget (default: none)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per program run")
@@ -221,11 +228,15 @@ def main() -> None:
         p.name for p in GOLDENS.iterdir() if (p / "after.py").is_file())
     sources = {name: (GOLDENS / name / "after.py").read_text() for name in names}
     args.out.mkdir(parents=True, exist_ok=True)
-    lines_path = args.out / f"seed{args.seed}.jsonl"
+    args.stem = "rerun" if args.ids else f"seed{args.seed}"
+    lines_path = args.out / f"{args.stem}.jsonl"
     done = load(lines_path) if args.resume else {}
     if not args.resume:
         lines_path.write_text("")
     mutants = [m for m in plan(sources, kinds, args.seed, args.limit) if m.id not in done]
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        mutants = [m for m in all_mutants(sources, kinds) if m.id in wanted]
     print(f"{len(mutants)} mutants to run ({len(done)} already done) over "
           f"{len({m.program for m in mutants})} goldens", flush=True)
     work = Path(tempfile.mkdtemp(prefix="verify-mutations-"))
@@ -265,7 +276,7 @@ def report(results: list[Result], args: argparse.Namespace, skipped: dict[str, s
         print(f"\n### {r.id}: TF {r.tf_detail}; verify: {r.reason}\n{r.diff}")
     seconds = [r.seconds for r in results]
     mean = sum(seconds) / len(seconds) if seconds else 0.0
-    (args.out / "results.json").write_text(json.dumps({
+    (args.out / f"{args.stem}.json").write_text(json.dumps({
         "seed": args.seed, "max_steps": args.max_steps, "skipped_goldens": skipped,
         "mean_seconds_per_mutant": mean, "results": [asdict(r) for r in results]}, indent=1))
     if args.record:
