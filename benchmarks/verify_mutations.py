@@ -218,6 +218,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--resume", action="store_true", help="skip mutants already in the JSON lines")
     parser.add_argument("--record", action="store_true", help="append the table to RESULTS.md")
+    parser.add_argument("--report-only", action="store_true",
+                        help="run nothing: report seed<S>.jsonl, with rerun.jsonl's results over it")
     args = parser.parse_args()
     os.environ["TFMIGRATE_TF_PYTHON"] = args.tf_python  # the runner forks from a warm server for it
     kinds = args.kinds.split(",") if args.kinds else list(KINDS)
@@ -228,6 +230,14 @@ def main() -> None:
         p.name for p in GOLDENS.iterdir() if (p / "after.py").is_file())
     sources = {name: (GOLDENS / name / "after.py").read_text() for name in names}
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.report_only:
+        args.stem = f"seed{args.seed}"
+        merged = load(args.out / f"{args.stem}.jsonl")
+        merged.update({k: r for k, r in load(args.out / "rerun.jsonl").items() if k in merged})
+        skipped_path = args.out / f"{args.stem}.skipped.json"
+        report(list(merged.values()), args,
+               json.loads(skipped_path.read_text()) if skipped_path.is_file() else {})
+        return
     args.stem = "rerun" if args.ids else f"seed{args.seed}"
     lines_path = args.out / f"{args.stem}.jsonl"
     done = load(lines_path) if args.resume else {}
@@ -249,6 +259,8 @@ def main() -> None:
         skipped = {n: why for n, why in bases.items() if isinstance(why, str)}
         for name, why in skipped.items():
             print(f"skip golden {name}: {why}", flush=True)
+        if not args.ids:
+            (args.out / f"{args.stem}.skipped.json").write_text(json.dumps(skipped, indent=1))
         mutants = [m for m in mutants if m.program not in skipped]
         start = time.perf_counter()
         with ThreadPoolExecutor(args.jobs) as pool:
