@@ -34,6 +34,7 @@ REAL_TF_RAISES = {
     "numpy_in_function": "AttributeError",  # 'SymbolicTensor' object has no attribute 'numpy'
     "one_optimizer_two_var_lists": "ValueError",  # Unknown variable: ...
     "summary_writer_closed_before_training": "RuntimeError",  # SummaryWriter ... is already closed
+    "variable_scope_reuse_argument_swapped": "ValueError",  # The reuse parameter must be True or False or None.
     "variable_in_function": "ValueError",  # tf.function only supports singleton tf.Variables ...
 }
 
