@@ -55,6 +55,20 @@ MISTAKE_LINES = {
 }
 
 
+# Mutants verify does not tell apart yet, with why; each fails loudly (strict) once it does.
+MISSED = {
+    "printed_metric_list_mean_as_sum": (
+        "printed numbers inside one [...] share the largest one's scale (runtime.compare.tokenize), "
+        "so a Python list of separate metrics is judged as one tensor and 6.3e-08 vs 3.1e-06 passes"
+    ),
+}
+
+
+def expecting_different(names: list[str]) -> list:
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=MISSED[name]))
+            if name in MISSED else name for name in names]
+
+
 # Rules that rewrite nothing: their code stays TF1 under tf.compat.v1, with a finding.
 NO_REWRITE = {"TF190", "TF116"}
 
@@ -94,14 +108,14 @@ def test_every_rewrite_rule_has_a_mutant() -> None:
     assert set(RULES) - NO_REWRITE - covered == set()
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", expecting_different(NAMES))
 def test_mutant_is_different(name: str) -> None:
     result = verdict(name)
     assert result.status == "different", result.reason
     assert result.exit_code == 1 and result.divergence is not None
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", expecting_different(NAMES))
 def test_mutant_divergence_names_a_source_line(name: str) -> None:
     d = verdict(name).divergence
     assert d is not None, verdict(name).reason
