@@ -21,6 +21,7 @@ import numpy as np
 
 from runtime import context, dtypes, trace
 from runtime.convert import convert_to_tensor
+from runtime.errors import NotFoundError
 from runtime.graph import GraphKeys
 from runtime.ops import math as M
 from runtime.ops.state import py_call
@@ -273,9 +274,23 @@ class SummaryWriter:
 
     def __init__(self, logdir: str, filename_suffix: str | None = None) -> None:
         self._file = _EventFile(str(logdir), filename_suffix or ".v2")
+        self._closed = False
+
+    def _check_open(self) -> None:
+        """As TF: a closed writer cannot be made the default again (eagerly; a graph defers it)."""
+        if self._closed and context.executing_eagerly():
+            raise RuntimeError(f"SummaryWriter {self!r} is already closed")
+
+    def _write(self, step: Any, payload: bytes) -> None:
+        """One summary; TF has deleted a closed writer's resource and says it is not found."""
+        if self._closed:
+            raise NotFoundError(None, None, "Resource localhost/_AnonymousVar/N10tensorflow22SummaryWriterInterfaceE "
+                                "does not exist. [Op:WriteSummary]")
+        self._file.write("summary", step, payload)
 
     @contextlib.contextmanager
     def as_default(self, step: Any = None) -> Iterator[SummaryWriter]:
+        self._check_open()
         saved = _STEP[0]
         _DEFAULT_WRITERS.append(self)
         if step is not None:
@@ -288,11 +303,13 @@ class SummaryWriter:
             self.flush()
 
     def set_as_default(self, step: Any = None) -> None:
+        self._check_open()
         _DEFAULT_WRITERS[:] = [self]
         if step is not None:
             _STEP[0] = step
 
     def init(self) -> None:
+        self._check_open()
         self._file.reopen()
 
     def flush(self) -> None:
@@ -300,6 +317,7 @@ class SummaryWriter:
 
     def close(self) -> None:
         self._file.close()
+        self._closed = True
 
 
 def create_file_writer(logdir: str, max_queue: Any = None, flush_millis: Any = None,
@@ -353,7 +371,7 @@ def _write_v2(kind: Any, name: str, data: Any, step: Any) -> Any:
     tag = f"{graph_scope}/{name}" if graph_scope else name
 
     def kernel(value: np.ndarray, step_value: np.ndarray) -> np.ndarray:
-        writer._file.write("summary", step_value, _value(tag, kind(value)))
+        writer._write(step_value, _value(tag, kind(value)))
         return (np.asarray(True),)
 
     return py_call(kernel, [convert_to_tensor(data), M.cast(convert_to_tensor(step), dtypes.int64)],

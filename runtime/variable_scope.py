@@ -89,6 +89,10 @@ def variable_scope(name_or_scope: Any = None, default_name: str | None = None, v
     parent = get_variable_scope()
     if name_or_scope is None and default_name is None:
         raise TypeError("If default_name is None then name_or_scope is required")
+    if not (reuse is True or reuse is False or reuse is None or reuse is AUTO_REUSE):
+        raise ValueError("The reuse parameter must be True or False or None.")
+    if name_or_scope is None and reuse:
+        raise ValueError("reuse=True cannot be used without a name_or_scope")
     if isinstance(name_or_scope, VariableScope):
         full = name_or_scope.name
         short = full.rsplit("/", 1)[-1]

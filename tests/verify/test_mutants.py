@@ -27,11 +27,14 @@ OPTIONS = Options(max_steps=60, timeout=120, attribute=False)
 # What TF 2.21 raises for the mutants it refuses to run (the others run there and print
 # numbers different from the original's).
 REAL_TF_RAISES = {
+    "bias_add_operands_swapped": "ValueError",  # Shape must be at least rank 2 but is rank 1 ...
     "confusion_matrix_dtype_as_weights": "TypeError",  # Failed to convert elements of <dtype: 'float32'> ...
     "graph_dropout_flag_as_training": "OperatorNotAllowedInGraphError",  # a TypeError: Dropout tests `training`
     "in_top_k_v1_order": "TypeError",  # Input 'predictions' of 'InTopKV2' Op has type int32 ...
     "numpy_in_function": "AttributeError",  # 'SymbolicTensor' object has no attribute 'numpy'
     "one_optimizer_two_var_lists": "ValueError",  # Unknown variable: ...
+    "summary_writer_closed_before_training": "RuntimeError",  # SummaryWriter ... is already closed
+    "variable_scope_reuse_argument_swapped": "ValueError",  # The reuse parameter must be True or False or None.
     "variable_in_function": "ValueError",  # tf.function only supports singleton tf.Variables ...
 }
 
@@ -50,6 +53,20 @@ MISTAKE_LINES = {
     "wrong_reduce_axis": ("axis=1", "axis=0"),
     "xent_args_positional_swapped": ("with_logits(labels=y_, logits=y)", "with_logits(y, y_)"),
 }
+
+
+# Mutants verify does not tell apart yet, with why; each fails loudly (strict) once it does.
+MISSED = {
+    "printed_metric_list_mean_as_sum": (
+        "printed numbers inside one [...] share the largest one's scale (runtime.compare.tokenize), "
+        "so a Python list of separate metrics is judged as one tensor and 6.3e-08 vs 3.1e-06 passes"
+    ),
+}
+
+
+def expecting_different(names: list[str]) -> list:
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=MISSED[name]))
+            if name in MISSED else name for name in names]
 
 
 # Rules that rewrite nothing: their code stays TF1 under tf.compat.v1, with a finding.
@@ -91,14 +108,14 @@ def test_every_rewrite_rule_has_a_mutant() -> None:
     assert set(RULES) - NO_REWRITE - covered == set()
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", expecting_different(NAMES))
 def test_mutant_is_different(name: str) -> None:
     result = verdict(name)
     assert result.status == "different", result.reason
     assert result.exit_code == 1 and result.divergence is not None
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", expecting_different(NAMES))
 def test_mutant_divergence_names_a_source_line(name: str) -> None:
     d = verdict(name).divergence
     assert d is not None, verdict(name).reason
