@@ -186,23 +186,35 @@ def tokenize(text: str) -> list[Token]:
 
     A printed array (numbers inside top-level brackets) is a tensor: its numbers
     get the array's largest magnitude as their scale, as tensors in the trace do.
+    A printed Python list (commas between its items, not NumPy's ``array([...])``) holds
+    separate values: a number that is an item of it keeps its own magnitude, and the
+    arrays among its items share a scale only with each other.
     """
     tokens = []
     for match in _TOKEN.finditer(text):
         kind, value = match.lastgroup, match.group()
         number = float(value) if kind in ("special", "number") else None
         tokens.append(Token("0x<address>" if kind == "address" else value, number, match.start()))
-    depth, group = 0, []
-    for token in tokens:
+    depth, items, nested = 0, [], []  # the top-level group's own numbers, and deeper ones
+    python_list = separated = False
+    for i, token in enumerate(tokens):
         if token.text == "[":
             depth += 1
+            if depth == 1:
+                python_list = not (i >= 2 and tokens[i - 1].text == "(" and tokens[i - 2].text == "array")
+                separated = False
         elif token.text == "]" and depth:
             depth -= 1
             if depth == 0:
-                _set_scale(group)
-                group = []
+                if python_list and separated:
+                    _set_scale(nested)  # each item keeps its own scale (None)
+                else:
+                    _set_scale(items + nested)
+                items, nested = [], []
+        elif depth == 1 and token.text == ",":
+            separated = True
         elif depth and token.value is not None:
-            group.append(token)
+            (items if depth == 1 else nested).append(token)
     return tokens
 
 

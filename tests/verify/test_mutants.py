@@ -30,6 +30,7 @@ REAL_TF_RAISES = {
     "bias_add_operands_swapped": "ValueError",  # Shape must be at least rank 2 but is rank 1 ...
     "confusion_matrix_dtype_as_weights": "TypeError",  # Failed to convert elements of <dtype: 'float32'> ...
     "graph_dropout_flag_as_training": "OperatorNotAllowedInGraphError",  # a TypeError: Dropout tests `training`
+    "graph_layer_not_shared": "ValueError",  # reuse=True cannot be used without a name_or_scope
     "in_top_k_v1_order": "TypeError",  # Input 'predictions' of 'InTopKV2' Op has type int32 ...
     "numpy_in_function": "AttributeError",  # 'SymbolicTensor' object has no attribute 'numpy'
     "one_optimizer_two_var_lists": "ValueError",  # Unknown variable: ...
@@ -56,12 +57,7 @@ MISTAKE_LINES = {
 
 
 # Mutants verify does not tell apart yet, with why; each fails loudly (strict) once it does.
-MISSED = {
-    "printed_metric_list_mean_as_sum": (
-        "printed numbers inside one [...] share the largest one's scale (runtime.compare.tokenize), "
-        "so a Python list of separate metrics is judged as one tensor and 6.3e-08 vs 3.1e-06 passes"
-    ),
-}
+MISSED: dict[str, str] = {}
 
 
 def expecting_different(names: list[str]) -> list:

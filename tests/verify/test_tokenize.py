@@ -128,3 +128,15 @@ def test_a_memory_address_is_one_word_whatever_its_digits() -> None:
     assert [t.text for t in old] == [t.text for t in new]
     assert [t.value for t in old if t.value is not None] == [3.0]
     assert "0x<address>" not in [t.text for t in tokenize("0x10 0xff")]  # short hex stays a number and a word
+
+
+def test_the_items_of_a_printed_python_list_keep_their_own_scale() -> None:
+    # Separate metrics printed in one list: a small one is not judged against a large one.
+    items = tokenize("[0.31, 6.3e-08, np.float32(2.5)]")
+    assert [t.scale for t in items if t.value is not None] == [None, None, None]
+    # A NumPy array printed as such, or as its repr, is one tensor; arrays inside a list share
+    # a scale with each other only.
+    assert {t.scale for t in tokenize("[0.31 6.3e-08]") if t.value is not None} == {0.31}
+    assert {t.scale for t in tokenize("array([0.31, 6.3e-08])") if t.value is not None} == {0.31}
+    mixed = tokenize("[array([1., 2.], dtype=float32), 0.5]")
+    assert [t.scale for t in mixed if t.value is not None] == [2.0, 2.0, None]
