@@ -1036,9 +1036,11 @@ class ProgramMove:
                 continue
             defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
             scoped = self.models.scope_params.get(name)
+            # The configuration moves to a constructor run once: it must not read graph values.
             if (item.prefix or len(defs) != 1 or not call.args or call.args[0].keyword is not None
                     or any(a.star for a in call.args)
-                    or (scoped is None and not variable_layer(defs[0], self.aliases))):
+                    or (scoped is None and (not variable_layer(defs[0], self.aliases)
+                                            or any(self.scope.deps_of(a.value) for a in call.args[1:])))):
                 raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
             if scoped is None:
                 # No scope names it: TF1 made new variables at each call, so each call makes

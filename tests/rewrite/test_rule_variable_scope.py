@@ -665,3 +665,16 @@ def test_a_layer_helper_whose_initial_value_reads_a_tensor_stays_in_graph_mode()
     result = rewrite_source(ADD_LAYER.format(weights="tf.random_normal([in_size, out_size]) * tf.sqrt(2.0)"))
     assert result.level == "partial"
     assert "class AddLayer" not in result.code
+
+
+def test_a_layer_helper_given_a_graph_value_as_configuration_stays_in_graph_mode() -> None:
+    # The instance is made once, outside every step: a placeholder passed as its configuration
+    # (here the activation's argument) would be read where it no longer exists.
+    source = ADD_LAYER.format(weights="tf.random_normal([in_size, out_size])").replace(
+        "hidden = add_layer(xs, 2, 4, activation_function=tf.nn.relu)",
+        "keep = tf.placeholder(tf.float32, [])\n"
+        "hidden = add_layer(xs, 2, 4, activation_function=keep)").replace(
+        "{xs: [[1.0, 2.0]], ys: [[1.0]]}", "{xs: [[1.0, 2.0]], ys: [[1.0]], keep: 0.5}")
+    result = rewrite_source(source)
+    assert result.level == "partial"
+    assert "AddLayer(" not in result.code
