@@ -23,7 +23,14 @@ from .pieces import parse_module
 from .program import ProgramMove
 from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
-from .rules.api_rename import DATASET_ITERATOR_METHODS, RenameTransformer
+from .rules.api_rename import (
+    DATASET_ITERATOR_METHODS,
+    KERAS_SAVE_NOTE,
+    KERAS_SAVES,
+    METHOD_KEYWORD_DROPS,
+    METHOD_NAMES,
+    RenameTransformer,
+)
 from .rules.api_rename import RULE as RENAME_RULE
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.control_flow import RULE as CONTROL_FLOW_RULE
@@ -136,33 +143,46 @@ def _is_tf1(path: str) -> bool:
 TF2_WRITTEN = frozenset({"function", "GradientTape"})
 
 
-def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, list[Finding]]:
+def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, list[Finding], list[Finding]]:
     """(uses TF1 APIs, creates a Session, calls TF2-only names, calls whose arguments TF1 and
-    TF2 bind differently) in one pass over the stdlib tree's nodes."""
+    TF2 bind differently, calls TF 2.21 refuses whatever the file) in one pass over the stdlib
+    tree's nodes."""
     if not aliases:
-        return False, False, False, []
+        return False, False, False, [], []
     paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
     named = set(paths.values())
     tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in named)
     sessions = False
     ambiguous: list[Finding] = []
+    refused: list[Finding] = []
     for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
         if path is None:
-            # `dataset.make_one_shot_iterator()`: a method only TF1's datasets have
-            tf1 = tf1 or (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                          and node.func.attr in DATASET_ITERATOR_METHODS)
+            # `dataset.make_one_shot_iterator()`: a method only TF1's datasets have;
+            # `opt.minimize(loss, colocate_gradients_with_ops=...)`: a keyword only TF1 took
+            tf1 = tf1 or (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr in DATASET_ITERATOR_METHODS
+                or any(k.arg in METHOD_KEYWORD_DROPS.get(node.func.attr, ()) for k in node.keywords)))
             continue
         sessions = sessions or path in SESSION_CALLS
         tf1_keywords = set(KEYWORD_RENAMES.get(path, ())) | {"keep_prob"}
         tf1 = tf1 or any(k.arg in tf1_keywords for k in node.keywords)  # type: ignore[attr-defined]
         reading = _reading(path, node)  # type: ignore[arg-type]
         tf1 = tf1 or reading == "tf1"
+        if path in KERAS_SAVES and not _saved_with_extension(node):  # type: ignore[arg-type]
+            refused.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, KERAS_SAVE_NOTE, "manual"))  # type: ignore[attr-defined]
         if reading == "ambiguous":
             ambiguous.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, (  # type: ignore[attr-defined]
                 f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; "
                 "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual"))
-    return tf1, sessions, not named.isdisjoint(TF2_WRITTEN), ambiguous
+    return tf1, sessions, not named.isdisjoint(TF2_WRITTEN), ambiguous, refused
+
+
+def _saved_with_extension(call: ast.Call) -> bool:
+    """The save names a literal file Keras 3 reads the format from (`model.h5`)."""
+    path = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "filepath"), None)
+    return (isinstance(path, ast.Constant) and isinstance(path.value, str)
+            and path.value.endswith((".keras", ".h5", ".hdf5")))
 
 
 def _reading(path: str, call: ast.Call) -> str | None:
@@ -211,10 +231,10 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     nodes = _ast_nodes(tree)
-    uses_tf1, runs_sessions, tf2_written, ambiguous = _scan(nodes, ast_aliases)
+    uses_tf1, runs_sessions, tf2_written, ambiguous, refused = _scan(nodes, ast_aliases)
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     if not (uses_tf1 or reads_dimensions):
-        return _untouched(source, ambiguous if positions else [])
+        return _untouched(source, ambiguous + refused if positions else [])
     module = _parse(source, filename, tree)
     # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
     # kept (in its walk's order), and the cache lets it go (it keeps the output's tree next).
@@ -294,7 +314,8 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
-    return RewriteResult(code_out, changed, level if changed else "untouched", _distinct(findings))
+    return RewriteResult(code_out, changed, level if changed else "untouched",
+                         _distinct(findings + (refused if positions else [])))
 
 
 def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> list[cst.BaseStatement]:
@@ -332,7 +353,7 @@ def _rename(
     tf2_spelled = not aliases.uses_v1_import and compat_spelled
     tree = module.with_changes(body=body)
     names = aliases.modules.keys() | aliases.symbols.keys()
-    names |= DATASET_ITERATOR_METHODS  # `dataset.make_one_shot_iterator()` names no alias
+    names |= METHOD_NAMES  # `dataset.make_one_shot_iterator()`, `opt.minimize(...)` name no alias
     hot = holding(tree, lambda node: type(node) is cst.Name and node.value in names)  # type: ignore[attr-defined]
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     renamer.cell_names_free = not bound_names(body) & (CELL_SOURCES.keys() | KERAS_CELL_SOURCES.keys())

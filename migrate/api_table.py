@@ -37,6 +37,9 @@ RENAMES: dict[str, str] = {
     "contrib.util.make_tensor_proto": "make_tensor_proto",
     "contrib.util.make_ndarray": "make_ndarray",
     "contrib.util.constant_value": "get_static_value",
+    # TF2's space_to_batch is TF1's space_to_batch_nd (same signature)
+    "space_to_batch_nd": "space_to_batch",
+    "manip.space_to_batch_nd": "space_to_batch",
 }
 
 # Keyword renames per TF1 name (applied after the name rename).

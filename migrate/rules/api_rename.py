@@ -238,6 +238,19 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
 
 # TF1 dataset methods TF2 datasets lack; tf.compat.v1.data has them as functions.
 DATASET_ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+#: Keywords TF2 dropped from methods of any receiver (the upgrade spec's `*.minimize`): a
+#: placement hint TF2 always applies, so dropping it changes no number.
+METHOD_KEYWORD_DROPS: dict[str, frozenset[str]] = {
+    "minimize": frozenset({"colocate_gradients_with_ops"}),
+    "compute_gradients": frozenset({"colocate_gradients_with_ops"}),
+}
+#: Keras saves whose format TF1's Keras took from `save_format` (HDF5 by default, whatever the
+#: name) and Keras 3 takes from the file's extension, refusing any other.
+KERAS_SAVES = frozenset({"keras.models.save_model", "keras.saving.save_model"})
+KERAS_SAVE_NOTE = ("Keras 3 takes the saved format from the file's extension and refuses a name without "
+                   ".keras or .h5 (TF1's Keras wrote HDF5 to any name): name the file so")
+#: Method names the rename pass visits although they name no TensorFlow alias.
+METHOD_NAMES = DATASET_ITERATOR_METHODS | METHOD_KEYWORD_DROPS.keys()
 
 
 def _under_tf1_only(path: str) -> bool:
@@ -477,6 +490,21 @@ class RenameTransformer(cst.CSTTransformer):
             )
         return cst.parse_expression(f"{layer}({keras.call_arguments})")
 
+    def _method_call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """A method call no alias names: keywords TF2 dropped from it, dataset iterators."""
+        func = updated.func
+        dropped = METHOD_KEYWORD_DROPS.get(func.attr.value, frozenset()) if isinstance(func, cst.Attribute) else ()
+        kept = [a for a in updated.args if a.keyword is None or a.keyword.value not in dropped]
+        if len(kept) < len(updated.args) and self.enabled(RULE.id):
+            for arg in updated.args:
+                if arg.keyword is not None and arg.keyword.value in dropped:
+                    self._report(RULE.id, original, f"{arg.keyword.value} dropped: TF2 always colocates "
+                                 "gradients with their ops", "info")
+            if kept:
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(args=kept)
+        return self._dataset_iterator(original, updated)
+
     def _dataset_iterator(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """`dataset.make_initializable_iterator()` → `tf.compat.v1.data.make_initializable_iterator(
         dataset)`: TF2 datasets lack the methods; the functions still build graph iterators."""
@@ -554,7 +582,7 @@ class RenameTransformer(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
         if path is None:
-            return self._dataset_iterator(original_node, updated_node)
+            return self._method_call(original_node, updated_node)
         if path in ASSIGN_CALLS and len(updated_node.args) >= 2 and self.enabled(ASSIGN_RULE.id):
             target, *rest = updated_node.args
             self._report(ASSIGN_RULE.id, original_node, f"tf.{path}(v, x) → v.{path}(x)", "fixed")

@@ -3,6 +3,7 @@
 import pytest
 from helpers import check_noop, check_transformed
 
+from migrate.api import rewrite_source
 from migrate.api_table import RENAMES, is_tf1_only
 
 
@@ -177,3 +178,35 @@ def test_contrib_tensor_proto_helpers_move_to_the_top_level() -> None:
         print(tf.make_ndarray(proto), tf.get_static_value(tf.constant(1)))
         """,
     )
+
+
+def test_a_keyword_tf2_dropped_from_a_method_of_any_receiver_is_dropped() -> None:
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        def step(optimizer, loss):
+            return optimizer.minimize(loss, colocate_gradients_with_ops=False)
+        """,
+        """\
+        import tensorflow as tf
+        def step(optimizer, loss):
+            return optimizer.minimize(loss)
+        """,
+    )
+    assert [f.kind for f in result.findings] == ["info"]
+
+
+def test_space_to_batch_nd_is_tf2s_space_to_batch() -> None:
+    check_transformed(
+        "import tensorflow as tf\ny = tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])\n",
+        "import tensorflow as tf\ny = tf.space_to_batch(x, [2, 2], [[0, 0], [0, 0]])\n",
+    )
+
+
+@pytest.mark.parametrize(("path", "manual"), [('"/tmp/model"', True), ('"/tmp/model.h5"', False)])
+@pytest.mark.parametrize("tf1", ["\nw = tf.random_normal([2])", ""])
+def test_a_keras_save_without_an_extension_keras_3_reads_is_reported(path: str, manual: bool, tf1: str) -> None:
+    # Keras 3 refuses the name whether or not the rest of the file is TF1.
+    result = rewrite_source(f"import tensorflow as tf\ntf.keras.models.save_model(m, {path}){tf1}\n")
+    assert f"save_model(m, {path})" in result.code
+    assert any("from the file's extension" in f.message for f in result.findings) == manual
