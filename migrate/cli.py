@@ -579,11 +579,15 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose, in_memory, face_
             f"{old} -> {new}", None, verify_files(old, new, options, old_face=face_old, new_face=face_new)))]
     else:
         config = _rule_config(settings, (), ())
-        results = [
-            _guarded_verdict(str(path), "failed", verbose,
-                             lambda path=path: _verify_file(path, settings, config, overrides))
-            for path in _files_noting(paths, settings, (), (), False)
-        ]
+        files = _files_noting(paths, settings, (), (), False)
+        results = []
+        for done, path in enumerate(files, 1):
+            results.append(_guarded_verdict(str(path), "failed", verbose,
+                                            lambda path=path: _verify_file(path, settings, config, overrides)))
+            if len(files) > 1 and fmt == "text":  # a long run shows each verdict as it is reached
+                _, level, verdict = results[-1][0]
+                click.echo(f"[{done}/{len(files)}] {path}: {f'{level}, ' if level else ''}{verdict.status}",
+                           err=True)
     verdicts = [entry for entry, _ in results]
     _print_verdicts(verdicts, fmt)
     if any(internal for _, internal in results):

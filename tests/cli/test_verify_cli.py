@@ -144,3 +144,14 @@ def test_face_of_each_side_can_be_named(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "b.py").write_text(OLD_TF1)
     as_tf1 = cli("verify", "--face-new", "tf1", "--format", "json", "a.py", "b.py")
     assert json.loads(as_tf1.stdout)[0]["status"] == "equivalent", as_tf1.stdout
+
+
+def test_several_files_show_each_verdict_as_it_is_reached(work: Path) -> None:
+    (work / "plain.py").write_text("import tensorflow as tf\nprint(tf.constant(1.0) + 1.0)\n")
+    (work / "broken.py").write_text("import tensorflow as tf\nx = (\n")
+    result = cli("verify", "--max-steps", "20", "--rewrite", "plain.py", "broken.py")
+    assert result.stderr.splitlines()[:2] == ["[1/2] plain.py: untouched, equivalent",
+                                              "[2/2] broken.py: failed, unverified"]
+    assert "[1/2]" not in result.stdout
+    single = cli("verify", "--max-steps", "20", "plain.py")
+    assert "[1/1]" not in single.stderr
