@@ -169,8 +169,9 @@ class Token:
 
 
 _TOKEN = re.compile(
-    # a memory address (`<object at 0x7f3a...>`): a new one every run, compared as one word
-    r"(?P<address>(?<![\w.])0x[0-9a-fA-F]{6,}(?!\w))"
+    # an object's memory address in its repr (`<X object at 0x7f3a...>`): a new one every run,
+    # compared as one word (other hex numbers are values and stay compared)
+    r"(?P<address>(?<=\bat )0x[0-9a-fA-F]{6,}(?=>))"
     # nan/inf not inside a word ("information" is a word)
     r"|(?P<special>(?<![\w.])[-+]?(?i:nan|inf(?:inity)?)(?!\w))"
     # identifiers, dotted (np.float32) and with a tensor output index (Mul_1:0)
