@@ -86,26 +86,11 @@ from .summary_helpers import (
     summary_helpers,
 )
 from .suppress import is_skipped
-from .variable_layers import assigned_names, variable_layer
+from .variable_layers import variable_layer
 from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
 
 TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
-#: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
-AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
-    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide, cst.PowerAssign: cst.Power, cst.MatrixMultiplyAssign: cst.MatrixMultiply,
-}
-
-
-def _as_assign(aug: cst.AugAssign) -> cst.AugAssign | cst.Assign:
-    """`loss += 0.1 * reg` read as `loss = loss + 0.1 * reg` (a graph tensor bound again from
-    itself); the statement keeps its own spelling, only its meaning is read this way."""
-    operator = AUGMENTED.get(type(aug.operator))
-    if operator is None or not isinstance(aug.target, cst.Name):
-        return aug
-    value = cst.BinaryOperation(aug.target, operator(), aug.value, lpar=[], rpar=[])
-    return cst.Assign(targets=[cst.AssignTarget(aug.target)], value=value)
 # Keras objects a TF1 graph may build by name and then call, as it would a model instance.
 KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
 #: Why a Keras optimizer given a computed beta or rho can part from TF1 late in a run.
@@ -131,6 +116,11 @@ SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoin
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
 # Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
 RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropout", "multinomial")
+#: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
+AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.PowerAssign: cst.Power, cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+}
 
 
 @dataclass
@@ -200,8 +190,6 @@ class ProgramMove:
     variable_factories: set[str] = field(default_factory=set)
     # a layer function's call in the graph -> the first op seed TF1 gave its weights there
     instance_seeds: dict[int, int] = field(default_factory=dict)
-    # names a driver function binds to TF ops on its own values (eager tensors in TF2)
-    eager_locals: frozenset[str] = frozenset()
     tf_imported: bool = False
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
@@ -916,11 +904,11 @@ class ProgramMove:
         name = called[0].name.value
         cls = self.models.layer_classes.get(name)
         known = self.models.layer_draws.get(cls) if cls is not None and name in self.models.fresh_layers else None
-        call = next(c for c in calls if isinstance(c.func, cst.Name) and c.func.value == name)
         if known is None or self.op_seeds.next is None:
             return False
         draws, counted = known
         if draws:
+            call = next(c for c in calls if isinstance(c.func, cst.Name) and c.func.value == name)
             self.instance_seeds[id(call)] = self.op_seeds.next
             self.op_seeds.next += draws
         if not counted:
@@ -1042,11 +1030,12 @@ class ProgramMove:
                     or (scoped is None and (not variable_layer(defs[0], self.aliases)
                                             or any(self.scope.deps_of(a.value) for a in call.args[1:])))):
                 raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
+            # the op seed TF1's graph gave this call's weights (`_number_layer_call`)
+            seed = [f"seed={self.instance_seeds[id(call)]}"] if id(call) in self.instance_seeds else []
             if scoped is None:
                 # No scope names it: TF1 made new variables at each call, so each call makes
                 # its own instance, named after what it computes.
                 instance = self._fresh(f"{target}_layer")
-                seed = [f"seed={self.instance_seeds[id(call)]}"] if id(call) in self.instance_seeds else []
                 config = ", ".join([*(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:]), *seed])
                 made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({config})\n"))
                 self.models.call_instances[id(call)] = instance
@@ -1063,7 +1052,6 @@ class ProgramMove:
             literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
             instance = self._fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
             config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
-            seed = [f"seed={self.instance_seeds[id(call)]}"] if id(call) in self.instance_seeds else []
             args = ", ".join([*config, *seed, f"name={code(scope_arg.value)}"])
             made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({args})\n"))
             self.models.call_instances[id(call)] = instance
@@ -1389,7 +1377,7 @@ class ProgramMove:
                 raise Unsupported(SAVER_RULE.id, self._line(stmt),
                                   f"Saver.{other.attr.value} has no tf.train.Checkpoint form")
             self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
-            if any(self.aliases.resolve(c.func) in CHECKPOINT_KEY_READS for c in calls_in(self.module)):
+            if self._module_calls(CHECKPOINT_KEY_READS):
                 self._fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
                             "their keys are attribute paths (`w/.ATTRIBUTES/VARIABLE_VALUE`), not the TF1 "
                             "variable names that the checkpoint reads here look up", "manual")
@@ -1495,7 +1483,7 @@ class ProgramMove:
         var_list = args.get("var_list")
         for keyword in set(args) - {"var_list", "max_to_keep"}:
             raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
-        if "max_to_keep" in args and not self._reads_checkpoint_state():
+        if "max_to_keep" in args and not self._module_calls(CHECKPOINT_STATE_READS):
             self._fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
         if var_list is None or (
             isinstance(var_list, cst.Call) and self.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
@@ -1536,7 +1524,7 @@ class ProgramMove:
             raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
         path = code(args["save_path"])
         saver = code(receiver)
-        if func.attr.value == "save" and self._reads_checkpoint_state():
+        if func.attr.value == "save" and self._module_calls(CHECKPOINT_STATE_READS):
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
             if "global_step" not in args or node is None:
@@ -1554,8 +1542,9 @@ class ProgramMove:
         method = "write" if func.attr.value == "save" else "read"
         return cst.parse_expression(f"{saver}.{method}({path})")
 
-    def _reads_checkpoint_state(self) -> bool:
-        return any(self.aliases.resolve(c.func) in CHECKPOINT_STATE_READS for c in calls_in(self.module))
+    def _module_calls(self, paths: frozenset[str]) -> bool:
+        """Whether the module calls any of these TF names."""
+        return any(self.aliases.resolve(c.func) in paths for c in calls_in(self.module))
 
     def _imports_os(self) -> bool:
         return any(
@@ -1743,7 +1732,7 @@ class ProgramMove:
                 fetch, feed = site
                 return move._call_for(
                     fetch, feed, original, new_functions, discarded=original in discarded,
-                    keep=unpacked.get(original, (None, None))[0],
+                    keep=unpacked.get(original, (None, None))[0], eager_locals=eager_locals,
                 )
 
             def leave_With(
@@ -1767,7 +1756,7 @@ class ProgramMove:
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
 
         session_withs = self._session_withs(stmt)
-        self.eager_locals = self._eager_locals(stmt)
+        eager_locals = self._eager_locals(stmt)
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
@@ -2024,14 +2013,11 @@ class ProgramMove:
         are eager tensors already computed."""
         if not isinstance(stmt, cst.FunctionDef):
             return frozenset()
-        bound = Counter(n for s in walk(stmt) if isinstance(s, cst.SimpleStatementLine) for n in assigned_names(s))
-        found = set()
-        for small in (n for n in walk(stmt) if isinstance(n, cst.Assign)):
-            target = small.targets[0].target if len(small.targets) == 1 else None
-            if (isinstance(target, cst.Name) and bound[target.value] == 1 and refers_to_tf(small.value, self.aliases)
-                    and not self.scope.deps_of(small.value) and not self._contains_run_site(small.value)):
-                found.add(target.value)
-        return frozenset(found)
+        return frozenset(
+            name for name, (assign, *others) in _assigns_by_name(stmt).items()
+            if not others and refers_to_tf(assign.value, self.aliases)
+            and not self.scope.deps_of(assign.value) and not self._contains_run_site(assign.value)
+        )
 
     def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
         """Tensors may be read outside a run only through run sites or as eager reads; anything
@@ -2258,6 +2244,7 @@ class ProgramMove:
     def _call_for(
         self, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
         new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
+        eager_locals: frozenset[str] = frozenset(),
     ) -> cst.BaseExpression:
         elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) else [fetch]
         if all(self._instance_variable(e) for e in elements):
@@ -2274,7 +2261,7 @@ class ProgramMove:
             self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
             return outside
         roots = self.scope.deps_of(fetch)
-        if not roots and isinstance(fetch, cst.Name) and fetch.value in self.eager_locals:
+        if not roots and isinstance(fetch, cst.Name) and fetch.value in eager_locals:
             # A tensor the function built from values it already had (numbers a run returned):
             # TF2 computed it when it was built, and no feed reaches it.
             self._fixed(SESSION_RULE.id, site, f"run of {fetch.value}, computed eagerly here → {fetch.value}.numpy()")
@@ -2876,6 +2863,16 @@ def _is_main_guard(stmt: cst.If) -> bool:
         and isinstance(test.comparisons[0].comparator, cst.SimpleString)
         and test.comparisons[0].comparator.evaluated_value == "__main__"
     )
+
+
+def _as_assign(aug: cst.AugAssign) -> cst.AugAssign | cst.Assign:
+    """`loss += 0.1 * reg` read as `loss = loss + 0.1 * reg` (a graph tensor bound again from
+    itself); the statement keeps its own spelling, only its meaning is read this way."""
+    operator = AUGMENTED.get(type(aug.operator))
+    if operator is None or not isinstance(aug.target, cst.Name):
+        return aug
+    value = cst.BinaryOperation(aug.target, operator(), aug.value, lpar=[], rpar=[])
+    return cst.Assign(targets=[cst.AssignTarget(aug.target)], value=value)
 
 
 def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
