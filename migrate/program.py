@@ -156,7 +156,7 @@ class StepFunction:
     name: str
     params: list[Node]
     definition: cst.FunctionDef
-    returns_structure: str  # "none" | "single" | "list" | "tuple" | "dict" | "nested"
+    returns_structure: str  # "none" | "single" | "list" | "tuple" | "dict" | "nested" | "nested_with_none"
 
 
 @dataclass
@@ -2669,31 +2669,36 @@ class ProgramMove:
             return fetch.value, "single"
         move = self
 
+        nones: list[str] = []
+
         class NoneForOps(cst.CSTTransformer):
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
                 node = move.scope.lookup(original.value)
                 if node is not None and _valueless(node):
+                    nones.append(original.value)
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
+                    summaries.append(original.value)  # a dict of tags in the structure
                     return cst.parse_expression(snapshots.get(original.value) or move._summary_dict(node))
                 if node is not None and node.kind == "schedule":
                     return cst.Name(f"{original.value}_value")
                 return updated
 
+        summaries: list[str] = []
         returned = fetch.visit(NoneForOps())
-        has_none = code(returned) != code(fetch)
+        has_none = bool(nones)
         leaves = cg.leaves(fetch)
         flat = leaves is not None and not any(
             (n := self.scope.lookup(leaf)) is not None and _list_valued(n, self.aliases) for leaf in leaves
         )
-        if isinstance(fetch, cst.List) and flat and not has_none:
+        if isinstance(fetch, cst.List) and flat and not has_none and not summaries:
             structure = "list"
-        elif isinstance(fetch, cst.Dict) and not has_none and all(
+        elif isinstance(fetch, cst.Dict) and not has_none and not summaries and all(
             isinstance(e, cst.DictElement) and not isinstance(e.value, (cst.List, cst.Dict, cst.Tuple)) for e in fetch.elements
         ):
             structure = "dict"
         elif isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
-            structure = "nested"
+            structure = "nested_with_none" if has_none else "nested"
         else:
             structure = "single"
         return code(returned), structure  # type: ignore[arg-type]

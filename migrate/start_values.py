@@ -36,16 +36,20 @@ def _float_text(node: cst.BaseExpression) -> str | None:
     return text + ".0" if isinstance(number, cst.Integer) else text
 
 
-def _literal_dims(node: cst.BaseExpression) -> list[int] | None:
-    """`[2, 3]` → [2, 3]: a shape written as a list or tuple of integer literals."""
+def _dims(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The dimensions of a shape written as a list or tuple (`[n, 3]`), else None."""
     if not isinstance(node, (cst.List, cst.Tuple)):
         return None
-    dims = []
-    for element in node.elements:
-        if not isinstance(element.value, cst.Integer):
-            return None
-        dims.append(int(element.value.evaluated_value))
-    return dims
+    if any(isinstance(e, cst.StarredElement) for e in node.elements):
+        return None
+    return [e.value for e in node.elements]
+
+
+def _literal_dims(dims: list[cst.BaseExpression]) -> list[int] | None:
+    """`[2, 3]` → [2, 3] when every dimension is an integer literal."""
+    if not all(isinstance(d, cst.Integer) for d in dims):
+        return None
+    return [int(d.evaluated_value) for d in dims]  # type: ignore[attr-defined]
 
 
 def _float_nest_shape(node: cst.BaseExpression) -> list[int] | None:
@@ -71,12 +75,12 @@ def constant_start(key: str, call: cst.Call | None, shape: cst.BaseExpression, d
     if "value" not in bound:
         return f"tf.zeros({_code(shape)})"
     value = bound["value"]
-    dims = _literal_dims(shape)
+    dims = _dims(shape)
     scalar = _float_text(value)
     if scalar is not None:
         if dims == []:
             return scalar
         return f"tf.fill({_code(shape)}, {scalar})" if dims is not None else None
-    if dims is not None and _float_nest_shape(value) == dims:
+    if dims is not None and (literal := _literal_dims(dims)) is not None and _float_nest_shape(value) == literal:
         return _code(value)
     return None

@@ -132,7 +132,8 @@ def test_a_scalar_constant_start_is_written_as_its_value(initializer: str, start
     ("[4]", "tf.constant_initializer([1., 2.])", "tf.constant_initializer(value=[1., 2.])([4], tf.float32)"),
     ("[2]", "tf.constant_initializer(0.5), dtype=tf.float64",
      "tf.constant_initializer(value=0.5)([2], tf.float64)"),
-    ("[n]", "tf.constant_initializer(0.5)", "tf.constant_initializer(value=0.5)([n], tf.float32)"),
+    ("[n, 3]", "tf.constant_initializer(0.5)", "tf.fill([n, 3], 0.5)"),
+    ("(n,) * 2", "tf.constant_initializer(0.5)", "tf.constant_initializer(value=0.5)((n,) * 2, tf.float32)"),
     ("[2]", "tf.constant_initializer(v)", "tf.constant_initializer(value=v)([2], tf.float32)"),
 ])
 def test_constant_starts_are_plain_where_the_values_and_dtype_stay(shape: str, initializer: str, start: str) -> None:
