@@ -63,6 +63,20 @@ def comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst
     return [line for line in lines if line.comment is not None]
 
 
+def inner_comments(stmt: cst.BaseStatement) -> list[cst.EmptyLine]:
+    """Every comment of a statement but those of its leading lines, as comment lines in source
+    order: what a rewrite that drops the statement must keep (`x = tf.placeholder(...)  # why`)."""
+    leading = {id(line.comment) for line in stmt.leading_lines if line.comment is not None}
+    found: list[cst.Comment] = []
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:  # every child, whitespace included: comments live in the trivia
+        node = stack.pop()
+        if isinstance(node, cst.Comment) and id(node) not in leading:
+            found.append(node)
+        stack.extend(reversed(node.children))
+    return [cst.EmptyLine(comment=c) for c in found]
+
+
 def strip_leading_blank(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
     """A block's first statement starts right after the block header, and statements moved in
     from module level are one blank line apart at most (PEP 8 inside a function)."""
