@@ -481,13 +481,10 @@ class ProgramMove:
             if isinstance(stmt, cst.With):
                 new_prefix = self._graph_context(stmt, prefix)
                 if new_prefix is not None:
-                    inner = list(stmt.body.body)  # type: ignore[union-attr]
-                    if inner:
-                        first = inner[0]
-                        inner[0] = first.with_changes(
-                            leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
-                        )
-                        cg.record_line(self.lines, inner[0], self._line(first))
+                    inner = cg.unwrapped(stmt)
+                    for old_stmt, new_stmt in zip(stmt.body.body, inner):  # type: ignore[union-attr]
+                        if new_stmt is not old_stmt:
+                            cg.record_line(self.lines, new_stmt, self._line(old_stmt))
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
                     continue
@@ -1745,9 +1742,7 @@ class ProgramMove:
                 if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
                     return updated
                 move._fixed(SESSION_RULE.id, original, "session context unwrapped")
-                first, *rest = updated.body.body
-                lead = list(updated.leading_lines) + list(first.leading_lines)
-                return cst.FlattenSentinel([first.with_changes(leading_lines=lead), *rest])
+                return cst.FlattenSentinel(cg.unwrapped(updated))
 
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
                 for call, (_, target) in unpacked.items():
@@ -2686,7 +2681,7 @@ class ProgramMove:
         else:
             return [node.stmt]
         stmts = [cst.parse_statement(line + "\n") for line in lines]
-        stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines))
+        stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines) + cg.inner_comments(node.stmt))
         return stmts
 
     def _return_source(

@@ -446,3 +446,21 @@ def test_comments_of_removed_statements_are_kept() -> None:
         assert comment in result.code
     # the placeholder's comment sits above the step that takes it
     assert result.code.index("# the input") < result.code.index("def compute_y(x)")
+
+
+def test_comments_of_an_unwrapped_session_block_and_a_replaced_train_op_are_kept() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 1])
+        w = tf.Variable(tf.ones([1, 1]))
+        loss = tf.reduce_mean(tf.matmul(x, w))
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)  # plain descent
+        with tf.Session() as sess:  # the session
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {x: [[1.0]]})
+            print(sess.run(w))
+            # the trained weight
+        """))
+    assert result.level == "idiomatic", result.findings
+    for comment in ("# plain descent", "# the session", "# the trained weight"):
+        assert comment in result.code

@@ -678,3 +678,21 @@ def test_a_layer_helper_given_a_graph_value_as_configuration_stays_in_graph_mode
     result = rewrite_source(source)
     assert result.level == "partial"
     assert "AddLayer(" not in result.code
+
+
+def test_comments_of_a_layer_helpers_weights_go_to_build() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        def add_layer(inputs, in_size, out_size):
+            # the weights
+            w = tf.Variable(tf.zeros([in_size, out_size]))  # zeros
+            return tf.matmul(inputs, w)
+        x = tf.placeholder(tf.float32, [None, 2])
+        y = add_layer(x, 2, 1)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(y, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "idiomatic", result.findings
+    build = result.code[result.code.index("def build"):result.code.index("def call")]
+    assert "# the weights" in build and "# zeros" in build
