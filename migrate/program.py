@@ -77,6 +77,7 @@ from .rules.session import RULE as SESSION_RULE
 from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
+from .shared_steps import share_steps
 from .step_names import step_base
 from .summary_helpers import (
     NameScopes,
@@ -310,7 +311,9 @@ class ProgramMove:
             late.extend(self._unrun_functions())
         late_at = max(graph_end, insert_at or 0)
         if insert_at is None or insert_at == late_at:
-            return self._place(out, late_at, functions + late) if functions + late else out
+            together = share_steps(functions + late, self.aliases)
+            return self._place(out, late_at, together) if together else out
+        functions, late = share_steps(functions, self.aliases), share_steps(late, self.aliases)
         if late:
             out = self._place(out, late_at, late)
         return self._place(out, insert_at, functions) if functions else out
