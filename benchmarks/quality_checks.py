@@ -1,0 +1,218 @@
+"""What makes a rewrite read like generated code: the anti-patterns, as a list of checks.
+
+Each check reads a rewrite (``after``) next to its original (``before``) and returns the
+lines where it sees its anti-pattern; `CHECKS` is the list `benchmarks/output_quality.py`
+counts over and `tests/rewrite/test_output_quality.py` runs over every golden, so the two
+never disagree about what counts. `comments_lost` and `emitted_lines` measure the rest.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import struct
+import tokenize
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: A line no emitted line should pass, unless the original's own longest line is longer.
+LINE_LIMIT = 100
+
+#: Initializer factories a person replaces by the value itself: `tf.Variable(3.0)`, `tf.zeros(s)`.
+INITIALIZERS = frozenset({
+    "tf.constant_initializer", "tf.zeros_initializer", "tf.ones_initializer",
+    "tf.keras.initializers.Constant", "tf.keras.initializers.Zeros", "tf.keras.initializers.Ones",
+    "tf.initializers.constant", "tf.initializers.zeros", "tf.initializers.ones",
+})
+
+NUMPY_MAP = re.compile(r"tf\.nest\.map_structure\(\s*lambda (\w+): None if \1 is None else \1\.numpy\(\)")
+SUFFIXED = re.compile(r"^(\w+?)_(\d+)$")
+INTERNAL = re.compile(r"\bself__\w")
+
+Hit = tuple[int, str]  # (line, what)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    anti_pattern: str  # what a person would have written instead, one line
+    find: Callable[[str, str], list[Hit]]
+
+
+def _tree(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else ""
+    return ""
+
+
+def _steps(tree: ast.Module) -> list[ast.FunctionDef]:
+    """Functions decorated with `tf.function` (bare or called)."""
+    def is_step(d: ast.expr) -> bool:
+        return _dotted(d.func if isinstance(d, ast.Call) else d) == "tf.function"
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and any(map(is_step, n.decorator_list))]
+
+
+def _float32_repr(text: str) -> str | None:
+    """The short decimal a float literal is the float32 rounding of, when it is one."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if len(text) < 10 or struct.unpack("f", struct.pack("f", value))[0] != value:
+        return None
+    for digits in range(1, 8):
+        short = f"{value:.{digits}g}"
+        if struct.unpack("f", struct.pack("f", float(short)))[0] == value:
+            return short if len(short) < len(text) else None
+    return None
+
+
+def _numbers(source: str) -> list[tuple[int, str]]:
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return [(t.start[0], t.string) for t in tokens if t.type == tokenize.NUMBER]
+
+
+def float32_literals(after: str, before: str) -> list[Hit]:
+    written = {text for _, text in _numbers(before)}
+    return [(line, f"{text} for {short}") for line, text in _numbers(after)
+            if text not in written and (short := _float32_repr(text)) is not None]
+
+
+def initializer_called_in_variable(after: str, before: str) -> list[Hit]:
+    hits = []
+    for node in ast.walk(_tree(after)):
+        if not (isinstance(node, ast.Call) and _dotted(node.func) == "tf.Variable"):
+            continue
+        first = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "initial_value"), None)
+        if isinstance(first, ast.Call) and isinstance(first.func, ast.Call) and _dotted(first.func.func) in INITIALIZERS:
+            hits.append((node.lineno, f"{_dotted(first.func.func)}(...)(...) in tf.Variable"))
+    return hits
+
+
+def numpy_map_structure(after: str, before: str) -> list[Hit]:
+    return [(after.count("\n", 0, m.start()) + 1, "results unpacked through tf.nest.map_structure")
+            for m in NUMPY_MAP.finditer(after)]
+
+
+def step_returns_none(after: str, before: str) -> list[Hit]:
+    hits = []
+    for step in _steps(_tree(after)):
+        for node in ast.walk(step):
+            if (isinstance(node, ast.Return) and isinstance(node.value, (ast.List, ast.Tuple))
+                    and any(isinstance(e, ast.Constant) and e.value is None for e in node.value.elts)):
+                hits.append((node.lineno, f"{step.name}() returns a None"))
+    return hits
+
+
+def _bound_names(tree: ast.Module) -> set[str]:
+    """Names and attributes (`x`, `self.x`'s `x`) the program assigns."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            names.add(node.id if isinstance(node, ast.Name) else node.attr)
+    return names
+
+
+def _identifiers(tree: ast.Module) -> set[str]:
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    return names | {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.args}
+
+
+def name_collisions(after: str, before: str) -> list[Hit]:
+    """A step named after one of the user's variables, or a user's name taken by the rewrite
+    so that its own binding became `name_2`."""
+    old, tree = _tree(before), _tree(after)
+    bound, known = _bound_names(old), _identifiers(old)
+    hits = [(s.lineno, f"step {s.name}() named after the program's {s.name}") for s in _steps(tree) if s.name in bound]
+    lines: dict[str, int] = {}
+    for node in ast.walk(tree):
+        name = node.id if isinstance(node, ast.Name) else node.name if isinstance(node, ast.FunctionDef) else None
+        if name is not None:
+            lines.setdefault(name, node.lineno)
+    for name, line in sorted(lines.items(), key=lambda kv: kv[1]):
+        m = SUFFIXED.match(name)
+        if m and name not in known and m.group(1) in known:
+            hits.append((line, f"{name} beside the program's {m.group(1)}"))
+    return hits
+
+
+def internal_names(after: str, before: str) -> list[Hit]:
+    return [(i, "internal name self__") for i, line in enumerate(after.splitlines(), 1)
+            if INTERNAL.search(line) and not INTERNAL.search(before)]
+
+
+def line_limit(before: str) -> int:
+    return max([LINE_LIMIT, *map(len, before.splitlines())])
+
+
+def emitted_lines(after: str, before: str) -> list[tuple[int, str]]:
+    """Lines of the rewrite that are not lines of the original."""
+    kept = set(before.splitlines())
+    return [(i, line) for i, line in enumerate(after.splitlines(), 1) if line not in kept]
+
+
+def long_lines(after: str, before: str) -> list[Hit]:
+    limit = line_limit(before)
+    return [(i, f"{len(line)} characters (limit {limit})") for i, line in emitted_lines(after, before) if len(line) > limit]
+
+
+def forward_copied(after: str, before: str) -> list[Hit]:
+    """A statement of the forward pass repeated in several step functions: each distinct
+    computed assignment found in more than one `tf.function`, once, at its second copy."""
+    seen: dict[str, int] = {}
+    hits = []
+    for step in _steps(_tree(after)):
+        mine = set()
+        for node in ast.walk(step):
+            if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Call, ast.BinOp)):
+                key = ast.dump(node)
+                if key in mine:
+                    continue
+                mine.add(key)
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] == 2:
+                    hits.append((node.lineno, f"{ast.unparse(node)[:60]} also in another step"))
+    return hits
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("float32_literal", "the literal as the user wrote it (0.9, not 0.8999999761581421)", float32_literals),
+    Check("initializer_in_variable", "tf.Variable(3.0) / tf.zeros(shape), not tf.constant_initializer(3.0)(shape)",
+          initializer_called_in_variable),
+    Check("numpy_map_structure", "loss = train_step(x, y).numpy()", numpy_map_structure),
+    Check("step_returns_none", "a step returns what its callers use", step_returns_none),
+    Check("name_collision", "train_step / evaluate, never a name the program binds", name_collisions),
+    Check("internal_name", "the user's names only", internal_names),
+    Check("long_line", f"emitted lines within the file's longest line, else {LINE_LIMIT}", long_lines),
+    Check("forward_copied", "the forward pass defined once and called from each step", forward_copied),
+)
+
+
+#: The name `comments_lost` goes by in the list of known offenders.
+COMMENTS = "comments_lost"
+
+
+def comments(source: str) -> list[str]:
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return [t.string.strip() for t in tokens if t.type == tokenize.COMMENT]
+
+
+def comments_lost(after: str, before: str) -> list[str]:
+    """Comments of the original the rewrite does not have (each counted as often as written)."""
+    return list((Counter(comments(before)) - Counter(comments(after))).elements())
+
+
+def code_lines(source: str) -> int:
+    """Lines that are not blank: what a reader reads."""
+    return sum(1 for line in source.splitlines() if line.strip())
