@@ -69,25 +69,28 @@ def goldens() -> list[Measure]:
     return out
 
 
-def _real_file(path: Path) -> Measure | None:
+def _real_file(path: Path) -> Measure | str | None:
+    """The file's measure; None when the rewrite leaves it as it is, or why it was not measured."""
     from migrate.process import rewrite_bytes
+    from migrate.report import RewriteConfig
 
     source = path.read_bytes()
     try:
-        result = rewrite_bytes(source, str(path))
+        result = rewrite_bytes(source, str(path), RewriteConfig())
         if not result.changed:
             return None
-        before, after = source.decode("utf-8"), result.code.decode("utf-8")
-        return measure(str(path), before, after)
-    except Exception:  # noqa: BLE001 - a file the rewriter refuses or fails on is not measured here
-        return None
+        return measure(str(path), source.decode("utf-8"), result.code.decode("utf-8"))
+    except Exception as error:  # noqa: BLE001 - a file refused (parse, safety) or failed is counted apart
+        return f"{path}: {type(error).__name__}: {error}"
 
 
-def real_files(folders: Iterable[Path], jobs: int) -> list[Measure]:
+def real_files(folders: Iterable[Path], jobs: int) -> tuple[list[Measure], list[str]]:
+    """Measures of the files the rewriter changes, and why others were not measured."""
     paths = sorted(p for folder in folders for p in folder.rglob("*.py")
                    if b"tensorflow" in p.read_bytes())
     with ProcessPoolExecutor(jobs) as pool:
-        return [m for m in pool.map(_real_file, paths, chunksize=4) if m is not None]
+        results = list(pool.map(_real_file, paths, chunksize=4))
+    return [r for r in results if isinstance(r, Measure)], [r for r in results if isinstance(r, str)]
 
 
 def _spread(values: list[float]) -> str:
@@ -143,8 +146,11 @@ def main() -> None:
     if args.per_file:
         lines += per_file(gold) + [""]
     if args.realworld:
-        real = real_files(args.realworld, args.jobs)
-        lines += table("real code", real) + [""]
+        real, unmeasured = real_files(args.realworld, args.jobs)
+        lines += table("real code (files the rewriter changes)", real)
+        lines += [f"| not measured (rewrite refused or failed) | {len(unmeasured)} |", ""]
+        for reason in unmeasured:
+            print(f"not measured: {reason}"[:300], file=sys.stderr)
         if args.per_file:
             lines += per_file(real) + [""]
     print("\n".join(lines))
