@@ -147,6 +147,20 @@ def name_collisions(after: str, before: str) -> list[Hit]:
     return hits
 
 
+def variables_local_to_init(after: str, before: str) -> list[Hit]:
+    """A model class's variable made a local of ``__init__`` (read by closures) where a person
+    keeps it as an attribute (``self.w = tf.Variable(...)``)."""
+    hits = []
+    for cls in (n for n in ast.walk(_tree(after)) if isinstance(n, ast.ClassDef)):
+        for init in (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"):
+            for node in init.body:
+                if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                        and _dotted(node.value.func) == "tf.Variable"
+                        and any(isinstance(t, ast.Name) for t in node.targets)):
+                    hits.append((node.lineno, f"variable {ast.unparse(node.targets[0])} local to {cls.name}.__init__"))
+    return hits
+
+
 def internal_names(after: str, before: str) -> list[Hit]:
     return [(i, "internal name self__") for i, line in enumerate(after.splitlines(), 1)
             if INTERNAL.search(line) and not INTERNAL.search(before)]
@@ -194,6 +208,7 @@ CHECKS: tuple[Check, ...] = (
     Check("step_returns_none", "a step returns what its callers use", step_returns_none),
     Check("name_collision", "train_step / evaluate, never a name the program binds", name_collisions),
     Check("internal_name", "the user's names only", internal_names),
+    Check("variable_local_to_init", "a model's variables as attributes", variables_local_to_init),
     Check("long_line", f"emitted lines within the file's longest line, else {LINE_LIMIT}", long_lines),
     Check("forward_copied", "the forward pass defined once and called from each step", forward_copied),
 )

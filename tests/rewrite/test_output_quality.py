@@ -116,6 +116,19 @@ def test_a_step_named_after_a_user_name_and_suffixed_duplicates_are_seen() -> No
     assert sorted(_hits("name_collision", after, before)) == [1, 5]
 
 
+def test_a_variable_local_to_a_model_s_init_is_seen() -> None:
+    after = """\
+        class Model:
+            def __init__(self):
+                w = tf.Variable(1.0)
+                self.b = tf.Variable(0.0)
+
+        def build():
+            v = tf.Variable(2.0)
+        """
+    assert _hits("variable_local_to_init", after) == [3]
+
+
 def test_internal_names_are_seen() -> None:
     assert _hits("internal_name", "self__x = 1\nself.x = 2\n") == [1]
 
