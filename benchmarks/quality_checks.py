@@ -181,6 +181,40 @@ def long_lines(after: str, before: str) -> list[Hit]:
     return [(i, f"{len(line)} characters (limit {limit})") for i, line in emitted_lines(after, before) if len(line) > limit]
 
 
+def _misaligned(source: str) -> list[tuple[int, str, str]]:
+    """Continuation lines not aligned with the bracket they continue (pycodestyle's E128/E127):
+    a bracket followed by code on its line sets the column of the lines after it.
+    Each as (line, the bracket's line, the line)."""
+    lines = source.splitlines()
+    out = []
+    stack: list[tuple[int, int | None]] = []  # (line of the bracket, column its lines align to)
+    last_row = 0
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            continue
+        row, col = tok.start
+        if stack and row != last_row and stack[-1][1] is not None and tok.string not in ")]}":
+            opener_row, align = stack[-1]
+            if col != align:
+                out.append((row, lines[opener_row - 1], lines[row - 1]))
+        if stack and stack[-1][1] is None and row == stack[-1][0]:
+            stack[-1] = (stack[-1][0], col)  # the first token after the bracket, on its line
+        if tok.string in "([{" and tok.type == tokenize.OP:
+            stack.append((row, None))
+        elif tok.string in ")]}" and tok.type == tokenize.OP and stack:
+            stack.pop()
+        last_row = tok.end[0]
+    return out
+
+
+def continuation_misaligned(after: str, before: str) -> list[Hit]:
+    """Continuation lines the rewrite left out of line with their bracket (a renamed call
+    moves its bracket; the lines under it stay where they were)."""
+    known = {(opener, line) for _, opener, line in _misaligned(before)}
+    return [(row, "continuation line not under its bracket") for row, opener, line in _misaligned(after)
+            if (opener, line) not in known]
+
+
 def forward_copied(after: str, before: str) -> list[Hit]:
     """A statement of the forward pass repeated in several step functions: each distinct
     computed assignment found in more than one `tf.function`, once, at its second copy."""
@@ -210,6 +244,7 @@ CHECKS: tuple[Check, ...] = (
     Check("internal_name", "the user's names only", internal_names),
     Check("variable_local_to_init", "a model's variables as attributes", variables_local_to_init),
     Check("long_line", f"emitted lines within the file's longest line, else {LINE_LIMIT}", long_lines),
+    Check("continuation_misaligned", "continuation lines kept under their bracket", continuation_misaligned),
     Check("forward_copied", "the forward pass defined once and called from each step", forward_copied),
 )
 

@@ -141,6 +141,26 @@ def test_long_emitted_lines_are_seen_within_the_file_s_own_length() -> None:
     assert _hits("long_line", kept + "z = " + "b" * 170 + "\n", kept) == [2]
 
 
+def test_a_continuation_line_left_behind_by_a_renamed_call_is_seen() -> None:
+    before = """\
+        h = tf.layers.dense(x, 5,
+                            name="hidden")
+        g = f(x,
+            y)
+        """
+    after = """\
+        h = tf.keras.layers.Dense(5,
+                            name="hidden")(x)
+        g = f(x,
+            y)
+        k = tf.concat(
+            [a, b], 0)
+        m = tf.stack([a,
+                      b])
+        """
+    assert _hits("continuation_misaligned", after, before) == [2]  # g's is the user's own
+
+
 def test_a_forward_pass_copied_into_two_steps_is_seen() -> None:
     after = """\
         @tf.function
