@@ -71,6 +71,7 @@ MERGES: tuple[Merge, ...] = (
     ),
 )
 
+
 def tidy(findings: Sequence[Finding], source: str) -> list[Finding]:
     """One finding per construct and rule, sorted by (line, column), columns 1-based, names
     as the user wrote them. ``source`` gives each column: a finding at column 0 (a pass that
@@ -98,35 +99,35 @@ def _merged(findings: list[Finding]) -> list[Finding]:
         if hit is None:
             out.append(f)
             continue
-        index, subject, captured = hit
-        key = (f.rule, f.line, f.col, f.kind, index, subject)
+        merge, subject, captured = hit
+        key = (f.rule, f.line, f.col, f.kind, merge, subject)
         if key not in groups:
             groups[key] = []
             out.append(key)
         groups[key].append((f, captured))
-    return [entry if isinstance(entry, Finding) else _render(groups[entry], entry) for entry in out]
+    return [entry if isinstance(entry, Finding) else _render(groups[entry]) for entry in out]
 
 
-def _match(message: str) -> tuple[int, str, dict[str, str]] | None:
-    for index, merge in enumerate(MERGES):
+def _match(message: str) -> tuple[Merge, str, dict[str, str]] | None:
+    for merge in MERGES:
         for pattern in merge.patterns:
             m = pattern.fullmatch(message)
             if m:
                 captured = {k: v for k, v in m.groupdict().items() if k != "subject" and v}
-                return index, m.group("subject"), captured
+                return merge, m.group("subject"), captured
     return None
 
 
-def _render(group: list[tuple[Finding, dict[str, str]]], key: tuple[object, ...]) -> Finding:
+def _render(group: list[tuple[Finding, dict[str, str]]]) -> Finding:
     first = group[0][0]
     if len(group) == 1:
         return first
+    merge, subject, _ = _match(first.message)  # type: ignore[misc]
     captured: dict[str, list[str]] = {}
     for _, values in group:
         for name, value in values.items():
             if value not in captured.setdefault(name, []):
                 captured[name].append(value)
-    merge, subject = MERGES[key[4]], str(key[5])  # type: ignore[call-overload]
     return replace(first, message=merge.render(subject, captured))
 
 
