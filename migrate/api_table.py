@@ -192,13 +192,12 @@ class OptimizerSpec:
     keras: str
     positional: tuple[str, ...]  # TF1 constructor parameters in order
     keywords: dict[str, str]  # TF1 keyword -> Keras keyword ("" drops it)
-    tf1_defaults: dict[str, str]  # TF1 defaults that differ from Keras, spelled as Keras kwargs
+    tf1_defaults: dict[str, str]  # the learning rate and TF1 defaults Keras lacks, as Keras kwargs
     exact: bool = True
     note: str = ""
     fixed: dict[str, str] = field(default_factory=dict)  # always emitted
-    # Keras keywords Keras subtracts from 1 in float64 where TF1 did it in float32: written as
-    # the float32 value TF1 held, so `1 - beta` rounds to TF1's number.
-    float32_args: tuple[str, ...] = ()
+    # Keywords Keras subtracts from 1 in float64 where TF1 did it in float32 (reported).
+    float64_args: tuple[str, ...] = ()
     drift: str = ""  # why a correct rewrite can still part from TF1 in the last bits (reported)
 
 
@@ -216,8 +215,8 @@ OPTIMIZERS: dict[str, OptimizerSpec] = {
         "Adam", ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
         {"learning_rate": "learning_rate", "beta1": "beta_1", "beta2": "beta_2",
          "epsilon": "epsilon", "use_locking": "", "name": ""},
-        {"learning_rate": "0.001", "beta_1": "0.9", "beta_2": "0.999", "epsilon": "1e-08"},
-        float32_args=("beta_1", "beta_2"),
+        {"learning_rate": "0.001", "epsilon": "1e-08"},
+        float64_args=("beta_1", "beta_2"),
         drift=(
             "Keras's Adam computes beta ** step with pow, TF1 multiplies an accumulator by beta "
             "each step: the bias correction differs in its last bits from the second step on, "
@@ -237,9 +236,9 @@ OPTIMIZERS: dict[str, OptimizerSpec] = {
         ("learning_rate", "decay", "momentum", "epsilon", "use_locking", "centered", "name"),
         {"learning_rate": "learning_rate", "decay": "rho", "momentum": "momentum",
          "epsilon": "epsilon", "use_locking": "", "centered": "centered", "name": ""},
-        {"rho": "0.9", "epsilon": "1e-10"},
+        {"epsilon": "1e-10"},
         exact=False,
-        float32_args=("rho",),
+        float64_args=("rho",),
         note=(
             "TF1 RMSProp starts its mean-square accumulator at ones, Keras RMSprop at zeros; "
             "early steps differ. To reproduce TF1 exactly, build the optimizer and assign 1.0 "
@@ -250,8 +249,8 @@ OPTIMIZERS: dict[str, OptimizerSpec] = {
         "Adadelta", ("learning_rate", "rho", "epsilon", "use_locking", "name"),
         {"learning_rate": "learning_rate", "rho": "rho", "epsilon": "epsilon",
          "use_locking": "", "name": ""},
-        {"learning_rate": "0.001", "rho": "0.95", "epsilon": "1e-08"},
-        float32_args=("rho",),
+        {"learning_rate": "0.001", "epsilon": "1e-08"},
+        float64_args=("rho",),
     ),
 }
 

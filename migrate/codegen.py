@@ -129,7 +129,9 @@ def convert_result(call: str, structure: str) -> str:
         "single": f"{call}.numpy()",
         "list": f"[t.numpy() for t in {call}]",
         "dict": f"{{k: t.numpy() for k, t in {call}.items()}}",
-        "nested": f"tf.nest.map_structure(lambda t: None if t is None else t.numpy(), {call})",
+        "nested": f"tf.nest.map_structure(lambda t: t.numpy(), {call})",
+        # a train op's place in a fetched structure: sess.run gave None there
+        "nested_with_none": f"tf.nest.map_structure(lambda t: None if t is None else t.numpy(), {call})",
     }[structure]
 
 

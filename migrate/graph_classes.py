@@ -178,7 +178,7 @@ def convert_class(
                    for n in node.names if n.startswith(PREFIX)}
     for fetch, fed in external:
         step = move.functions.get(f"{_attributes(fetch, PREFIX)} -> {_attributes(fetch, PREFIX)}")
-        if step is None or step.returns_structure not in ("single", "list", "nested", "none"):
+        if step is None or step.returns_structure not in ("single", "list", "nested", "nested_with_none", "none"):
             continue  # a variable read, or a fetch the module's run site reports on
         params = [p.name.removeprefix(PREFIX) for p in step.params]
         info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params, step.returns_structure)

@@ -66,7 +66,7 @@ from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import KerasLayerCall, has_weights, keras_layer, keras_layer_inline
-from .rules.optimizers import MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
+from .rules.optimizers import FLOAT64_DECAY, MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.rnn_cells import cell_name
 from .rules.rnn_layers import DYNAMIC_RNN_PARAMS, KERAS_CELLS, dynamic_rnn_layer
@@ -94,11 +94,6 @@ TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
 # Keras objects a TF1 graph may build by name and then call, as it would a model instance.
 KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
 #: Why a Keras optimizer given a computed beta or rho can part from TF1 late in a run.
-FLOAT64_DECAY = (
-    "Keras 3 computes 1 - {names} in float64, TF1's kernel in float32: with a computed value "
-    "each update differs from TF1's at about 1e-5 relative, which a long run can amplify where "
-    "a ReLU or max-pool choice flips; write the value as float(np.float32(value)) to match TF1"
-)
 #: Ops that only run others: ``sess.run`` returns None for them, and a tf.function may not
 #: return them (TF raises TypeError for an Operation).
 VALUELESS_OPS = frozenset({"group", "no_op"})
@@ -161,7 +156,7 @@ class StepFunction:
     name: str
     params: list[Node]
     definition: cst.FunctionDef
-    returns_structure: str  # "none" | "single" | "list" | "tuple" | "dict" | "nested"
+    returns_structure: str  # "none" | "single" | "list" | "tuple" | "dict" | "nested" | "nested_with_none"
 
 
 @dataclass
@@ -1588,17 +1583,9 @@ class ProgramMove:
         if "rate_function" in node.info and path == "train.MomentumOptimizer":
             self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
         self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {keras.source.split('(')[0]}")
-        if keras.rounded:
-            self._fixed(
-                OPTIMIZER_RULE.id, call,
-                f"{', '.join(keras.rounded)} written as TF1's float32 "
-                f"{'values' if len(keras.rounded) > 1 else 'value'}: Keras subtracts "
-                f"{'them' if len(keras.rounded) > 1 else 'it'} from 1 in float64", "info",
-            )
-        if keras.float64:
-            self._fixed(OPTIMIZER_RULE.id, call, FLOAT64_DECAY.format(names=", ".join(keras.float64)), "info")
-        if keras.drift:
-            self._fixed(OPTIMIZER_RULE.id, call, keras.drift, "info")
+        float64 = FLOAT64_DECAY.format(names=", ".join(keras.float64)) if keras.float64 else ""
+        if keras.drift or float64:
+            self._fixed(OPTIMIZER_RULE.id, call, "; ".join(filter(None, (float64, keras.drift))), "info")
         if keras.note:
             self._fixed(RMSPROP_RULE.id, call, keras.note, "manual")
         return keras.source
@@ -2682,31 +2669,36 @@ class ProgramMove:
             return fetch.value, "single"
         move = self
 
+        nones: list[str] = []
+
         class NoneForOps(cst.CSTTransformer):
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
                 node = move.scope.lookup(original.value)
                 if node is not None and _valueless(node):
+                    nones.append(original.value)
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
+                    summaries.append(original.value)  # a dict of tags in the structure
                     return cst.parse_expression(snapshots.get(original.value) or move._summary_dict(node))
                 if node is not None and node.kind == "schedule":
                     return cst.Name(f"{original.value}_value")
                 return updated
 
+        summaries: list[str] = []
         returned = fetch.visit(NoneForOps())
-        has_none = code(returned) != code(fetch)
+        has_none = bool(nones)
         leaves = cg.leaves(fetch)
         flat = leaves is not None and not any(
             (n := self.scope.lookup(leaf)) is not None and _list_valued(n, self.aliases) for leaf in leaves
         )
-        if isinstance(fetch, cst.List) and flat and not has_none:
+        if isinstance(fetch, cst.List) and flat and not has_none and not summaries:
             structure = "list"
-        elif isinstance(fetch, cst.Dict) and not has_none and all(
+        elif isinstance(fetch, cst.Dict) and not has_none and not summaries and all(
             isinstance(e, cst.DictElement) and not isinstance(e.value, (cst.List, cst.Dict, cst.Tuple)) for e in fetch.elements
         ):
             structure = "dict"
         elif isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
-            structure = "nested"
+            structure = "nested_with_none" if has_none else "nested"
         else:
             structure = "single"
         return code(returned), structure  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from ..api_table import (
 from ..graph import call_args
 from ..imports import Aliases
 from ..report import Unsupported
+from ..start_values import constant_start
 from . import Rule
 
 RULE = Rule(
@@ -115,7 +116,7 @@ def variable_from_get_variable(
         raise Unsupported(RULE.id, line, "get_variable with an initializer function needs a shape")
     key, init_call = found
     spec = INITIALIZERS[key]
-    value = spec.value.format(
+    value = constant_start(key, init_call, args["shape"], dtype) or spec.value.format(
         shape=_code(args["shape"]), dtype=dtype, args=initializer_args(init_call, spec.defaults)
     )
     return f"tf.Variable({value}, name={name}{extra})"

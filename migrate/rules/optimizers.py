@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import struct
 from dataclasses import dataclass
 
 import libcst as cst
@@ -70,27 +68,18 @@ class KerasOptimizer:
     source: str
     note: str  # why the Keras form cannot match TF1 exactly ("" when it can)
     drift: str  # why it can still part from TF1 in the last bits ("" when it cannot)
-    rounded: tuple[str, ...]  # `beta_1=0.9`: literals written as their float32 value
-    float64: tuple[str, ...]  # keywords whose computed value Keras subtracts from 1 in float64
+    float64: tuple[str, ...]  # keywords whose `1 - value` Keras computes in float64
 
 
-_NUMBER = re.compile(r"[0-9][0-9_]*\.?[0-9_]*(?:[eE][+-]?[0-9]+)?|\.[0-9_]+(?:[eE][+-]?[0-9]+)?")
-
-
-def _float32_literal(code: str) -> str | None:
-    """`0.9` → `0.8999999761581421`, the float32 value TF1 held; None for anything not a number."""
-    if not _NUMBER.fullmatch(code):
-        return None
-    value = float(code)
-    try:
-        rounded: float = struct.unpack("f", struct.pack("f", value))[0]
-    except OverflowError:  # beyond float32: TF1 would have refused it too
-        return None
-    return code if rounded == value else repr(rounded)
+FLOAT64_DECAY = (
+    "Keras 3 computes 1 - {names} in float64, TF1's kernel in float32: each update differs "
+    "from TF1's in its last bits, which a long run can amplify where a ReLU or max-pool choice "
+    "flips; write float(np.float32(value)) to reproduce TF1 bit for bit"
+)
 
 
 def keras_optimizer(path: str, call: cst.Call, learning_rate: str | None = None) -> KerasOptimizer:
-    """The Keras optimizer for a `tf.train` optimizer call.
+    """The Keras optimizer for a `tf.train` optimizer call, its literals as the user wrote them.
 
     `learning_rate` overrides the TF1 value (used when it was fed through a placeholder).
     """
@@ -110,18 +99,10 @@ def keras_optimizer(path: str, call: cst.Call, learning_rate: str | None = None)
         kwargs["learning_rate"] = _float_literal(kwargs["learning_rate"])
     if "momentum" in kwargs:
         kwargs["momentum"] = _float_literal(kwargs["momentum"])
-    rounded, float64 = [], []
-    for name in spec.float32_args:
-        value = _float32_literal(kwargs[name])
-        if value is None:
-            float64.append(name)
-        elif value != kwargs[name]:
-            rounded.append(f"{name}={kwargs[name]}")
-            kwargs[name] = value
     ordered = ["learning_rate"] + [k for k in kwargs if k != "learning_rate"]
     text = ", ".join(f"{k}={kwargs[k]}" for k in ordered if k in kwargs)
     source = f"tf.keras.optimizers.{spec.keras}({text})"
-    return KerasOptimizer(source, spec.note, spec.drift, tuple(rounded), tuple(float64))
+    return KerasOptimizer(source, spec.note, spec.drift, spec.float64_args)
 
 
 MOMENTUM_RULE = Rule(

@@ -177,7 +177,7 @@ def test_scope_argument_names_variables_and_lists_them() -> None:
 
         class Net:
             def __init__(self, scope, n):
-                w = tf.Variable(tf.zeros([n], tf.float32), name=f'{scope}/w')
+                w = tf.Variable(tf.zeros([n]), name=f'{scope}/w')
                 params = [w]
                 self.optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 

@@ -139,6 +139,6 @@ def test_parameter_count_reads_keras_shapes_and_tuple_op_is_fetched_as_tuple() -
     assert result.level == "idiomatic", result.findings
     assert "np.prod(list(v.shape)) for v in h_2.trainable_variables" in result.code
     assert (
-        "values, indices = tf.nest.map_structure(lambda t: None if t is None else t.numpy(), top("
+        "values, indices = tf.nest.map_structure(lambda t: t.numpy(), top("
         in result.code
     )

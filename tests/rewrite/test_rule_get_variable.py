@@ -1,6 +1,9 @@
 """TF103: get_variable → tf.Variable with the TF1 initializer explicit and the TF1 name kept."""
 
+import pytest
 from helpers import check_transformed
+
+from migrate.api import rewrite_source
 
 PROGRAM = """\
 import tensorflow as tf
@@ -79,7 +82,7 @@ def test_helper_creating_variables_with_no_scope_to_name_a_layer_is_inlined() ->
         import tensorflow as tf
 
 
-        w = tf.Variable(tf.zeros([3, 1], tf.float32), name="w")
+        w = tf.Variable(tf.zeros([3, 1]), name="w")
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
@@ -95,3 +98,44 @@ def test_helper_creating_variables_with_no_scope_to_name_a_layer_is_inlined() ->
         train([[1.0, 2.0, 3.0]])
         """,
     )
+
+
+START = """\
+import tensorflow as tf
+n, v = 2, 0.5
+x = tf.get_variable('x', {shape}, initializer={initializer})
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(x))
+"""
+
+
+@pytest.mark.parametrize(("initializer", "start"), [
+    ("tf.constant_initializer(3.)", "3."),
+    ("tf.constant_initializer(-2)", "-2.0"),
+    ("tf.zeros_initializer()", "tf.zeros([])"),
+    ("tf.constant_initializer()", "tf.zeros([])"),
+])
+def test_a_scalar_constant_start_is_written_as_its_value(initializer: str, start: str) -> None:
+    result = rewrite_source(START.format(shape="[]", initializer=initializer))
+    assert f"x = tf.Variable({start}, name='x')\n" in result.code
+
+
+@pytest.mark.parametrize(("shape", "initializer", "start"), [
+    ("[2, 2]", "tf.constant_initializer(0.5)", "tf.fill([2, 2], 0.5)"),
+    ("[2]", "tf.constant_initializer([1., -2.])", "[1., -2.]"),
+    ("[2, 3]", "tf.ones_initializer()", "tf.ones([2, 3])"),
+    ("[2, 3]", "tf.zeros_initializer(), dtype=tf.int32", "tf.zeros([2, 3], tf.int32)"),
+    # kept as the initializer call: TF's float32 from an int list, a shape not the list's,
+    # another dtype, a value that is not a literal
+    ("[2]", "tf.constant_initializer([1, 2])", "tf.constant_initializer(value=[1, 2])([2], tf.float32)"),
+    ("[4]", "tf.constant_initializer([1., 2.])", "tf.constant_initializer(value=[1., 2.])([4], tf.float32)"),
+    ("[2]", "tf.constant_initializer(0.5), dtype=tf.float64",
+     "tf.constant_initializer(value=0.5)([2], tf.float64)"),
+    ("[n, 3]", "tf.constant_initializer(0.5)", "tf.fill([n, 3], 0.5)"),
+    ("(n,) * 2", "tf.constant_initializer(0.5)", "tf.constant_initializer(value=0.5)((n,) * 2, tf.float32)"),
+    ("[2]", "tf.constant_initializer(v)", "tf.constant_initializer(value=v)([2], tf.float32)"),
+])
+def test_constant_starts_are_plain_where_the_values_and_dtype_stay(shape: str, initializer: str, start: str) -> None:
+    result = rewrite_source(START.format(shape=shape, initializer=initializer))
+    assert f"x = tf.Variable({start}, name='x')" in result.code

@@ -132,7 +132,7 @@ with tf.Session() as sess:
     assert result.level == "idiomatic"
     assert "class Build" not in result.code and "def build" not in result.code
     assert "hidden = 3\nh_layer = tf.keras.layers.Dense(hidden)\n" in result.code
-    assert 'w = tf.Variable(tf.constant_initializer(value=0.5)([hidden, 1], tf.float32), name="w")' in result.code
+    assert 'w = tf.Variable(tf.fill([hidden, 1], 0.5), name="w")' in result.code
 
 
 def test_only_what_weights_read_moves_to_build() -> None:
