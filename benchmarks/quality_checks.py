@@ -209,10 +209,13 @@ def _misaligned(source: str) -> list[tuple[int, str, str]]:
 
 def continuation_misaligned(after: str, before: str) -> list[Hit]:
     """Continuation lines the rewrite left out of line with their bracket (a renamed call
-    moves its bracket; the lines under it stay where they were)."""
-    known = {(opener, line) for _, opener, line in _misaligned(before)}
-    return [(row, "continuation line not under its bracket") for row, opener, line in _misaligned(after)
-            if (opener, line) not in known]
+    moves its bracket; the lines under it stay where they were). Those the original had
+    already are the user's: only as many as the rewrite adds count, at lines it changed."""
+    old = _misaligned(before)
+    known = {(opener, line) for _, opener, line in old}
+    new = [(row, "continuation line not under its bracket") for row, opener, line in _misaligned(after)
+           if (opener, line) not in known]
+    return new[:max(0, len(_misaligned(after)) - len(old))]
 
 
 def forward_copied(after: str, before: str) -> list[Hit]:

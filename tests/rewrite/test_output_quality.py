@@ -159,6 +159,8 @@ def test_a_continuation_line_left_behind_by_a_renamed_call_is_seen() -> None:
                       b])
         """
     assert _hits("continuation_misaligned", after, before) == [2]  # g's is the user's own
+    # the user's own, on a line the rewrite renamed in
+    assert _hits("continuation_misaligned", "y = f(log(x),\naxis=[1])\n", "y = f(tf.log(x),\nreduction_indices=[1])\n") == []
 
 
 def test_a_forward_pass_copied_into_two_steps_is_seen() -> None:
