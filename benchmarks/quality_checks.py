@@ -129,22 +129,25 @@ def _identifiers(tree: ast.Module) -> set[str]:
     return names | {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.args}
 
 
-def name_collisions(after: str, before: str) -> list[Hit]:
-    """A step named after one of the user's variables, or a user's name taken by the rewrite
-    so that its own binding became `name_2`."""
-    old, tree = _tree(before), _tree(after)
-    bound, known = _bound_names(old), _identifiers(old)
-    hits = [(s.lineno, f"step {s.name}() named after the program's {s.name}") for s in _steps(tree) if s.name in bound]
-    lines: dict[str, int] = {}
-    for node in ast.walk(tree):
+def steps_named_after_variables(after: str, before: str) -> list[Hit]:
+    """A step function that takes the name of one of the program's variables or ops (a
+    training step called `optimizer`), where a person names it by what it does."""
+    bound = _bound_names(_tree(before))
+    return [(s.lineno, f"step {s.name}() named after the program's {s.name}") for s in _steps(_tree(after))
+            if s.name in bound]
+
+
+def suffixed_duplicates(after: str, before: str) -> list[Hit]:
+    """A name the rewrite made by suffixing one of the program's (`optimizer_2` because the
+    step took `optimizer`): two things a reader tells apart by a number."""
+    known = _identifiers(_tree(before))
+    first: dict[str, int] = {}
+    for node in ast.walk(_tree(after)):
         name = node.id if isinstance(node, ast.Name) else node.name if isinstance(node, ast.FunctionDef) else None
         if name is not None:
-            lines.setdefault(name, node.lineno)
-    for name, line in sorted(lines.items(), key=lambda kv: kv[1]):
-        m = SUFFIXED.match(name)
-        if m and name not in known and m.group(1) in known:
-            hits.append((line, f"{name} beside the program's {m.group(1)}"))
-    return hits
+            first[name] = min(first.get(name, node.lineno), node.lineno)
+    return [(line, f"{name} beside the program's {m.group(1)}") for name, line in sorted(first.items(), key=lambda kv: kv[1])
+            if (m := SUFFIXED.match(name)) and name not in known and m.group(1) in known]
 
 
 def variables_local_to_init(after: str, before: str) -> list[Hit]:
@@ -243,7 +246,9 @@ CHECKS: tuple[Check, ...] = (
           initializer_called_in_variable),
     Check("numpy_map_structure", "loss = train_step(x, y).numpy()", numpy_map_structure),
     Check("step_returns_none", "a step returns what its callers use", step_returns_none),
-    Check("name_collision", "train_step / evaluate, never a name the program binds", name_collisions),
+    Check("step_named_after_variable", "train_step / evaluate, never a name the program binds",
+          steps_named_after_variables),
+    Check("suffixed_duplicate", "one name per thing, none told apart by a number (optimizer_2)", suffixed_duplicates),
     Check("internal_name", "the user's names only", internal_names),
     Check("variable_local_to_init", "a model's variables as attributes", variables_local_to_init),
     Check("long_line", f"emitted lines within the file's longest line, else {LINE_LIMIT}", long_lines),
