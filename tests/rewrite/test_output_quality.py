@@ -51,6 +51,16 @@ def test_golden_keeps_every_comment(check: str, name: str) -> None:
     assert comments_lost(*_pair(name)) == []
 
 
+HAND = sorted(p.name for p in PROGRAMS.iterdir() if (p / "hand.py").exists())
+
+
+@pytest.mark.parametrize("name", HAND)
+def test_a_hand_rewrite_shows_no_anti_pattern(name: str) -> None:
+    # what an expert writes by hand must pass: a check that flags it would flag good code
+    hand, before = ((PROGRAMS / name / f).read_text(encoding="utf-8") for f in ("hand.py", "before.py"))
+    assert {c.name: c.find(hand, before) for c in CHECKS if c.find(hand, before)} == {}
+
+
 def _hits(check: str, after: str, before: str = "") -> list[int]:
     return [line for line, _ in BY_NAME[check].find(dedent(after), dedent(before))]
 
