@@ -63,6 +63,36 @@ def comments(lines: tuple[cst.EmptyLine, ...] | list[cst.EmptyLine]) -> list[cst
     return [line for line in lines if line.comment is not None]
 
 
+def unwrapped(stmt: cst.With) -> list[cst.BaseStatement]:
+    """The statements of a `with` block that the rewrite removes, with every comment of the
+    block kept: the `with` line's leading lines and trailing comment go above the first, the
+    block's closing comments above the last."""
+    block = stmt.body
+    inner = list(block.body) if isinstance(block, cst.IndentedBlock) else []
+    if not inner:
+        return inner
+    header = [cst.EmptyLine(comment=block.header.comment)] if block.header.comment is not None else []
+    inner[0] = inner[0].with_changes(leading_lines=[*stmt.leading_lines, *header, *inner[0].leading_lines])
+    closing = comments(block.footer)  # type: ignore[union-attr]
+    if closing:
+        inner[-1] = inner[-1].with_changes(leading_lines=[*inner[-1].leading_lines, *closing])
+    return inner
+
+
+def inner_comments(stmt: cst.BaseStatement) -> list[cst.EmptyLine]:
+    """Every comment of a statement but those of its leading lines, as comment lines in source
+    order: what a rewrite that drops the statement must keep (`x = tf.placeholder(...)  # why`)."""
+    leading = {id(line.comment) for line in stmt.leading_lines if line.comment is not None}
+    found: list[cst.Comment] = []
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:  # every child, whitespace included: comments live in the trivia
+        node = stack.pop()
+        if isinstance(node, cst.Comment) and id(node) not in leading:
+            found.append(node)
+        stack.extend(reversed(node.children))
+    return [cst.EmptyLine(comment=c) for c in found]
+
+
 def strip_leading_blank(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
     """A block's first statement starts right after the block header, and statements moved in
     from module level are one blank line apart at most (PEP 8 inside a function)."""

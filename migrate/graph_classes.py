@@ -139,6 +139,7 @@ def convert_class(
     # Names the rewrite makes up (`self__optimizer` for a Keras optimizer) must not take an
     # attribute's.
     move.used_names.update(n.value for stmt in body for n in names_read(stmt))
+    move.used_names.update(PREFIX + m.name.value for m in methods)  # `self.train_step` stays a method
     reported = len(move.findings)
     out = move._process(body, top=True)
     # The run sites made up for uses outside the class have no line: the module reports them.

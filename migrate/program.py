@@ -77,6 +77,7 @@ from .rules.session import RULE as SESSION_RULE
 from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
+from .step_names import step_base
 from .summary_helpers import (
     NameScopes,
     call_statements,
@@ -209,6 +210,9 @@ class ProgramMove:
     update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
     # module functions running sessions -> their parameters a call passes a session in
     session_params: dict[str, set[str]] = field(default_factory=dict)
+    # comments of a dropped placeholder's line, for the first step taking it (by node id)
+    placeholder_comments: dict[int, list[cst.EmptyLine]] = field(default_factory=dict)
+    comments_moved: set[int] = field(default_factory=set)  # dropped statements whose comments went
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -243,6 +247,14 @@ class ProgramMove:
 
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
+        out = self._process_block(body, top)
+        leftover = [line for lines in self.placeholder_comments.values() for line in lines]
+        if top and leftover and out:  # placeholders no step takes: their comments stay in the scope
+            out[-1] = out[-1].with_changes(leading_lines=[*out[-1].leading_lines, *leftover])
+            self.placeholder_comments.clear()
+        return out
+
+    def _process_block(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         body = split_graph_loops(body, self.aliases, self.lines, self.findings, self._fresh)
         items = self._flatten(body, "", [])
         out: list[cst.BaseStatement] = []
@@ -271,7 +283,8 @@ class ProgramMove:
                 graph_end = len(out) + len(emitted)
             if not emitted:
                 if not self._moved(item):
-                    pending.extend(item.stmt.leading_lines)
+                    inner = [] if id(item.stmt) in self.comments_moved else cg.inner_comments(item.stmt)
+                    pending.extend([*item.stmt.leading_lines, *inner])
                 continue
             first, *rest = emitted
             lead = cg.merge_leading(pending, list(first.leading_lines))
@@ -280,6 +293,8 @@ class ProgramMove:
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
+        if cg.comments(pending) and out:  # comments of the block's last, dropped statements
+            out[-1] = out[-1].with_changes(leading_lines=[*out[-1].leading_lines, *cg.comments(pending)])
         out = self._with_seeded_helpers(out)
         # Function bodies run when called, after the graph is built: convert them last.
         late: list[cst.FunctionDef] = []
@@ -307,7 +322,7 @@ class ProgramMove:
             lead = cg.comments(following[0].leading_lines)
             following[0] = following[0].with_changes(leading_lines=cg.blank(self.gap) + lead)
         placed = [
-            fn.with_changes(leading_lines=cg.blank(self.gap if at or i else 0))
+            fn.with_changes(leading_lines=cg.blank(self.gap if at or i else 0) + cg.comments(fn.leading_lines))
             for i, fn in enumerate(functions)
         ]
         return out[:at] + placed + following
@@ -466,13 +481,10 @@ class ProgramMove:
             if isinstance(stmt, cst.With):
                 new_prefix = self._graph_context(stmt, prefix)
                 if new_prefix is not None:
-                    inner = list(stmt.body.body)  # type: ignore[union-attr]
-                    if inner:
-                        first = inner[0]
-                        inner[0] = first.with_changes(
-                            leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
-                        )
-                        cg.record_line(self.lines, inner[0], self._line(first))
+                    inner = cg.unwrapped(stmt)
+                    for old_stmt, new_stmt in zip(stmt.body.body, inner):  # type: ignore[union-attr]
+                        if new_stmt is not old_stmt:
+                            cg.record_line(self.lines, new_stmt, self._line(old_stmt))
                     self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
                     continue
@@ -1322,6 +1334,8 @@ class ProgramMove:
                         f"{node.info['iterator']} = iter({code(node.info['dataset'])})\n").body[0]])]  # type: ignore[arg-type,attr-defined]
                 return []
             self._fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
+            self.placeholder_comments[id(node)] = cg.inner_comments(stmt)
+            self.comments_moved.add(id(stmt))
             return []
         if node.kind == "dataset":
             fed: list[Node] = node.info.get("placeholders", [])  # type: ignore[assignment]
@@ -1728,9 +1742,7 @@ class ProgramMove:
                 if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
                     return updated
                 move._fixed(SESSION_RULE.id, original, "session context unwrapped")
-                first, *rest = updated.body.body
-                lead = list(updated.leading_lines) + list(first.leading_lines)
-                return cst.FlattenSentinel([first.with_changes(leading_lines=lead), *rest])
+                return cst.FlattenSentinel(cg.unwrapped(updated))
 
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
                 for call, (_, target) in unpacked.items():
@@ -2398,6 +2410,10 @@ class ProgramMove:
         # The collection's own statement left the step: every read of it there reads the owners.
         statements = [self._collections_read(s) for s in statements]
         definition = stub.with_changes(body=stub.body.with_changes(body=statements))
+        # A placeholder's own comment (`x = tf.placeholder(...)  # inputs`) goes above the
+        # first step that takes it as an argument.
+        remarks = [line for p in placeholders for line in self.placeholder_comments.pop(id(p), [])]
+        definition = definition.with_changes(leading_lines=remarks)
         for p in placeholders:
             self._fixed(SESSION_RULE.id, p.stmt, f"placeholder {p.name} → argument of {name}()")
         return StepFunction(name, placeholders, definition, structure)
@@ -2406,16 +2422,38 @@ class ProgramMove:
         leaves = list(dict.fromkeys(
             n.value for n in names_read(fetch) if self.scope.lookup(n.value) is not None
         ))
+        nodes = [self.scope.lookup(leaf) for leaf in leaves]
+        trained = [leaf for leaf, n in zip(leaves, nodes) if n is not None and n.kind == "train"]
+        updates = any(n is not None and self._updates(n) for n in nodes)
+        if trained or not updates:  # an update of its own (`inc = v.assign_add(1)`) keeps its name
+            train_ops = sum(1 for n in self.scope.nodes if n.kind == "train")
+            base = step_base([leaf.removeprefix(SELF_PREFIX) for leaf in leaves if leaf not in trained],
+                             [leaf.removeprefix(SELF_PREFIX) for leaf in trained], train_ops > 1)
+            base = SELF_PREFIX + base if self.class_mode else base
+            return base if self._takes_tensor_name(base) else self._fresh(base)
         if leaves and len(leaves) <= 3:
             base = "_and_".join(leaf.removeprefix(SELF_PREFIX) for leaf in leaves)
             base = SELF_PREFIX + base if self.class_mode else base
         else:
             base = "step"
+        return base if self._takes_tensor_name(base) else self._fresh(base)
+
+    def _updates(self, node: Node) -> bool:
+        """Is `node` an update (a train op, `v.assign(...)`, a list of assigns)?"""
+        if _valueless(node) or (isinstance(node.value, cst.Call) and self._is_assign(node.value)):
+            return True
+        if isinstance(node.value, (cst.List, cst.Tuple)) and node.value.elements:
+            parts = [self.scope.lookup(e.value.value) if isinstance(e.value, cst.Name) else None
+                     for e in node.value.elements]
+            return all(p is not None and p is not node and self._updates(p) for p in parts)
+        return False
+
+    def _takes_tensor_name(self, base: str) -> bool:
+        """May a step be named `base`, the name of a graph tensor that moves into a step (the
+        user's `train_step = opt.minimize(loss)`), which no step is named yet?"""
         node = self.scope.lookup(base)
         taken = {f.name for f in self.functions.values()}
-        if base in self.used_names and node is not None and node.kind in INSIDE and base not in taken:
-            return base
-        return self._fresh(base)
+        return base in self.used_names and node is not None and node.kind in INSIDE and base not in taken
 
     def _spec(self, placeholder: Node) -> str:
         args: dict[str, cst.BaseExpression] = placeholder.info["args"]  # type: ignore[assignment]
@@ -2643,7 +2681,7 @@ class ProgramMove:
         else:
             return [node.stmt]
         stmts = [cst.parse_statement(line + "\n") for line in lines]
-        stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines))
+        stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines) + cg.inner_comments(node.stmt))
         return stmts
 
     def _return_source(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from . import codegen as cg
 from .api_table import LAYER_SPECS, LAYERS, REGULARIZERS
 from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring, record_line
 from .graph import Scope, call_args, calls_by_callee, memoised_walk, names_read
@@ -353,6 +354,7 @@ class ModelBuilder:
                 if inputs in _free_reads(cst.parse_expression(shape)):
                     raise Unsupported(RULE.id, self._line(stmt), "weight shape depends on the input beyond its shape")
                 attr = f"{weight.target}_" if weight.target in _LAYER_ATTRIBUTES else weight.target
+                build.extend(_comment_lines(stmt))
                 build.append(_configured(f"self.{attr} = self.add_weight(name={weight.name}, shape={shape}, "
                                          f"initializer={weight.initializer}{weight.extra})", self_config))
                 weights.append(weight.target)
@@ -376,6 +378,7 @@ class ModelBuilder:
             if "trainable" in args:
                 extra += f", trainable={_code(args['trainable'])}"
             attr = f"{target}_" if target in _LAYER_ATTRIBUTES else target
+            build.extend(_comment_lines(stmt))
             build.append(_configured(
                 f"self.{attr} = self.add_weight(name={_code(args['name'])}, shape={shape}, "
                 f"initializer={init}{extra})", self_config,
@@ -1350,3 +1353,9 @@ def _name_stem(expr: cst.BaseExpression) -> str | None:
         return None
     stem = re.sub(r"\W+", "_", text).strip("_")
     return stem if stem.isidentifier() else None
+
+
+def _comment_lines(stmt: cst.BaseStatement) -> list[str]:
+    """The comments of a weight's statement, as lines for the `build` that replaces it."""
+    lines = [*cg.comments(stmt.leading_lines), *cg.inner_comments(stmt)]
+    return [line.comment.value for line in lines if line.comment is not None]

@@ -59,7 +59,7 @@ def test_latin1_cookie_roundtrips() -> None:
 def test_str_in_str_out() -> None:
     result = rewrite_source(TF1)
     assert isinstance(result.code, str)
-    assert "def y(x):" in result.code
+    assert "def compute_y(x):" in result.code
 
 
 def test_skip_file_comment() -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -38,3 +41,16 @@ def test_golden_is_idiomatic_tf2(name: str) -> None:
     after = (FIXTURES / name / "after.py").read_text(encoding="utf-8")
     ast.parse(after)
     assert not (code_names(after) & TF1_NAMES), code_names(after) & TF1_NAMES
+
+
+def _comments(source: str) -> Counter[str]:
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return Counter(t.string.strip() for t in tokens if t.type == tokenize.COMMENT)
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_golden_keeps_every_comment(name: str) -> None:
+    """A comment on a statement the rewrite removes moves to what replaced it, never away."""
+    before = (FIXTURES / name / "before.py").read_text(encoding="utf-8")
+    after = (FIXTURES / name / "after.py").read_text(encoding="utf-8")
+    assert not _comments(before) - _comments(after)

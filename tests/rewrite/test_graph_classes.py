@@ -35,13 +35,13 @@ def test_class_with_session_parameter() -> None:
                 self.w = tf.Variable(tf.ones([n]))
 
                 @tf.function(input_signature=[tf.TensorSpec([None, n], tf.float32)])
-                def out(x):
+                def compute_out(x):
                     out = tf.reduce_sum(x * self.w)
                     return out
-                self.out = out
+                self.compute_out = compute_out
 
             def score(self, sess, x):
-                return self.out(x).numpy()
+                return self.compute_out(x).numpy()
 
 
         m = Model(2)
@@ -130,14 +130,14 @@ def test_attribute_named_like_an_init_parameter_takes_a_fresh_local() -> None:
                 self.w = tf.Variable(tf.ones([2]))
 
                 @tf.function
-                def out():
+                def compute_out():
                     x_ = tf.constant(x)
                     out = tf.reduce_sum(x_ * self.w)
                     return out
-                self.out = out
+                self.compute_out = compute_out
 
             def score(self):
-                return self.out().numpy()
+                return self.compute_out().numpy()
 
 
         print(Model([1.0, 2.0]).score())
@@ -182,16 +182,16 @@ def test_scope_argument_names_variables_and_lists_them() -> None:
                 self.optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
                 @tf.function(input_signature=[tf.TensorSpec([None, n], tf.float32)])
-                def loss_and_train_op(x):
+                def train_step(x):
                     with tf.GradientTape() as tape:
                         loss = tf.reduce_sum(tf.square(x * w - 1.0))
                     grads = tape.gradient(loss, params)
                     self.optimizer.apply_gradients(zip(grads, params))
                     return [loss, None]
-                self.loss_and_train_op = loss_and_train_op
+                self.train_step = train_step
 
             def fit(self, sess, x):
-                return tf.nest.map_structure(lambda t: None if t is None else t.numpy(), self.loss_and_train_op(x))[0]
+                return tf.nest.map_structure(lambda t: None if t is None else t.numpy(), self.train_step(x))[0]
 
 
         net = Net("a", 2)
@@ -321,14 +321,14 @@ def test_a_step_named_as_a_layer_of_init_does_not_shadow_it() -> None:
                 out = Linear(n_out, name='out')
 
                 @tf.function(input_signature=[tf.TensorSpec([None, n_in], tf.float32)])
-                def out_step(x):
+                def compute_out(x):
                     h = tf.nn.tanh(h_2(x))
                     out_ = out(h)
                     return out_
-                self.out = out_step
+                self.compute_out = compute_out
 
 
         m = Model(4, 3, 2)
-        print(m.out(np.ones((2, 4))).numpy())
+        print(m.compute_out(np.ones((2, 4))).numpy())
         """,
     )

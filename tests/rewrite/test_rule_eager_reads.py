@@ -23,7 +23,7 @@ def test_printed_tensor_is_computed_by_a_function_with_an_info_finding() -> None
         "v = tf.Variable(2.0)\ny = v * 3.0\nprint(y)\n" + RUN + "    print(sess.run(y))\n"
     )
     assert result.level == "idiomatic"
-    assert "print(y())\n" in result.code and "print(y().numpy())\n" in result.code
+    assert "print(compute_y())\n" in result.code and "print(compute_y().numpy())\n" in result.code
     info = [f for f in result.findings if f.rule == "TF117" and f.kind == "info"]
     assert [f.line for f in info] == [5] and "computed value" in info[0].message
 
@@ -120,7 +120,7 @@ def test_a_function_listing_keras_variables_builds_them_on_entry() -> None:
     result = rewrite_source(source)
     assert result.level == "idiomatic"
     assert (
-        "def report():\n    h.get_concrete_function()\n"
+        "def report():\n    compute_h.get_concrete_function()\n"
         "    print(len(h_layer.trainable_variables + [v]))\n" in result.code
     )
 
@@ -139,6 +139,6 @@ def test_parameter_count_reads_keras_shapes_and_tuple_op_is_fetched_as_tuple() -
     assert result.level == "idiomatic", result.findings
     assert "np.prod(list(v.shape)) for v in h_2.trainable_variables" in result.code
     assert (
-        "values, indices = tf.nest.map_structure(lambda t: t.numpy(), top("
+        "values, indices = tf.nest.map_structure(lambda t: t.numpy(), compute_top("
         in result.code
     )

@@ -87,7 +87,7 @@ def test_helper_creating_variables_with_no_scope_to_name_a_layer_is_inlined() ->
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
-        def train(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 pred = tf.matmul(x, w)
                 loss = tf.reduce_mean(pred)
@@ -95,7 +95,7 @@ def test_helper_creating_variables_with_no_scope_to_name_a_layer_is_inlined() ->
             optimizer.apply_gradients(zip(grads, [w]))
 
 
-        train([[1.0, 2.0, 3.0]])
+        train_step([[1.0, 2.0, 3.0]])
         """,
     )
 

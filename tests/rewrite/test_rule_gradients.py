@@ -18,7 +18,7 @@ def test_gradients_with_grad_ys_and_placeholder_input() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
-        def g(x):
+        def compute_g(x):
             with tf.GradientTape() as tape:
                 tape.watch(x)
                 y = x * x
@@ -26,7 +26,7 @@ def test_gradients_with_grad_ys_and_placeholder_input() -> None:
             return g
 
 
-        print(tf.nest.map_structure(lambda t: t.numpy(), g([1.0, 2.0])))
+        print(tf.nest.map_structure(lambda t: t.numpy(), compute_g([1.0, 2.0])))
         """,
     )
 
@@ -56,7 +56,7 @@ def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
-        def loss_and_train_op(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
             grads_2 = tape.gradient(loss, [w])
@@ -65,7 +65,7 @@ def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
             return [loss, None]
 
 
-        print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), loss_and_train_op(np.ones([4, 3])))[0])
+        print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), train_step(np.ones([4, 3])))[0])
         """,
     )
 
@@ -96,7 +96,7 @@ def test_a_listing_read_by_the_loss_reads_the_variables_in_the_step() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
-        def loss_and_train_op(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
                 loss = loss + 1e-3 * tf.add_n([tf.nn.l2_loss(v) for v in ([w])])
@@ -105,7 +105,7 @@ def test_a_listing_read_by_the_loss_reads_the_variables_in_the_step() -> None:
             return [loss, None]
 
 
-        print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), loss_and_train_op(np.ones([4, 3])))[0])
+        print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), train_step(np.ones([4, 3])))[0])
         """,
     )
 
@@ -138,7 +138,7 @@ def test_pairs_zipped_with_a_listing_and_the_listing_fetched_read_the_variables(
 
 
         @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
-        def train_op(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
             grads = tape.gradient(loss, [w])
@@ -147,17 +147,17 @@ def test_pairs_zipped_with_a_listing_and_the_listing_fetched_read_the_variables(
 
 
         @tf.function
-        def params_2():
+        def compute_params():
             return ([w])
 
 
         @tf.function
-        def params_3():
+        def compute_params_2():
             return ([w])[0]
 
 
-        train_op(np.ones([4, 3]))
-        print(tf.nest.map_structure(lambda t: t.numpy(), params_2()))
-        print(params_3().numpy().shape)
+        train_step(np.ones([4, 3]))
+        print(tf.nest.map_structure(lambda t: t.numpy(), compute_params()))
+        print(compute_params_2().numpy().shape)
         """,
     )

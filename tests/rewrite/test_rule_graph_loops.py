@@ -38,7 +38,7 @@ def test_variables_listed_once_and_computation_replayed_in_the_step() -> None:
         """).code
     assert 'bias = tf.Variable(0.0, name="bias")\n' in code
     assert 'W_list = [tf.Variable(0.5 * i, name="weight_%d" % i) for i in range(1, 3)]\n' in code
-    step = code[code.index("def train_and_loss") :]
+    step = code[code.index("def train_step") :]
     assert "        out = bias\n        for i, W in zip(range(1, 3), W_list):\n" in step
     assert "tape.gradient(loss, [bias, *W_list])" in step
     assert "tf.Variable" not in step
@@ -67,7 +67,7 @@ def test_tensor_carried_from_before_the_loop_is_replayed_first() -> None:
             h = h * v
         out = h
         """).code
-    step = code[code.index("def train_and_loss") :]
+    step = code[code.index("def train_step") :]
     assert step.index("h = x * 2.0") < step.index("for i, v in zip(range(2), v_list):")
 
 
@@ -133,5 +133,5 @@ def test_loop_computing_without_variables_is_replayed_in_the_step() -> None:
     code = rewrite(
         'v = tf.Variable(1.0, name="v")\nout = x * v\nfor _ in range(3):\n    out = out * 2.0\n'
     ).code
-    step = code[code.index("def train_and_loss") :]
+    step = code[code.index("def train_step") :]
     assert "        out = x * v\n        for _ in range(3):\n            out = out * 2.0\n" in step

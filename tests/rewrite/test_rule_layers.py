@@ -26,7 +26,7 @@ def test_dense_layer_created_once_and_trained_through_its_variables() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-        def train(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 h = h_layer(x)
                 loss = tf.reduce_mean(h)
@@ -34,7 +34,7 @@ def test_dense_layer_created_once_and_trained_through_its_variables() -> None:
             optimizer.apply_gradients(zip(grads, h_layer.trainable_variables))
 
 
-        train([[1.0, 2.0]])
+        train_step([[1.0, 2.0]])
         """,
     )
 
@@ -110,7 +110,7 @@ def test_contrib_layers_get_contrib_defaults_and_keras_names() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-        def train(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 h = fc(x)
                 h = dropout(h, training=True)
@@ -119,7 +119,7 @@ def test_contrib_layers_get_contrib_defaults_and_keras_names() -> None:
             optimizer.apply_gradients(zip(grads, fc.trainable_variables))
 
 
-        train([[1.0, 2.0]])
+        train_step([[1.0, 2.0]])
         """,
     )
 
@@ -200,7 +200,7 @@ def test_keras_layer_built_in_the_graph_is_created_once_as_written() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-        def train(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 h = dense(x)
                 h = dropout(h, training=True)
@@ -209,7 +209,7 @@ def test_keras_layer_built_in_the_graph_is_created_once_as_written() -> None:
             optimizer.apply_gradients(zip(grads, dense.trainable_variables))
 
 
-        train([[1.0, 2.0]])
+        train_step([[1.0, 2.0]])
         """,
     )
 
@@ -239,14 +239,14 @@ def test_keras_layers_built_by_name_in_a_graph_are_trained_through_their_variabl
             tf.TensorSpec([None, 2], tf.float32),
             tf.TensorSpec([None, 2], tf.float32),
         ])
-        def train(a, b):
+        def train_step(a, b):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(head(encoder(a) - encoder(b)))
             grads = tape.gradient(loss, head.trainable_variables + encoder.trainable_variables)
             optimizer.apply_gradients(zip(grads, head.trainable_variables + encoder.trainable_variables))
 
 
-        train([[1.0, 2.0]], [[0.0, 1.0]])
+        train_step([[1.0, 2.0]], [[0.0, 1.0]])
         """,
     )
 

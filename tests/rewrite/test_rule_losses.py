@@ -45,12 +45,12 @@ def test_weighted_loss_keeps_compat_v1_in_eager_code() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
-        def loss(y):
+        def compute_loss(y):
             loss = tf.compat.v1.losses.mean_squared_error(y, w * y, weights=2.0)
             return loss
 
 
-        print(loss([1.0]).numpy())
+        print(compute_loss([1.0]).numpy())
         """,
         level="partial",
     )

@@ -80,7 +80,7 @@ def test_learning_rate_placeholder_is_assigned_in_the_step() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
-        def step(lr):
+        def train_step(lr):
             with tf.GradientTape() as tape:
                 loss = w * w
             opt.learning_rate.assign(lr)
@@ -88,7 +88,7 @@ def test_learning_rate_placeholder_is_assigned_in_the_step() -> None:
             opt.apply_gradients(zip(grads, [w]))
 
 
-        step(0.1)
+        train_step(0.1)
         """,
     )
 

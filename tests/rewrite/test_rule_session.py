@@ -20,13 +20,14 @@ def test_placeholder_becomes_argument_with_signature() -> None:
         import tensorflow as tf
 
 
+        # inputs
         @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-        def y(x):
+        def compute_y(x):
             y = tf.reduce_sum(x * 2.0)
             return y
 
 
-        print(y([[1.0, 2.0]]).numpy())
+        print(compute_y([[1.0, 2.0]]).numpy())
         """,
     )
 
@@ -88,7 +89,7 @@ def test_train_op_and_loss_unpacked_returns_loss_only() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
-        def train_and_loss(x):
+        def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_sum(tf.square(w * x - 1.0))
             grads = tape.gradient(loss, [w])
@@ -96,7 +97,7 @@ def test_train_op_and_loss_unpacked_returns_loss_only() -> None:
             return loss
 
 
-        l = train_and_loss([1.0, 2.0, 3.0]).numpy()
+        l = train_step([1.0, 2.0, 3.0]).numpy()
         """,
     )
 
@@ -151,11 +152,11 @@ def test_run_site_inside_a_function_defined_before_the_graph() -> None:
 
 
         def evaluate(value):
-            return y(value).numpy()
+            return compute_y(value).numpy()
 
 
         @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
-        def y(x):
+        def compute_y(x):
             y = x + 1.0
             return y
 
@@ -299,12 +300,12 @@ def test_named_graph_entered_and_given_to_the_session_goes() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
-        def y(x):
+        def compute_y(x):
             y = tf.reduce_sum(x * 2.0)
             return y
 
 
-        print(y([1.0, 2.0]).numpy())
+        print(compute_y([1.0, 2.0]).numpy())
         """,
     )
     assert any("tf.Graph() removed" in f.message for f in result.findings)
@@ -339,10 +340,10 @@ def test_session_parameter_of_a_helper_runs_its_session_and_the_call_passes_none
         show(sess, [1.0, 2.0])
         """))
     assert result.level == "idiomatic"
-    assert "print(y(value).numpy())" in result.code
+    assert "print(compute_y(value).numpy())" in result.code
     assert "show(None, [1.0, 2.0])" in result.code
     # the step is defined before the call that runs it
-    assert result.code.index("def y(") < result.code.index("show(None")
+    assert result.code.index("def compute_y(") < result.code.index("show(None")
 
 
 def test_session_helper_nested_in_main_takes_the_session_by_another_name() -> None:
@@ -358,7 +359,7 @@ def test_session_helper_nested_in_main_takes_the_session_by_another_name() -> No
         main()
         """))
     assert result.level == "idiomatic"
-    assert "print(y(data).numpy())" in result.code
+    assert "print(compute_y(data).numpy())" in result.code
     assert "report(None, [[1.0, 2.0]])" in result.code
 
 
@@ -397,7 +398,7 @@ def test_a_tensor_extended_in_place_is_bound_again_in_the_step() -> None:
             print(sess.run([train, loss], {x: [[1.0, 2.0]]})[1])
         """))
     assert result.level == "idiomatic", result.findings
-    step = result.code[result.code.index("def train_and_loss"):]
+    step = result.code[result.code.index("def train_step"):]
     assert step.index("loss = tf.reduce_mean(") < step.index("loss += 0.1 * tf.nn.l2_loss(w)") < step.index("tape.gradient(loss")
 
 
@@ -412,7 +413,7 @@ def test_running_a_variables_initializer_is_removed() -> None:
             print(sess.run(y, feed_dict={x: 5}))
         """))
     assert result.level == "idiomatic", result.findings
-    assert "initializer" not in result.code and "print(y(5).numpy())" in result.code
+    assert "initializer" not in result.code and "print(compute_y(5).numpy())" in result.code
 
 
 def test_a_saver_method_checkpoint_lacks_keeps_the_saver() -> None:
@@ -428,3 +429,38 @@ def test_a_saver_method_checkpoint_lacks_keeps_the_saver() -> None:
     assert result.level == "partial"
     assert "Saver.export_meta_graph has no tf.train.Checkpoint form" in result.fallback.message
     assert "tf.train.Checkpoint" not in result.code
+
+
+def test_comments_of_removed_statements_are_kept() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [2])  # the input
+        y = x * 2.0
+        sess = tf.Session()  # one session
+        sess.run(tf.global_variables_initializer())  # start
+        print(sess.run(y, {x: [1.0, 2.0]}))
+        sess.close()  # done
+        """))
+    assert result.level == "idiomatic", result.findings
+    for comment in ("# the input", "# one session", "# start", "# done"):
+        assert comment in result.code
+    # the placeholder's comment sits above the step that takes it
+    assert result.code.index("# the input") < result.code.index("def compute_y(x)")
+
+
+def test_comments_of_an_unwrapped_session_block_and_a_replaced_train_op_are_kept() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 1])
+        w = tf.Variable(tf.ones([1, 1]))
+        loss = tf.reduce_mean(tf.matmul(x, w))
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)  # plain descent
+        with tf.Session() as sess:  # the session
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {x: [[1.0]]})
+            print(sess.run(w))
+            # the trained weight
+        """))
+    assert result.level == "idiomatic", result.findings
+    for comment in ("# plain descent", "# the session", "# the trained weight"):
+        assert comment in result.code

@@ -66,12 +66,12 @@ def test_scoped_layers_become_model_with_shared_instance() -> None:
 
 
         @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32)])
-        def out(inp):
+        def compute_out(inp):
             out = net(inp)
             return out
 
 
-        print(out([[1.0, 2.0, 3.0, 4.0]]).numpy())
+        print(compute_out([[1.0, 2.0, 3.0, 4.0]]).numpy())
         """,
     )
 
@@ -332,12 +332,12 @@ def test_unnamed_layers_in_the_scope_each_call_opens_keep_tf1_default_names() ->
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-        def score(a):
+        def compute_score(a):
             score = critic(a) - critic(2.0 * a)
             return score
 
 
-        print(score([[1.0, 2.0]]).numpy().shape)
+        print(compute_score([[1.0, 2.0]]).numpy().shape)
         """,
     )
 
@@ -474,12 +474,12 @@ def test_a_weights_initializer_reads_the_layer_configuration_from_self() -> None
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
-        def out(x):
+        def compute_out(x):
             out = net(x)
             return out
 
 
-        print(out(np.ones([2, 4])).numpy())
+        print(compute_out(np.ones([2, 4])).numpy())
         """,
     )
 
@@ -538,12 +538,12 @@ def test_a_scope_blocks_initializer_reads_the_models_argument_from_self() -> Non
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
-        def out(x):
+        def compute_out(x):
             out = net(x)
             return out
 
 
-        print(out(np.ones([2, 4])).numpy())
+        print(compute_out(np.ones([2, 4])).numpy())
         """,
     )
 
@@ -609,12 +609,12 @@ def test_a_variables_trainable_flag_reads_the_layer_configuration_from_self() ->
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
-        def out(inp):
+        def compute_out(inp):
             out = net(inp)
             return out
 
 
-        print(out([[1.0, 2.0, 3.0, 4.0]]).numpy())
+        print(compute_out([[1.0, 2.0, 3.0, 4.0]]).numpy())
         """,
     )
 
@@ -678,3 +678,21 @@ def test_a_layer_helper_given_a_graph_value_as_configuration_stays_in_graph_mode
     result = rewrite_source(source)
     assert result.level == "partial"
     assert "AddLayer(" not in result.code
+
+
+def test_comments_of_a_layer_helpers_weights_go_to_build() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        def add_layer(inputs, in_size, out_size):
+            # the weights
+            w = tf.Variable(tf.zeros([in_size, out_size]))  # zeros
+            return tf.matmul(inputs, w)
+        x = tf.placeholder(tf.float32, [None, 2])
+        y = add_layer(x, 2, 1)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(y, {x: [[1.0, 2.0]]}))
+        """))
+    assert result.level == "idiomatic", result.findings
+    build = result.code[result.code.index("def build"):result.code.index("def call")]
+    assert "# the weights" in build and "# zeros" in build

@@ -6,12 +6,12 @@ from migrate.api import rewrite_source
 
 STEP = """\
         @tf.function
-        def total():
+        def compute_total():
             total = tf.reduce_sum(w * 3.0)
             return total
 
 
-        print(total().numpy())
+        print(compute_total().numpy())
         """
 
 
@@ -86,12 +86,12 @@ def test_gpu_options_memory_fraction_is_dropped_and_the_comment_goes_with_the_se
 
 
         @tf.function
-        def total():
+        def compute_total():
             total = tf.reduce_sum(w * 3.0)
             return total
 
 
-        print(total().numpy())
+        print(compute_total().numpy())
         """,
     )
     dropped = [f for f in result.findings if "per_process_gpu_memory_fraction" in f.message]
@@ -127,11 +127,11 @@ def test_config_inside_main_is_set_at_import_and_a_taken_gpu_name_is_avoided() -
             w = tf.Variable([1.0, gpu])
 
             @tf.function
-            def total():
+            def compute_total():
                 total = tf.reduce_sum(w * 3.0)
                 return total
 
-            print(total().numpy())
+            print(compute_total().numpy())
 
 
         main(2.0)
