@@ -61,16 +61,16 @@ def _rows(source: str) -> list[tuple[int, int, str, str]]:
 
 def test_a_placeholder_script_reports_each_construct_once_in_line_order() -> None:
     assert _rows(PLACEHOLDERS) == [
-        (3, 1, "TF102", "placeholder a → argument of c()"),
-        (4, 1, "TF102", "placeholder b → argument of c()"),
+        (3, 1, "TF102", "placeholder a → argument of compute_c()"),
+        (4, 1, "TF102", "placeholder b → argument of compute_c()"),
         (6, 1, "TF102", "graph/session context unwrapped"),
-        (7, 5, "TF102", "run site → c()"),
+        (7, 5, "TF102", "run site → compute_c()"),
     ]
 
 
 def test_class_attributes_are_named_as_the_user_wrote_them() -> None:
     messages = [message for *_, message in _rows(MODEL_CLASS)]
-    assert "placeholder self.x → argument of self.loss()" in messages
+    assert "placeholder self.x → argument of self.compute_loss()" in messages
     assert not [m for m in messages if "self__" in m]
 
 
@@ -151,10 +151,10 @@ def test_text_output_is_sorted_one_based_and_names_the_manual_work(files: Path) 
     run = CliRunner().invoke(main, ["rewrite", "--check", "f.py", "rnn.py"], catch_exceptions=False)
     lines = run.stderr.splitlines()
     assert [line for line in lines if line.startswith("f.py:")] == [
-        "f.py:3:1 TF102 placeholder a → argument of c()",
-        "f.py:4:1 TF102 placeholder b → argument of c()",
+        "f.py:3:1 TF102 placeholder a → argument of compute_c()",
+        "f.py:4:1 TF102 placeholder b → argument of compute_c()",
         "f.py:6:1 TF102 graph/session context unwrapped",
-        "f.py:7:5 TF102 run site → c()",
+        "f.py:7:5 TF102 run site → compute_c()",
     ]
     positions = [tuple(map(int, line.split(" ")[0].split(":")[1:3])) for line in lines if line.startswith("rnn.py:")]
     assert positions == sorted(positions)
