@@ -28,6 +28,8 @@ INITIALIZERS = frozenset({
 })
 
 NUMPY_MAP = re.compile(r"tf\.nest\.map_structure\(\s*lambda (\w+): None if \1 is None else \1\.numpy\(\)")
+#: Names that say what a step does: train_step, train_generator, evaluate, compute_loss.
+STEP_NAMES = re.compile(r"train(?:_\w+)?|evaluate|compute_\w+")
 SUFFIXED = re.compile(r"^(\w+?)_(\d+)$")
 INTERNAL = re.compile(r"\bself__\w")
 
@@ -131,10 +133,12 @@ def _identifiers(tree: ast.Module) -> set[str]:
 
 def steps_named_after_variables(after: str, before: str) -> list[Hit]:
     """A step function that takes the name of one of the program's variables or ops (a
-    training step called `optimizer`), where a person names it by what it does."""
+    training step called `optimizer`), where a person names it by what it does. A name of
+    that kind (`train_step` for the run of a train op the user called `train_step`) is
+    what it does, whoever chose it first."""
     bound = _bound_names(_tree(before))
     return [(s.lineno, f"step {s.name}() named after the program's {s.name}") for s in _steps(_tree(after))
-            if s.name in bound]
+            if s.name in bound and not STEP_NAMES.fullmatch(s.name)]
 
 
 def suffixed_duplicates(after: str, before: str) -> list[Hit]:

@@ -122,8 +122,14 @@ def test_a_step_named_after_a_user_name_and_suffixed_duplicates_are_seen() -> No
         @tf.function
         def train_step(X, Y):
             pass
+
+        @tf.function
+        def cost(X, Y):
+            pass
         """
-    assert _hits("step_named_after_variable", after, before) == [5]
+    assert _hits("step_named_after_variable", after, before) == [5, 13]
+    # the user's name for a train op, when it says what the step does, is a good name still
+    assert _hits("step_named_after_variable", after, before + "train_step = opt.minimize(cost)\n") == [5, 13]
     assert _hits("suffixed_duplicate", after, before) == [1]
 
 
