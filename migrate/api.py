@@ -15,13 +15,14 @@ from . import api_data
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
 from .codegen import code as code_of
 from .codegen import forget_lines, is_docstring
+from .finding_list import tidy
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .lines import start_lines
 from .op_seeds import SET_SEED_CALLS
 from .pieces import parse_module
 from .program import ProgramMove
-from .report import Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
+from .report import KEEPS_GRAPH, Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
 from .rules.api_rename import (
     DATASET_ITERATOR_METHODS,
@@ -202,7 +203,14 @@ def rewrite_source(
     tree, for re-runs that only compare the code.
     """
     with _collector_paused():
-        return _rewrite(source, filename, config or RewriteConfig(), positions)
+        result = _rewrite(source, filename, config or RewriteConfig(), positions)
+    if result.findings:
+        result.findings = tidy(result.findings, _text(source))
+    return result
+
+
+def _text(source: bytes | str) -> str:
+    return source.decode("utf-8", "replace") if isinstance(source, bytes) else source
 
 
 @contextmanager
@@ -225,7 +233,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, positions: bool) -> RewriteResult:
-    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    text = _text(source)
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
     tree = _parse_ast(source, filename)
@@ -271,8 +279,8 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
             try:
                 body = _move(module, aliases, moved_lines, findings)
             except Unsupported as exc:
-                findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); "
-                                    "the file keeps TF1 graph semantics under tf.compat.v1", "manual")]
+                findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); {KEEPS_GRAPH}",
+                                    "manual")]
         if body is not None:
             new_module, left = _rename(module, body, aliases, moved_lines, findings, config, compat_spelled)
             # a name TF 2.21 lacks altogether is reported where it is; no mode brings it back
@@ -285,8 +293,8 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
                     (line for line, p in path_lines if p in left), default=0,
                 )
                 findings = [Finding(COMPAT_RULE.id, line, 0, "TF1 code outside the program model "
-                                    f"({', '.join('tf.' + p for p in sorted(left))}); the file keeps "
-                                    "TF1 graph semantics under tf.compat.v1", "manual")]
+                                    f"({', '.join('tf.' + p for p in sorted(left))}); {KEEPS_GRAPH}",
+                                    "manual")]
                 body = None
             elif left:
                 level = "partial"
@@ -307,7 +315,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
-        return _untouched(source, _distinct(findings))
+        return _untouched(source, findings)
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -315,7 +323,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched",
-                         _distinct(findings + (refused if positions else [])))
+                         findings + (refused if positions else []))
 
 
 def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> list[cst.BaseStatement]:
@@ -338,11 +346,6 @@ def _same_statements(new: cst.Module, old: cst.Module) -> bool:
         and (new.encoding, new.default_indent, new.default_newline, new.has_trailing_newline)
         == (old.encoding, old.default_indent, old.default_newline, old.has_trailing_newline)
     )
-
-
-def _distinct(findings: list[Finding]) -> list[Finding]:
-    """Each finding once (a statement visited by two passes reports once)."""
-    return list(dict.fromkeys(findings))
 
 
 def _rename(
@@ -561,7 +564,7 @@ def _is_mode_call(stmt: cst.BaseStatement, aliases) -> bool:
 
 def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[Finding]:
     """TF1 names and imports still present, for `tfmigrate check` (stdlib ast, no CST)."""
-    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    text = _text(source)
     if "tensorflow" not in text:
         return []
     tree = _parse_ast(source, filename)
@@ -582,7 +585,7 @@ def find_tf1_usages(source: bytes | str, *, filename: str = "<stdin>") -> list[F
         if _is_tf1(path):
             findings.append(Finding(COMPAT_RULE.id, node.lineno, node.col_offset,  # type: ignore[attr-defined]
                                     f"TF1 API tf.{path}", "manual"))
-    return _outermost(findings)
+    return tidy(_outermost(findings), text)
 
 
 def _outermost(findings: list[Finding]) -> list[Finding]:

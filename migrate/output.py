@@ -21,6 +21,7 @@ from migrate.process import (
     WOULD_REWRITE,
     FileResult,
 )
+from migrate.report import KEEPS_GRAPH, Finding, fallback
 
 _DIFF_COLOURS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -76,7 +77,12 @@ def finding_lines(results: Sequence[FileResult], fmt: str, verbose: bool = False
 
 
 def summary(results: Sequence[FileResult], *, write: bool) -> str:
-    """``N rewritten, M unchanged, K skipped, J need manual work, E failed``."""
+    """``N rewritten, M unchanged, K skipped, J need manual work, E failed``, then a line per
+    file left with manual work saying what is left there (see `manual_lines`)."""
+    return "\n".join([_counts(results, write=write), *manual_lines(results)])
+
+
+def _counts(results: Sequence[FileResult], *, write: bool) -> str:
     counts = Counter(r.status for r in results)
     changed = counts[REWRITTEN] if write else counts[WOULD_REWRITE]
     verb = "rewritten" if write else "would be rewritten"
@@ -86,6 +92,36 @@ def summary(results: Sequence[FileResult], *, write: bool) -> str:
         f"{changed} {verb}, {counts[UNCHANGED]} unchanged, {counts[SKIPPED]} skipped, "
         f"{manual} need manual work, {counts[FAILED]} failed{removed}"
     )
+
+
+#: Files named one by one in the summary; the rest are counted.
+MANUAL_FILES_SHOWN = 10
+
+
+def manual_lines(results: Sequence[FileResult]) -> list[str]:
+    """``manual work: path: 15 findings (TF118 ×5, TF190 ×10); stays TF1 graph code:
+    path:21:1 TF190 why`` for each file a person still has to finish: the reason a whole file kept
+    its graph comes first, since every other finding of that file follows from it."""
+    manual = [r for r in results if r.manual]
+    lines = [f"manual work: {_manual_line(r)}" for r in manual[:MANUAL_FILES_SHOWN]]
+    if len(manual) > MANUAL_FILES_SHOWN:
+        lines.append(f"manual work: {len(manual) - MANUAL_FILES_SHOWN} more files (--format json lists them)")
+    return lines
+
+
+def _manual_line(result: FileResult) -> str:
+    left = [f for f in result.findings if f.kind == "manual"]
+    rules = ", ".join(f"{rule} ×{n}" for rule, n in sorted(Counter(f.rule for f in left).items()))
+    head = f"{result.path}: {len(left)} finding{'s' if len(left) > 1 else ''} ({rules})"
+    why = fallback(result.findings)
+    if why is None:
+        return f"{head}, the first at {result.path}:{left[0].line}:{left[0].col}"
+    reason = why.message.removesuffix(KEEPS_GRAPH).rstrip("; ")
+    return f"{head}; stays TF1 graph code: {result.path}:{why.line}:{why.col} {why.rule} {reason}"
+
+
+def _finding(f: Finding) -> dict[str, object]:
+    return {"rule": f.rule, "line": f.line, "col": f.col, "kind": f.kind, "message": f.message}
 
 
 def as_json(results: Sequence[FileResult], *, write: bool) -> str:
@@ -99,14 +135,13 @@ def as_json(results: Sequence[FileResult], *, write: bool) -> str:
                     "error": f"internal error: {r.error}" if r.traceback is not None else r.error,
                     "cached": r.cached,
                     **({"note": r.note} if r.note is not None else {}),
-                    "findings": [
-                        {"rule": f.rule, "line": f.line, "col": f.col, "kind": f.kind, "message": f.message}
-                        for f in r.findings
-                    ],
+                    "findings": [_finding(f) for f in r.findings],
+                    "fallback": _finding(why) if (why := fallback(r.findings)) else None,
                 }
                 for r in results
             ],
-            "summary": summary(results, write=write),
+            "summary": _counts(results, write=write),
+            "manual": manual_lines(results),
         },
         indent=2,
     )

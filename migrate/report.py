@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+#: The end of the message of the finding that says why a whole file stays graph code.
+KEEPS_GRAPH = "the file keeps TF1 graph semantics under tf.compat.v1"
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -35,6 +38,20 @@ class RewriteResult:
     changed: bool
     level: str  # "idiomatic" | "partial" | "untouched"
     findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def fallback(self) -> Finding | None:
+        """The finding that says why the whole file stays TF1 graph code, when it does."""
+        return fallback(self.findings)
+
+
+def fallback(findings: list[Finding]) -> Finding | None:
+    """The finding of ``findings`` that says why the file stays TF1 graph code, if any."""
+    return next((f for f in findings if is_fallback(f)), None)
+
+
+def is_fallback(finding: Finding) -> bool:
+    return finding.message.endswith(KEEPS_GRAPH)
 
 
 class ParseError(Exception):

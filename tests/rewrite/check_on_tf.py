@@ -1,7 +1,8 @@
 """Run every fixture's before.py under real TF (compat.v1 graph mode) and after.py under TF 2.
 
-Usage: check_on_tf.py TF_PYTHON [FIXTURE_NAME ...]. Prints one line per fixture and exits 1 if
-any printed number differs beyond the fixture's tolerance (`check.json`: {"rtol": 1e-4}).
+Usage: check_on_tf.py [--hand] TF_PYTHON [FIXTURE_NAME ...]. Prints one line per fixture and
+exits 1 if any printed number differs beyond the fixture's tolerance (`check.json`:
+{"rtol": 1e-4}). ``--hand`` checks the hand rewrites (hand.py) in place of after.py.
 """
 
 from __future__ import annotations
@@ -135,8 +136,9 @@ def missing_modules(python: str, fixture: Path) -> list[str]:
     return [module for module in config.get("needs", []) if _lacks(python, module)]
 
 
-def check(python: str, fixture: Path) -> tuple[bool, str]:
-    """(passed, message) for one fixture."""
+def check(python: str, fixture: Path, rewrite: str = "after.py") -> tuple[bool, str]:
+    """(passed, message) for one fixture: its before.py against ``rewrite`` (the golden
+    after.py, or the hand rewrite hand.py)."""
     config = json.loads((fixture / "check.json").read_text()) if (fixture / "check.json").exists() else {}
     rtol, atol = config.get("rtol", 1e-4), config.get("atol", 1e-6)
     stdin = (fixture / "stdin.txt").read_text() if (fixture / "stdin.txt").exists() else ""
@@ -145,9 +147,9 @@ def check(python: str, fixture: Path) -> tuple[bool, str]:
     rc1, out1, err1 = run(python, before, prelude, stdin)
     if rc1 != 0:
         return False, f"before.py failed: {err1.strip().splitlines()[-1:]}"
-    rc2, out2, err2 = run(python, fixture / "after.py", PLAIN, stdin)
+    rc2, out2, err2 = run(python, fixture / rewrite, PLAIN, stdin)
     if rc2 != 0:
-        return False, f"after.py failed: {err2.strip().splitlines()[-1:]}"
+        return False, f"{rewrite} failed: {err2.strip().splitlines()[-1:]}"
     n1, n2 = numbers(out1), numbers(out2)
     if not n1:
         return False, "before.py printed no numbers"
@@ -161,8 +163,10 @@ def check(python: str, fixture: Path) -> tuple[bool, str]:
 
 
 def main(argv: list[str]) -> int:
+    rewrite = "hand.py" if argv[:1] == ["--hand"] else "after.py"
+    argv = argv[1:] if rewrite == "hand.py" else argv
     python, names = argv[0], argv[1:]
-    fixtures = sorted(p for p in FIXTURES.iterdir() if (p / "after.py").exists())
+    fixtures = sorted(p for p in FIXTURES.iterdir() if (p / rewrite).exists())
     if names:
         fixtures = [f for f in fixtures if f.name in names]
     failed = 0
@@ -175,7 +179,7 @@ def main(argv: list[str]) -> int:
             runnable.append(fixture)
     fixtures = runnable
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for fixture, (ok, message) in zip(fixtures, pool.map(lambda f: check(python, f), fixtures)):
+        for fixture, (ok, message) in zip(fixtures, pool.map(lambda f: check(python, f, rewrite), fixtures)):
             failed += not ok
             print(f"{'PASS' if ok else 'FAIL'} {fixture.name}: {message}", flush=True)
     print(f"{len(fixtures) - failed}/{len(fixtures)} fixtures agree on real TensorFlow")

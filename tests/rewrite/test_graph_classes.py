@@ -96,8 +96,8 @@ def test_class_reading_an_unknown_attribute_outside_runs_falls_back() -> None:
         """,
         level="partial",
     )
-    assert "graph tensor self.y used outside a session run" in result.findings[0].message
-    assert result.findings[0].line == 9
+    assert "graph tensor self.y used outside a session run" in result.fallback.message
+    assert result.fallback.line == 9
 
 
 def test_attribute_named_like_an_init_parameter_takes_a_fresh_local() -> None:

@@ -393,7 +393,7 @@ def test_scoped_layer_called_under_a_module_variable_scope_stays_in_graph_mode()
             print(sess.run(h, {x: [[1.0, 2.0]]}))
         """))
     assert result.level == "partial"
-    assert "outside a model function" in result.findings[0].message
+    assert "outside a model function" in result.fallback.message
 
 
 def test_module_constant_read_by_a_model_function_call_is_its_literal() -> None:
