@@ -51,6 +51,7 @@ from .rules.session import SESSION_CALLS
 from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
 from .walk import children, holding, index_tree, transform, walk
+from .wrap_lines import line_limit, wrap_long_lines
 
 __all__ = [
     "Finding", "ParseError", "RewriteConfig", "RewriteResult", "Rule", "all_rules",
@@ -316,6 +317,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
         return _untouched(source, findings)
+    new_module = wrap_long_lines(new_module, line_limit(text))
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse

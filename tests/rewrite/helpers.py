@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import textwrap
 import tokenize
 
@@ -39,3 +40,9 @@ def check_noop(source: str) -> None:
     assert result.code == source
     assert not result.changed
     assert result.level == "untouched"
+
+
+def squeezed(code: str) -> str:
+    """Code without its layout (whitespace, and the trailing comma a wrapped call gets), to
+    check what a long emitted line says whichever way it was wrapped."""
+    return re.sub(r",([)\]])", r"\1", re.sub(r"\s+", "", code))

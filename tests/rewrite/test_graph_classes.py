@@ -309,7 +309,11 @@ def test_a_step_named_as_a_layer_of_init_does_not_shadow_it() -> None:
                 self.n_out = n_out
 
             def build(self, input_shape):
-                self.w = self.add_weight(name='w', shape=[int(input_shape[1]), self.n_out], initializer=tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=self.n_out ** -0.5))
+                self.w = self.add_weight(
+                    name='w',
+                    shape=[int(input_shape[1]), self.n_out],
+                    initializer=tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=self.n_out ** -0.5),
+                )
 
             def call(self, x):
                 return tf.matmul(x, self.w)

@@ -65,7 +65,9 @@ def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
             return [loss, None]
 
 
-        print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), train_step(np.ones([4, 3])))[0])
+        print(
+            tf.nest.map_structure(lambda t: None if t is None else t.numpy(), train_step(np.ones([4, 3])))[0],
+        )
         """,
     )
 
@@ -105,7 +107,9 @@ def test_a_listing_read_by_the_loss_reads_the_variables_in_the_step() -> None:
             return [loss, None]
 
 
-        print(tf.nest.map_structure(lambda t: None if t is None else t.numpy(), train_step(np.ones([4, 3])))[0])
+        print(
+            tf.nest.map_structure(lambda t: None if t is None else t.numpy(), train_step(np.ones([4, 3])))[0],
+        )
         """,
     )
 

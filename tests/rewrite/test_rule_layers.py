@@ -80,7 +80,11 @@ def test_graph_mode_dropout_with_a_flag_picks_one_of_two_calls() -> None:
         import tensorflow as tf
         tf.compat.v1.disable_eager_execution()
         def block(x, is_training):
-            h = tf.cond(tf.cast(is_training, tf.bool), lambda: tf.keras.layers.Dropout(0.1)(x, training=True), lambda: tf.keras.layers.Dropout(0.1)(x, training=False))
+            h = tf.cond(
+                tf.cast(is_training, tf.bool),
+                lambda: tf.keras.layers.Dropout(0.1)(x, training=True),
+                lambda: tf.keras.layers.Dropout(0.1)(x, training=False),
+            )
             return tf.keras.layers.Dropout(0.2)(h, training=True)
         x = tf.compat.v1.placeholder(tf.float32, [None, 8])
         print(tf.compat.v1.Session(), block(x, tf.compat.v1.placeholder(tf.bool)))

@@ -4,7 +4,7 @@ from textwrap import dedent
 
 import libcst as cst
 import pytest
-from helpers import check_transformed
+from helpers import check_transformed, squeezed
 
 from migrate.api import rewrite_source
 from migrate.scoped_models import module_constants
@@ -164,11 +164,11 @@ with tf.Session() as sess:
 """
     )
     assert result.level == "idiomatic"
-    assert (
+    assert squeezed(
         "    def build(self, input_shape):\n"
         "        n = int(input_shape[-1])\n"
         '        self.w = self.add_weight(name="w", shape=[n, self.units]'
-    ) in result.code
+    ) in squeezed(result.code)
     assert "    def call(self, x):\n        h = tf.nn.relu(x)\n        return tf.matmul(h, self.w)\n" in result.code
 
 
@@ -208,9 +208,9 @@ def test_variable_layer_takes_weight_shape_from_input_shape(in_dim: str, built: 
     code = result.code
     assert result.level == "idiomatic", result.findings
     assert f"in_dim = {built}\n" in code
-    assert ("self.w = self.add_weight(name=\"w\", shape=[in_dim, self.units], initializer=lambda shape, dtype: "
-            "tf.random.truncated_normal(shape, stddev=0.1, seed=self.seed))") in code
-    assert "initializer=tf.constant_initializer(0.1))" in code
+    assert squeezed("self.w = self.add_weight(name=\"w\", shape=[in_dim, self.units], initializer=lambda shape, dtype: "
+            "tf.random.truncated_normal(shape, stddev=0.1, seed=self.seed))") in squeezed(code)
+    assert squeezed("initializer=tf.constant_initializer(0.1))") in squeezed(code)
     # TF1's graph gave the two initial values op seeds 0 and 1, in the order net() built them.
     assert "self.hidden = Fc(8, seed=0, name='hidden')" in code
     assert "self.out = Fc(2, seed=1, name='out')" in code
@@ -267,7 +267,7 @@ def test_scope_block_with_weights_becomes_layer_of_model() -> None:
     result = rewrite_source(_BLOCKS.format(extra=""))
     assert result.level == "idiomatic", result.findings
     assert "class A(tf.keras.layers.Layer):" in result.code
-    assert "self.w = self.add_weight(name='w', shape=[2, 2]" in result.code
+    assert squeezed("self.w = self.add_weight(name='w', shape=[2, 2]") in squeezed(result.code)
     assert "        h = self.a(x)\n" in result.code
     assert "def _weight" not in result.code and "device" not in result.code
     messages = [f.message for f in result.findings]
@@ -454,7 +454,11 @@ def test_a_weights_initializer_reads_the_layer_configuration_from_self() -> None
 
             def build(self, input_shape):
                 n_in = input_shape[1]
-                self.w = self.add_weight(name='w', shape=[n_in, self.n_out], initializer=tf.random_normal_initializer(mean=0.0, stddev=1.0 / self.n_out))
+                self.w = self.add_weight(
+                    name='w',
+                    shape=[n_in, self.n_out],
+                    initializer=tf.random_normal_initializer(mean=0.0, stddev=1.0 / self.n_out),
+                )
 
             def call(self, x):
                 return tf.matmul(x, self.w)
@@ -517,7 +521,13 @@ def test_a_scope_blocks_initializer_reads_the_models_argument_from_self() -> Non
                 self.n_hidden = n_hidden
 
             def build(self, input_shape):
-                self.w = self.add_weight(name='w', shape=[4, self.n_hidden], initializer=tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=self.n_hidden ** -0.5))
+                self.w = self.add_weight(
+                    name='w',
+                    shape=[4, self.n_hidden],
+                    initializer=tf.keras.initializers.TruncatedNormal(
+                        mean=0.0, stddev=self.n_hidden ** -0.5
+                    ),
+                )
 
             def call(self, x):
                 h = tf.nn.relu(tf.matmul(x, self.w))
@@ -588,7 +598,12 @@ def test_a_variables_trainable_flag_reads_the_layer_configuration_from_self() ->
 
             def build(self, input_shape):
                 in_dim = input_shape[-1]
-                self.w = self.add_weight(name="w", shape=[in_dim, self.units], initializer=lambda shape, dtype: tf.random.truncated_normal(shape, stddev=1.0 / self.units, seed=self.seed), trainable=self.train)
+                self.w = self.add_weight(
+                    name="w",
+                    shape=[in_dim, self.units],
+                    initializer=lambda shape, dtype: tf.random.truncated_normal(shape, stddev=1.0 / self.units, seed=self.seed),
+                    trainable=self.train,
+                )
 
             def call(self, x):
                 return tf.matmul(x, self.w)
@@ -651,10 +666,10 @@ def test_a_layer_helper_sized_by_its_arguments_makes_an_instance_per_call() -> N
     result = rewrite_source(ADD_LAYER.format(weights="tf.random_normal([in_size, out_size]) * 0.01"))
     assert result.level == "idiomatic", result.findings
     code = result.code
-    assert ('self.Weights = self.add_weight(name="Weights", shape=[self.in_size, self.out_size], '
-            "initializer=lambda shape, dtype: tf.random.normal(shape, seed=self.seed) * 0.01)") in code
-    assert ('self.biases = self.add_weight(name="biases", shape=[1, self.out_size], '
-            "initializer=lambda shape, dtype: tf.zeros(shape) + 0.1)") in code
+    assert squeezed('self.Weights = self.add_weight(name="Weights", shape=[self.in_size, self.out_size], '
+            "initializer=lambda shape, dtype: tf.random.normal(shape, seed=self.seed) * 0.01)") in squeezed(code)
+    assert squeezed('self.biases = self.add_weight(name="biases", shape=[1, self.out_size], '
+            "initializer=lambda shape, dtype: tf.zeros(shape) + 0.1)") in squeezed(code)
     assert "hidden_layer = AddLayer(2, 4, activation_function=tf.nn.relu, seed=0)" in code
     assert "out_layer = AddLayer(4, 1, seed=1)" in code
     assert "hidden = hidden_layer(xs)" in code and "out = out_layer(hidden)" in code
