@@ -29,7 +29,12 @@ Each case is then, in this order:
   finding that says so;
 - **worse**: the same without a finding.
 
-``--show`` prints the cases of those kinds; ``--record`` appends the table to
+An input that does not parse is the input's fault too: tfmigrate leaves it as it is, with the
+parse error reported, where tf_upgrade_v2 writes an empty file (its output loses the code).
+Beside the table: how many broken cases tf_upgrade_v2's own output passes the check in (the
+count of inputs handled worse than tf_upgrade_v2, which must be 0).
+
+``--show`` prints the cases of those kinds (``behind``: the broken ones tf_upgrade_v2 handles); ``--record`` appends the table to
 benchmarks/RESULTS.md.
 """
 
@@ -97,9 +102,18 @@ def as_tf1(source: str) -> str:
 def fails_alike(problem: str, ref_problems: list[str]) -> bool:
     """A call that fails to bind for the same reason in tf_upgrade_v2's output, or as the input
     stands against TF1's functions: the test's input is a fragment (``tf.metrics.mean_iou(a,
-    b)``, ``tf.zeros_initializer(a, b)``) that no TensorFlow takes, not a call a rewrite broke."""
+    b)``, ``tf.zeros_initializer(a, b)``) that no TensorFlow takes, not a call a rewrite broke.
+    Code that does not parse, where the input does not either, is the input's."""
+    if problem.startswith("does not parse"):
+        return any(p.startswith("does not parse") for p in ref_problems)
     _, _, why = problem.partition(" does not bind: ")
     return bool(why) and any(p.endswith(f" does not bind: {why}") for p in ref_problems)
+
+
+def lost_code(source: str, output: str) -> list[str]:
+    """An output empty where the input has code (tf_upgrade_v2's answer to an input it cannot
+    parse): nothing of the program is left to run."""
+    return ["the output lost the input's code"] if source.strip() and not output.strip() else []
 
 
 def constant(source: str) -> object:
@@ -133,10 +147,15 @@ def meaning_changes(mine: list[dict], theirs: list[dict]) -> list[str]:
             (mine_dump, mine_src), (ref_dump, ref_src) = call["args"][param], ref["args"][param]
             if mine_dump != ref_dump and constant(mine_src) != constant(ref_src):
                 problems.append(f"{call['text']}: {param}={mine_src}, tf_upgrade_v2 passes {param}={ref_src}")
-        where = {src: p for p, (_, src) in ref["args"].items() if src.isidentifier() and not keyword.iskeyword(src)}
+        # where each name is passed there (`string_split(x, ' ', result_type=x)` passes one twice)
+        where: dict[str, set[str]] = {}
+        for p, (_, src) in ref["args"].items():
+            if src.isidentifier() and not keyword.iskeyword(src):
+                where.setdefault(src, set()).add(p)
         for param, (_, src) in call["args"].items():
-            if src in where and where[src] != param:
-                problems.append(f"{call['text']}: {src} binds to {param}, in tf_upgrade_v2's output to {where[src]}")
+            if src in where and param not in where[src]:
+                theirs = ", ".join(sorted(where[src]))
+                problems.append(f"{call['text']}: {src} binds to {param}, in tf_upgrade_v2's output to {theirs}")
     return sorted(set(problems))
 
 
@@ -185,6 +204,7 @@ def measure(test_file: str, python: str) -> list[dict]:
     assert isinstance(checks, list)
     n = len(cases)
     for case, mine, ref, tf1 in zip(cases, checks[:n], checks[n:2 * n], checks[2 * n:]):
+        ref["problems"] = ref["problems"] + lost_code(case["source"], case["tf_upgrade_v2"]["output"])
         case["tf_upgrade_v2"].update(ref)
         case["tfmigrate"].update(mine)
         case["tfmigrate"]["problems"] = [p for p in mine["problems"]
@@ -198,16 +218,24 @@ def measure(test_file: str, python: str) -> list[dict]:
 def table(cases: list[dict]) -> str:
     counts = Counter(c["kind"] for c in cases)
     silent = sum(1 for c in cases if c["kind"] == "broken" and not c["finding"])
+    behind = len(behind_reference(cases))
     ref_broken = sum(1 for c in cases if c["tf_upgrade_v2"]["problems"])
-    rows = ["| " + " | ".join((*KINDS, "broken without a finding", "cases")) + " |",
-            "|" + "---:|" * (len(KINDS) + 2),
-            "| " + " | ".join(str(counts[k]) for k in KINDS) + f" | {silent} | {len(cases)} |"]
+    rows = ["| " + " | ".join((*KINDS, "broken without a finding", "tf_upgrade_v2 runs, ours broken", "cases"))
+            + " |",
+            "|" + "---:|" * (len(KINDS) + 3),
+            "| " + " | ".join(str(counts[k]) for k in KINDS) + f" | {silent} | {behind} | {len(cases)} |"]
     return "\n".join(rows) + f"\n\ntf_upgrade_v2's own output fails the TF 2.21 check in {ref_broken} cases.\n"
 
 
+def behind_reference(cases: list[dict]) -> list[dict]:
+    """Broken cases whose tf_upgrade_v2 output passes the check: handled worse than it."""
+    return [c for c in cases if c["kind"] == "broken" and not c["tf_upgrade_v2"]["problems"]]
+
+
 def show(cases: list[dict], kinds: set[str]) -> None:
+    behind = {id(c) for c in behind_reference(cases)} if "behind" in kinds else set()
     for case in cases:
-        if case["kind"] not in kinds:
+        if case["kind"] not in kinds and id(case) not in behind:
             continue
         print(f"--- {case['kind']} ({case['method']}){'' if case['finding'] else ' no finding'}")
         print("in:   " + case["input"].strip().replace("\n", "\n      "))
@@ -224,7 +252,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("test_file")
     parser.add_argument("--tf-python", default=os.environ.get("TFMIGRATE_TF_PYTHON", str(DEFAULT_TF_PYTHON)))
-    parser.add_argument("--show", nargs="*", default=[], choices=KINDS)
+    parser.add_argument("--show", nargs="*", default=[], choices=(*KINDS, "behind"),
+                        help="the cases of these kinds; behind: broken where tf_upgrade_v2's output passes")
     parser.add_argument("--json")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
