@@ -7,7 +7,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import libcst as cst
 
@@ -49,6 +49,7 @@ from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
+from .tf_signs import TF2_WRITTEN, read_as_tf1_message, shows_tf2
 from .walk import children, holding, index_tree, transform, walk
 
 __all__ = [
@@ -139,22 +140,27 @@ def _is_tf1(path: str) -> bool:
     return path in RENAMES or is_tf1_only(path) or not api_data.exists(path)
 
 
-# Names only code written for TF2 calls: there, an ambiguous spelling (`tf.nn.dropout`) means TF2's.
-TF2_WRITTEN = frozenset({"function", "GradientTape"})
+class Scan(NamedTuple):
+    """What one pass over the stdlib tree's nodes tells of a file."""
+
+    tf1: bool  # uses TF1 APIs
+    sessions: bool  # creates a Session
+    tf2_written: bool  # calls names TF2 code is written with (tf.function, GradientTape)
+    tf2_sign: bool  # any sign of TF2 code (`tf_signs.shows_tf2`)
+    ambiguous: list[Finding]  # calls whose arguments TF1 and TF2 bind differently
+    refused: list[Finding]  # calls TF 2.21 refuses whatever the file
 
 
-def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, list[Finding], list[Finding]]:
-    """(uses TF1 APIs, creates a Session, calls TF2-only names, calls whose arguments TF1 and
-    TF2 bind differently, calls TF 2.21 refuses whatever the file) in one pass over the stdlib
-    tree's nodes."""
+def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
     if not aliases:
-        return False, False, False, [], []
+        return Scan(False, False, False, False, [], [])
     paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
     named = set(paths.values())
     tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in named)
     sessions = False
-    ambiguous: list[Finding] = []
+    ambiguous: list[tuple[ast.Call, str]] = []
     refused: list[Finding] = []
+    readings: set[str | None] = set()
     for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
         if path is None:
@@ -168,14 +174,18 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, lis
         tf1_keywords = set(KEYWORD_RENAMES.get(path, ())) | {"keep_prob"}
         tf1 = tf1 or any(k.arg in tf1_keywords for k in node.keywords)  # type: ignore[attr-defined]
         reading = _reading(path, node)  # type: ignore[arg-type]
+        readings.add(reading)
         tf1 = tf1 or reading == "tf1"
         if path in KERAS_SAVES and not _saved_with_extension(node):  # type: ignore[arg-type]
             refused.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, KERAS_SAVE_NOTE, "manual"))  # type: ignore[attr-defined]
         if reading == "ambiguous":
-            ambiguous.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, (  # type: ignore[attr-defined]
-                f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; "
-                "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual"))
-    return tf1, sessions, not named.isdisjoint(TF2_WRITTEN), ambiguous, refused
+            ambiguous.append((node, path))  # type: ignore[arg-type]
+    tf2_sign = shows_tf2(aliases.uses_v2_import, named, readings)
+    said = [Finding(RENAME_RULE.id, call.lineno, call.col_offset, (
+        f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; "
+        "if this is TF1 code, pass them by name (or run on the whole TF1 program)") if tf2_sign
+        else read_as_tf1_message(path), "manual") for call, path in ambiguous]
+    return Scan(tf1, sessions, not named.isdisjoint(TF2_WRITTEN), tf2_sign, said, refused)
 
 
 def _saved_with_extension(call: ast.Call) -> bool:
@@ -231,10 +241,14 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     nodes = _ast_nodes(tree)
-    uses_tf1, runs_sessions, tf2_written, ambiguous, refused = _scan(nodes, ast_aliases)
+    uses_tf1, runs_sessions, tf2_written, tf2_sign, ambiguous, refused = _scan(nodes, ast_aliases)
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
-    if not (uses_tf1 or reads_dimensions):
+    # calls TF1 and TF2 bind differently, in a file with no sign of TF2: TF1 code (tf_signs)
+    read_as_tf1 = bool(ambiguous) and not tf2_sign
+    if not (uses_tf1 or reads_dimensions or read_as_tf1):
         return _untouched(source, ambiguous + refused if positions else [])
+    if uses_tf1 or not read_as_tf1:
+        ambiguous = []  # a TF1 file's calls mean TF1's: bound by its signature, nothing to say
     module = _parse(source, filename, tree)
     # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
     # kept (in its walk's order), and the cache lets it go (it keeps the output's tree next).
@@ -315,7 +329,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched",
-                         _distinct(findings + (refused if positions else [])))
+                         _distinct(findings + (ambiguous + refused if positions else [])))
 
 
 def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> list[cst.BaseStatement]:

@@ -117,3 +117,19 @@ def rebind(path: str, call: cst.Call) -> Rebound | None:
     if new_call.deep_equals(call) and not unknown and not required:
         return None
     return Rebound(new_call, tuple(dropped), tuple(unknown), tuple(required))
+
+
+def spelled_for_tf2(path: str, call: cst.Call) -> cst.Call:
+    """A call meant as TF2's that TF1's signature would bind otherwise, with its positional
+    arguments from the first one TF1 binds elsewhere passed by TF2's names: the rewrite then
+    reads the same to both (and to the next run, which sees no TF1 sign left to go by)."""
+    change = api_data.signature_change(path)
+    positional = [a for a in call.args if a.keyword is None]
+    if change is None or any(a.star for a in call.args) or api_data.call_reading(
+            path, len(positional), frozenset(a.keyword.value for a in call.args if a.keyword is not None)) != "ambiguous":
+        return call
+    renames, v1, v2 = api_data.keyword_renames(path), change.v1.positional, change.v2.positional
+    first = next(i for i, p in enumerate(v1[:len(positional)]) if renames.get(p, p) != v2[i])
+    args = [a.with_changes(keyword=cst.Name(v2[i]), equal=_EQUAL) if a.keyword is None and i >= first else a
+            for i, a in enumerate(call.args)]
+    return call.with_changes(args=args)

@@ -29,7 +29,7 @@ from ..graph import call_args
 from ..graph_layers import GRAPH_LAYERS
 from ..imports import Aliases
 from ..report import Finding
-from ..signature_calls import rebind
+from ..signature_calls import rebind, spelled_for_tf2
 from ..suppress import is_skipped
 from . import Rule
 from .assign import ASSIGN_CALLS
@@ -639,6 +639,9 @@ class RenameTransformer(cst.CSTTransformer):
                 for a in updated_node.args
             ]
             updated_node = updated_node.with_changes(args=args)
+        target = RENAMES.get(path, path)
+        if target != path or (tf2_meant and not self.tf2_spelled and not self._spelled_compat(original_node.func)):
+            updated_node = spelled_for_tf2(target, updated_node)  # TF2's call, read as such by TF1 too
         return updated_node
 
 

@@ -197,9 +197,10 @@ def test_a_keyword_tf2_dropped_from_a_method_of_any_receiver_is_dropped() -> Non
 
 
 def test_space_to_batch_nd_is_tf2s_space_to_batch() -> None:
+    # by TF2's names: TF1's space_to_batch takes paddings second, and so would read the output
     check_transformed(
         "import tensorflow as tf\ny = tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])\n",
-        "import tensorflow as tf\ny = tf.space_to_batch(x, [2, 2], [[0, 0], [0, 0]])\n",
+        "import tensorflow as tf\ny = tf.space_to_batch(x, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])\n",
     )
 
 

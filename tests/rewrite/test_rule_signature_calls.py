@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import check_noop, check_transformed
 
 from migrate.api import rewrite_source
@@ -61,11 +62,41 @@ def test_a_tf1_keyword_tf2_lacks_with_no_known_counterpart_stays_and_is_reported
     assert any("has no partition_strategy in TF 2.21" in m for m in _manual(source))
 
 
-def test_a_call_both_versions_take_differently_is_left_with_a_finding_in_a_file_with_no_tf1_sign() -> None:
-    # TF1's boolean_mask is (tensor, mask, name, axis); TF2's (tensor, mask, axis, name).
-    source = "import tensorflow as tf\nkept = tf.boolean_mask(t, m, 'keep', 1)\n"
+def test_a_call_both_versions_take_differently_is_tf1s_in_a_file_with_no_tf2_sign() -> None:
+    # TF1's boolean_mask is (tensor, mask, name, axis); TF2's (tensor, mask, axis, name). A file
+    # importing `tensorflow` is TF1 code to a TF1 -> TF2 tool unless it shows TF2: said so.
+    result = check_transformed(
+        "import tensorflow as tf\nkept = tf.boolean_mask(t, m, 'keep', 1)\n",
+        "import tensorflow as tf\nkept = tf.boolean_mask(t, m, name='keep', axis=1)\n",
+    )
+    assert [f.message for f in result.findings if f.kind == "manual"] == [(
+        "tf.boolean_mask: TF1 and TF2 bind these positional arguments to different parameters; read as "
+        "TF1's call (the file shows no sign of TF2 code): if this is TF2 code, keep the original")]
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("tf.nn.dropout(x, keep_prob, name='foo')", "tf.nn.dropout(x, rate=1 - keep_prob, name='foo')"),
+    ("tf.random.poisson(lam, shape, dtype)", "tf.random.poisson(lam=lam, shape=shape, dtype=dtype)"),
+    ("tf.nn.in_top_k(p, t, 5)", "tf.nn.in_top_k(targets=t, predictions=p, k=5)"),
+    ("tf.nn.depth_to_space(x, 2, 'd2s', 'NHWC')", "tf.nn.depth_to_space(x, 2, name='d2s', data_format='NHWC')"),
+    ("tf.image.extract_glimpse(x, size, off, False, False, False)",
+     "tf.image.extract_glimpse(x, size, off, False, False, noise='gaussian')"),
+])
+def test_ambiguous_calls_alone_are_read_as_tf1s(before: str, after: str) -> None:
+    check_transformed(f"import tensorflow as tf\ny = {before}\n", f"import tensorflow as tf\ny = {after}\n")
+
+
+@pytest.mark.parametrize("sign", [
+    "import tensorflow.compat.v2 as tf\n",  # TF2's API by import
+    "import tensorflow as tf\ntf.random.set_seed(0)\n",  # a name only TF2 has
+    "import tensorflow as tf\nf = tf.function(g)\n",  # what TF2 code is written with
+    "import tensorflow as tf\ng = tf.image.extract_glimpse(x, size, offsets, noise='uniform')\n",  # TF2's signature
+])
+def test_a_file_with_a_tf2_sign_keeps_tf2s_meaning_and_says_so(sign: str) -> None:
+    source = sign + "y = tf.nn.dropout(x, 0.2)\nkept = tf.boolean_mask(t, m, 'keep', 1)\n"
     check_noop(source)
-    assert any("pass them by name" in m for m in _manual(source))
+    manual = _manual(source)
+    assert len(manual) == 2 and all("if this is TF1 code, pass them by name" in m for m in manual), manual
 
 
 def test_the_same_call_in_a_tf1_file_is_bound_by_tf1s_order() -> None:
@@ -122,7 +153,8 @@ def test_tf2_meanings_through_tf_in_a_file_that_imports_v1_beside_it() -> None:
     check_transformed(
         "import tensorflow as tf\nimport tensorflow.compat.v1 as v1\n"
         "h = v1.nn.dropout(x, 0.9)\ny = tf.nn.dropout(h, 0.1)\n",
-        "import tensorflow as tf\nh = tf.nn.dropout(x, rate=1 - 0.9)\ny = tf.nn.dropout(h, 0.1)\n",
+        # TF2's call said by TF2's names: TF1 would bind 0.1 to keep_prob
+        "import tensorflow as tf\nh = tf.nn.dropout(x, rate=1 - 0.9)\ny = tf.nn.dropout(h, rate=0.1)\n",
     )
 
 
