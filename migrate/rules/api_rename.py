@@ -558,6 +558,8 @@ class RenameTransformer(cst.CSTTransformer):
         rebound = rebind(key, updated)
         if rebound is None:
             return updated
+        if rebound.unknown and api_data.exists(f"compat.v1.{path}"):
+            return self._kept_tf1(path, original, updated, rebound.unknown)
         if not rebound.call.deep_equals(updated):
             self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
         change = api_data.signature_change(key)
@@ -578,6 +580,15 @@ class RenameTransformer(cst.CSTTransformer):
             self._report(RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, and TF2 has no such "
                          f"default; check the {name} the rewrite passes (or give one)", "manual")
         return rebound.call
+
+    def _kept_tf1(self, path: str, original: cst.Call, updated: cst.Call, unknown: tuple[str, ...]) -> cst.Call:
+        """A TF1 call passing what TF2's function has no parameter for: TF1's function, kept
+        under compat.v1 with the arguments as written (TF 2.21 runs it, eagerly too)."""
+        self.compat_left = True
+        self.compat_paths.add(path)
+        self._report(COMPAT_RULE.id, original, f"tf.{path} has no {', '.join(unknown)} in TF 2.21 and no TF2 "
+                     f"counterpart is known; kept as tf.compat.v1.{path}", "manual")
+        return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)

@@ -173,6 +173,20 @@ def test_a_dataset_iterator_method_with_arguments_keeps_them() -> None:
     )
 
 
+@pytest.mark.parametrize(("before", "after"), [
+    # TF1's initializers.constant takes a dtype, TF2's (Keras's Constant) none
+    ("i = tf.initializers.constant(a, b)\n", "i = tf.compat.v1.initializers.constant(a, b)\n"),
+    ("e = tf.nn.embedding_lookup(table, ids, partition_strategy='div')\n",
+     "e = tf.compat.v1.nn.embedding_lookup(table, ids, partition_strategy='div')\n"),
+    ("with tf.name_scope(name=n, default_name=d, values=s):\n    pass\n",
+     "with tf.compat.v1.name_scope(name=n, default_name=d, values=s):\n    pass\n"),
+])
+def test_a_tf1_call_passing_what_tf2_has_no_parameter_for_keeps_tf1s_function(before: str, after: str) -> None:
+    result = check_transformed(f"import tensorflow as tf\n{before}", f"import tensorflow as tf\n{after}",
+                               level="partial")
+    assert [f.rule for f in result.findings if f.kind == "manual"] == ["TF190"]
+
+
 def test_a_v1_name_scope_with_a_default_name_takes_it_as_its_name() -> None:
     check_transformed(
         "import tensorflow as tf\nwith tf.name_scope(None, 'block', [x, y]):\n    z = 1\n",
