@@ -70,3 +70,27 @@ def extract_glimpse(call: cst.Call, alias: str) -> cst.Call:
         args[i] = arg.with_changes(keyword=cst.Name("noise"), equal=equal, value=noise)
         return call.with_changes(args=args)
     return call
+
+
+_SPLIT = ("input", "sep", "maxsplit", "result_type", "source", "name")
+_SPLIT_RESULTS = {"'SparseTensor'": True, '"SparseTensor"': True, "'RaggedTensor'": False, '"RaggedTensor"': False}
+
+
+def strings_split(call: cst.Call, alias: str) -> cst.BaseExpression:
+    """v1 `strings.split` returned a SparseTensor unless told `result_type='RaggedTensor'`; TF2's
+    returns the RaggedTensor, whose `.to_sparse()` is v1's result. v1's `source` is `input`.
+    A result type that is no literal stays (TF1's function under compat.v1 takes it)."""
+    if any(a.star for a in call.args) or sum(1 for a in call.args if a.keyword is None) > 3:
+        return call
+    params = [_param(call, _SPLIT, a) for a in call.args]
+    if None in params or {"input", "source"} <= set(params):
+        return call
+    result = next((code(a.value) for a, p in zip(call.args, params) if p == "result_type"), "'SparseTensor'")
+    if result not in _SPLIT_RESULTS:
+        return call
+    args = [a.with_changes(keyword=cst.Name("input")) if p == "source" else a
+            for a, p in zip(call.args, params) if p != "result_type"]
+    split = _with_args(call, args) if args else call.with_changes(args=[])
+    if not _SPLIT_RESULTS[result]:
+        return split
+    return cst.Call(func=cst.Attribute(value=split, attr=cst.Name("to_sparse")))

@@ -10,6 +10,7 @@ import libcst as cst
 from .. import api_data, tf1_calls
 from ..api_table import (
     CALL_TRANSFORMS,
+    COMPLETE_TRANSFORMS,
     INITIALIZERS,
     KEYWORD_RENAMES,
     LAYER_SPECS,
@@ -233,6 +234,7 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         "xw_plus_b": _xw_plus_b,
         "name_scope": tf1_calls.name_scope,
         "extract_glimpse": tf1_calls.extract_glimpse,
+        "strings_split": tf1_calls.strings_split,
     }[name]
 
 
@@ -638,6 +640,8 @@ class RenameTransformer(cst.CSTTransformer):
             transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             if not transformed.deep_equals(updated_node):
                 self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
+                if CALL_TRANSFORMS[path] in COMPLETE_TRANSFORMS:
+                    return transformed
             updated_node = transformed
         if not tf2_meant or self._spelled_compat(original_node.func):
             updated_node = self._rebound(path, original_node, updated_node)

@@ -230,3 +230,22 @@ def test_a_contrib_audio_summary_statement_is_rewritten_stably() -> None:
         "import tensorflow as tf\ntf.contrib.summary.audio('clip', wave, 16000, 2, step=s)\n",
         "import tensorflow as tf\ntf.summary.audio('clip', wave, 16000, max_outputs=2, step=s)\n",
     )
+
+
+@pytest.mark.parametrize(("before", "after", "level"), [
+    # v1 strings.split returned a SparseTensor unless told otherwise; TF2's returns a RaggedTensor
+    ("tf.strings.split(x, sep, result_type='SparseTensor')", "tf.strings.split(x, sep).to_sparse()", "idiomatic"),
+    ("tf.strings.split(x, sep, result_type='RaggedTensor')", "tf.strings.split(x, sep)", "idiomatic"),
+    ("tf.strings.split(source='a b')", "tf.strings.split(input='a b').to_sparse()", "idiomatic"),
+    ("tf.strings.split(x, sep, result_type=kind)", "tf.compat.v1.strings.split(x, sep, result_type=kind)", "partial"),
+])
+def test_v1_strings_split_returns_what_it_returned(before: str, after: str, level: str) -> None:
+    check_transformed(f"import tensorflow as tf\ns = {before}\n", f"import tensorflow as tf\ns = {after}\n", level)
+
+
+def test_strings_split_in_a_tf1_file_is_v1s_sparse_result() -> None:
+    check_transformed(
+        "import tensorflow as tf\ntf.set_random_seed(0)\ns = tf.strings.split(x, sep)\n",
+        "import tensorflow as tf\ntf.random.set_seed(0)\ns = tf.strings.split(x, sep).to_sparse()\n",
+    )
+    check_noop("import tensorflow as tf\ns = tf.strings.split(x, sep)\n")  # TF2's as far as anyone can tell
