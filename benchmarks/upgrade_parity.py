@@ -44,12 +44,14 @@ import argparse
 import ast
 import json
 import keyword
+import math
 import os
 import re
 import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -116,19 +118,57 @@ def lost_code(source: str, output: str) -> list[str]:
     return ["the output lost the input's code"] if source.strip() and not output.strip() else []
 
 
+# String methods a literal argument may be written with (`("FAN" + "_AVG").lower()`).
+_STR_METHODS = frozenset({"lower", "upper"})
+
+
+def _literal_only(tree: ast.AST) -> bool:
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            if n.args or n.keywords or not (isinstance(n.func, ast.Attribute) and n.func.attr in _STR_METHODS):
+                return False
+        elif isinstance(n, ast.Attribute):
+            if n.attr not in _STR_METHODS:
+                return False
+        elif isinstance(n, (ast.Name, ast.Subscript)):
+            return False
+    return True
+
+
 def constant(source: str) -> object:
-    """The value of an argument made of literals only (`'uniform' if False else 'gaussian'`),
-    else a marker that equals nothing but itself."""
+    """The value of an argument made of literals only (`'uniform' if False else 'gaussian'`,
+    `'FAN_IN'.lower()`), else a marker that equals nothing but itself."""
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError:
         return object()
-    if any(isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)) for n in ast.walk(tree)):
+    if not _literal_only(tree):
         return object()
     try:
         return eval(compile(tree, "<arg>", "eval"), {"__builtins__": {}})  # literals and operators only
     except Exception:  # noqa: BLE001 - 1 / 0 and the like
         return object()
+
+
+# Values tfmigrate writes otherwise than tf_upgrade_v2 on purpose, each as a formula of
+# tf_upgrade_v2's value and the condition it holds under: contrib's truncated normal draws with
+# stddev sqrt(1.3 * factor / n), Keras's VarianceScaling with sqrt(scale / n) / 0.8796..., so
+# TF1's numbers take scale = 1.3 * factor * 0.8796 ** 2 where tf_upgrade_v2 writes scale = factor
+# (a standard deviation 0.3% off).
+TF1_NUMBERS: dict[tuple[str, str], tuple[Callable[[float], float], tuple[str, str]]] = {
+    ("VarianceScaling", "scale"): (lambda factor: 1.3 * factor * 0.87962566103423978 ** 2,
+                                   ("distribution", "truncated_normal")),
+}
+
+
+def tf1_number(call: dict, param: str, mine: object, ref: object) -> bool:
+    """Our value is TF1's where tf_upgrade_v2's is not, by the formula of `TF1_NUMBERS`."""
+    rule = TF1_NUMBERS.get((call["func"].rsplit(".", 1)[-1], param))
+    if rule is None or not all(isinstance(v, (int, float)) for v in (mine, ref)):
+        return False
+    formula, (name, value) = rule
+    given = call["args"].get(name)
+    return given is not None and constant(given[1]) == value and math.isclose(mine, formula(ref))  # type: ignore[arg-type]
 
 
 def meaning_changes(mine: list[dict], theirs: list[dict]) -> list[str]:
@@ -145,7 +185,8 @@ def meaning_changes(mine: list[dict], theirs: list[dict]) -> list[str]:
         ref = queue.pop(0)
         for param in call["args"].keys() & ref["args"].keys():
             (mine_dump, mine_src), (ref_dump, ref_src) = call["args"][param], ref["args"][param]
-            if mine_dump != ref_dump and constant(mine_src) != constant(ref_src):
+            mine_value, ref_value = constant(mine_src), constant(ref_src)
+            if mine_dump != ref_dump and mine_value != ref_value and not tf1_number(call, param, mine_value, ref_value):
                 problems.append(f"{call['text']}: {param}={mine_src}, tf_upgrade_v2 passes {param}={ref_src}")
         # where each name is passed there (`string_split(x, ' ', result_type=x)` passes one twice)
         where: dict[str, set[str]] = {}

@@ -78,6 +78,8 @@ CALL_TRANSFORMS: dict[str, str] = {
     "name_scope": "name_scope",
     "image.extract_glimpse": "extract_glimpse",
     "strings.split": "strings_split",
+    "contrib.summary.always_record_summaries": "record_if:True",
+    "contrib.summary.never_record_summaries": "record_if:False",
     "nn.xw_plus_b": "xw_plus_b",
     "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
     "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
@@ -157,9 +159,13 @@ def is_eager_safe(path: str) -> bool:
     return path.startswith(EAGER_SAFE_PREFIXES)
 
 
+# compat.v1 functions a rewrite writes itself (TF1's implied values) that run in eager code too.
+EAGER_COMPAT_CALLS = frozenset({"train.get_or_create_global_step"})
+
+
 def runs_eagerly(path: str) -> bool:
     """TF1-only names whose compat.v1 form also works in eager code and tf.function."""
-    return is_eager_safe(path) or path in LOSSES
+    return is_eager_safe(path) or path in LOSSES or path in EAGER_COMPAT_CALLS
 
 
 def builds_graph(path: str) -> bool:

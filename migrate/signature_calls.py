@@ -23,10 +23,11 @@ TF1_IMPLIED: dict[str, dict[str, str]] = {
     "nn.dilation2d": {"data_format": "'NHWC'"},
     "nn.erosion2d": {"data_format": "'NHWC'"},
 }
-# Where no TF2 spelling has TF1's value: TF2's own written out (a call says what it means), and
-# the difference reported. contrib's summaries wrote at the global step.
+# Values TF1's functions took where TF2's take none, written out and reported: contrib's
+# summaries wrote at TF1's global step (TF2's would raise with no step set), which TF 2.21
+# keeps under compat.v1, eager code too.
 TF2_IMPLIED: dict[str, dict[str, str]] = {
-    f"contrib.summary.{op}": {"step": "tf.summary.experimental.get_step()"}
+    f"contrib.summary.{op}": {"step": "tf.compat.v1.train.get_or_create_global_step()"}
     for op in ("scalar", "histogram", "image", "audio", "generic")
 }
 

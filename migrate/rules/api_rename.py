@@ -11,6 +11,7 @@ from .. import api_data, tf1_calls
 from ..api_table import (
     CALL_TRANSFORMS,
     COMPLETE_TRANSFORMS,
+    EAGER_COMPAT_CALLS,
     INITIALIZERS,
     KEYWORD_RENAMES,
     LAYER_SPECS,
@@ -26,11 +27,13 @@ from ..api_table import (
     is_tf2_call,
 )
 from ..codegen import code
+from ..contrib_initializers import SPECS as VARIANCE_SCALING
+from ..contrib_initializers import plain_xavier, variance_scaling
 from ..graph import call_args
 from ..graph_layers import GRAPH_LAYERS
-from ..imports import Aliases
+from ..imports import Aliases, canonical
 from ..report import Finding
-from ..signature_calls import rebind, spelled_for_tf2
+from ..signature_calls import TF2_IMPLIED, rebind, spelled_for_tf2
 from ..suppress import is_skipped
 from . import Rule
 from .assign import ASSIGN_CALLS
@@ -167,6 +170,15 @@ def _keywords_after(kept: int, params: tuple[str, ...]) -> Callable[[cst.Call, s
     return transform
 
 
+def _record_if(flag: str) -> Callable[[cst.Call, str], cst.Call]:
+    """contrib's `always_record_summaries()` / `never_record_summaries()` → `summary.record_if(flag)`."""
+
+    def transform(call: cst.Call, alias: str) -> cst.Call:
+        return cst.parse_expression(f"{alias}.summary.record_if({flag})")  # type: ignore[return-value]
+
+    return transform
+
+
 def _global_step_variable(call: cst.Call, alias: str) -> cst.Call:
     return cst.parse_expression(  # type: ignore[return-value]
         f"{alias}.Variable(0, dtype={alias}.int64, trainable=False, name='global_step')"
@@ -221,6 +233,8 @@ def _keras_regularizer(path: str) -> Callable[[cst.Call, str], cst.Call]:
 def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
     if name.startswith("cast_to:"):
         return _cast_to(name.split(":", 1)[1])
+    if name.startswith("record_if:"):
+        return _record_if(name.split(":", 1)[1])
     if name.startswith("regularizer:"):
         return _keras_regularizer(name.split(":", 1)[1])
     if name.startswith("keywords_after:"):
@@ -251,6 +265,8 @@ METHOD_KEYWORD_DROPS: dict[str, frozenset[str]] = {
 KERAS_SAVES = frozenset({"keras.models.save_model", "keras.saving.save_model"})
 KERAS_SAVE_NOTE = ("Keras 3 takes the saved format from the file's extension and refuses a name without "
                    ".keras or .h5 (TF1's Keras wrote HDF5 to any name): name the file so")
+#: TF1 names TF 2.21 lacks whose calls a transform turns into TF2 calls (the name alone has no form).
+CALLED_ONLY = frozenset(p for p in CALL_TRANSFORMS if not api_data.has_tf221_form(p) and p not in RENAMES)
 #: Method names the rename pass visits although they name no TensorFlow alias.
 METHOD_NAMES = DATASET_ITERATOR_METHODS | METHOD_KEYWORD_DROPS.keys()
 
@@ -369,8 +385,18 @@ class RenameTransformer(cst.CSTTransformer):
             return self._rnn_name(path, original_node, updated_node)
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
                 or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
-                or ((path in LOSSES or path in REGULARIZERS) and id(original_node) in self.called)):
+                or ((path in LOSSES or path in REGULARIZERS or path in VARIANCE_SCALING or path in CALLED_ONLY)
+                    and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call
+        if path in EAGER_COMPAT_CALLS and self._spelled_compat(updated_node):
+            # TF1's function as a rewrite writes it (TF 2.21 runs it eagerly too): renamed,
+            # each call would make a new variable where TF1 returned the one
+            self.compat_left = True
+            self.compat_paths.add(path)
+            if id(original_node) in self.lines:
+                self._report(COMPAT_RULE.id, original_node, f"tf.compat.v1.{path} kept (TF1's one global step)",
+                             "manual")
+            return updated_node
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
@@ -579,6 +605,13 @@ class RenameTransformer(cst.CSTTransformer):
             self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21 and no TF2 counterpart is "
                          "known; the call will not run until it is rewritten", "manual")
         for name in rebound.required:
+            told = TF2_IMPLIED.get(key, {}).get(name, "")
+            if ".compat.v1." in told:  # TF1's value, which only TF1's API says
+                self.compat_left = True
+                self.compat_paths.add(canonical(told.split("(")[0].removeprefix("tf.")))
+                self._report(COMPAT_RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, which "
+                             f"took {told}; passed so (or pass the program's own {name})", "manual")
+                continue
             self._report(RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, and TF2 has no such "
                          f"default; check the {name} the rewrite passes (or give one)", "manual")
         return rebound.call
@@ -622,6 +655,12 @@ class RenameTransformer(cst.CSTTransformer):
             return self._layer_in_graph(path, original_node, updated_node)
         if path in LOSSES:
             return self._loss(path, original_node, updated_node)
+        if path in VARIANCE_SCALING and not plain_xavier(path, updated_node):
+            keras = variance_scaling(path, updated_node, self.alias)
+            if keras is not None:
+                self._report(RULE.id, original_node, f"tf.{path} → {code(keras)} (TF1's numbers)", "fixed")
+                return keras
+            return self._without_form(path, original_node.func, updated_node)
         if path in INITIALIZERS and is_tf1_only(path):
             spec = INITIALIZERS[initializer_key(path, original_node)]
             obj = spec.keras.format(args=initializer_args(original_node, spec.defaults))
@@ -636,6 +675,8 @@ class RenameTransformer(cst.CSTTransformer):
             path, sum(1 for a in original_node.args if a.keyword is None),
             frozenset(a.keyword.value for a in original_node.args if a.keyword is not None)) != "tf1"
         tf2_meant = self.tf2_spelled or self.aliases.means_tf2(original_node.func)
+        if path in EAGER_COMPAT_CALLS and self._spelled_compat(original_node.func):
+            return updated_node  # kept as written (leave_Attribute)
         if path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
             transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             if not transformed.deep_equals(updated_node):

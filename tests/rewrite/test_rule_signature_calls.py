@@ -216,13 +216,29 @@ def test_a_contrib_summary_takes_tf2s_summary_and_its_family_is_reported() -> No
     assert any("family='layer1' dropped" in f.message for f in result.findings if f.kind == "manual")
 
 
-def test_a_contrib_summary_without_a_step_says_tf2s_and_is_reported() -> None:
-    # contrib wrote at the global step; TF2 at tf.summary.experimental.get_step()
+def test_a_contrib_summary_without_a_step_writes_at_tf1s_global_step_and_is_reported() -> None:
+    # contrib wrote at the global step; TF2's summaries take no default (with no step set they raise)
     result = check_transformed(
         "import tensorflow as tf\ntf.contrib.summary.scalar('loss', total)\n",
-        "import tensorflow as tf\ntf.summary.scalar('loss', total, step=tf.summary.experimental.get_step())\n",
+        "import tensorflow as tf\ntf.summary.scalar('loss', total, step=tf.compat.v1.train.get_or_create_global_step())\n",
+        level="partial",
     )
     assert any("left step to TF1" in f.message for f in result.findings if f.kind == "manual")
+
+
+def test_a_compat_spelled_global_step_stays_tf1s_one_step() -> None:
+    # renamed to a tf.Variable, each call would make a new step
+    source = "import tensorflow as tf\ntf.summary.scalar('loss', total, step=tf.compat.v1.train.get_or_create_global_step())\n"
+    check_noop(source)
+    check_transformed(source + "y = tf.log(x)\n", source + "y = tf.math.log(x)\n", level="partial")
+
+
+@pytest.mark.parametrize(("contrib", "flag"), [("always_record_summaries", "True"), ("never_record_summaries", "False")])
+def test_contribs_recording_switches_are_tf2s_record_if(contrib: str, flag: str) -> None:
+    check_transformed(
+        f"import tensorflow as tf\nwith w.as_default(), tf.contrib.summary.{contrib}():\n    tf.contrib.summary.flush()\n",
+        f"import tensorflow as tf\nwith w.as_default(), tf.summary.record_if({flag}):\n    tf.summary.flush()\n",
+    )
 
 
 def test_a_contrib_audio_summary_statement_is_rewritten_stably() -> None:
