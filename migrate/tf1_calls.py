@@ -83,8 +83,8 @@ def strings_split(call: cst.Call, alias: str) -> cst.BaseExpression:
     if any(a.star for a in call.args) or sum(1 for a in call.args if a.keyword is None) > 3:
         return call
     params = [_param(call, _SPLIT, a) for a in call.args]
-    if None in params or {"input", "source"} <= set(params):
-        return call
+    if None in params or len({"input", "source"} & set(params)) != 1:
+        return call  # no input (TF1 raised), or both
     result = next((code(a.value) for a, p in zip(call.args, params) if p == "result_type"), "'SparseTensor'")
     if result not in _SPLIT_RESULTS:
         return call

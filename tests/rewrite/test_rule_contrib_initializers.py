@@ -1,5 +1,8 @@
 """TF108: contrib's variance-scaling initializers as Keras's VarianceScaling with TF1's numbers."""
 
+import os
+import subprocess
+
 import pytest
 from helpers import check_transformed
 
@@ -39,3 +42,29 @@ def test_a_dtype_keras_cannot_take_leaves_the_call_reported() -> None:
     assert result.code == source
     assert [f.kind for f in result.findings] == ["manual"]
     assert "has no TF 2.21 form" in result.findings[0].message
+
+
+# contrib's draw (initializers.py of TF 1.x), with TF1's ops TF 2.21 keeps under compat.v1.
+_CONTRIB_DRAW = """
+import math, sys
+import numpy as np
+import tensorflow as tf
+shape, factor, fan = (2000, 2000), 2.0, 2000.0
+reference = tf.compat.v1.truncated_normal_initializer(stddev=math.sqrt(1.3 * factor / fan), seed=1)(shape)
+ours = eval(sys.argv[1])(shape, tf.float32)
+print(float(np.std(ours.numpy()) / np.std(reference.numpy())))
+"""
+
+
+@pytest.mark.tf
+def test_the_keras_form_draws_with_contribs_spread_on_tf221() -> None:
+    python = os.environ.get("TFMIGRATE_TF_PYTHON")
+    if not python:
+        pytest.skip("set TFMIGRATE_TF_PYTHON to a Python with TensorFlow 2.21 to run this check")
+    code = rewrite_source("import tensorflow as tf\ni = tf.contrib.layers.variance_scaling_initializer(seed=2)\n").code
+    keras = code.split("i = ", 1)[1].strip()
+    out = subprocess.run([python, "-c", _CONTRIB_DRAW, keras], capture_output=True, text=True, check=True,
+                         env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+    ratio = float(out.stdout.strip().splitlines()[-1])
+    # 4M draws: the ratio's own spread is ~0.05%; scale=factor (tf_upgrade_v2's) would be 0.3% off
+    assert abs(ratio - 1) < 0.001, ratio
