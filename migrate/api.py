@@ -49,7 +49,7 @@ from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
-from .tf_signs import TF2_WRITTEN, read_as_tf1_message, shows_tf2
+from .tf_signs import TF2_WRITTEN, shows_tf2
 from .walk import children, holding, index_tree, transform, walk
 
 __all__ = [
@@ -180,11 +180,11 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
             refused.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, KERAS_SAVE_NOTE, "manual"))  # type: ignore[attr-defined]
         if reading == "ambiguous":
             ambiguous.append((node, path))  # type: ignore[arg-type]
-    tf2_sign = shows_tf2(aliases.uses_v2_import, named, readings)
     said = [Finding(RENAME_RULE.id, call.lineno, call.col_offset, (
         f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; "
-        "if this is TF1 code, pass them by name (or run on the whole TF1 program)") if tf2_sign
-        else read_as_tf1_message(path), "manual") for call, path in ambiguous]
+        "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual")
+        for call, path in ambiguous]
+    tf2_sign = shows_tf2(aliases.uses_v2_import, named, readings)
     return Scan(tf1, sessions, not named.isdisjoint(TF2_WRITTEN), tf2_sign, said, refused)
 
 
@@ -247,8 +247,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     read_as_tf1 = bool(ambiguous) and not tf2_sign
     if not (uses_tf1 or reads_dimensions or read_as_tf1):
         return _untouched(source, ambiguous + refused if positions else [])
-    if uses_tf1 or not read_as_tf1:
-        ambiguous = []  # a TF1 file's calls mean TF1's: bound by its signature, nothing to say
+    read_as_tf1 = read_as_tf1 and not uses_tf1  # a TF1 file's calls are TF1's: nothing to say
     module = _parse(source, filename, tree)
     # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
     # kept (in its walk's order), and the cache lets it go (it keeps the output's tree next).
@@ -269,12 +268,13 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     if not runs_sessions:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
         body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
-        new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled,
+                                          read_as_tf1=read_as_tf1)
         if compat_left:
             findings.clear()
             new_module, _ = _rename(
                 module, with_v2_imports(module.body), aliases, lines, findings, config, compat_spelled,
-                graph_mode=True,
+                graph_mode=True, read_as_tf1=read_as_tf1,
             )
             level = "partial"
     else:
@@ -321,7 +321,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
-        return _untouched(source, _distinct(findings))
+        return _untouched(source, _distinct(findings + (ambiguous if read_as_tf1 and positions else [])))
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -329,7 +329,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched",
-                         _distinct(findings + (ambiguous + refused if positions else [])))
+                         _distinct(findings + (refused if positions else [])))
 
 
 def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> list[cst.BaseStatement]:
@@ -362,6 +362,7 @@ def _distinct(findings: list[Finding]) -> list[Finding]:
 def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
     findings: list[Finding], config: RewriteConfig, compat_spelled: bool, graph_mode: bool = False,
+    read_as_tf1: bool = False,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
     tf2_spelled = not aliases.uses_v1_import and compat_spelled
@@ -371,6 +372,7 @@ def _rename(
     hot = holding(tree, lambda node: type(node) is cst.Name and node.value in names)  # type: ignore[attr-defined]
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     renamer.cell_names_free = not bound_names(body) & (CELL_SOURCES.keys() | KERAS_CELL_SOURCES.keys())
+    renamer.read_as_tf1 = read_as_tf1
     renamed = transform(tree, renamer)
     if renamer.rnn_cells:
         defined = {name for cell in renamer.rnn_cells for name in RNN_CELLS[cell].needs}

@@ -35,6 +35,7 @@ from ..imports import Aliases, canonical
 from ..report import Finding
 from ..signature_calls import TF2_IMPLIED, rebind, spelled_for_tf2
 from ..suppress import is_skipped
+from ..tf_signs import read_as_tf1_message
 from . import Rule
 from .assign import ASSIGN_CALLS
 from .assign import RULE as ASSIGN_RULE
@@ -317,6 +318,9 @@ class RenameTransformer(cst.CSTTransformer):
         self.modelled_cells: set[int] = set()  # cell constructors replaced by those classes
         self.unmodelled_cells: set[int] = set()  # cell constructors with arguments they lack
         self.cell_names_free = True  # the module binds none of the names the classes take
+        # A file whose only TF1 signs are calls TF1 and TF2 bind differently (`tf_signs`): each
+        # one converted as TF1's is said to be read so.
+        self.read_as_tf1 = False
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
@@ -626,6 +630,13 @@ class RenameTransformer(cst.CSTTransformer):
         return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        new = self._leave_call(original_node, updated_node)
+        path = self.aliases.resolve(original_node.func) if self.read_as_tf1 else None
+        if path is not None and not new.deep_equals(original_node) and _reading(path, original_node) == "ambiguous":
+            self._report(RULE.id, original_node, read_as_tf1_message(path), "manual")
+        return new
+
+    def _leave_call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
         if path is None:
             return self._method_call(original_node, updated_node)
@@ -671,9 +682,7 @@ class RenameTransformer(cst.CSTTransformer):
             # already in that form (a rewrite's output): the node stays, so its statement does
             return updated_node if initializer.deep_equals(updated_node) else initializer
         # a call only TF1's signature takes (`keep_prob=`) means TF1's function, whatever the file
-        ambiguous = path in TF1_MEANING_BY_SPELLING and api_data.call_reading(
-            path, sum(1 for a in original_node.args if a.keyword is None),
-            frozenset(a.keyword.value for a in original_node.args if a.keyword is not None)) != "tf1"
+        ambiguous = path in TF1_MEANING_BY_SPELLING and _reading(path, original_node) != "tf1"
         tf2_meant = self.tf2_spelled or self.aliases.means_tf2(original_node.func)
         if path in EAGER_COMPAT_CALLS and self._spelled_compat(original_node.func):
             return updated_node  # kept as written (leave_Attribute)
@@ -699,6 +708,12 @@ class RenameTransformer(cst.CSTTransformer):
         if target != path or (tf2_meant and not self.tf2_spelled and not self._spelled_compat(original_node.func)):
             updated_node = spelled_for_tf2(target, updated_node)  # TF2's call, read as such by TF1 too
         return updated_node
+
+
+def _reading(path: str, call: cst.Call) -> str | None:
+    """`api_data.call_reading` of a call as written."""
+    return api_data.call_reading(path, sum(1 for a in call.args if a.keyword is None),
+                                 frozenset(a.keyword.value for a in call.args if a.keyword is not None))
 
 
 def _as_default(path: str, arg: cst.Arg) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import check_noop, check_transformed
 
-from migrate.api import rewrite_source
+from migrate.api import RewriteConfig, rewrite_source
 
 
 def _manual(source: str) -> list[str]:
@@ -72,6 +72,16 @@ def test_a_call_both_versions_take_differently_is_tf1s_in_a_file_with_no_tf2_sig
     assert [f.message for f in result.findings if f.kind == "manual"] == [(
         "tf.boolean_mask: TF1 and TF2 bind these positional arguments to different parameters; read as "
         "TF1's call (the file shows no sign of TF2 code): if this is TF2 code, keep the original")]
+
+
+def test_an_ambiguous_call_left_as_written_is_reported_as_kept() -> None:
+    # TF108 deselected: nothing converts it, so nothing was read as TF1's
+    source = "import tensorflow as tf\ny = tf.nn.dropout(x, keep_prob)\n"
+    result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({"TF108"})))
+    assert result.code == source
+    assert [f.message for f in result.findings] == [(
+        "tf.nn.dropout: TF1 and TF2 bind these positional arguments to different parameters; "
+        "if this is TF1 code, pass them by name (or run on the whole TF1 program)")]
 
 
 @pytest.mark.parametrize(("before", "after"), [
