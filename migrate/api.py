@@ -244,7 +244,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     uses_tf1, runs_sessions, tf2_written, tf2_sign, ambiguous, refused = _scan(nodes, ast_aliases)
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     # calls TF1 and TF2 bind differently, in a file with no sign of TF2: TF1 code (tf_signs)
-    read_as_tf1 = bool(ambiguous) and not tf2_sign
+    read_as_tf1 = bool(ambiguous) and not (tf2_sign or ".compat.v2." in text)
     if not (uses_tf1 or reads_dimensions or read_as_tf1):
         return _untouched(source, ambiguous + refused if positions else [])
     read_as_tf1 = read_as_tf1 and not uses_tf1  # a TF1 file's calls are TF1's: nothing to say

@@ -3,7 +3,7 @@
 Some calls bind under TF1's and TF2's signatures alike, to different parameters
 (`tf.nn.dropout(x, keep_prob)`, `tf.boolean_mask(t, m, name, axis)`). tfmigrate rewrites TF1
 code, so a file that imports `tensorflow` and makes such a call is read as TF1 code - unless it
-shows a sign of TF2: it imports `tensorflow.compat.v2`, names what only TF2 has
+shows a sign of TF2: it imports or spells `tensorflow.compat.v2`, names what only TF2 has
 (`tf.random.set_seed`, `tf.summary.create_file_writer`), calls what TF2 code is written with
 (`tf.function`, `tf.GradientTape`), or makes a call only TF2's signature takes. Where it does,
 such calls keep TF2's meaning and are reported.

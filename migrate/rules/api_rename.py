@@ -574,24 +574,33 @@ class RenameTransformer(cst.CSTTransformer):
             return updated
         return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
 
-    def _rebound(self, path: str, original: cst.Call, updated: cst.Call) -> cst.Call:
+    def _rebound(self, path: str, original: cst.Call, updated: cst.Call, as_written: cst.Call) -> tuple[cst.Call, bool]:
         """A TF1 call of a function whose arguments TF2 renamed, moved or removed, bound by
-        the recorded signatures (only where the name is renamed as TensorFlow renames it)."""
+        the recorded signatures (only where the name is renamed as TensorFlow renames it); and
+        whether it is TF1's function kept instead (`as_written`: before any transform)."""
+        call, kept = self._bound_by_signatures(path, original, updated)
+        if kept:
+            return self._kept_tf1(path, original, as_written, kept), True
+        return call, False
+
+    def _bound_by_signatures(self, path: str, original: cst.Call, updated: cst.Call) -> tuple[cst.Call, tuple[str, ...]]:
+        """The call bound by the signatures, or TF1 parameters TF2 has no counterpart for where
+        TF 2.21 keeps TF1's function under compat.v1 (the call is then kept, not bound)."""
         if is_tf1_only(path):
-            return updated
+            return updated, ()
         key, target = path, RENAMES.get(path, path)
         if target != api_data.renames().get(path, path):
             # renamed to another TF1 name of the same function (`initializers.zeros` is TF1's
             # `zeros_initializer`): bound as that one is
             mine, theirs = api_data.signature_change(path), api_data.signature_change(target)
             if mine is None or theirs is None or mine.v1 != theirs.v1:
-                return updated
+                return updated, ()
             key = target
         rebound = rebind(key, updated)
         if rebound is None:
-            return updated
+            return updated, ()
         if rebound.unknown and api_data.exists(f"compat.v1.{path}"):
-            return self._kept_tf1(path, original, updated, rebound.unknown)
+            return updated, rebound.unknown
         if not rebound.call.deep_equals(updated):
             self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
         change = api_data.signature_change(key)
@@ -618,7 +627,7 @@ class RenameTransformer(cst.CSTTransformer):
                 continue
             self._report(RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, and TF2 has no such "
                          f"default; check the {name} the rewrite passes (or give one)", "manual")
-        return rebound.call
+        return rebound.call, ()
 
     def _kept_tf1(self, path: str, original: cst.Call, updated: cst.Call, unknown: tuple[str, ...]) -> cst.Call:
         """A TF1 call passing what TF2's function has no parameter for: TF1's function, kept
@@ -686,15 +695,21 @@ class RenameTransformer(cst.CSTTransformer):
         tf2_meant = self.tf2_spelled or self.aliases.means_tf2(original_node.func)
         if path in EAGER_COMPAT_CALLS and self._spelled_compat(original_node.func):
             return updated_node  # kept as written (leave_Attribute)
+        as_written, adapted = updated_node, False
         if path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
             transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
             if not transformed.deep_equals(updated_node):
-                self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
+                adapted = True
                 if CALL_TRANSFORMS[path] in COMPLETE_TRANSFORMS:
+                    self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
                     return transformed
             updated_node = transformed
         if not tf2_meant or self._spelled_compat(original_node.func):
-            updated_node = self._rebound(path, original_node, updated_node)
+            updated_node, kept = self._rebound(path, original_node, updated_node, as_written)
+            if kept:
+                return updated_node  # TF1's function, as written
+        if adapted:
+            self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
         renames = KEYWORD_RENAMES.get(path)
         if renames and any(a.keyword is not None and a.keyword.value in renames for a in updated_node.args):
             args = [

@@ -98,6 +98,7 @@ def test_ambiguous_calls_alone_are_read_as_tf1s(before: str, after: str) -> None
 
 @pytest.mark.parametrize("sign", [
     "import tensorflow.compat.v2 as tf\n",  # TF2's API by import
+    "import tensorflow as tf\nz = tf.compat.v2.zeros([2])\n",  # or by spelling
     "import tensorflow as tf\ntf.random.set_seed(0)\n",  # a name only TF2 has
     "import tensorflow as tf\nf = tf.function(g)\n",  # what TF2 code is written with
     "import tensorflow as tf\ng = tf.image.extract_glimpse(x, size, offsets, noise='uniform')\n",  # TF2's signature
