@@ -181,7 +181,7 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
         if reading == "ambiguous":
             ambiguous.append((node, path))  # type: ignore[arg-type]
     said = [Finding(RENAME_RULE.id, call.lineno, call.col_offset, (
-        f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; "
+        f"tf.{path}: TF1 and TF2 bind these arguments to different parameters; "
         "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual")
         for call, path in ambiguous]
     tf2_sign = shows_tf2(aliases.uses_v2_import, named, readings)

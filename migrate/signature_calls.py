@@ -130,7 +130,9 @@ def spelled_for_tf2(path: str, call: cst.Call) -> cst.Call:
             path, len(positional), frozenset(a.keyword.value for a in call.args if a.keyword is not None)) != "ambiguous":
         return call
     renames, v1, v2 = api_data.keyword_renames(path), change.v1.positional, change.v2.positional
-    first = next(i for i, p in enumerate(v1[:len(positional)]) if renames.get(p, p) != v2[i])
+    first = next((i for i, p in enumerate(v1[:len(positional)]) if renames.get(p, p) != v2[i]), None)
+    if first is None:
+        return call  # a keyword the two read differently: TF2's keywords are its own
     args = [a.with_changes(keyword=cst.Name(v2[i]), equal=_EQUAL) if a.keyword is None and i >= first else a
             for i, a in enumerate(call.args)]
     return call.with_changes(args=args)

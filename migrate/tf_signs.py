@@ -36,5 +36,5 @@ def shows_tf2(uses_v2_import: bool, named: Iterable[str], readings: Iterable[str
 
 def read_as_tf1_message(path: str) -> str:
     """What a rewrite says of a call it read as TF1's on no other sign than the file's import."""
-    return (f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; read as "
+    return (f"tf.{path}: TF1 and TF2 bind these arguments to different parameters; read as "
             "TF1's call (the file shows no sign of TF2 code): if this is TF2 code, keep the original")

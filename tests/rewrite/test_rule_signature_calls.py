@@ -70,7 +70,7 @@ def test_a_call_both_versions_take_differently_is_tf1s_in_a_file_with_no_tf2_sig
         "import tensorflow as tf\nkept = tf.boolean_mask(t, m, name='keep', axis=1)\n",
     )
     assert [f.message for f in result.findings if f.kind == "manual"] == [(
-        "tf.boolean_mask: TF1 and TF2 bind these positional arguments to different parameters; read as "
+        "tf.boolean_mask: TF1 and TF2 bind these arguments to different parameters; read as "
         "TF1's call (the file shows no sign of TF2 code): if this is TF2 code, keep the original")]
 
 
@@ -80,7 +80,7 @@ def test_an_ambiguous_call_left_as_written_is_reported_as_kept() -> None:
     result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({"TF108"})))
     assert result.code == source
     assert [f.message for f in result.findings] == [(
-        "tf.nn.dropout: TF1 and TF2 bind these positional arguments to different parameters; "
+        "tf.nn.dropout: TF1 and TF2 bind these arguments to different parameters; "
         "if this is TF1 code, pass them by name (or run on the whole TF1 program)")]
 
 
@@ -276,3 +276,13 @@ def test_strings_split_in_a_tf1_file_is_v1s_sparse_result() -> None:
         "import tensorflow as tf\ntf.random.set_seed(0)\ns = tf.strings.split(x, sep).to_sparse()\n",
     )
     check_noop("import tensorflow as tf\ns = tf.strings.split(x, sep)\n")  # TF2's as far as anyone can tell
+
+
+def test_a_tf2_call_a_keyword_makes_ambiguous_stays_as_written_in_a_mixed_import_file() -> None:
+    # TF2's l2_normalize still takes `dim` (for axis): no positional argument to name
+    check_transformed(
+        "import tensorflow as tf\nimport tensorflow.compat.v1 as v1\nx = v1.placeholder(tf.float32)\n"
+        "y = tf.nn.l2_normalize(x, dim=1)\n",
+        "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\ny = tf.nn.l2_normalize(x, dim=1)\n",
+        level="partial",
+    )
