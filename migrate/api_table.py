@@ -78,6 +78,7 @@ CALL_TRANSFORMS: dict[str, str] = {
     "name_scope": "name_scope",
     "image.extract_glimpse": "extract_glimpse",
     "strings.split": "strings_split",
+    "device": "device",
     "contrib.summary.always_record_summaries": "record_if:True",
     "contrib.summary.never_record_summaries": "record_if:False",
     "nn.xw_plus_b": "xw_plus_b",
@@ -96,8 +97,9 @@ TF1_MEANING_BY_SPELLING = frozenset({
     "image.extract_glimpse", "strings.split",
 })
 # Transforms whose result is the whole TF2 expression (a method called on the TF2 call's
-# result): neither rebound nor renamed after.
-COMPLETE_TRANSFORMS = frozenset({"strings_split"})
+# result, an argument TF2 takes where the signatures alone would not say so): neither rebound
+# nor renamed after. None from one: the call is not one it converts.
+COMPLETE_TRANSFORMS = frozenset({"strings_split", "device"})
 
 # Queue-runner input pipelines: TF1-only, with no TF2 form the rewriter can produce (tf.data is
 # the replacement, a redesign of the input code).

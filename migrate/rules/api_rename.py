@@ -249,8 +249,14 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
         "xw_plus_b": _xw_plus_b,
         "name_scope": tf1_calls.name_scope,
         "extract_glimpse": tf1_calls.extract_glimpse,
-        "strings_split": tf1_calls.strings_split,
     }[name]
+
+
+#: The complete transforms (`COMPLETE_TRANSFORMS`): the TF2 expression, or None.
+COMPLETE: dict[str, Callable[[cst.Call, str], cst.BaseExpression | None]] = {
+    "strings_split": tf1_calls.strings_split,
+    "device": tf1_calls.device,
+}
 
 
 # TF1 dataset methods TF2 datasets lack; tf.compat.v1.data has them as functions.
@@ -696,13 +702,15 @@ class RenameTransformer(cst.CSTTransformer):
         if path in EAGER_COMPAT_CALLS and self._spelled_compat(original_node.func):
             return updated_node  # kept as written (leave_Attribute)
         as_written, adapted = updated_node, False
-        if path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
-            transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
-            if not transformed.deep_equals(updated_node):
-                adapted = True
-                if CALL_TRANSFORMS[path] in COMPLETE_TRANSFORMS:
+        if path in CALL_TRANSFORMS and CALL_TRANSFORMS[path] in COMPLETE_TRANSFORMS and not (ambiguous and tf2_meant):
+            complete = COMPLETE[CALL_TRANSFORMS[path]](updated_node, self.alias)
+            if complete is not None:
+                if not complete.deep_equals(updated_node):
                     self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
-                    return transformed
+                return complete
+        elif path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
+            transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
+            adapted = not transformed.deep_equals(updated_node)
             updated_node = transformed
         if not tf2_meant or self._spelled_compat(original_node.func):
             updated_node, kept = self._rebound(path, original_node, updated_node, as_written)

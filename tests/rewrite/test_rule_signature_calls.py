@@ -286,3 +286,18 @@ def test_a_tf2_call_a_keyword_makes_ambiguous_stays_as_written_in_a_mixed_import
         "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\ny = tf.nn.l2_normalize(x, dim=1)\n",
         level="partial",
     )
+
+
+@pytest.mark.parametrize(("before", "after", "level"), [
+    # v1 took a device name or a function picking one; TF2's takes the name alone
+    ("tf.device('/cpu:0')", "tf.device('/cpu:0')", "idiomatic"),
+    ("tf.device('/gpu:%d' % i)", "tf.device('/gpu:%d' % i)", "idiomatic"),
+    ("tf.device(device_name_or_function='/cpu:0')", "tf.device('/cpu:0')", "idiomatic"),
+    ("tf.device(setter)", "tf.compat.v1.device(setter)", "partial"),
+])
+def test_a_device_given_by_name_is_tf2s_and_any_other_tf1s(before: str, after: str, level: str) -> None:
+    check_transformed(
+        f"import tensorflow as tf\ntf.set_random_seed(0)\nwith {before}:\n    y = 2\n",
+        f"import tensorflow as tf\ntf.random.set_seed(0)\nwith {after}:\n    y = 2\n",
+        level,
+    )
