@@ -31,6 +31,7 @@ from ..contrib_initializers import SPECS as VARIANCE_SCALING
 from ..contrib_initializers import plain_xavier, variance_scaling
 from ..graph import call_args
 from ..graph_layers import GRAPH_LAYERS
+from ..image_resize import RESIZES, tf2_resize
 from ..imports import Aliases, canonical
 from ..report import Finding
 from ..signature_calls import TF2_IMPLIED, rebind, spelled_for_tf2
@@ -395,8 +396,8 @@ class RenameTransformer(cst.CSTTransformer):
             return self._rnn_name(path, original_node, updated_node)
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
                 or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
-                or ((path in LOSSES or path in REGULARIZERS or path in VARIANCE_SCALING or path in CALLED_ONLY)
-                    and id(original_node) in self.called)):
+                or ((path in LOSSES or path in REGULARIZERS or path in VARIANCE_SCALING or path in CALLED_ONLY
+                     or path in RESIZES) and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call
         if path in EAGER_COMPAT_CALLS and self._spelled_compat(updated_node):
             # TF1's function as a rewrite writes it (TF 2.21 runs it eagerly too): renamed,
@@ -635,6 +636,13 @@ class RenameTransformer(cst.CSTTransformer):
                          f"default; check the {name} the rewrite passes (or give one)", "manual")
         return rebound.call, ()
 
+    def _kept_compat(self, path: str, original: cst.Call, updated: cst.Call, why: str) -> cst.Call:
+        """A TF1 call whose TF2 form would compute other numbers: TF1's function, said why."""
+        self.compat_left = True
+        self.compat_paths.add(path)
+        self._report(COMPAT_RULE.id, original, f"tf.{path} kept as tf.compat.v1.{path}: {why}", "manual")
+        return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
+
     def _kept_tf1(self, path: str, original: cst.Call, updated: cst.Call, unknown: tuple[str, ...]) -> cst.Call:
         """A TF1 call passing what TF2's function has no parameter for: TF1's function, kept
         under compat.v1 with the arguments as written (TF 2.21 runs it, eagerly too)."""
@@ -681,6 +689,12 @@ class RenameTransformer(cst.CSTTransformer):
             return self._layer_in_graph(path, original_node, updated_node)
         if path in LOSSES:
             return self._loss(path, original_node, updated_node)
+        if path in RESIZES:
+            resized = tf2_resize(path, updated_node, self.alias)
+            if resized is not None:
+                self._report(RULE.id, original_node, f"tf.{path} → tf.image.resize (the same numbers)", "fixed")
+                return resized
+            return self._kept_compat(path, original_node, updated_node, RESIZES[path].note)
         if path in VARIANCE_SCALING and not plain_xavier(path, updated_node):
             keras = variance_scaling(path, updated_node, self.alias)
             if keras is not None:
