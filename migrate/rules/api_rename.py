@@ -636,21 +636,18 @@ class RenameTransformer(cst.CSTTransformer):
                          f"default; check the {name} the rewrite passes (or give one)", "manual")
         return rebound.call, ()
 
-    def _kept_compat(self, path: str, original: cst.Call, updated: cst.Call, why: str) -> cst.Call:
-        """A TF1 call whose TF2 form would compute other numbers: TF1's function, said why."""
+    def _kept_compat(self, path: str, original: cst.Call, updated: cst.Call, message: str) -> cst.Call:
+        """A TF1 call TF2's function would not take, or would compute otherwise: TF1's function,
+        kept under compat.v1 with the arguments as written (TF 2.21 runs it, eagerly too)."""
         self.compat_left = True
         self.compat_paths.add(path)
-        self._report(COMPAT_RULE.id, original, f"tf.{path} kept as tf.compat.v1.{path}: {why}", "manual")
+        self._report(COMPAT_RULE.id, original, message, "manual")
         return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
 
     def _kept_tf1(self, path: str, original: cst.Call, updated: cst.Call, unknown: tuple[str, ...]) -> cst.Call:
-        """A TF1 call passing what TF2's function has no parameter for: TF1's function, kept
-        under compat.v1 with the arguments as written (TF 2.21 runs it, eagerly too)."""
-        self.compat_left = True
-        self.compat_paths.add(path)
-        self._report(COMPAT_RULE.id, original, f"tf.{path} has no {', '.join(unknown)} in TF 2.21 and no TF2 "
-                     f"counterpart is known; kept as tf.compat.v1.{path}", "manual")
-        return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
+        """A TF1 call passing what TF2's function has no parameter for."""
+        return self._kept_compat(path, original, updated, f"tf.{path} has no {', '.join(unknown)} in TF 2.21 "
+                                 f"and no TF2 counterpart is known; kept as tf.compat.v1.{path}")
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         new = self._leave_call(original_node, updated_node)
@@ -694,7 +691,8 @@ class RenameTransformer(cst.CSTTransformer):
             if resized is not None:
                 self._report(RULE.id, original_node, f"tf.{path} → tf.image.resize (the same numbers)", "fixed")
                 return resized
-            return self._kept_compat(path, original_node, updated_node, RESIZES[path].note)
+            return self._kept_compat(path, original_node, updated_node,
+                                     f"tf.{path} kept as tf.compat.v1.{path}: {RESIZES[path].note}")
         if path in VARIANCE_SCALING and not plain_xavier(path, updated_node):
             keras = variance_scaling(path, updated_node, self.alias)
             if keras is not None:
