@@ -7,7 +7,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import libcst as cst
 
@@ -50,6 +50,7 @@ from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import SESSION_CALLS
 from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
+from .tf_signs import TF2_WRITTEN, shows_tf2
 from .walk import children, holding, index_tree, transform, walk
 from .wrap_lines import line_limit, wrap_long_lines
 
@@ -141,22 +142,27 @@ def _is_tf1(path: str) -> bool:
     return path in RENAMES or is_tf1_only(path) or not api_data.exists(path)
 
 
-# Names only code written for TF2 calls: there, an ambiguous spelling (`tf.nn.dropout`) means TF2's.
-TF2_WRITTEN = frozenset({"function", "GradientTape"})
+class Scan(NamedTuple):
+    """What one pass over the stdlib tree's nodes tells of a file."""
+
+    tf1: bool  # uses TF1 APIs
+    sessions: bool  # creates a Session
+    tf2_written: bool  # calls names TF2 code is written with (tf.function, GradientTape)
+    tf2_sign: bool  # any sign of TF2 code (`tf_signs.shows_tf2`)
+    ambiguous: list[Finding]  # calls whose arguments TF1 and TF2 bind differently
+    refused: list[Finding]  # calls TF 2.21 refuses whatever the file
 
 
-def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, list[Finding], list[Finding]]:
-    """(uses TF1 APIs, creates a Session, calls TF2-only names, calls whose arguments TF1 and
-    TF2 bind differently, calls TF 2.21 refuses whatever the file) in one pass over the stdlib
-    tree's nodes."""
+def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
     if not aliases:
-        return False, False, False, [], []
+        return Scan(False, False, False, False, [], [])
     paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
     named = set(paths.values())
     tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in named)
     sessions = False
-    ambiguous: list[Finding] = []
+    ambiguous: list[tuple[ast.Call, str]] = []
     refused: list[Finding] = []
+    readings: set[str | None] = set()
     for node in nodes:
         path = paths.get(id(node.func)) if isinstance(node, ast.Call) else None
         if path is None:
@@ -170,14 +176,18 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> tuple[bool, bool, bool, lis
         tf1_keywords = set(KEYWORD_RENAMES.get(path, ())) | {"keep_prob"}
         tf1 = tf1 or any(k.arg in tf1_keywords for k in node.keywords)  # type: ignore[attr-defined]
         reading = _reading(path, node)  # type: ignore[arg-type]
+        readings.add(reading)
         tf1 = tf1 or reading == "tf1"
         if path in KERAS_SAVES and not _saved_with_extension(node):  # type: ignore[arg-type]
             refused.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, KERAS_SAVE_NOTE, "manual"))  # type: ignore[attr-defined]
         if reading == "ambiguous":
-            ambiguous.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, (  # type: ignore[attr-defined]
-                f"tf.{path}: TF1 and TF2 bind these positional arguments to different parameters; "
-                "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual"))
-    return tf1, sessions, not named.isdisjoint(TF2_WRITTEN), ambiguous, refused
+            ambiguous.append((node, path))  # type: ignore[arg-type]
+    said = [Finding(RENAME_RULE.id, call.lineno, call.col_offset, (
+        f"tf.{path}: TF1 and TF2 bind these arguments to different parameters; "
+        "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual")
+        for call, path in ambiguous]
+    tf2_sign = shows_tf2(aliases.uses_v2_import, named, readings)
+    return Scan(tf1, sessions, not named.isdisjoint(TF2_WRITTEN), tf2_sign, said, refused)
 
 
 def _saved_with_extension(call: ast.Call) -> bool:
@@ -240,10 +250,13 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     nodes = _ast_nodes(tree)
-    uses_tf1, runs_sessions, tf2_written, ambiguous, refused = _scan(nodes, ast_aliases)
+    uses_tf1, runs_sessions, tf2_written, tf2_sign, ambiguous, refused = _scan(nodes, ast_aliases)
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
-    if not (uses_tf1 or reads_dimensions):
+    # calls TF1 and TF2 bind differently, in a file with no sign of TF2: TF1 code (tf_signs)
+    read_as_tf1 = bool(ambiguous) and not (tf2_sign or ".compat.v2." in text)
+    if not (uses_tf1 or reads_dimensions or read_as_tf1):
         return _untouched(source, ambiguous + refused if positions else [])
+    read_as_tf1 = read_as_tf1 and not uses_tf1  # a TF1 file's calls are TF1's: nothing to say
     module = _parse(source, filename, tree)
     # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
     # kept (in its walk's order), and the cache lets it go (it keeps the output's tree next).
@@ -264,12 +277,13 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     if not runs_sessions:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
         body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
-        new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled)
+        new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled,
+                                          read_as_tf1=read_as_tf1)
         if compat_left:
             findings.clear()
             new_module, _ = _rename(
                 module, with_v2_imports(module.body), aliases, lines, findings, config, compat_spelled,
-                graph_mode=True,
+                graph_mode=True, read_as_tf1=read_as_tf1,
             )
             level = "partial"
     else:
@@ -316,7 +330,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
-        return _untouched(source, findings)
+        return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
     new_module = wrap_long_lines(new_module, line_limit(text))
     code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
     try:
@@ -353,6 +367,7 @@ def _same_statements(new: cst.Module, old: cst.Module) -> bool:
 def _rename(
     module: cst.Module, body: list[cst.BaseStatement], aliases, lines: dict[int, int],
     findings: list[Finding], config: RewriteConfig, compat_spelled: bool, graph_mode: bool = False,
+    read_as_tf1: bool = False,
 ) -> tuple[cst.Module, bool]:
     """The module with `body`, TF names respelled; and the TF1-only names left in it."""
     tf2_spelled = not aliases.uses_v1_import and compat_spelled
@@ -362,6 +377,7 @@ def _rename(
     hot = holding(tree, lambda node: type(node) is cst.Name and node.value in names)  # type: ignore[attr-defined]
     renamer = _Renamer(hot, aliases, OUT_ALIAS, lines, findings, config.enabled, tf2_spelled, graph_mode)
     renamer.cell_names_free = not bound_names(body) & (CELL_SOURCES.keys() | KERAS_CELL_SOURCES.keys())
+    renamer.read_as_tf1 = read_as_tf1
     renamed = transform(tree, renamer)
     if renamer.rnn_cells:
         defined = {name for cell in renamer.rnn_cells for name in RNN_CELLS[cell].needs}

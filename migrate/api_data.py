@@ -114,9 +114,9 @@ def has_tf221_form(path: str) -> bool:
 
 def call_reading(path: str, positional: int, keywords: frozenset[str]) -> str | None:
     """How a call of ``path`` with that many positional arguments and those keywords reads:
-    ``"tf1"`` when only TF1's signature takes it, ``"ambiguous"`` when both take it but bind
-    some argument to different parameters, None when it means the same to both (or the
-    function's arguments did not change)."""
+    ``"tf1"`` when only TF1's signature takes it, ``"tf2"`` when only TF2's does,
+    ``"ambiguous"`` when both take it but bind some argument to different parameters, None
+    when it means the same to both (or the function's arguments did not change)."""
     change = signature_change(path)
     if change is None:
         return None
@@ -125,6 +125,8 @@ def call_reading(path: str, positional: int, keywords: frozenset[str]) -> str | 
     binds_v2 = positional <= len(v2.positional) and keywords <= v2.names
     if (binds_v1 and not binds_v2) or keywords & (v1.names - v2.names):
         return "tf1"
+    if binds_v2 and not binds_v1:
+        return "tf2"
     same = all(i < len(v2.positional) and renames.get(p, p) == v2.positional[i]
                for i, p in enumerate(v1.positional[:positional])) and not (
         keywords & {k for k, v in renames.items() if v != k})

@@ -77,6 +77,10 @@ CALL_TRANSFORMS: dict[str, str] = {
     "train.get_or_create_global_step": "global_step_variable",
     "name_scope": "name_scope",
     "image.extract_glimpse": "extract_glimpse",
+    "strings.split": "strings_split",
+    "device": "device",
+    "contrib.summary.always_record_summaries": "record_if:True",
+    "contrib.summary.never_record_summaries": "record_if:False",
     "nn.xw_plus_b": "xw_plus_b",
     "contrib.layers.l2_regularizer": "regularizer:contrib.layers.l2_regularizer",
     "contrib.layers.l1_regularizer": "regularizer:contrib.layers.l1_regularizer",
@@ -86,11 +90,16 @@ CALL_TRANSFORMS: dict[str, str] = {
 
 # Calls whose TF1 and TF2 versions share a name but not a meaning (v1 dropout takes keep_prob
 # positionally, v1 softmax cross-entropy does not backpropagate into labels, v1 in_top_k takes
-# predictions before targets): their transform applies only to files still written against TF1.
+# predictions before targets, v1 strings.split returns a SparseTensor): their transform applies
+# only to files still written against TF1.
 TF1_MEANING_BY_SPELLING = frozenset({
     "nn.dropout", "nn.softmax_cross_entropy_with_logits", "nn.in_top_k", "math.in_top_k",
-    "image.extract_glimpse",
+    "image.extract_glimpse", "strings.split",
 })
+# Transforms whose result is the whole TF2 expression (a method called on the TF2 call's
+# result, an argument TF2 takes where the signatures alone would not say so): neither rebound
+# nor renamed after. None from one: the call is not one it converts.
+COMPLETE_TRANSFORMS = frozenset({"strings_split", "device"})
 
 # Queue-runner input pipelines: TF1-only, with no TF2 form the rewriter can produce (tf.data is
 # the replacement, a redesign of the input code).
@@ -152,9 +161,13 @@ def is_eager_safe(path: str) -> bool:
     return path.startswith(EAGER_SAFE_PREFIXES)
 
 
+# compat.v1 functions a rewrite writes itself (TF1's implied values) that run in eager code too.
+EAGER_COMPAT_CALLS = frozenset({"train.get_or_create_global_step"})
+
+
 def runs_eagerly(path: str) -> bool:
     """TF1-only names whose compat.v1 form also works in eager code and tf.function."""
-    return is_eager_safe(path) or path in LOSSES
+    return is_eager_safe(path) or path in LOSSES or path in EAGER_COMPAT_CALLS
 
 
 def builds_graph(path: str) -> bool:

@@ -83,6 +83,7 @@ class Aliases:
     symbols: dict[str, str] = field(default_factory=dict)  # local name -> canonical symbol path
     uses_v1_import: bool = False
     v1_names: set[str] = field(default_factory=set)  # local names of `tensorflow.compat.v1` itself
+    uses_v2_import: bool = False  # `tensorflow.compat.v2` imported: code written for TF2's API
 
     def __bool__(self) -> bool:
         return bool(self.modules or self.symbols)
@@ -133,6 +134,7 @@ def _record_import(stmt: cst.CSTNode, aliases: Aliases) -> bool:
                 aliases.modules["tensorflow"] = ""
             if path.startswith("tensorflow.compat.v1"):
                 aliases.uses_v1_import = True
+            aliases.uses_v2_import = aliases.uses_v2_import or path.startswith("tensorflow.compat.v2")
     elif isinstance(stmt, cst.ImportFrom) and stmt.module is not None and stmt.relative == ():
         path = _module_path(stmt.module)
         base = _strip_root(path)
@@ -146,6 +148,7 @@ def _record_import(stmt: cst.CSTNode, aliases: Aliases) -> bool:
             if full in ("compat.v1", "compat.v2", "compat"):
                 aliases.modules[local] = ""
                 aliases.uses_v1_import = aliases.uses_v1_import or full == "compat.v1"
+                aliases.uses_v2_import = aliases.uses_v2_import or full == "compat.v2"
                 if full == "compat.v1":
                     aliases.v1_names.add(local)
             else:
@@ -200,6 +203,7 @@ def collect_aliases_ast(tree: ast.Module) -> Aliases:
                     aliases.modules[local] = canonical(base) if alias.asname and base else ""
                     if alias.name.startswith("tensorflow.compat.v1"):
                         aliases.uses_v1_import = True
+                    aliases.uses_v2_import = aliases.uses_v2_import or alias.name.startswith("tensorflow.compat.v2")
             elif isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
                 base = _strip_root(stmt.module)
                 if base is None:
@@ -212,6 +216,7 @@ def collect_aliases_ast(tree: ast.Module) -> Aliases:
                     if full in ("compat.v1", "compat.v2", "compat"):
                         aliases.modules[local] = ""
                         aliases.uses_v1_import = aliases.uses_v1_import or full == "compat.v1"
+                        aliases.uses_v2_import = aliases.uses_v2_import or full == "compat.v2"
                     else:
                         aliases.symbols[local] = full
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):

@@ -23,10 +23,11 @@ TF1_IMPLIED: dict[str, dict[str, str]] = {
     "nn.dilation2d": {"data_format": "'NHWC'"},
     "nn.erosion2d": {"data_format": "'NHWC'"},
 }
-# Where no TF2 spelling has TF1's value: TF2's own written out (a call says what it means), and
-# the difference reported. contrib's summaries wrote at the global step.
+# Values TF1's functions took where TF2's take none, written out and reported: contrib's
+# summaries wrote at TF1's global step (TF2's would raise with no step set), which TF 2.21
+# keeps under compat.v1, eager code too.
 TF2_IMPLIED: dict[str, dict[str, str]] = {
-    f"contrib.summary.{op}": {"step": "tf.summary.experimental.get_step()"}
+    f"contrib.summary.{op}": {"step": "tf.compat.v1.train.get_or_create_global_step()"}
     for op in ("scalar", "histogram", "image", "audio", "generic")
 }
 
@@ -117,3 +118,21 @@ def rebind(path: str, call: cst.Call) -> Rebound | None:
     if new_call.deep_equals(call) and not unknown and not required:
         return None
     return Rebound(new_call, tuple(dropped), tuple(unknown), tuple(required))
+
+
+def spelled_for_tf2(path: str, call: cst.Call) -> cst.Call:
+    """A call meant as TF2's that TF1's signature would bind otherwise, with its positional
+    arguments from the first one TF1 binds elsewhere passed by TF2's names: the rewrite then
+    reads the same to both (and to the next run, which sees no TF1 sign left to go by)."""
+    change = api_data.signature_change(path)
+    positional = [a for a in call.args if a.keyword is None]
+    if change is None or any(a.star for a in call.args) or api_data.call_reading(
+            path, len(positional), frozenset(a.keyword.value for a in call.args if a.keyword is not None)) != "ambiguous":
+        return call
+    renames, v1, v2 = api_data.keyword_renames(path), change.v1.positional, change.v2.positional
+    first = next((i for i, p in enumerate(v1[:len(positional)]) if renames.get(p, p) != v2[i]), None)
+    if first is None:
+        return call  # a keyword the two read differently: TF2's keywords are its own
+    args = [a.with_changes(keyword=cst.Name(v2[i]), equal=_EQUAL) if a.keyword is None and i >= first else a
+            for i, a in enumerate(call.args)]
+    return call.with_changes(args=args)

@@ -70,3 +70,49 @@ def extract_glimpse(call: cst.Call, alias: str) -> cst.Call:
         args[i] = arg.with_changes(keyword=cst.Name("noise"), equal=equal, value=noise)
         return call.with_changes(args=args)
     return call
+
+
+_SPLIT = ("input", "sep", "maxsplit", "result_type", "source", "name")
+_SPLIT_RESULTS = {"'SparseTensor'": True, '"SparseTensor"': True, "'RaggedTensor'": False, '"RaggedTensor"': False}
+
+
+def strings_split(call: cst.Call, alias: str) -> cst.BaseExpression | None:
+    """v1 `strings.split` returned a SparseTensor unless told `result_type='RaggedTensor'`; TF2's
+    returns the RaggedTensor, whose `.to_sparse()` is v1's result. v1's `source` is `input`.
+    None for a result type that is no literal (TF1's function under compat.v1 takes it)."""
+    if any(a.star for a in call.args) or sum(1 for a in call.args if a.keyword is None) > 3:
+        return None
+    params = [_param(call, _SPLIT, a) for a in call.args]
+    if None in params or len({"input", "source"} & set(params)) != 1:
+        return None  # no input (TF1 raised), or both
+    result = next((code(a.value) for a, p in zip(call.args, params) if p == "result_type"), "'SparseTensor'")
+    if result not in _SPLIT_RESULTS:
+        return None
+    args = [a.with_changes(keyword=cst.Name("input")) if p == "source" else a
+            for a, p in zip(call.args, params) if p != "result_type"]
+    split = _with_args(call, args) if args else call.with_changes(args=[])
+    if not _SPLIT_RESULTS[result]:
+        return split
+    return cst.Call(func=cst.Attribute(value=split, attr=cst.Name("to_sparse")))
+
+
+def _is_string(expr: cst.BaseExpression) -> bool:
+    """A string by its spelling: a literal, an f-string, `'/gpu:%d' % i`, `'/gpu:{}'.format(i)`."""
+    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+        return _is_string(expr.left)
+    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value == "format" and _is_string(expr.func.value))
+
+
+def device(call: cst.Call, alias: str) -> cst.Call | None:
+    """v1 `device(device_name_or_function)` took a device name or a function that picks one;
+    TF2's `device(device_name)` takes the name alone. A call given a string is TF2's as it
+    stands (positionally); None for any other (TF1's function under compat.v1 takes it)."""
+    if len(call.args) != 1 or call.args[0].star or not _is_string(call.args[0].value):
+        return None
+    arg = call.args[0]
+    if arg.keyword is not None and arg.keyword.value != "device_name_or_function":
+        return None
+    return call.with_changes(args=[arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])

@@ -10,6 +10,8 @@ import libcst as cst
 from .. import api_data, tf1_calls
 from ..api_table import (
     CALL_TRANSFORMS,
+    COMPLETE_TRANSFORMS,
+    EAGER_COMPAT_CALLS,
     INITIALIZERS,
     KEYWORD_RENAMES,
     LAYER_SPECS,
@@ -25,12 +27,16 @@ from ..api_table import (
     is_tf2_call,
 )
 from ..codegen import code
+from ..contrib_initializers import SPECS as VARIANCE_SCALING
+from ..contrib_initializers import plain_xavier, variance_scaling
 from ..graph import call_args
 from ..graph_layers import GRAPH_LAYERS
-from ..imports import Aliases
+from ..image_resize import RESIZES, tf2_resize
+from ..imports import Aliases, canonical
 from ..report import Finding
-from ..signature_calls import rebind
+from ..signature_calls import TF2_IMPLIED, rebind, spelled_for_tf2
 from ..suppress import is_skipped
+from ..tf_signs import read_as_tf1_message
 from . import Rule
 from .assign import ASSIGN_CALLS
 from .assign import RULE as ASSIGN_RULE
@@ -166,6 +172,15 @@ def _keywords_after(kept: int, params: tuple[str, ...]) -> Callable[[cst.Call, s
     return transform
 
 
+def _record_if(flag: str) -> Callable[[cst.Call, str], cst.Call]:
+    """contrib's `always_record_summaries()` / `never_record_summaries()` → `summary.record_if(flag)`."""
+
+    def transform(call: cst.Call, alias: str) -> cst.Call:
+        return cst.parse_expression(f"{alias}.summary.record_if({flag})")  # type: ignore[return-value]
+
+    return transform
+
+
 def _global_step_variable(call: cst.Call, alias: str) -> cst.Call:
     return cst.parse_expression(  # type: ignore[return-value]
         f"{alias}.Variable(0, dtype={alias}.int64, trainable=False, name='global_step')"
@@ -220,6 +235,8 @@ def _keras_regularizer(path: str) -> Callable[[cst.Call, str], cst.Call]:
 def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
     if name.startswith("cast_to:"):
         return _cast_to(name.split(":", 1)[1])
+    if name.startswith("record_if:"):
+        return _record_if(name.split(":", 1)[1])
     if name.startswith("regularizer:"):
         return _keras_regularizer(name.split(":", 1)[1])
     if name.startswith("keywords_after:"):
@@ -236,6 +253,13 @@ def _transform(name: str) -> Callable[[cst.Call, str], cst.Call]:
     }[name]
 
 
+#: The complete transforms (`COMPLETE_TRANSFORMS`): the TF2 expression, or None.
+COMPLETE: dict[str, Callable[[cst.Call, str], cst.BaseExpression | None]] = {
+    "strings_split": tf1_calls.strings_split,
+    "device": tf1_calls.device,
+}
+
+
 # TF1 dataset methods TF2 datasets lack; tf.compat.v1.data has them as functions.
 DATASET_ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 #: Keywords TF2 dropped from methods of any receiver (the upgrade spec's `*.minimize`): a
@@ -249,6 +273,8 @@ METHOD_KEYWORD_DROPS: dict[str, frozenset[str]] = {
 KERAS_SAVES = frozenset({"keras.models.save_model", "keras.saving.save_model"})
 KERAS_SAVE_NOTE = ("Keras 3 takes the saved format from the file's extension and refuses a name without "
                    ".keras or .h5 (TF1's Keras wrote HDF5 to any name): name the file so")
+#: TF1 names TF 2.21 lacks whose calls a transform turns into TF2 calls (the name alone has no form).
+CALLED_ONLY = frozenset(p for p in CALL_TRANSFORMS if not api_data.has_tf221_form(p) and p not in RENAMES)
 #: Method names the rename pass visits although they name no TensorFlow alias.
 METHOD_NAMES = DATASET_ITERATOR_METHODS | METHOD_KEYWORD_DROPS.keys()
 
@@ -299,6 +325,9 @@ class RenameTransformer(cst.CSTTransformer):
         self.modelled_cells: set[int] = set()  # cell constructors replaced by those classes
         self.unmodelled_cells: set[int] = set()  # cell constructors with arguments they lack
         self.cell_names_free = True  # the module binds none of the names the classes take
+        # A file whose only TF1 signs are calls TF1 and TF2 bind differently (`tf_signs`): each
+        # one converted as TF1's is said to be read so.
+        self.read_as_tf1 = False
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
@@ -367,8 +396,18 @@ class RenameTransformer(cst.CSTTransformer):
             return self._rnn_name(path, original_node, updated_node)
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
                 or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
-                or ((path in LOSSES or path in REGULARIZERS) and id(original_node) in self.called)):
+                or ((path in LOSSES or path in REGULARIZERS or path in VARIANCE_SCALING or path in CALLED_ONLY
+                     or path in RESIZES) and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call
+        if path in EAGER_COMPAT_CALLS and self._spelled_compat(updated_node):
+            # TF1's function as a rewrite writes it (TF 2.21 runs it eagerly too): renamed,
+            # each call would make a new variable where TF1 returned the one
+            self.compat_left = True
+            self.compat_paths.add(path)
+            if id(original_node) in self.lines:
+                self._report(COMPAT_RULE.id, original_node, f"tf.compat.v1.{path} kept (TF1's one global step)",
+                             "manual")
+            return updated_node
         if path in RENAMES and self.enabled(RULE.id):
             self._report(RULE.id, original_node, f"tf.{path} → tf.{RENAMES[path]}", "fixed")
             return _attr_chain(self.alias, RENAMES[path])
@@ -542,22 +581,33 @@ class RenameTransformer(cst.CSTTransformer):
             return updated
         return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
 
-    def _rebound(self, path: str, original: cst.Call, updated: cst.Call) -> cst.Call:
+    def _rebound(self, path: str, original: cst.Call, updated: cst.Call, as_written: cst.Call) -> tuple[cst.Call, bool]:
         """A TF1 call of a function whose arguments TF2 renamed, moved or removed, bound by
-        the recorded signatures (only where the name is renamed as TensorFlow renames it)."""
+        the recorded signatures (only where the name is renamed as TensorFlow renames it); and
+        whether it is TF1's function kept instead (`as_written`: before any transform)."""
+        call, kept = self._bound_by_signatures(path, original, updated)
+        if kept:
+            return self._kept_tf1(path, original, as_written, kept), True
+        return call, False
+
+    def _bound_by_signatures(self, path: str, original: cst.Call, updated: cst.Call) -> tuple[cst.Call, tuple[str, ...]]:
+        """The call bound by the signatures, or TF1 parameters TF2 has no counterpart for where
+        TF 2.21 keeps TF1's function under compat.v1 (the call is then kept, not bound)."""
         if is_tf1_only(path):
-            return updated
+            return updated, ()
         key, target = path, RENAMES.get(path, path)
         if target != api_data.renames().get(path, path):
             # renamed to another TF1 name of the same function (`initializers.zeros` is TF1's
             # `zeros_initializer`): bound as that one is
             mine, theirs = api_data.signature_change(path), api_data.signature_change(target)
             if mine is None or theirs is None or mine.v1 != theirs.v1:
-                return updated
+                return updated, ()
             key = target
         rebound = rebind(key, updated)
         if rebound is None:
-            return updated
+            return updated, ()
+        if rebound.unknown and api_data.exists(f"compat.v1.{path}"):
+            return updated, rebound.unknown
         if not rebound.call.deep_equals(updated):
             self._report(RULE.id, original, f"arguments of tf.{path} passed by their TF2 names", "fixed")
         change = api_data.signature_change(key)
@@ -575,11 +625,38 @@ class RenameTransformer(cst.CSTTransformer):
             self._report(RULE.id, original, f"tf.{path} has no {name} in TF 2.21 and no TF2 counterpart is "
                          "known; the call will not run until it is rewritten", "manual")
         for name in rebound.required:
+            told = TF2_IMPLIED.get(key, {}).get(name, "")
+            if ".compat.v1." in told:  # TF1's value, which only TF1's API says
+                self.compat_left = True
+                self.compat_paths.add(canonical(told.split("(")[0].removeprefix("tf.")))
+                self._report(COMPAT_RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, which "
+                             f"took {told}; passed so (or pass the program's own {name})", "manual")
+                continue
             self._report(RULE.id, original, f"tf.{path}: the TF1 call left {name} to TF1, and TF2 has no such "
                          f"default; check the {name} the rewrite passes (or give one)", "manual")
-        return rebound.call
+        return rebound.call, ()
+
+    def _kept_compat(self, path: str, original: cst.Call, updated: cst.Call, message: str) -> cst.Call:
+        """A TF1 call TF2's function would not take, or would compute otherwise: TF1's function,
+        kept under compat.v1 with the arguments as written (TF 2.21 runs it, eagerly too)."""
+        self.compat_left = True
+        self.compat_paths.add(path)
+        self._report(COMPAT_RULE.id, original, message, "manual")
+        return updated.with_changes(func=_attr_chain(self.alias, f"compat.v1.{path}"))
+
+    def _kept_tf1(self, path: str, original: cst.Call, updated: cst.Call, unknown: tuple[str, ...]) -> cst.Call:
+        """A TF1 call passing what TF2's function has no parameter for."""
+        return self._kept_compat(path, original, updated, f"tf.{path} has no {', '.join(unknown)} in TF 2.21 "
+                                 f"and no TF2 counterpart is known; kept as tf.compat.v1.{path}")
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        new = self._leave_call(original_node, updated_node)
+        path = self.aliases.resolve(original_node.func) if self.read_as_tf1 else None
+        if path is not None and not new.deep_equals(original_node) and _reading(path, original_node) == "ambiguous":
+            self._report(RULE.id, original_node, read_as_tf1_message(path), "manual")
+        return new
+
+    def _leave_call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
         if path is None:
             return self._method_call(original_node, updated_node)
@@ -609,6 +686,19 @@ class RenameTransformer(cst.CSTTransformer):
             return self._layer_in_graph(path, original_node, updated_node)
         if path in LOSSES:
             return self._loss(path, original_node, updated_node)
+        if path in RESIZES:
+            resized = tf2_resize(path, updated_node, self.alias)
+            if resized is not None:
+                self._report(RULE.id, original_node, f"tf.{path} → tf.image.resize (the same numbers)", "fixed")
+                return resized
+            return self._kept_compat(path, original_node, updated_node,
+                                     f"tf.{path} kept as tf.compat.v1.{path}: {RESIZES[path].note}")
+        if path in VARIANCE_SCALING and not plain_xavier(path, updated_node):
+            keras = variance_scaling(path, updated_node, self.alias)
+            if keras is not None:
+                self._report(RULE.id, original_node, f"tf.{path} → {code(keras)} (TF1's numbers)", "fixed")
+                return keras
+            return self._without_form(path, original_node.func, updated_node)
         if path in INITIALIZERS and is_tf1_only(path):
             spec = INITIALIZERS[initializer_key(path, original_node)]
             obj = spec.keras.format(args=initializer_args(original_node, spec.defaults))
@@ -619,17 +709,27 @@ class RenameTransformer(cst.CSTTransformer):
             # already in that form (a rewrite's output): the node stays, so its statement does
             return updated_node if initializer.deep_equals(updated_node) else initializer
         # a call only TF1's signature takes (`keep_prob=`) means TF1's function, whatever the file
-        ambiguous = path in TF1_MEANING_BY_SPELLING and api_data.call_reading(
-            path, sum(1 for a in original_node.args if a.keyword is None),
-            frozenset(a.keyword.value for a in original_node.args if a.keyword is not None)) != "tf1"
+        ambiguous = path in TF1_MEANING_BY_SPELLING and _reading(path, original_node) != "tf1"
         tf2_meant = self.tf2_spelled or self.aliases.means_tf2(original_node.func)
-        if path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
+        if path in EAGER_COMPAT_CALLS and self._spelled_compat(original_node.func):
+            return updated_node  # kept as written (leave_Attribute)
+        as_written, adapted = updated_node, False
+        if path in CALL_TRANSFORMS and CALL_TRANSFORMS[path] in COMPLETE_TRANSFORMS and not (ambiguous and tf2_meant):
+            complete = COMPLETE[CALL_TRANSFORMS[path]](updated_node, self.alias)
+            if complete is not None:
+                if not complete.deep_equals(updated_node):
+                    self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
+                return complete
+        elif path in CALL_TRANSFORMS and not (ambiguous and tf2_meant):
             transformed = _transform(CALL_TRANSFORMS[path])(updated_node, self.alias)
-            if not transformed.deep_equals(updated_node):
-                self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
+            adapted = not transformed.deep_equals(updated_node)
             updated_node = transformed
         if not tf2_meant or self._spelled_compat(original_node.func):
-            updated_node = self._rebound(path, original_node, updated_node)
+            updated_node, kept = self._rebound(path, original_node, updated_node, as_written)
+            if kept:
+                return updated_node  # TF1's function, as written
+        if adapted:
+            self._report(RULE.id, original_node, f"arguments of tf.{path} adapted to TF2", "fixed")
         renames = KEYWORD_RENAMES.get(path)
         if renames and any(a.keyword is not None and a.keyword.value in renames for a in updated_node.args):
             args = [
@@ -639,7 +739,16 @@ class RenameTransformer(cst.CSTTransformer):
                 for a in updated_node.args
             ]
             updated_node = updated_node.with_changes(args=args)
+        target = RENAMES.get(path, path)
+        if target != path or (tf2_meant and not self.tf2_spelled and not self._spelled_compat(original_node.func)):
+            updated_node = spelled_for_tf2(target, updated_node)  # TF2's call, read as such by TF1 too
         return updated_node
+
+
+def _reading(path: str, call: cst.Call) -> str | None:
+    """`api_data.call_reading` of a call as written."""
+    return api_data.call_reading(path, sum(1 for a in call.args if a.keyword is None),
+                                 frozenset(a.keyword.value for a in call.args if a.keyword is not None))
 
 
 def _as_default(path: str, arg: cst.Arg) -> bool:

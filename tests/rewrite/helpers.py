@@ -46,3 +46,15 @@ def squeezed(code: str) -> str:
     """Code without its layout (whitespace, and the trailing comma a wrapped call gets), to
     check what a long emitted line says whichever way it was wrapped."""
     return re.sub(r",([)\]])", r"\1", re.sub(r"\s+", "", code))
+
+
+def check_transformed_code(before: str, after: str) -> RewriteResult:
+    """`before` rewrites to `after` up to the wrapping of long lines, and is then stable."""
+    before, after = textwrap.dedent(before), textwrap.dedent(after)
+    result = rewrite_source(before)
+    if max(len(line) for line in after.splitlines()) <= 100:
+        assert result.code == after, result.code  # nothing to wrap: exactly
+    assert squeezed(result.code) == squeezed(after), result.code
+    assert result.changed
+    check_noop(result.code)
+    return result
