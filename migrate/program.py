@@ -78,7 +78,7 @@ from .rules.summaries import RULE as SUMMARIES_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
 from .shared_steps import share_steps
-from .step_names import step_base
+from .step_names import step_base, what_is_trained
 from .summary_helpers import (
     NameScopes,
     call_statements,
@@ -214,6 +214,7 @@ class ProgramMove:
     # comments of a dropped placeholder's line, for the first step taking it (by node id)
     placeholder_comments: dict[int, list[cst.EmptyLine]] = field(default_factory=dict)
     comments_moved: set[int] = field(default_factory=set)  # dropped statements whose comments went
+    inline_optimizers: int | None = None  # optimizers the module makes where they minimize
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -1296,6 +1297,18 @@ class ProgramMove:
         )
         return kind if ok else None
 
+    def _optimizer_name(self, stmt: cst.BaseStatement) -> str:
+        """`optimizer`; with several optimizers made where they minimize, each named for what
+        its train op trains (`D_solver = tf.train.AdamOptimizer().minimize(...)` → `D_optimizer`)."""
+        if self.inline_optimizers is None:  # counted once: a module can hold thousands
+            self.inline_optimizers = sum(
+                1 for c in calls_in(self.module) if isinstance(c.func, cst.Attribute)
+                and isinstance(c.func.value, cst.Call) and self.aliases.resolve(c.func.value.func) in OPTIMIZERS)
+        targets = [n.value for n in names_read(stmt.body[0].targets[0].target)] if (
+            isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)) else []
+        what = what_is_trained(targets[0].removeprefix(SELF_PREFIX)) if self.inline_optimizers > 1 and len(targets) == 1 else ""
+        return f"{what}_optimizer" if what else "optimizer"
+
     def _train_kind(self, call: cst.Call, func: cst.Attribute, item: Item) -> tuple[str, dict]:
         receiver = func.value
         opt: Node | None = None
@@ -1304,7 +1317,7 @@ class ProgramMove:
         elif isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) in OPTIMIZERS:
             path = self.aliases.resolve(receiver.func)
             opt = Node(
-                (self._fresh(("self__" if self.class_mode else "") + "optimizer"),), "optimizer",
+                (self._fresh(("self__" if self.class_mode else "") + self._optimizer_name(item.stmt)),), "optimizer",
                 item.stmt, receiver,  # type: ignore[arg-type]
                 len(self.scope.nodes), self.scope.deps_of(receiver),
                 info={"path": path, "call": receiver, "inline": True},
@@ -1734,10 +1747,15 @@ class ProgramMove:
                 if site is None or move._is_noop_session_call(original) or move._initialized_iterator(original):
                     return updated
                 fetch, feed = site
+                keep = [picked[original]] if original in picked else unpacked.get(original, (None, None))[0]
                 return move._call_for(
                     fetch, feed, original, new_functions, discarded=original in discarded,
-                    keep=unpacked.get(original, (None, None))[0], eager_locals=eager_locals,
+                    keep=keep, eager_locals=eager_locals,
                 )
+
+            def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+                # `sess.run([loss, train])[0]`: the step returns only the item read
+                return updated.value if original.value in picked else updated
 
             def leave_With(
                 self, original: cst.With, updated: cst.With
@@ -1756,6 +1774,7 @@ class ProgramMove:
         discarded: set[cst.Call] = set()
         # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
+        picked: dict[cst.BaseExpression, int] = {}  # `sess.run([loss, train_op])[0]` -> 0
 
         session_withs = self._session_withs(stmt)
         eager_locals = self._eager_locals(stmt)
@@ -1775,6 +1794,8 @@ class ProgramMove:
                 discarded.add(node.value)
             elif isinstance(node, cst.Assign) and (found := self._unpacked_ops(node)) is not None:
                 unpacked[node.value] = found  # type: ignore[index]
+            elif isinstance(node, cst.Subscript) and (index := self._picked_item(node)) is not None:
+                picked[node.value] = index
         new = transform(stmt, Driver())
         if isinstance(new, cst.RemovalSentinel):
             return prelude, new_functions
@@ -1832,6 +1853,24 @@ class ProgramMove:
             elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in (target.elements[i] for i in keep)]
         )
         return keep, new_target  # type: ignore[return-value]
+
+    def _picked_item(self, subscript: cst.Subscript) -> int | None:
+        """`i` of `sess.run([a, train_op])[i]` where a train op is fetched beside the item
+        read: the step need not return the op's None."""
+        if not isinstance(subscript.value, cst.Call) or len(subscript.slice) != 1:
+            return None
+        index = subscript.slice[0].slice
+        site = self._run_site(subscript.value)
+        if site is None or not isinstance(index, cst.Index) or not isinstance(index.value, cst.Integer):
+            return None
+        fetch = site[0]
+        if not isinstance(fetch, (cst.List, cst.Tuple)) or not fetch.elements:
+            return None
+        nodes = [self.scope.lookup(e.value.value) if isinstance(e.value, cst.Name) else None for e in fetch.elements]
+        i = int(index.value.value, 0)
+        if not 0 <= i < len(nodes) or nodes[i] is None or _valueless(nodes[i]):  # type: ignore[arg-type]
+            return None
+        return i if any(n is not None and _valueless(n) for n in nodes) else None
 
     def _reads_session(self, node: cst.CSTNode) -> bool:
         return any(n.value in self.scope.sessions for n in names_read(node))

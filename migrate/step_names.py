@@ -13,7 +13,7 @@ _TRAIN_WORDS = frozenset({"train", "training", "trainer", "op", "ops", "optimize
                           "step", "minimize", "update", "updates", "apply", "solver"})
 
 
-def _what_is_trained(op: str) -> str:
+def what_is_trained(op: str) -> str:
     """`d_train_op` → `d`, `train_generator` → `generator`, `train_op` → ``."""
     return "_".join(w for w in op.split("_") if w and w.lower() not in _TRAIN_WORDS)
 
@@ -21,7 +21,7 @@ def _what_is_trained(op: str) -> str:
 def step_base(fetched: list[str], trained: list[str], several_train_ops: bool) -> str:
     """The base name of a step that fetches the values `fetched` and runs the train ops `trained`."""
     if trained:
-        what = _what_is_trained(trained[0]) if several_train_ops else ""
+        what = what_is_trained(trained[0]) if several_train_ops else ""
         return f"train_{what}" if what else "train_step"
     if not fetched:
         return "step"
