@@ -1307,7 +1307,7 @@ class ProgramMove:
         targets = [n.value for n in names_read(stmt.body[0].targets[0].target)] if (
             isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)) else []
         what = what_is_trained(targets[0].removeprefix(SELF_PREFIX)) if self.inline_optimizers > 1 and len(targets) == 1 else ""
-        return f"{what}_optimizer" if what else "optimizer"
+        return f"{what}_optimizer" if what and f"{what}_optimizer".isidentifier() else "optimizer"
 
     def _train_kind(self, call: cst.Call, func: cst.Attribute, item: Item) -> tuple[str, dict]:
         receiver = func.value

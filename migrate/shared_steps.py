@@ -92,9 +92,12 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
     return [n for n in _nodes(node) if isinstance(n, cst.Call)]
 
 
-def _shared(block: list[cst.BaseStatement], value: _Value, params: set[str]) -> list[cst.BaseStatement] | None:
+def _shared(
+    block: list[cst.BaseStatement], value: _Value, params: set[str], after: list[cst.BaseStatement] = (),
+) -> list[cst.BaseStatement] | None:
     """`block` with `value`'s statements replaced by its call, or None when they are not there
-    as a run, read names the block lacks, or bind names read later that it does not return."""
+    as a run, read names the block lacks, or bind names read later (in the block, or in the
+    statements `after` it) that it does not return."""
     codes = [code(s).strip() for s in block]
     n = len(value.codes)
     for start in range(len(block) - n + 1):
@@ -103,7 +106,7 @@ def _shared(block: list[cst.BaseStatement], value: _Value, params: set[str]) -> 
         if not set(value.params) <= params:
             return None
         bound = set().union(*(_bound(s) for s in block[start:start + n]))
-        later = {name.value for s in block[start + n:] for name in names_read(s)}
+        later = {name.value for s in [*block[start + n:], *after] for name in names_read(s)}
         if (bound & later) - set(value.returned or []):
             return None
         call = value.call().with_changes(leading_lines=block[start].leading_lines)
@@ -121,7 +124,7 @@ def _with_calls(fn: cst.FunctionDef, values: list[_Value], calls: dict[str, set[
             continue  # a step never calls itself, through others either
         new = _shared(body, value, params)
         if new is None and body and isinstance(body[0], cst.With) and isinstance(body[0].body, cst.IndentedBlock):
-            inner = _shared(list(body[0].body.body), value, params)
+            inner = _shared(list(body[0].body.body), value, params, body[1:])
             if inner is not None:
                 tape = body[0].with_changes(body=body[0].body.with_changes(body=inner))
                 new = [tape, *body[1:]]

@@ -69,3 +69,23 @@ def test_steps_with_the_same_code_do_not_call_each_other() -> None:
         if f"def {name}" in result.code:
             body = result.code.split(f"def {name}")[1].split("\ndef ")[0].split("\n\n\n")[0]
             assert f"{name}(" not in body
+
+
+def test_a_value_the_step_reads_after_its_tape_stays_computed_in_it() -> None:
+    """`total = compute_total()` would leave the `xent` the step returns after its tape unbound."""
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        w = tf.Variable(1.0)
+        xent = tf.square(w - 3.0)
+        reg = 0.1 * tf.square(w)
+        total = xent + reg
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(total)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run([train, xent, reg]))
+            print(sess.run(total))
+        """))
+    assert result.level == "idiomatic", result.findings
+    train = result.code[result.code.index("def train_step"):]
+    train = train[:train.index("\n\n\n")]
+    assert "total = compute_total()" not in train
