@@ -10,7 +10,7 @@ import numpy as np
 
 from runtime import context, nest
 from runtime.convert import convert_to_tensor
-from runtime.errors import Unsupported
+from runtime.errors import InvalidArgumentError, Unsupported
 from runtime.graph import constant_value
 from runtime.tensor import Tensor
 
@@ -44,12 +44,16 @@ def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None 
     value unless the branch is taken (see ``Variable._write``), as TF runs only the taken branch."""
     if context.executing_eagerly():
         return true_fn() if bool(pred) else false_fn()
+    if isinstance(pred, bool):  # TF's graph cond (TF1's and a tf.function's) takes a tensor only
+        raise TypeError("pred must not be a Python bool", pred)
     if not isinstance(pred, Tensor):
-        # A Python or NumPy bool decides now; anything else (a variable) is read when the
-        # graph runs, not judged by the value it holds while the graph is built.
-        if isinstance(pred, (bool, np.bool_)):
+        # A NumPy bool decides now; anything else (a variable) is read when the graph runs,
+        # not judged by the value it holds while the graph is built.
+        if isinstance(pred, np.bool_):
             return true_fn() if pred else false_fn()
         pred = convert_to_tensor(pred)
+    if pred.dtype.name != "bool":
+        raise InvalidArgumentError(None, None, f"Input 'pred' passed {pred.dtype.name} expected bool")
     c = constant_value(pred)
     if c is not None and not isinstance(c, Tensor):
         return true_fn() if bool(c) else false_fn()
