@@ -132,12 +132,13 @@ def verify(golden: Path, program: Path, args: argparse.Namespace) -> tuple[str, 
     return verdict.status, verdict.reason
 
 
-def baseline(golden: Path, args: argparse.Namespace, work: Path) -> TFRun | str:
-    """The golden's TensorFlow output, or why the golden cannot take part."""
-    status, reason = verify(golden, golden / "after.py", args)
+def baseline(golden: Path, source: str, args: argparse.Namespace, work: Path) -> TFRun | str:
+    """The golden's TensorFlow output, or why the golden cannot take part (``source``: its
+    ``after.py`` as read when the campaign started)."""
+    status, reason = verify(golden, in_copy(golden, source, work), args)
     if status != "equivalent":
         return f"its own pair is {status}: {reason}"[:200]
-    runs = [run_on_tf(args.tf_python, in_copy(golden, (golden / "after.py").read_text(), work),
+    runs = [run_on_tf(args.tf_python, in_copy(golden, source, work),
                       stdin_of(golden), args.timeout) for _ in range(2)]
     if runs[0].rc is None or runs[0].rc != 0:
         return f"after.py does not run on TensorFlow (exit {runs[0].rc})"
@@ -158,10 +159,11 @@ def classify(tf: str, status: str) -> str:
     return "error"
 
 
-def run_mutant(mutant: Mutant, golden_tf: TFRun, args: argparse.Namespace, work: Path) -> Result:
+def run_mutant(mutant: Mutant, original: str, golden_tf: TFRun, args: argparse.Namespace, work: Path) -> Result:
+    """One mutant of ``original`` (the golden's ``after.py`` as read when the campaign started:
+    goldens edited while it runs do not change which sites the mutants name)."""
     start = time.perf_counter()
     golden = GOLDENS / mutant.program
-    original = (golden / "after.py").read_text()
     source = mutate(original, mutant.kind, mutant.index)
     program = in_copy(golden, source, work)
     try:
@@ -255,7 +257,7 @@ def main() -> None:
     try:
         with ThreadPoolExecutor(args.jobs) as pool:
             programs = sorted({m.program for m in mutants})
-            bases = dict(zip(programs, pool.map(lambda n: baseline(GOLDENS / n, args, work), programs)))
+            bases = dict(zip(programs, pool.map(lambda n: baseline(GOLDENS / n, sources[n], args, work), programs)))
         skipped = {n: why for n, why in bases.items() if isinstance(why, str)}
         for name, why in skipped.items():
             print(f"skip golden {name}: {why}", flush=True)
@@ -264,7 +266,7 @@ def main() -> None:
         mutants = [m for m in mutants if m.program not in skipped]
         start = time.perf_counter()
         with ThreadPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(run_mutant, m, bases[m.program], args, work) for m in mutants]
+            futures = [pool.submit(run_mutant, m, sources[m.program], bases[m.program], args, work) for m in mutants]
             for i, future in enumerate(as_completed(futures), 1):
                 result = future.result()
                 with lock:
