@@ -331,8 +331,11 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         new_module = seed_python_random(new_module, line, findings)
     if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
         return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
-    new_module = wrap_long_lines(new_module, line_limit(text))
-    code_out: bytes | str = new_module.bytes if isinstance(source, bytes) else new_module.code
+    code_text, limit = new_module.code, line_limit(text)
+    if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement
+        new_module = wrap_long_lines(new_module, limit)
+        code_text = new_module.code
+    code_out: bytes | str = code_text.encode(new_module.encoding) if isinstance(source, bytes) else code_text
     try:
         _syntax_tree(code_out)  # the output must parse
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input

@@ -73,10 +73,14 @@ def unwrapped(stmt: cst.With) -> list[cst.BaseStatement]:
         return inner
     header = [cst.EmptyLine(comment=block.header.comment)] if block.header.comment is not None else []
     inner[0] = inner[0].with_changes(leading_lines=[*stmt.leading_lines, *header, *inner[0].leading_lines])
-    closing = comments(block.footer)  # type: ignore[union-attr]
-    if closing:
-        inner[-1] = inner[-1].with_changes(leading_lines=[*inner[-1].leading_lines, *closing])
-    return inner
+    return with_closing_comments(inner, comments(block.footer))  # type: ignore[union-attr]
+
+
+def with_closing_comments(stmts: list[cst.BaseStatement], lines: list[cst.EmptyLine]) -> list[cst.BaseStatement]:
+    """Comments whose statements are gone from the end of a block, kept above its last one."""
+    if not lines or not stmts:
+        return stmts
+    return [*stmts[:-1], stmts[-1].with_changes(leading_lines=[*stmts[-1].leading_lines, *lines])]
 
 
 def inner_comments(stmt: cst.BaseStatement) -> list[cst.EmptyLine]:

@@ -214,7 +214,6 @@ class ProgramMove:
     # comments of a dropped placeholder's line, for the first step taking it (by node id)
     placeholder_comments: dict[int, list[cst.EmptyLine]] = field(default_factory=dict)
     comments_moved: set[int] = field(default_factory=set)  # dropped statements whose comments went
-    inline_optimizers: int | None = None  # optimizers the module makes where they minimize
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
@@ -250,9 +249,8 @@ class ProgramMove:
     def _process(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         """One block of the scope: statements converted, step functions placed before use."""
         out = self._process_block(body, top)
-        leftover = [line for lines in self.placeholder_comments.values() for line in lines]
-        if top and leftover and out:  # placeholders no step takes: their comments stay in the scope
-            out[-1] = out[-1].with_changes(leading_lines=[*out[-1].leading_lines, *leftover])
+        if top:  # placeholders no step takes: their comments stay in the scope
+            out = cg.with_closing_comments(out, [line for lines in self.placeholder_comments.values() for line in lines])
             self.placeholder_comments.clear()
         return out
 
@@ -295,8 +293,7 @@ class ProgramMove:
             out.append(first.with_changes(leading_lines=lead))
             out.extend(rest)
             pending = []
-        if cg.comments(pending) and out:  # comments of the block's last, dropped statements
-            out[-1] = out[-1].with_changes(leading_lines=[*out[-1].leading_lines, *cg.comments(pending)])
+        out = cg.with_closing_comments(out, cg.comments(pending))  # the block's last, dropped statements
         out = self._with_seeded_helpers(out)
         # Function bodies run when called, after the graph is built: convert them last.
         late: list[cst.FunctionDef] = []
@@ -1300,13 +1297,12 @@ class ProgramMove:
     def _optimizer_name(self, stmt: cst.BaseStatement) -> str:
         """`optimizer`; with several optimizers made where they minimize, each named for what
         its train op trains (`D_solver = tf.train.AdamOptimizer().minimize(...)` → `D_optimizer`)."""
-        if self.inline_optimizers is None:  # counted once: a module can hold thousands
-            self.inline_optimizers = sum(
-                1 for c in calls_in(self.module) if isinstance(c.func, cst.Attribute)
-                and isinstance(c.func.value, cst.Call) and self.aliases.resolve(c.func.value.func) in OPTIMIZERS)
+        inline = memoised_walk("inline optimizers", self.module, lambda module: sum(  # once per module
+            1 for c in calls_in(module) if isinstance(c.func, cst.Attribute)
+            and isinstance(c.func.value, cst.Call) and self.aliases.resolve(c.func.value.func) in OPTIMIZERS))
         targets = [n.value for n in names_read(stmt.body[0].targets[0].target)] if (
             isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)) else []
-        what = what_is_trained(targets[0].removeprefix(SELF_PREFIX)) if self.inline_optimizers > 1 and len(targets) == 1 else ""
+        what = what_is_trained(targets[0].removeprefix(SELF_PREFIX)) if inline > 1 and len(targets) == 1 else ""
         return f"{what}_optimizer" if what and f"{what}_optimizer".isidentifier() else "optimizer"
 
     def _train_kind(self, call: cst.Call, func: cst.Attribute, item: Item) -> tuple[str, dict]:
@@ -1839,8 +1835,7 @@ class ProgramMove:
         if not isinstance(fetch, (cst.List, cst.Tuple)) or len(fetch.elements) != len(target.elements):
             return None
         keep: list[int] = []
-        for i, (f, t) in enumerate(zip(fetch.elements, target.elements)):
-            node = self.scope.lookup(f.value.value) if isinstance(f.value, cst.Name) else None
+        for i, (node, t) in enumerate(zip(self._element_nodes(fetch), target.elements)):
             if node is not None and _valueless(node):
                 if not (isinstance(t.value, cst.Name) and t.value.value == "_"):
                     return None
@@ -1854,6 +1849,10 @@ class ProgramMove:
         )
         return keep, new_target  # type: ignore[return-value]
 
+    def _element_nodes(self, seq: cst.List | cst.Tuple) -> list[Node | None]:
+        """The graph node each element of a fetched list names (None: not a plain name of one)."""
+        return [self.scope.lookup(e.value.value) if isinstance(e.value, cst.Name) else None for e in seq.elements]
+
     def _picked_item(self, subscript: cst.Subscript) -> int | None:
         """`i` of `sess.run([a, train_op])[i]` where a train op is fetched beside the item
         read: the step need not return the op's None."""
@@ -1866,7 +1865,7 @@ class ProgramMove:
         fetch = site[0]
         if not isinstance(fetch, (cst.List, cst.Tuple)) or not fetch.elements:
             return None
-        nodes = [self.scope.lookup(e.value.value) if isinstance(e.value, cst.Name) else None for e in fetch.elements]
+        nodes = self._element_nodes(fetch)
         i = int(index.value.value, 0)
         if not 0 <= i < len(nodes) or nodes[i] is None or _valueless(nodes[i]):  # type: ignore[arg-type]
             return None
@@ -2485,9 +2484,7 @@ class ProgramMove:
         if _valueless(node) or (isinstance(node.value, cst.Call) and self._is_assign(node.value)):
             return True
         if isinstance(node.value, (cst.List, cst.Tuple)) and node.value.elements:
-            parts = [self.scope.lookup(e.value.value) if isinstance(e.value, cst.Name) else None
-                     for e in node.value.elements]
-            return all(p is not None and p is not node and self._updates(p) for p in parts)
+            return all(p is not None and p is not node and self._updates(p) for p in self._element_nodes(node.value))
         return False
 
     def _takes_tensor_name(self, base: str) -> bool:
@@ -2749,7 +2746,8 @@ class ProgramMove:
             return fetch.value, "single"
         move = self
 
-        nones: list[str] = []
+        nones: list[str] = []  # train ops fetched: None in the structure
+        summaries: list[str] = []  # summaries fetched: a dict of tags in the structure
 
         class NoneForOps(cst.CSTTransformer):
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
@@ -2758,13 +2756,12 @@ class ProgramMove:
                     nones.append(original.value)
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
-                    summaries.append(original.value)  # a dict of tags in the structure
+                    summaries.append(original.value)
                     return cst.parse_expression(snapshots.get(original.value) or move._summary_dict(node))
                 if node is not None and node.kind == "schedule":
                     return cst.Name(f"{original.value}_value")
                 return updated
 
-        summaries: list[str] = []
         returned = fetch.visit(NoneForOps())
         has_none = bool(nones)
         leaves = cg.leaves(fetch)

@@ -13,9 +13,14 @@ from __future__ import annotations
 import libcst as cst
 
 from .codegen import code
-from .graph import names_read
+from .graph import calls_in, names_read
 from .imports import Aliases
 from .op_seeds import is_random
+from .scoped_models import bound_names
+from .walk import walk
+
+#: Graph control flow the rewrite turns into Python control flow later: left in its step.
+_CONTROL_FLOW = frozenset({"while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr"})
 
 
 def _body(fn: cst.FunctionDef) -> list[cst.BaseStatement]:
@@ -34,17 +39,6 @@ def _returned(stmt: cst.BaseStatement) -> list[str] | None:
     return None
 
 
-def _bound(stmt: cst.BaseStatement) -> set[str]:
-    """Names a simple assignment statement binds."""
-    out: set[str] = set()
-    if isinstance(stmt, cst.SimpleStatementLine):
-        for small in stmt.body:
-            targets = small.targets if isinstance(small, cst.Assign) else []
-            for t in targets:
-                out |= {n.value for n in names_read(t.target)}
-    return out
-
-
 def _simple(stmt: cst.BaseStatement) -> bool:
     return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, cst.Assign) for s in stmt.body)
 
@@ -58,38 +52,20 @@ class _Value:
         self.returned = _returned(body[-1]) if body else None
         self.stmts = body[:-1]
         self.params = [p.name.value for p in fn.params.params]
-        calls = [c for s in self.stmts for c in _calls(s)]
-        bound = set().union(*(_bound(s) for s in self.stmts)) if self.stmts else set()
+        calls = [c for s in self.stmts for c in calls_in(s)]
+        bound = set().union(*(bound_names(s) for s in self.stmts))
         self.usable = (
             self.returned is not None and bool(self.stmts) and set(self.returned) <= bound
             and not isinstance(fn.params.star_arg, cst.Param) and not fn.params.kwonly_params
             and fn.params.star_kwarg is None and all(_simple(s) for s in self.stmts)
             and not any(is_random(c, aliases) or aliases.resolve(c.func) in _CONTROL_FLOW for c in calls)
-            and not any(isinstance(n, cst.Lambda) for s in self.stmts for n in _nodes(s))
+            and not any(isinstance(n, cst.Lambda) for s in self.stmts for n in walk(s))
         )
         self.codes = [code(s).strip() for s in self.stmts]
 
     def call(self) -> cst.BaseStatement:
         targets = ", ".join(self.returned or [])
         return cst.parse_statement(f"{targets} = {self.fn.name.value}({', '.join(self.params)})\n")
-
-
-#: Graph control flow the rewrite turns into Python control flow later: left in its step.
-_CONTROL_FLOW = frozenset({"while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr"})
-
-
-def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        found.append(n)
-        stack.extend(n.children)
-    return found
-
-
-def _calls(node: cst.CSTNode) -> list[cst.Call]:
-    return [n for n in _nodes(node) if isinstance(n, cst.Call)]
 
 
 def _shared(
@@ -105,7 +81,7 @@ def _shared(
             continue
         if not set(value.params) <= params:
             return None
-        bound = set().union(*(_bound(s) for s in block[start:start + n]))
+        bound = set().union(*(bound_names(s) for s in block[start:start + n]))
         later = {name.value for s in [*block[start + n:], *after] for name in names_read(s)}
         if (bound & later) - set(value.returned or []):
             return None
@@ -114,20 +90,27 @@ def _shared(
     return None
 
 
-def _with_calls(fn: cst.FunctionDef, values: list[_Value], calls: dict[str, set[str]]) -> cst.FunctionDef:
+def _tape_block(body: list[cst.BaseStatement]) -> list[cst.BaseStatement] | None:
+    """The statements of a step's leading `with tf.GradientTape() ...:` block, if it has one."""
+    if body and isinstance(body[0], cst.With) and isinstance(body[0].body, cst.IndentedBlock):
+        return list(body[0].body.body)
+    return None
+
+
+def _with_calls(fn: cst.FunctionDef, candidates: list[_Value], calls: dict[str, set[str]]) -> cst.FunctionDef:
     params = {p.name.value for p in fn.params.params}
     body = _body(fn)
     name = fn.name.value
-    for value in values:
+    for value in candidates:
         callee = value.fn.name.value
         if callee == name or name in _reached(callee, calls):
             continue  # a step never calls itself, through others either
         new = _shared(body, value, params)
-        if new is None and body and isinstance(body[0], cst.With) and isinstance(body[0].body, cst.IndentedBlock):
-            inner = _shared(list(body[0].body.body), value, params, body[1:])
+        tape = _tape_block(body)
+        if new is None and tape is not None:
+            inner = _shared(tape, value, params, body[1:])
             if inner is not None:
-                tape = body[0].with_changes(body=body[0].body.with_changes(body=inner))
-                new = [tape, *body[1:]]
+                new = [body[0].with_changes(body=body[0].body.with_changes(body=inner)), *body[1:]]
         if new is not None:
             body = new
             calls.setdefault(name, set()).add(callee)
@@ -147,10 +130,22 @@ def _reached(name: str, calls: dict[str, set[str]]) -> set[str]:
 
 
 def share_steps(functions: list[cst.FunctionDef], aliases: Aliases) -> list[cst.FunctionDef]:
-    """The step functions with each value step's code, where another repeats it, a call."""
+    """The step functions with each value step's code, where another repeats it, a call.
+
+    A step is only compared with the value steps whose first statement it holds, so a module
+    of thousands of steps costs what its steps do, not their pairs."""
     values = sorted((v for f in functions if (v := _Value(f, aliases)).usable),
                     key=lambda v: -len(v.stmts))  # the biggest shared run first
     if not values:
         return functions
+    by_first: dict[str, list[int]] = {}
+    for rank, value in enumerate(values):
+        by_first.setdefault(value.codes[0], []).append(rank)
     calls: dict[str, set[str]] = {}
-    return [_with_calls(f, values, calls) for f in functions]
+    out = []
+    for fn in functions:
+        body = _body(fn)
+        held = {code(s).strip() for s in [*body, *(_tape_block(body) or [])]}
+        ranks = sorted(r for first in held for r in by_first.get(first, ()))
+        out.append(_with_calls(fn, [values[r] for r in ranks], calls) if ranks else fn)
+    return out

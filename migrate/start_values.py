@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from .codegen import code
 from .graph import call_args
 
 _FLOAT32 = "tf.float32"
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _number(node: cst.BaseExpression) -> cst.Integer | cst.Float | None:
@@ -32,7 +29,7 @@ def _float_text(node: cst.BaseExpression) -> str | None:
     number = _number(node)
     if number is None:
         return None
-    text = _code(node)
+    text = code(node)
     return text + ".0" if isinstance(number, cst.Integer) else text
 
 
@@ -68,19 +65,19 @@ def constant_start(key: str, call: cst.Call | None, shape: cst.BaseExpression, d
     or None to keep the initializer call."""
     dtype_part = "" if dtype == _FLOAT32 else f", {dtype}"
     if key in ("zeros_initializer", "ones_initializer"):
-        return f"tf.{key.split('_')[0]}({_code(shape)}{dtype_part})"
+        return f"tf.{key.split('_')[0]}({code(shape)}{dtype_part})"
     if key != "constant_initializer" or dtype != _FLOAT32:
         return None
     bound = call_args(call, ("value",)) if call is not None else {}
     if "value" not in bound:
-        return f"tf.zeros({_code(shape)})"
+        return f"tf.zeros({code(shape)})"
     value = bound["value"]
     dims = _dims(shape)
     scalar = _float_text(value)
     if scalar is not None:
         if dims == []:
             return scalar
-        return f"tf.fill({_code(shape)}, {scalar})" if dims is not None else None
+        return f"tf.fill({code(shape)}, {scalar})" if dims is not None else None
     if dims is not None and (literal := _literal_dims(dims)) is not None and _float_nest_shape(value) == literal:
-        return _code(value)
+        return code(value)
     return None

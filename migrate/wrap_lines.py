@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from .codegen import code
+
 DEFAULT_LIMIT = 100
 _INDENT = "    "
 
@@ -58,17 +60,21 @@ def _exploded(call: cst.Call, level: int = 0) -> cst.Call:
 
 
 def _variants(call: cst.Call, level: int = 0) -> Iterator[cst.Call]:
-    """Ever shorter lines: the arguments hugged, one per line, then a long argument's own call
-    opened the same way one level in."""
+    """Ever shorter lines: the arguments hugged, one per line, then the longest argument's own
+    call opened the same way one level in (one path down, so a few variants per call)."""
     yield _hugged(call, level)
     exploded = _exploded(call, level)
     yield exploded
-    for i, arg in enumerate(exploded.args):
-        if isinstance(arg.value, cst.Call) and arg.value.args and level < 3:
-            for inner in _variants(arg.value, level + 1):
-                args = list(exploded.args)
-                args[i] = arg.with_changes(value=inner)
-                yield exploded.with_changes(args=args)
+    calls = [(len(code(arg.value)), i) for i, arg in enumerate(exploded.args)
+             if isinstance(arg.value, cst.Call) and arg.value.args]
+    if not calls or level >= 3:
+        return
+    _, i = max(calls)
+    arg = exploded.args[i]
+    for inner in _variants(arg.value, level + 1):  # type: ignore[arg-type]
+        args = list(exploded.args)
+        args[i] = arg.with_changes(value=inner)
+        yield exploded.with_changes(args=args)
 
 
 def _chain(call: cst.Call) -> list[cst.Call]:
@@ -89,6 +95,15 @@ class _Wrap(cst.CSTTransformer):
         self.module = module
         self.depth = 0
 
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # a compound statement with no long line is left whole, unvisited
+        if isinstance(node, cst.BaseCompoundStatement) and self._fits(self._text(node)):  # type: ignore[arg-type]
+            return False
+        return super().on_visit(node)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return False  # judged whole in leave_SimpleStatementLine
+
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self.depth += 1
 
@@ -96,17 +111,19 @@ class _Wrap(cst.CSTTransformer):
         self.depth -= 1
         return updated
 
-    def _fits(self, stmt: cst.SimpleStatementLine) -> bool:
-        text = self.module.code_for_node(stmt.with_changes(leading_lines=[]))
+    def _text(self, stmt: cst.BaseStatement) -> str:
+        return self.module.code_for_node(stmt.with_changes(leading_lines=[]))
+
+    def _fits(self, text: str) -> bool:
         indent = len(self.module.default_indent) * self.depth
         return all(indent + len(line) <= self.limit for line in text.splitlines())
 
     def leave_SimpleStatementLine(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine:
-        if self._fits(updated):
+        text = self._text(updated)
+        if self._fits(text):
             return updated
-        text = self.module.code_for_node(updated.with_changes(leading_lines=[]))
         call = _outermost_call(updated)
         if call is None or "\n" in text.rstrip("\n") or updated.trailing_whitespace.comment is not None:
             return updated
@@ -114,7 +131,7 @@ class _Wrap(cst.CSTTransformer):
         for target in _chain(call):  # `a(...).b(...)`: the outer call first, then its receiver's
             for wrapped in _variants(target):
                 candidate = updated.deep_replace(target, wrapped)
-                if self._fits(candidate):
+                if self._fits(self._text(candidate)):  # type: ignore[arg-type]
                     return candidate  # type: ignore[return-value]
                 if target is call:
                     deepest = candidate  # type: ignore[assignment]
@@ -122,5 +139,15 @@ class _Wrap(cst.CSTTransformer):
 
 
 def wrap_long_lines(module: cst.Module, limit: int) -> cst.Module:
-    """The module with each statement longer than `limit` wrapped (the same object when none is)."""
-    return module.visit(_Wrap(limit, module))  # type: ignore[return-value]
+    """The module with each statement longer than `limit` wrapped (the same object when none is).
+
+    Only the top-level statements holding a long line are visited: a visit renders each of its
+    statements, and a big module has few long lines."""
+    wrap = _Wrap(limit, module)
+    body = [
+        stmt if all(len(line) <= limit for line in module.code_for_node(stmt).splitlines()) else stmt.visit(wrap)
+        for stmt in module.body
+    ]
+    if all(new is old for new, old in zip(body, module.body)):
+        return module
+    return module.with_changes(body=body)  # type: ignore[arg-type]
