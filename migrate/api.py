@@ -47,6 +47,7 @@ from .rules.rnn_cells import SOURCES as CELL_SOURCES
 from .rules.rnn_cells import bound_names
 from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
+from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
@@ -290,9 +291,11 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         # The move keys the lines of nodes it builds by id; those of a move given up die and
         # their ids come back on the fallback's inserted statements, so it gets its own copy.
         moved_lines = dict(lines)
-        if all(config.enabled(rule) for rule in PROGRAM_MOVE_RULES):
+        if config.enabled(SESSION_RULE.id):
             try:
-                body = _move(module, aliases, moved_lines, findings)
+                moved = _move(module, aliases, moved_lines, findings)
+                _refuse_deselected(findings, config)
+                body = moved
             except Unsupported as exc:
                 findings = [Finding(COMPAT_RULE.id, exc.line, 0, f"{exc.message} ({exc.rule}); {KEEPS_GRAPH}",
                                     "manual")]
@@ -559,8 +562,21 @@ class _Renamer(RenameTransformer):
         return id(node) in self.hot and super().on_visit(node)
 
 
-# The program move is one transformation: deselecting any of its rules leaves graph mode on.
-PROGRAM_MOVE_RULES = ("TF102", "TF103", "TF104", "TF105", "TF106", "TF109", "TF110", "TF117")
+#: The program move's passes, by rule. It runs when session code is converted at all (TF102);
+#: each other pass reports what it converts under its rule, so a deselected one is seen by its
+#: findings, and only a program that needs it keeps graph mode.
+PROGRAM_MOVE_RULES = frozenset({"TF103", "TF104", "TF105", "TF106", "TF107", "TF109", "TF110", "TF114",
+                                "TF115", "TF117", "TF120", "TF129"})
+
+
+def _refuse_deselected(findings: list[Finding], config: RewriteConfig) -> None:
+    """Raise Unsupported at the first construct the move converted under a deselected rule."""
+    off = [f for f in findings if f.rule in PROGRAM_MOVE_RULES and not config.enabled(f.rule)]
+    if off:
+        first = min(off, key=lambda f: f.line)
+        rule = RULES[first.rule]
+        raise Unsupported(first.rule, first.line,
+                          f"{rule.name} is not selected, and the program needs it ({first.message})")
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:

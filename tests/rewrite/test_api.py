@@ -114,8 +114,41 @@ def test_find_tf1_usages_through_from_import_alias() -> None:
     ]
 
 
-def test_deselecting_a_program_move_rule_keeps_graph_mode() -> None:
-    result = rewrite_source(TF1, config=RewriteConfig(ignore=frozenset({"TF105"})))
+TRAINS = (
+    "import tensorflow as tf\n"
+    "x = tf.placeholder(tf.float32, [None, 1])\n"
+    "w = tf.Variable(tf.zeros([1, 1]))\n"
+    "loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))\n"
+    "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(tf.global_variables_initializer())\n"
+    "    print(sess.run([train, loss], feed_dict={x: [[1.0]]})[1])\n"
+)
+
+
+@pytest.mark.parametrize("rule", ["TF103", "TF105", "TF110", "TF114"])
+def test_a_deselected_pass_the_program_does_not_need_changes_nothing(rule: str) -> None:
+    """Rules are selected per pass: a program without that construct converts as before."""
+    whole = rewrite_source(TRAINS)
+    result = rewrite_source(TRAINS, config=RewriteConfig(ignore=frozenset({rule})))
+    assert whole.level == result.level == "idiomatic"
+    assert result.code == whole.code
+
+
+@pytest.mark.parametrize(("rule", "line", "needs"), [
+    ("TF106", 5, "optimizer-to-keras"), ("TF110", 9, "saver-to-checkpoint"),
+])
+def test_a_deselected_pass_the_program_needs_keeps_graph_mode(rule: str, line: int, needs: str) -> None:
+    source = TRAINS + "saver = tf.train.Saver()\n"
+    result = rewrite_source(source, config=RewriteConfig(ignore=frozenset({rule})))
+    assert result.level == "partial"
+    assert "tf.compat.v1.Session()" in result.code and "disable_eager_execution" in result.code
+    why = [(f.rule, f.line, f.message.split(",")[0]) for f in result.findings if "not selected" in f.message]
+    assert why == [("TF190", line, f"{needs} is not selected")]
+
+
+def test_deselecting_session_conversion_keeps_graph_mode() -> None:
+    result = rewrite_source(TF1, config=RewriteConfig(ignore=frozenset({"TF102"})))
     assert result.level == "partial"
     assert "tf.compat.v1.Session()" in result.code and "tf.math.log(x)" in result.code
 
