@@ -40,6 +40,8 @@ RENAMES: dict[str, str] = {
     # TF2's space_to_batch is TF1's space_to_batch_nd (same signature)
     "space_to_batch_nd": "space_to_batch",
     "manip.space_to_batch_nd": "space_to_batch",
+    # FastGFile was GFile without locking; TF2 has one file class (same name and mode arguments)
+    "gfile.FastGFile": "io.gfile.GFile",
 }
 
 # Keyword renames per TF1 name (applied after the name rename).
@@ -165,9 +167,17 @@ def is_eager_safe(path: str) -> bool:
 EAGER_COMPAT_CALLS = frozenset({"train.get_or_create_global_step"})
 
 
+# compat.v1 functions kept for their TF1 numbers (image_resize): plain ops, eager or traced.
+EAGER_COMPAT_FUNCTIONS = frozenset({
+    "image.resize_images", "image.resize_bilinear", "image.resize_nearest_neighbor",
+    "image.resize_bicubic", "image.resize_area",
+})
+
+
 def runs_eagerly(path: str) -> bool:
     """TF1-only names whose compat.v1 form also works in eager code and tf.function."""
-    return is_eager_safe(path) or path in LOSSES or path in EAGER_COMPAT_CALLS
+    return (is_eager_safe(path) or path in LOSSES or path in EAGER_COMPAT_CALLS
+            or path in EAGER_COMPAT_FUNCTIONS)
 
 
 def builds_graph(path: str) -> bool:

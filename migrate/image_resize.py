@@ -21,6 +21,7 @@ class Resize:
     params: tuple[str, ...]  # TF1 parameters in order
     centred: bool  # TF2's numbers need TF1's half_pixel_centers=True
     note: str  # why a call is kept as TF1's
+    by_method: bool = False  # one function for every method (`resize_images`): AREA alone converts
 
 
 _CORNERS = ("images", "size", "align_corners", "name", "half_pixel_centers")
@@ -31,7 +32,22 @@ RESIZES: dict[str, Resize] = {
     "image.resize_bilinear": Resize("BILINEAR", _CORNERS, True, _AT_CORNERS),
     "image.resize_nearest_neighbor": Resize("NEAREST_NEIGHBOR", _CORNERS, True, _AT_CORNERS),
     "image.resize_bicubic": Resize("", _CORNERS, True, "TF2's bicubic resize weighs neighbours otherwise"),
+    # its methods are resize_bilinear etc. at the corners (TF2 rejects them as integers)
+    "image.resize_images": Resize(
+        "AREA", ("images", "size", "method", "align_corners", "preserve_aspect_ratio", "name"), False,
+        "TF2's tf.image.resize computes TF1's numbers for the AREA method only", by_method=True,
+    ),
 }
+#: TF1's ResizeMethod values, as integers (TF2's are strings)
+_METHODS = {"0": "BILINEAR", "1": "NEAREST_NEIGHBOR", "2": "BICUBIC", "3": "AREA"}
+
+
+def _method(source: str) -> str:
+    """The ResizeMethod a TF1 `method` argument names: `2`, `tf.image.ResizeMethod.BICUBIC`."""
+    if source in _METHODS:
+        return _METHODS[source]
+    head, _, last = source.rpartition(".")
+    return last if head.endswith("ResizeMethod") and last in _METHODS.values() else ""
 
 
 def tf2_resize(path: str, call: cst.Call, alias: str) -> cst.BaseExpression | None:
@@ -45,9 +61,10 @@ def tf2_resize(path: str, call: cst.Call, alias: str) -> cst.BaseExpression | No
             return None
         bound[name] = code(arg.value)
     if (not spec.method or not {"images", "size"} <= bound.keys() or bound.get("align_corners", "False") != "False"
-            or (spec.centred and bound.get("half_pixel_centers") != "True")):
+            or (spec.centred and bound.get("half_pixel_centers") != "True")
+            or (spec.by_method and _method(bound.get("method", "0")) != spec.method)):
         return None
-    name = f", name={bound['name']}" if "name" in bound else ""
+    kept = "".join(f", {k}={bound[k]}" for k in ("preserve_aspect_ratio", "name") if k in bound)
     return cst.parse_expression(
-        f"{alias}.image.resize({bound['images']}, {bound['size']}, method={alias}.image.ResizeMethod.{spec.method}{name})"
+        f"{alias}.image.resize({bound['images']}, {bound['size']}, method={alias}.image.ResizeMethod.{spec.method}{kept})"
     )

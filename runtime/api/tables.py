@@ -263,7 +263,8 @@ SEARCH_NN = {"top_k": S.top_k, "in_top_k": S.in_top_k_v2, "conv1d": CV.conv1d_v2
 SEARCH_NN_V1 = SEARCH_NN | {"in_top_k": S.in_top_k, "conv1d": CV.conv1d, "depthwise_conv2d": CV.depthwise_conv2d}
 IMAGE = {"resize": IM.resize, "ResizeMethod": IM.ResizeMethod}
 IMAGE_V1 = {"resize": IM.resize_images, "resize_images": IM.resize_images, "resize_bilinear": IM.resize_bilinear,
-            "resize_nearest_neighbor": IM.resize_nearest_neighbor, "ResizeMethod": IM.ResizeMethodV1}
+            "resize_nearest_neighbor": IM.resize_nearest_neighbor, "resize_area": IM.resize_area,
+            "ResizeMethod": IM.ResizeMethodV1}
 METRICS_V1 = {"accuracy": MV1.accuracy, "mean": MV1.mean}
 SEARCH_TOP = {"eye": LA.eye, "norm": LA.norm_v2, "tensordot": LA.tensordot, "einsum": LA.einsum,
               "boolean_mask": S.boolean_mask, "gather_nd": S.gather_nd, "scatter_nd": S.scatter_nd,

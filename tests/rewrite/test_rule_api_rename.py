@@ -39,6 +39,7 @@ from migrate.api_table import RENAMES, is_tf1_only
     ("tf.nn.xw_plus_b(h, w, b, name='scores')", "tf.nn.bias_add(tf.matmul(h, w), b, name='scores')"),
     ("tf.truncated_normal_initializer(stddev=0.1)",
      "tf.keras.initializers.TruncatedNormal(mean=0.0, stddev=0.1)"),
+    ("tf.gfile.FastGFile(path, 'rb').read()", "tf.io.gfile.GFile(path, 'rb').read()"),
 ])
 def test_expression_renames(before: str, after: str) -> None:
     # tf.set_random_seed marks the file as TF1 code: positional dropout and the unsuffixed
