@@ -36,6 +36,7 @@ from ..imports import Aliases, canonical
 from ..report import Finding
 from ..signature_calls import TF2_IMPLIED, rebind, spelled_for_tf2
 from ..suppress import is_skipped
+from ..tf1_logging import LOGGER_METHODS, level_name, logger_call
 from ..tf_signs import read_as_tf1_message
 from . import Rule
 from .assign import ASSIGN_CALLS
@@ -315,6 +316,7 @@ class RenameTransformer(cst.CSTTransformer):
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
         self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
         self.called: set[int] = set()  # attributes that are the function of a call
+        self.level_names: dict[int, cst.SimpleString] = {}  # set_verbosity's level constants, by name
         # Per enclosing `with` entered: does it set scope defaults. A `with` not entered (a
         # subtree with no TensorFlow name, a skipped statement) still has its leave hook
         # called, so each entry names its node and only that node's leave removes it.
@@ -352,6 +354,10 @@ class RenameTransformer(cst.CSTTransformer):
     def visit_Call(self, node: cst.Call) -> None:
         self.called.add(id(node.func))
         path = self.aliases.resolve(node.func)
+        if path == "logging.set_verbosity" and len(node.args) == 1 and node.args[0].keyword is None:
+            level = level_name(self.aliases.resolve(node.args[0].value))
+            if level is not None:
+                self.level_names[id(node.args[0].value)] = level
         if path is not None and is_tf2_call(path, {a.keyword.value for a in node.args if a.keyword is not None}):
             self.tf2_calls.add(id(node.func))
         cell = cell_name(path) if path is not None else None
@@ -389,6 +395,8 @@ class RenameTransformer(cst.CSTTransformer):
         path = self.aliases.resolve(original_node)
         if path is None:
             return updated_node
+        if id(original_node) in self.level_names and self.enabled(RULE.id):
+            return self.level_names[id(original_node)]  # `set_verbosity(tf.logging.INFO)`: by name
         head = updated_node.value
         if isinstance(head, cst.Name) and head.value != self.alias and self.aliases.modules.get(head.value) == "":
             updated_node = updated_node.with_changes(value=cst.Name(self.alias))
@@ -397,7 +405,7 @@ class RenameTransformer(cst.CSTTransformer):
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
                 or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
                 or ((path in LOSSES or path in REGULARIZERS or path in VARIANCE_SCALING or path in CALLED_ONLY
-                     or path in RESIZES) and id(original_node) in self.called)):
+                     or path in RESIZES or path in LOGGER_METHODS) and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call
         if path in EAGER_COMPAT_CALLS and self._spelled_compat(updated_node):
             # TF1's function as a rewrite writes it (TF 2.21 runs it eagerly too): renamed,
@@ -686,6 +694,10 @@ class RenameTransformer(cst.CSTTransformer):
             return self._layer_in_graph(path, original_node, updated_node)
         if path in LOSSES:
             return self._loss(path, original_node, updated_node)
+        if path in LOGGER_METHODS:
+            self._report(RULE.id, original_node, f"tf.{path} → tf.get_logger().{LOGGER_METHODS[path]} "
+                         "(the same logger)", "fixed")
+            return logger_call(path, updated_node, self.alias)
         if path in RESIZES:
             resized = tf2_resize(path, updated_node, self.alias)
             if resized is not None:
