@@ -1,8 +1,10 @@
-"""``tf.compat.v1.flags`` / ``tf.compat.v1.app``: the absl flags subset TF1 scripts use.
+"""``absl.flags`` / ``absl.app`` and TF1's ``tf.compat.v1.flags`` / ``tf.compat.v1.app`` over them.
 
-As TF's ``_FlagValuesWrapper``: the first attribute read parses ``sys.argv`` (an unknown flag is
-an ``UnrecognizedFlagError``); ``app.run`` parses again, leaving unknown flags to ``main``, and calls ``main`` with the remaining arguments, then exits
-with its return value.
+TF1's flags are absl's: one registry. absl's ``FLAGS`` refuses a read before the command line
+is parsed (``UnparsedFlagAccessError``) and ``app.run`` refuses flags nobody defined; TF's
+``_FlagValuesWrapper`` parses ``sys.argv`` on the first read (an unknown flag is an
+``UnrecognizedFlagError``), and TF's ``app.run`` parses leaving unknown flags to ``main``. Both
+``run``s call ``main`` with the remaining arguments, then exit with its return value.
 """
 
 from __future__ import annotations
@@ -28,6 +30,18 @@ class UnrecognizedFlagError(Error):
     pass
 
 
+class UnparsedFlagAccessError(Error):
+    pass
+
+
+class UsageError(Exception):
+    """``absl.app.UsageError``: ``main`` saying its command line is wrong."""
+
+    def __init__(self, message: str, exitcode: int = 1) -> None:
+        super().__init__(message)
+        self.exitcode = exitcode
+
+
 def _parse_bool(text: str) -> bool:
     lowered = text.lower()
     if lowered in ("true", "t", "1", "yes", "y"):
@@ -48,7 +62,7 @@ class _Flag:
 
 
 class FlagValues:
-    """The registry of defined flags; ``FLAGS.name`` reads a value (parsing argv on first use)."""
+    """The registry of defined flags, as absl's: ``FLAGS.name`` reads a parsed value."""
 
     def __init__(self) -> None:
         self.__dict__["_flags"] = {}
@@ -64,7 +78,7 @@ class FlagValues:
         if name not in flags:
             raise AttributeError(name)
         if not self.__dict__["_parsed"]:
-            self(sys.argv)
+            raise UnparsedFlagAccessError(f"Trying to access flag --{name} before flags were parsed.")
         return flags[name].value
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -126,6 +140,31 @@ class FlagValues:
 FLAGS = FlagValues()
 
 
+class _ParsingOnRead:
+    """TF1's ``tf.flags.FLAGS``: absl's ``FLAGS``, parsing ``sys.argv`` on the first read."""
+
+    def __init__(self, wrapped: FlagValues) -> None:
+        self.__dict__["_wrapped"] = wrapped
+
+    def __getattr__(self, name: str) -> Any:
+        wrapped = self.__dict__["_wrapped"]
+        if name in wrapped and not wrapped.is_parsed():
+            wrapped(sys.argv)
+        return getattr(wrapped, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.__dict__["_wrapped"], name, value)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.__dict__["_wrapped"]
+
+    def __call__(self, argv: list[str], known_only: bool = False) -> list[str]:
+        return self.__dict__["_wrapped"](argv, known_only)
+
+
+TF1_FLAGS = _ParsingOnRead(FLAGS)
+
+
 def _definer(parse: Callable[[str], Any]) -> Callable:
     def define(name: str, default: Any, help: str | None = None, flag_values: FlagValues = FLAGS,
                **kwargs: Any) -> None:
@@ -155,10 +194,26 @@ def run(main: Callable | None = None, argv: list[str] | None = None) -> None:
     sys.exit(main(rest))
 
 
+def absl_run(main: Callable, argv: list[str] | None = None, flags_parser: Callable | None = None) -> None:
+    """``absl.app.run``: parse every flag (an unknown one ends the program), call ``main(argv)``."""
+    try:
+        rest = (flags_parser or FLAGS)(sys.argv if argv is None else argv)
+    except Error as error:
+        sys.stderr.write(f"FATAL Flags parsing error: {error}\nPass --helpshort or --helpfull to see help on flags.\n")
+        sys.exit(1)
+    try:
+        sys.exit(main(rest))
+    except UsageError as error:
+        sys.stderr.write(f"{sys.argv[0] if sys.argv else ''}: {error}\n")
+        sys.exit(error.exitcode)
+
+
 FLAGS_TABLE = {
     "FLAGS": FLAGS, "FlagValues": FlagValues, "DEFINE_integer": _definer(int), "DEFINE_float": _definer(float),
     "DEFINE_string": _definer(str), "DEFINE_boolean": _definer(_parse_bool), "DEFINE_bool": _definer(_parse_bool),
     "DEFINE_list": _definer(_list), "DEFINE_enum": DEFINE_enum, "Error": Error,
     "DuplicateFlagError": DuplicateFlagError, "IllegalFlagValueError": IllegalFlagValueError,
-    "UnrecognizedFlagError": UnrecognizedFlagError,
+    "UnrecognizedFlagError": UnrecognizedFlagError, "UnparsedFlagAccessError": UnparsedFlagAccessError,
 }
+TF1_FLAGS_TABLE = FLAGS_TABLE | {"FLAGS": TF1_FLAGS}
+APP_TABLE = {"run": absl_run, "UsageError": UsageError}

@@ -109,6 +109,10 @@ class EngineFinder:
         return self._modules
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname in ABSL_MODULES:
+            # TF1's flags are absl's: the engine's tf.compat.v1.flags shares this registry
+            return importlib.machinery.ModuleSpec(fullname, _Loader(absl_module(fullname)),
+                                                  is_package=fullname == "absl")
         if fullname != "tensorflow" and not fullname.startswith("tensorflow."):
             return None
         mods = self.modules()
@@ -123,6 +127,23 @@ class EngineFinder:
         if is_pkg:
             spec.submodule_search_locations = []
         return spec
+
+
+ABSL_MODULES = ("absl", "absl.flags", "absl.app")
+_ABSL: dict[str, types.ModuleType] = {}
+
+
+def absl_module(name: str) -> types.ModuleType:
+    """The engine's ``absl`` package and its ``flags`` and ``app`` modules (one of each)."""
+    if not _ABSL:
+        from runtime import flags
+
+        for full, table in (("absl", {}), ("absl.flags", flags.FLAGS_TABLE), ("absl.app", flags.APP_TABLE)):
+            module = types.ModuleType(full)
+            vars(module).update(table)
+            _ABSL[full] = module
+        _ABSL["absl"].flags, _ABSL["absl"].app = _ABSL["absl.flags"], _ABSL["absl.app"]
+    return _ABSL[name]
 
 
 def install(face: str) -> EngineFinder:

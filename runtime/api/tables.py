@@ -352,8 +352,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
                "metrics": (METRICS_V1, "metrics"), "image": (IMAGE_V1, "image"),
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
-               "flags": (FL.FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
-               "app.flags": (FL.FLAGS_TABLE, "app.flags"), "logging": (LOG.V1_TABLE, "logging")}
+               "flags": (FL.TF1_FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
+               "app.flags": (FL.TF1_FLAGS_TABLE, "app.flags"), "logging": (LOG.V1_TABLE, "logging")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}
