@@ -14,7 +14,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import libcst as cst
 
@@ -37,7 +37,6 @@ from .eager_reads import Reads, find_reads, keras_shape, variable_list
 from .graph import (
     INSIDE,
     Node,
-    Scope,
     backward_slice,
     call_args,
     calls_by_callee,
@@ -47,12 +46,13 @@ from .graph import (
     refers_to_tf,
 )
 from .graph_classes import PREFIX as SELF_PREFIX
-from .graph_classes import GraphClass, convert_class, external_key, is_graph_class
+from .graph_classes import convert_class, external_key, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .op_seeds import SET_SEED_CALLS, OpSeeds, is_random, uncounted
+from .move.state import Item, MoveState, StepFunction, SummaryEntry, SummaryLoop
+from .op_seeds import SET_SEED_CALLS, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
 from .rules.assign import RULE as ASSIGN_RULE
@@ -80,7 +80,6 @@ from .scoped_models import ModelBuilder
 from .shared_steps import share_steps
 from .step_names import step_base, what_is_trained
 from .summary_helpers import (
-    NameScopes,
     call_statements,
     helper_call,
     inline_call,
@@ -118,104 +117,15 @@ AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
     cst.DivideAssign: cst.Divide, cst.PowerAssign: cst.Power, cst.MatrixMultiplyAssign: cst.MatrixMultiply,
 }
+# Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
+_TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
+_LITERAL_DTYPES: dict[type, str] = {cst.Integer: "tf.int32", cst.Float: "tf.float32"}
 
 
-@dataclass
-class Item:
-    """A statement of the flattened top level, with the variable_scope prefix it runs under
-    (`{scope}/` where a constructor argument names the scope)."""
+class ProgramMove(MoveState):
+    """The driver: walks each block of the program, hands each statement to the pass of its
+    construct (move/), and places the step functions they make before the code that calls them."""
 
-    stmt: cst.BaseStatement
-    prefix: str = ""
-    line: int = 0
-    names: str | None = ""  # TF1's name scope (`layer/summaries/`); None when computed at run time
-
-
-@dataclass(frozen=True)
-class SummaryLoop:
-    """`for <variable> in <listing>:` making one summary per listed variable."""
-
-    variable: str
-    listing: str  # the TF2 variables listed
-    owners: list[Node]  # the graph nodes calling the Keras layers that own them
-
-
-@dataclass(frozen=True)
-class SummaryEntry:
-    """One summarized value: the TF2 op writing it, its tag (source) and its tensor; made per
-    listed variable when `loop` is set."""
-
-    op: str
-    tag: str
-    data: cst.BaseExpression
-    loop: SummaryLoop | None = None
-
-
-@dataclass
-class StepFunction:
-    """A generated tf.function for one distinct fetch."""
-
-    name: str
-    params: list[Node]
-    definition: cst.FunctionDef
-    returns_structure: str  # "none" | "single" | "list" | "tuple" | "dict" | "nested" | "nested_with_none"
-
-
-@dataclass
-class ProgramMove:
-    module: cst.Module
-    aliases: Aliases
-    lines: dict[int, int]
-    findings: list[Finding]
-    scope: Scope = field(default_factory=Scope)
-    functions: dict[str, StepFunction] = field(default_factory=dict)
-    used_names: set[str] = field(default_factory=set)
-    fresh_from: dict[str, int] = field(default_factory=dict)  # base -> first n `_fresh` may try
-    optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
-    optimizers_applied: set[int] = field(default_factory=set)  # ids of the optimizers above
-    lr_placeholders: set[int] = field(default_factory=set)
-    flag_scan: FlagScan | None = None  # names passed as a model's training flag
-    models: ModelBuilder | None = None
-    # ids of the nodes computed inside a step function, in the order they were taken (a dict
-    # for its order: the unrun tensors' pass reads what each function took)
-    sliced: dict[int, None] = field(default_factory=dict)
-    # seeded random ops -> the step functions that build a copy of them
-    random_copies: dict[int, list[str]] = field(default_factory=dict)
-    layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken
-    # module functions whose random ops take TF1's op seeds: name -> (def, seeded def)
-    seeded_helpers: dict[str, tuple[cst.FunctionDef, cst.FunctionDef]] = field(default_factory=dict)
-    variable_factories: set[str] = field(default_factory=set)
-    # a layer function's call in the graph -> the first op seed TF1 gave its weights there
-    instance_seeds: dict[int, int] = field(default_factory=dict)
-    tf_imported: bool = False
-    scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
-    gap: int = 2  # blank lines around generated functions (1 inside a function body)
-    class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
-    # names holding a constructor argument a converted class's variable_scope may be named by
-    # (`scope`, `self__scope`): its variables are named from it at run time
-    scope_arguments: set[str] = field(default_factory=set)
-    graph_classes: dict[str, GraphClass] = field(default_factory=dict)
-    graph_instances: dict[str, GraphClass] = field(default_factory=dict)  # module name -> class
-    op_seeds: OpSeeds = field(default_factory=OpSeeds)
-    feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
-    built: set[int] = field(default_factory=set)  # nodes whose Keras weights a trace created
-    # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
-    # reach a writer in the driver through what its methods return)
-    summary_kinds: set[str] = field(default_factory=set)
-    # module functions that only attach summaries, inlined at their calls
-    summary_helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)
-    helper_taken: set[str] = field(default_factory=set)  # names an inlined helper local must avoid
-    inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
-    name_scopes: NameScopes = field(default_factory=NameScopes)
-    new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
-    update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
-    # module functions running sessions -> their parameters a call passes a session in
-    session_params: dict[str, set[str]] = field(default_factory=dict)
-    # comments of a dropped placeholder's line, for the first step taking it (by node id)
-    placeholder_comments: dict[int, list[cst.EmptyLine]] = field(default_factory=dict)
-    comments_moved: set[int] = field(default_factory=set)  # dropped statements whose comments went
-
-    # ------------------------------------------------------------------ driver
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings)
@@ -231,7 +141,7 @@ class ProgramMove:
             for call in call_statements(self.module, name):
                 if id(call) not in self.inlined_calls:
                     # its definition is gone: a call the move did not reach would fail
-                    raise Unsupported(SUMMARIES_RULE.id, self._line(call), f"{name}() called where its summaries reach no merge")
+                    raise Unsupported(SUMMARIES_RULE.id, self.line(call), f"{name}() called where its summaries reach no merge")
         return self._with_imports(body)
 
     def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
@@ -255,7 +165,7 @@ class ProgramMove:
         return out
 
     def _process_block(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
-        body = split_graph_loops(body, self.aliases, self.lines, self.findings, self._fresh)
+        body = split_graph_loops(body, self.aliases, self.lines, self.findings, self.fresh)
         items = self._flatten(body, "", [])
         out: list[cst.BaseStatement] = []
         functions: list[cst.FunctionDef] = []
@@ -338,7 +248,7 @@ class ProgramMove:
         if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
             converted, info = convert_class(stmt, self._class_move, self.lines, self._external_runs(stmt.name.value))
             self.graph_classes[info.name] = info
-            self._fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
+            self.fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
             return converted, []
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
             sub = ProgramMove(
@@ -436,7 +346,7 @@ class ProgramMove:
             self.functions[sink.name] = fn
             made.append(fn.definition)
             self.findings.append(Finding(
-                SESSION_RULE.id, self._line(sink.stmt), 0,
+                SESSION_RULE.id, self.line(sink.stmt), 0,
                 f"{sink.name} was built but never run; its code is kept in {fn.name}(), not called",
                 "info",
             ))
@@ -445,25 +355,6 @@ class ProgramMove:
         """True when the statement went into a step function (its comments went with it)."""
         return id(item.stmt) in self.scope.inside_statements
 
-    def _line(self, node: cst.CSTNode) -> int:
-        return self.lines.get(id(node), 0)
-
-    def _fixed(self, rule: str, node: cst.CSTNode | int, message: str, kind: str = "fixed") -> None:
-        line = node if isinstance(node, int) else self._line(node)
-        self.findings.append(Finding(rule, line, 0, message, kind))
-
-    def _fresh(self, base: str) -> str:
-        """``base``, else the first ``base_<n>`` (n from 2) no one uses; names are never given
-        back, so the search for a base goes on from where it last stopped."""
-        name, n = base, self.fresh_from.get(base, 2)
-        while name in self.used_names:
-            name = f"{base}_{n}"
-            n += 1
-        self.fresh_from[base] = n
-        self.used_names.add(name)
-        return name
-
-    # ----------------------------------------------------------------- flatten
     def _flatten(
         self, body: tuple[cst.BaseStatement, ...] | list[cst.BaseStatement], prefix: str,
         out: list[Item], names: str | None = "",
@@ -476,7 +367,7 @@ class ProgramMove:
             if helper is not None and inlined is not None:
                 self.inlined_calls.add(id(stmt.body[0].value))  # type: ignore[attr-defined]
                 self.used_names |= self.helper_taken
-                self._fixed(SUMMARIES_RULE.id, stmt, f"{helper.name.value}() inlined: its summaries join the merge")
+                self.fixed(SUMMARIES_RULE.id, stmt, f"{helper.name.value}() inlined: its summaries join the merge")
                 self._flatten(inlined, prefix, out, names)
                 continue
             if isinstance(stmt, cst.With):
@@ -485,12 +376,12 @@ class ProgramMove:
                     inner = cg.unwrapped(stmt)
                     for old_stmt, new_stmt in zip(stmt.body.body, inner):  # type: ignore[union-attr]
                         if new_stmt is not old_stmt:
-                            cg.record_line(self.lines, new_stmt, self._line(old_stmt))
-                    self._fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
+                            cg.record_line(self.lines, new_stmt, self.line(old_stmt))
+                    self.fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
                     self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
                     continue
             for part in self._gradients_hoisted(stmt):
-                out.append(Item(part, prefix, self._line(stmt), names))
+                out.append(Item(part, prefix, self.line(stmt), names))
         return out
 
     def _gradients_hoisted(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement]:
@@ -512,7 +403,7 @@ class ProgramMove:
         if len(inner) != 1:
             return [stmt]
         tf_gradients = self.aliases.resolve(inner[0].func) == "gradients"  # type: ignore[attr-defined]
-        name = self._fresh("grads" if tf_gradients else "grads_and_vars")
+        name = self.fresh("grads" if tf_gradients else "grads_and_vars")
         hoisted = cst.SimpleStatementLine(
             [cst.Assign([cst.AssignTarget(cst.Name(name))], inner[0])], leading_lines=stmt.leading_lines,
         )
@@ -523,7 +414,7 @@ class ProgramMove:
             value = value.with_changes(for_in=value.for_in.with_changes(iter=cst.Name(name)))
         rest = stmt.with_changes(body=[stmt.body[0].with_changes(value=value)], leading_lines=[])
         for part in (hoisted, rest):
-            cg.record_line(self.lines, part, self._line(stmt))
+            cg.record_line(self.lines, part, self.line(stmt))
         return [hoisted, rest]
 
     def _gradients_call(self, node: cst.BaseExpression) -> bool:
@@ -596,7 +487,7 @@ class ProgramMove:
                     and (n.keyword is None or n.keyword.value == "graph") and self._takes_graph(n, nodes)
                     for n in nodes)
         if uses != 1 + entered + given:
-            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"graph {name} used beyond entering it and giving it to a session")
+            raise Unsupported(SESSION_RULE.id, self.line(stmt), f"graph {name} used beyond entering it and giving it to a session")
 
     def _takes_graph(self, arg: cst.Arg, nodes: list[cst.CSTNode]) -> bool:
         call = next(n for n in nodes if isinstance(n, cst.Call) and any(a is arg for a in n.args))
@@ -632,7 +523,7 @@ class ProgramMove:
                     prefix = f"{prefix}{{{name.value}}}/"
                     continue
                 if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
-                    raise Unsupported(SCOPE_RULE.id, self._line(stmt), "variable_scope with reuse or a computed name at module level")
+                    raise Unsupported(SCOPE_RULE.id, self.line(stmt), "variable_scope with reuse or a computed name at module level")
                 prefix = f"{prefix}{name.evaluated_value}/"
                 continue
             if path == "name_scope":
@@ -664,7 +555,7 @@ class ProgramMove:
         if not owners:
             # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
             # modelled: reading them as nothing would silently drop them.
-            raise Unsupported(LAYERS_RULE.id, self._line(stmt), "regularization losses of no layer the rewrite built")
+            raise Unsupported(LAYERS_RULE.id, self.line(stmt), "regularization losses of no layer the rewrite built")
         losses = " + ".join(f"{o}.losses" for o in owners)
         move = self
 
@@ -675,7 +566,7 @@ class ProgramMove:
                     return updated
                 return cst.parse_expression(template.format(losses=losses))
 
-        self._fixed(LAYERS_RULE.id, stmt, "regularization losses read from the Keras layers that own them")
+        self.fixed(LAYERS_RULE.id, stmt, "regularization losses read from the Keras layers that own them")
         return stmt.visit(Reads())  # type: ignore[return-value]
 
     def _is_update_ops(self, expr: cst.BaseExpression) -> bool:
@@ -689,7 +580,6 @@ class ProgramMove:
         return (isinstance(expr, cst.Call) and self.aliases.resolve(expr.func) == "get_collection"
                 and bool(expr.args) and self.aliases.resolve(expr.args[0].value) == "GraphKeys.UPDATE_OPS")
 
-    # -------------------------------------------------------------------- emit
     def _emit(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         stmt = item.stmt
         if is_skipped(stmt):
@@ -697,13 +587,13 @@ class ProgramMove:
         replacement = v2_import(stmt)
         if replacement is not None:
             if replacement is not stmt:
-                self._fixed(IMPORT_RULE.id, stmt, "TF2 import")
+                self.fixed(IMPORT_RULE.id, stmt, "TF2 import")
             if self.tf_imported:
                 return [], []
             self.tf_imported = True
             return [replacement], []
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in self.summary_helpers:
-            self._fixed(SUMMARIES_RULE.id, stmt, f"{stmt.name.value}() removed: inlined where it was called")
+            self.fixed(SUMMARIES_RULE.id, stmt, f"{stmt.name.value}() removed: inlined where it was called")
             return [], []
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
@@ -724,7 +614,7 @@ class ProgramMove:
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
             if is_mode_call(small, self.aliases):
-                self._fixed(IMPORT_RULE.id, stmt, "graph-mode switch removed")
+                self.fixed(IMPORT_RULE.id, stmt, "graph-mode switch removed")
                 return [], []
             if isinstance(small, cst.AugAssign):
                 small = _as_assign(small)
@@ -734,7 +624,7 @@ class ProgramMove:
                     return self._emit_node(node, item), []
             if isinstance(small, cst.Expr) and self._summary_entries(small.value) is not None:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
-                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, small.value, item.names))
+                self.scope.add(self._summary_node((self.fresh("summary"),), stmt, small.value, item.names))
                 return [], []
         computed = loop_node(stmt, self.scope, len(self.scope.nodes), self._contains_run_site)
         if computed is not None:
@@ -744,7 +634,7 @@ class ProgramMove:
         loop = self._summary_loop(stmt)
         if loop is not None:
             for call in loop[1]:
-                self.scope.add(self._summary_node((self._fresh("summary"),), stmt, call, item.names, loop[0]))
+                self.scope.add(self._summary_node((self.fresh("summary"),), stmt, call, item.names, loop[0]))
             return [], []
         if any(is_random(c, self.aliases) for c in calls_in(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
@@ -759,7 +649,7 @@ class ProgramMove:
             args = call_args(value, ("name", "tensor"))
             data = args.get("tensor", args.get("values", args.get("data")))
             if "name" not in args or data is None:
-                raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"tf.{path} without a tag and a value")
+                raise Unsupported(SUMMARIES_RULE.id, self.line(value), f"tf.{path} without a tag and a value")
             return [SummaryEntry(SUMMARY_OPS[path], code(args["name"]), data)]
         if path == "summary.merge_all":
             return [e for n in self.scope.nodes if n.kind == "summary" and not n.info["merge"] for e in n.info["entries"]]  # type: ignore[attr-defined]
@@ -768,7 +658,7 @@ class ProgramMove:
             for element in value.args[0].value.elements:  # type: ignore[union-attr]
                 node = self.scope.lookup(element.value.value) if isinstance(element.value, cst.Name) else None
                 if node is None or node.kind != "summary":
-                    raise Unsupported(SUMMARIES_RULE.id, self._line(value), "tf.summary.merge of something not a summary")
+                    raise Unsupported(SUMMARIES_RULE.id, self.line(value), "tf.summary.merge of something not a summary")
                 entries.extend(node.info["entries"])  # type: ignore[arg-type]
             return entries
         return None
@@ -784,13 +674,13 @@ class ProgramMove:
         if loop is not None:
             deps = list(dict.fromkeys([*deps, *loop.owners]))
         self.summary_kinds.update(e.op for e in entries)
-        self._fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
+        self.fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
         return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
 
     def _scoped_tag(self, tag: str, scope: str | None, value: cst.BaseExpression) -> str:
         """The tag TF1 wrote: under the op's name scope, made unique like other graph names."""
         if scope is None:
-            raise Unsupported(SUMMARIES_RULE.id, self._line(value), f"summary {tag} under a name scope named at run time")
+            raise Unsupported(SUMMARIES_RULE.id, self.line(value), f"summary {tag} under a name scope named at run time")
         literal = static_string(cst.parse_expression(tag))
         if literal is not None:
             written = self.name_scopes.unique(scope + literal)
@@ -818,7 +708,7 @@ class ProgramMove:
         if any(str(n.info.get("layer", "")).startswith("contrib.") or self.models.models_called(n.value)  # type: ignore[union-attr]
                for n in owners):
             # contrib layers and model functions name variables unlike their Keras layers
-            raise Unsupported(SUMMARIES_RULE.id, self._line(stmt), "summaries named by variables Keras names otherwise")
+            raise Unsupported(SUMMARIES_RULE.id, self.line(stmt), "summaries named by variables Keras names otherwise")
         listing = self._variable_listing(attr, stmt, names_unused=True)
         variable = stmt.target.value
         return SummaryLoop(variable, listing, owners), calls  # type: ignore[return-value]
@@ -853,7 +743,7 @@ class ProgramMove:
             return None
         args = call_args(call, ("summary", "global_step"))
         if "summary" not in args or not self.summary_kinds:
-            raise Unsupported(SUMMARIES_RULE.id, self._line(call), "add_summary without a summary")
+            raise Unsupported(SUMMARIES_RULE.id, self.line(call), "add_summary without a summary")
         if converted is not None:
             args = call_args(converted, ("summary", "global_step"))
         step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
@@ -862,7 +752,7 @@ class ProgramMove:
         bind = ""
         if not isinstance(args["summary"], cst.Name) and len(kinds) > 1 and converted is not None:
             # fetched once, written by kind
-            name = self._fresh("summary_values")
+            name = self.fresh("summary_values")
             bind, value = f"    {name} = {value}\n", name
         loops = bind + "".join(
             f"    for tag, value in {value if len(kinds) == 1 else f'{value}[{op!r}]'}.items():\n"
@@ -899,7 +789,7 @@ class ProgramMove:
             self.op_seeds.lose()
             for func in called:
                 if any(is_random(c, self.aliases) for c in calls_in(func)):
-                    self._fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
+                    self.fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
                                 "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
                                 "to its random ops to keep them", "manual")
 
@@ -943,7 +833,7 @@ class ProgramMove:
             return False
         if seeded is not func:
             self.seeded_helpers[name] = (func, seeded)  # type: ignore[assignment]
-            self._fixed(SESSION_RULE.id, func, f"{name}(): random ops given TF1's op seeds")
+            self.fixed(SESSION_RULE.id, func, f"{name}(): random ops given TF1's op seeds")
         return True
 
     def _with_seeded_helpers(self, out: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
@@ -1043,7 +933,7 @@ class ProgramMove:
             if scoped is None:
                 # No scope names it: TF1 made new variables at each call, so each call makes
                 # its own instance, named after what it computes.
-                instance = self._fresh(f"{target}_layer")
+                instance = self.fresh(f"{target}_layer")
                 config = ", ".join([*(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:]), *seed])
                 made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({config})\n"))
                 self.models.call_instances[id(call)] = instance
@@ -1058,7 +948,7 @@ class ProgramMove:
             if scope_arg is None:
                 raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls {name} without a variable_scope name")
             literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
-            instance = self._fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
+            instance = self.fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
             config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
             args = ", ".join([*config, *seed, f"name={code(scope_arg.value)}"])
             made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({args})\n"))
@@ -1069,7 +959,7 @@ class ProgramMove:
                 sorted({*dropped, *enumerate(params)} - {(0, params[0])}),
                 "configuration and variable_scope name given to the layer instance",
             )
-            self._fixed(SCOPE_RULE.id, item.stmt, f"{name}() called in the graph → {instance}, created once")
+            self.fixed(SCOPE_RULE.id, item.stmt, f"{name}() called in the graph → {instance}, created once")
         return made
 
     def _check_rebinding(self, node: Node, item: Item) -> None:
@@ -1244,7 +1134,7 @@ class ProgramMove:
             # `dataset.make_one_shot_iterator().get_next()`: the iterator gets a name of its own.
             made = self._data_kind(receiver, self.aliases.resolve(receiver.func), item)
             if made is not None and made[0] == "iterator":
-                return "placeholder", {"iterator": self._fresh("iterator"), "dataset": made[1]["dataset"]}
+                return "placeholder", {"iterator": self.fresh("iterator"), "dataset": made[1]["dataset"]}
         if (path or "").startswith("data.") or (receiver is not None and self._is_dataset(receiver)):
             deps = self.scope.deps_of(call)
             if any(n.kind == "dataset" and n.info.get("placeholders") for n in deps):
@@ -1313,7 +1203,7 @@ class ProgramMove:
         elif isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) in OPTIMIZERS:
             path = self.aliases.resolve(receiver.func)
             opt = Node(
-                (self._fresh(("self__" if self.class_mode else "") + self._optimizer_name(item.stmt)),), "optimizer",
+                (self.fresh(("self__" if self.class_mode else "") + self._optimizer_name(item.stmt)),), "optimizer",
                 item.stmt, receiver,  # type: ignore[arg-type]
                 len(self.scope.nodes), self.scope.deps_of(receiver),
                 info={"path": path, "call": receiver, "inline": True},
@@ -1327,25 +1217,24 @@ class ProgramMove:
         info = {"method": method, "optimizer": opt, "args": call_args(call, params)}
         return ("compute_gradients" if method == "compute_gradients" else "train"), info
 
-    # ------------------------------------------------------- graph statements
     def _emit_node(self, node: Node, item: Item) -> list[cst.BaseStatement]:
         stmt = node.stmt
         if not node.info.get("initializable") and any(d.info.get("placeholders") for d in node.deps if d.kind == "dataset"):
             # Such a dataset becomes a function of its placeholders: only an initializer run makes one.
-            raise Unsupported(DATA_RULE.id, self._line(stmt), "a dataset built from placeholders used by more than an initializable iterator")
+            raise Unsupported(DATA_RULE.id, self.line(stmt), "a dataset built from placeholders used by more than an initializable iterator")
         if node.kind in ("session", "init"):
             if node.kind == "session":
                 self.scope.sessions.update(node.names)
-            self._fixed(SESSION_RULE.id, stmt, f"{node.kind} statement removed")
+            self.fixed(SESSION_RULE.id, stmt, f"{node.kind} statement removed")
             return []
         if node.kind == "placeholder":
             if "iterator" in node.info:
-                self._fixed(DATA_RULE.id, stmt, f"{', '.join(node.names)}: each run pulls the next batch from {node.info['iterator']}")
+                self.fixed(DATA_RULE.id, stmt, f"{', '.join(node.names)}: each run pulls the next batch from {node.info['iterator']}")
                 if "dataset" in node.info:
                     return [stmt.with_changes(body=[cst.parse_statement(
                         f"{node.info['iterator']} = iter({code(node.info['dataset'])})\n").body[0]])]  # type: ignore[arg-type,attr-defined]
                 return []
-            self._fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
+            self.fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
             self.placeholder_comments[id(node)] = cg.inner_comments(stmt)
             self.comments_moved.add(id(stmt))
             return []
@@ -1354,36 +1243,36 @@ class ProgramMove:
             if not fed:
                 return [stmt]
             if len(node.names) != 1:
-                raise Unsupported(DATA_RULE.id, self._line(stmt), "a dataset built from placeholders")
-            maker = node.info["maker"] = self._fresh(f"make_{node.name}")
+                raise Unsupported(DATA_RULE.id, self.line(stmt), "a dataset built from placeholders")
+            maker = node.info["maker"] = self.fresh(f"make_{node.name}")
             params = ", ".join(n.name for n in fed)
-            self._fixed(DATA_RULE.id, stmt, f"dataset from placeholders → {maker}({params})")
+            self.fixed(DATA_RULE.id, stmt, f"dataset from placeholders → {maker}({params})")
             definition = cst.parse_statement(f"def {maker}({params}):\n    return {code(node.value)}\n")
             return [definition.with_changes(leading_lines=stmt.leading_lines)]
         if node.kind == "iterator" and node.info.get("initializable"):
-            self._fixed(DATA_RULE.id, stmt, "initializable iterator → iter(dataset) where its initializer ran")
+            self.fixed(DATA_RULE.id, stmt, "initializable iterator → iter(dataset) where its initializer ran")
             return []
         if node.kind == "iterator":
-            self._fixed(DATA_RULE.id, stmt, "tf.data iterator → iter(dataset)")
+            self.fixed(DATA_RULE.id, stmt, "tf.data iterator → iter(dataset)")
             return [self._replace_value(stmt, f"iter({code(node.info['dataset'])})")]  # type: ignore[arg-type]
         if node.kind == "variable":
             call = node.value
             if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
-                self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
+                self.fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
                 if self._seeded_module() and draws_start_values(call, self.aliases):
-                    self._fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name}: a TF2 initializer takes no graph "
+                    self.fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name}: a TF2 initializer takes no graph "
                                 "op seed, so under tf.random.set_seed it draws other start values than "
                                 "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
             named = self._scoped_variable(stmt, item.names)
             if named is not stmt:
-                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
+                self.fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
             seeded = self.op_seeds.seed(named, calls_in(named), self.aliases, self.lines)
             if seeded is not named:
-                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
+                self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
             elif self._seeded_module() and any(is_random(c, self.aliases) for c in calls_in(stmt)):
-                self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
+                self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
                             "seed TF2 draws other numbers than TF1's graph did (pass seed= to keep them)",
                             "manual")
             return [seeded]  # type: ignore[list-item]
@@ -1395,11 +1284,11 @@ class ProgramMove:
             other = next((a for a in walk(self.module) if isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name)
                           and a.value.value in node.names and a.attr.value not in CHECKPOINT_SAVER_METHODS), None)
             if other is not None:
-                raise Unsupported(SAVER_RULE.id, self._line(stmt),
+                raise Unsupported(SAVER_RULE.id, self.line(stmt),
                                   f"Saver.{other.attr.value} has no tf.train.Checkpoint form")
-            self._fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
+            self.fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
             if self._module_calls(CHECKPOINT_KEY_READS):
-                self._fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
+                self.fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
                             "their keys are attribute paths (`w/.ATTRIBUTES/VARIABLE_VALUE`), not the TF1 "
                             "variable names that the checkpoint reads here look up", "manual")
             objects = node.info["objects"]
@@ -1408,21 +1297,21 @@ class ProgramMove:
             return [stmt]
         if node.kind == "graph":
             self._check_graph_uses(node.name, stmt)
-            self._fixed(SESSION_RULE.id, stmt, f"{node.name} = tf.Graph() removed: TF2 runs eagerly, outside graphs")
+            self.fixed(SESSION_RULE.id, stmt, f"{node.name} = tf.Graph() removed: TF2 runs eagerly, outside graphs")
             return []
         if node.kind == "summary":
             return []
         if node.kind == "writer":
             logdir = call_args(node.value, ("logdir", "graph")).get("logdir")  # type: ignore[arg-type]
             if logdir is None:
-                raise Unsupported(SUMMARIES_RULE.id, self._line(stmt), "FileWriter without a log directory")
-            self._fixed(SUMMARIES_RULE.id, stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
+                raise Unsupported(SUMMARIES_RULE.id, self.line(stmt), "FileWriter without a log directory")
+            self.fixed(SUMMARIES_RULE.id, stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
             return [self._replace_value(stmt, f"tf.summary.create_file_writer({code(logdir)})")]
         if node.kind == "collection":
-            self._fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
+            self.fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
             return []
         if node.kind == "updates":
-            self._fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
+            self.fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
             return []
         # Inside nodes leave the top level; some bring an object that is created once. Their
         # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
@@ -1430,7 +1319,7 @@ class ProgramMove:
         replayed = self._without_dropped(stmt)
         seeded = self.op_seeds.seed(replayed, calls_in(replayed), self.aliases, self.lines)
         if seeded is not replayed:
-            self._fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
+            self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
         if seeded is not replayed or any(isinstance(c.func, cst.Name) and c.func.value in self.seeded_helpers
                                          for c in calls_in(stmt)):
             node.info["draws"] = True
@@ -1485,7 +1374,7 @@ class ProgramMove:
         for name in dict.fromkeys(called):
             params, why = dropped.get(name, ([], ""))
             if params:
-                self._fixed(SCOPE_RULE.id, stmt, why)
+                self.fixed(SCOPE_RULE.id, stmt, why)
         new = stmt.visit(Drop())
         cg.copy_lines(stmt, new, self.lines)
         return new  # type: ignore[return-value]
@@ -1495,7 +1384,7 @@ class ProgramMove:
         assign = stmt.body[0]
         assert isinstance(assign, cst.Assign)
         value = cst.parse_expression(source)
-        cg.fill_lines(value, self._line(stmt), self.lines)
+        cg.fill_lines(value, self.line(stmt), self.lines)
         return stmt.with_changes(body=[assign.with_changes(value=value)])
 
     def _saved_objects(self, call: cst.Call, line: int) -> str:
@@ -1505,7 +1394,7 @@ class ProgramMove:
         for keyword in set(args) - {"var_list", "max_to_keep"}:
             raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
         if "max_to_keep" in args and not self._module_calls(CHECKPOINT_STATE_READS):
-            self._fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
+            self.fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
         if var_list is None or (
             isinstance(var_list, cst.Call) and self.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
         ):
@@ -1542,14 +1431,14 @@ class ProgramMove:
             return None
         args = call_args(call, ("sess", "save_path", "global_step"))
         if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
-            raise Unsupported(SAVER_RULE.id, self._line(call), "Saver call with arguments the model does not map")
+            raise Unsupported(SAVER_RULE.id, self.line(call), "Saver call with arguments the model does not map")
         path = code(args["save_path"])
         saver = code(receiver)
         if func.attr.value == "save" and self._module_calls(CHECKPOINT_STATE_READS):
             # Saver.save also recorded the file in the directory's `checkpoint` state, which
             # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
             if "global_step" not in args or node is None:
-                raise Unsupported(SAVER_RULE.id, self._line(call), "Saver.save read back through latest_checkpoint")
+                raise Unsupported(SAVER_RULE.id, self.line(call), "Saver.save read back through latest_checkpoint")
             if not self._imports_os():
                 self.new_imports.add("os")
             keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
@@ -1579,7 +1468,7 @@ class ProgramMove:
         cls, positional, keywords = SCHEDULES[path]
         bound = call_args(node.value, positional)  # type: ignore[arg-type]
         args = ", ".join(f"{keywords[k]}={code(v)}" for k, v in bound.items() if k in keywords)
-        self._fixed(OPTIMIZER_RULE.id, node.stmt, f"tf.{path} → Keras {cls} schedule")
+        self.fixed(OPTIMIZER_RULE.id, node.stmt, f"tf.{path} → Keras {cls} schedule")
         return f"tf.keras.optimizers.schedules.{cls}({args})"
 
     def _optimizer_source(self, node: Node) -> str:
@@ -1590,30 +1479,30 @@ class ProgramMove:
         lr_nodes = [n for n in self.scope.deps_of(lr) if n.kind != "schedule"] if lr is not None else []
         if lr is not None and any(n.kind == "schedule" for n in self.scope.deps_of(lr)):
             if not isinstance(lr, cst.Name):
-                raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from a decay")
+                raise Unsupported(OPTIMIZER_RULE.id, self.line(call), "learning rate computed from a decay")
             node.info["schedule"] = self.scope.deps_of(lr)[0]
         if isinstance(lr, cst.Name) and lr_nodes and _rate_of_variables(lr_nodes[0]):
             # Keras calls a callable learning rate before each update, when TF1 evaluated it.
             self.sliced[id(lr_nodes[0])] = None
             node.info["rate_function"] = True
             lr_override = f"lambda: {code(lr_nodes[0].value)}"
-            self._fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} computed from variables → a callable rate")
+            self.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} computed from variables → a callable rate")
         elif lr is not None and lr_nodes:
             if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
-                raise Unsupported(OPTIMIZER_RULE.id, self._line(call), "learning rate computed from graph tensors")
+                raise Unsupported(OPTIMIZER_RULE.id, self.line(call), "learning rate computed from graph tensors")
             self.lr_placeholders.add(id(lr_nodes[0]))
             node.info["lr_placeholder"] = lr_nodes[0]
             lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
         keras = keras_optimizer(path, call, lr_override)
         # Under a decayed or fed rate the momentum is rescaled (`_momentum_rescale`, `_fed_rate`).
         if "rate_function" in node.info and path == "train.MomentumOptimizer":
-            self._fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
-        self._fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {keras.source.split('(')[0]}")
+            self.fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
+        self.fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {keras.source.split('(')[0]}")
         float64 = FLOAT64_DECAY.format(names=", ".join(keras.float64)) if keras.float64 else ""
         if keras.drift or float64:
-            self._fixed(OPTIMIZER_RULE.id, call, "; ".join(filter(None, (float64, keras.drift))), "info")
+            self.fixed(OPTIMIZER_RULE.id, call, "; ".join(filter(None, (float64, keras.drift))), "info")
         if keras.note:
-            self._fixed(RMSPROP_RULE.id, call, keras.note, "manual")
+            self.fixed(RMSPROP_RULE.id, call, keras.note, "manual")
         return keras.source
 
     def _layer_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
@@ -1623,13 +1512,13 @@ class ProgramMove:
         spec = LAYER_SPECS.get(path)
         keras = keras_layer(path, call) if spec is not None else keras_layer_inline(call, self.aliases.resolve)
         if keras is None:
-            raise Unsupported(LAYERS_RULE.id, self._line(call), f"tf.{path} with an argument Keras has no form for")
-        layer = self._fresh(self._layer_name(node, keras))
+            raise Unsupported(LAYERS_RULE.id, self.line(call), f"tf.{path} with an argument Keras has no form for")
+        layer = self.fresh(self._layer_name(node, keras))
         if spec is None:  # already a Keras layer: it keeps its own names and call
             node.info["instance"] = layer
             node.info["call"] = f"{layer}({keras.call_arguments})"
             node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
-            self._fixed(LAYERS_RULE.id, call, f"tf.keras.layers.{keras.keras} built in the graph → created once")
+            self.fixed(LAYERS_RULE.id, call, f"tf.keras.layers.{keras.keras} built in the graph → created once")
             return cst.parse_statement(f"{layer} = {code(call.func)}\n")  # as written: its spelling and layout
         scope = spec.scope
         if scope and not prefix and not any(a.startswith("name=") for a in keras.arguments):
@@ -1649,7 +1538,7 @@ class ProgramMove:
                 f"tf.cond({training.value}, lambda: {layer}({keras.inputs}, training=True), "  # type: ignore[union-attr]
                 f"lambda: {layer}({keras.inputs}, training=False))"
             )
-        self._fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
+        self.fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
         return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
 
     def _rnn_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
@@ -1663,16 +1552,16 @@ class ProgramMove:
             isinstance(cell, cst.Call) and cell_name(self.aliases.resolve(cell.func) or "") in KERAS_CELLS
         )
         if layer is None or not built_once:
-            raise Unsupported(KERAS_RNN_RULE.id, self._line(call), "tf.nn.dynamic_rnn with an argument a Keras RNN has no form for")
+            raise Unsupported(KERAS_RNN_RULE.id, self.line(call), "tf.nn.dynamic_rnn with an argument a Keras RNN has no form for")
         constructor, arguments = layer
-        instance = self._fresh("rnn_layer")
+        instance = self.fresh("rnn_layer")
         node.info["instance"] = instance
         node.info["call"] = f"{instance}({arguments})"
         if prefix:
             # Keras 3 names weights by the layers that own them and the keras.name_scopes open
             # where the layer is first called: `row_lstm/rnn/lstm_cell/kernel`, as TF1 did.
             node.info["name_scopes"] = prefix.strip("/").split("/")
-        self._fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
+        self.fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
         return cst.parse_statement(f"{instance} = {constructor}\n")
 
     def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
@@ -1690,7 +1579,6 @@ class ProgramMove:
         it is asked for every layer)."""
         return memoised_walk("assignment counts", self.module, _assignment_counts)
 
-    # ------------------------------------------------------------ run sites
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         new_functions: list[cst.FunctionDef] = []
         move = self
@@ -1706,12 +1594,12 @@ class ProgramMove:
                     if restart is not None:
                         return restart.with_changes(leading_lines=updated.leading_lines)
                     if isinstance(call, cst.Call) and move._is_noop_session_call(call):
-                        move._fixed(SESSION_RULE.id, original, "initializer run / session close removed")
+                        move.fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
                     converted = updated.body[0].value  # type: ignore[attr-defined]
                     write = move._summary_write(call, converted) if isinstance(call, cst.Call) else None
                     if write is not None:
-                        move._fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
+                        move.fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
                         return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]
                 return updated
 
@@ -1734,7 +1622,7 @@ class ProgramMove:
                     return saver
                 sessions = {id(a.value) for a in move._session_arguments(original)}
                 if sessions:
-                    move._fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
+                    move.fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
                     return updated.with_changes(args=[
                         new.with_changes(value=cst.Name("None")) if id(old.value) in sessions else new
                         for old, new in zip(original.args, updated.args, strict=True)
@@ -1758,7 +1646,7 @@ class ProgramMove:
             ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
                 if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
                     return updated
-                move._fixed(SESSION_RULE.id, original, "session context unwrapped")
+                move.fixed(SESSION_RULE.id, original, "session context unwrapped")
                 return cst.FlattenSentinel(cg.unwrapped(updated))
 
             def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
@@ -1903,13 +1791,13 @@ class ProgramMove:
             if not isinstance(feed, cst.Dict) or not all(
                 isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) for e in feed.elements
             ):
-                raise Unsupported(DATA_RULE.id, self._line(call), "initializer feed_dict is not a dict literal")
+                raise Unsupported(DATA_RULE.id, self.line(call), "initializer feed_dict is not a dict literal")
             feeds = {e.key.value: code(e.value) for e in feed.elements}  # type: ignore[union-attr]
         if set(feeds) != {n.name for n in fed}:
-            raise Unsupported(DATA_RULE.id, self._line(call), "initializer run without a value for each placeholder")
+            raise Unsupported(DATA_RULE.id, self.line(call), "initializer run without a value for each placeholder")
         args = ", ".join(feeds[n.name] for n in fed)
         source = f"iter({dataset.info['maker']}({args}))" if fed else f"iter({code(iterator.info['dataset'])})"  # type: ignore[union-attr,arg-type]
-        self._fixed(DATA_RULE.id, call, "iterator initializer run → a new Python iteration over the dataset")
+        self.fixed(DATA_RULE.id, call, "iterator initializer run → a new Python iteration over the dataset")
         return cst.parse_statement(f"{iterator.name} = {source}\n")  # type: ignore[return-value]
 
     def _is_noop_session_call(self, call: cst.Call) -> bool:
@@ -2071,7 +1959,7 @@ class ProgramMove:
                     and (opt := self.scope.lookup(func.value.value)) is not None and opt.kind == "optimizer"):
                 # A graph statement inside a loop or branch: it would run per iteration here.
                 raise Unsupported(
-                    OPTIMIZER_RULE.id, self._line(stmt), f"{func.value.value}.{func.attr.value} outside the graph statements",
+                    OPTIMIZER_RULE.id, self.line(stmt), f"{func.value.value}.{func.attr.value} outside the graph statements",
                 )
         for name in names_read(stmt):
             if id(name) in allowed:
@@ -2079,13 +1967,12 @@ class ProgramMove:
             node = self.scope.lookup(name.value)
             if node is not None and (node.kind in INSIDE or node.kind in ("placeholder", "collection")):
                 raise Unsupported(
-                    SESSION_RULE.id, self._line(stmt),
+                    SESSION_RULE.id, self.line(stmt),
                     f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')} used outside a session run",
                 )
             if name.value in self.scope.sessions:
-                raise Unsupported(SESSION_RULE.id, self._line(stmt), f"session {name.value} used outside run()")
+                raise Unsupported(SESSION_RULE.id, self.line(stmt), f"session {name.value} used outside run()")
 
-    # ------------------------------------------------------------ eager reads
     def _eager_reads(
         self, stmt: cst.BaseStatement, reads: Reads, new_functions: list[cst.FunctionDef],
     ) -> tuple[list[cst.BaseStatement], dict[int, cst.BaseExpression]]:
@@ -2096,14 +1983,14 @@ class ProgramMove:
         if self.class_mode:
             name = next(iter(reads.tensors.values()), None)
             what = f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')}" if name else "variable list"
-            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"{what} used outside a session run")
+            raise Unsupported(SESSION_RULE.id, self.line(stmt), f"{what} used outside a session run")
         eager: dict[int, cst.BaseExpression] = {}
         for key, name in reads.tensors.items():
             node = self.scope.lookup(name.value)
             assert node is not None
             fn = self._eager_function(node, stmt, new_functions)
             eager[key] = cst.parse_expression(f"{fn.name}()")
-            self._fixed(EAGER_RULE.id, stmt, f"{name.value} computed eagerly by {fn.name}()")
+            self.fixed(EAGER_RULE.id, stmt, f"{name.value} computed eagerly by {fn.name}()")
         prelude: list[cst.BaseStatement] = []
         if reads.lists:
             prelude = self._build_weights(stmt, new_functions)
@@ -2112,13 +1999,13 @@ class ProgramMove:
             eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused or bool(named)))
             plain = isinstance(eager[key], cst.List)  # tf.Variables: TF2 names them as TF1 did
             if named and not plain and not self._keras_listing(eager[key]):
-                raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of TF1 and Keras variables read from one list")
+                raise Unsupported(EAGER_RULE.id, self.line(stmt), "names of TF1 and Keras variables read from one list")
             for read in [] if plain else named:
                 # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
                 eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
             for read in [] if plain else reads.shapes.get(key, []):
                 eager[id(read)] = keras_shape(read)
-            self._fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
+            self.fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
         return prelude, eager
 
     def _eager_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
@@ -2130,7 +2017,7 @@ class ProgramMove:
         elif any(n.kind == "train" or self._stateful(n) for n in inside):
             why = " (computing it would run updates or draw random numbers)"
         if why:
-            raise Unsupported(SESSION_RULE.id, self._line(stmt), f"graph tensor {node.name} used outside a session run{why}")
+            raise Unsupported(SESSION_RULE.id, self.line(stmt), f"graph tensor {node.name} used outside a session run{why}")
         return self._step_function(node, stmt, new_functions)
 
     def _step_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
@@ -2173,10 +2060,10 @@ class ProgramMove:
         for sink in sinks:
             fn = self._step_function(sink, stmt, new_functions)
             if any("iterator" in p.info for p in fn.params):
-                raise Unsupported(EAGER_RULE.id, self._line(stmt), f"variables of {fn.name}() read before a batch built them")
+                raise Unsupported(EAGER_RULE.id, self.line(stmt), f"variables of {fn.name}() read before a batch built them")
             self.built.update(slices[id(sink)])
             statements.append(cst.parse_statement(f"{fn.name}.get_concrete_function()\n"))
-            self._fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
+            self.fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
         return statements
 
     @staticmethod
@@ -2193,9 +2080,9 @@ class ProgramMove:
         Keras layers' and models' through `attr` (only where their names are not used: a
         Keras variable's `name` is not TF1's scoped name)."""
         if attr == "variables" and any(n.kind == "train" for n in self.scope.nodes):
-            raise Unsupported(EAGER_RULE.id, self._line(stmt), "global variables listed after a train op (TF1 lists its optimizer slots)")
+            raise Unsupported(EAGER_RULE.id, self.line(stmt), "global variables listed after a train op (TF1 lists its optimizer slots)")
         if self.graph_instances or self.variable_factories:
-            raise Unsupported(EAGER_RULE.id, self._line(stmt), "variables created where the program model does not list them")
+            raise Unsupported(EAGER_RULE.id, self.line(stmt), "variables created where the program model does not list them")
         parts: list[str] = []
         plain: list[str] = []
         for node in self.scope.nodes:
@@ -2207,7 +2094,7 @@ class ProgramMove:
                 continue
             for owner in self._lazy_owners(node):
                 if not names_unused:
-                    raise Unsupported(EAGER_RULE.id, self._line(stmt), "names of Keras variables read from a TF1 variable list")
+                    raise Unsupported(EAGER_RULE.id, self.line(stmt), "names of Keras variables read from a TF1 variable list")
                 if f"{owner}.{attr}" not in parts:
                     parts.extend([f"[{', '.join(plain)}]"] if plain else [])
                     plain = []
@@ -2225,7 +2112,7 @@ class ProgramMove:
         }
         for read, what in reads.shown:
             name = read.value if isinstance(read, cst.Name) else ""
-            self._fixed(EAGER_RULE.id, self._line(read), messages[what].format(name), "info")
+            self.fixed(EAGER_RULE.id, self.line(read), messages[what].format(name), "info")
 
     def _deferred_updates(self, func: cst.FunctionDef) -> cst.FunctionDef | None:
         """`def copy_op(src, dst): return tf.group(*[tf.assign(d, s) for ...])`, a function
@@ -2247,7 +2134,7 @@ class ProgramMove:
             for s in func.body.body  # type: ignore[union-attr]
         ]))
         cg.copy_lines(func, new, self.lines)
-        self._fixed(ASSIGN_RULE.id, func, f"{func.name.value}() returns a function making its updates, called where they ran")
+        self.fixed(ASSIGN_RULE.id, func, f"{func.name.value}() returns a function making its updates, called where they ran")
         return new
 
     def _is_assign(self, call: cst.Call) -> bool:
@@ -2288,51 +2175,51 @@ class ProgramMove:
     ) -> cst.BaseExpression:
         elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) else [fetch]
         if all(self._instance_variable(e) for e in elements):
-            self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
+            self.fixed(SESSION_RULE.id, site, "variable read with .numpy()")
             numpy = ", ".join(f"{code(e)}.numpy()" for e in elements)
             if isinstance(fetch, cst.List):
                 return cst.parse_expression(f"[{numpy}]")
             return cst.parse_expression(numpy if not isinstance(fetch, cst.Tuple) else f"({numpy},)")
         if self._deferred_run(fetch):
-            self._fixed(ASSIGN_RULE.id, site, f"run of {code(fetch)} → {code(fetch)}()")
+            self.fixed(ASSIGN_RULE.id, site, f"run of {code(fetch)} → {code(fetch)}()")
             return cst.parse_expression(f"{code(fetch)}()")
         outside = self._instance_step(site)
         if outside is not None:
-            self._fixed(SESSION_RULE.id, site, "run site → the instance's step function")
+            self.fixed(SESSION_RULE.id, site, "run site → the instance's step function")
             return outside
         roots = self.scope.deps_of(fetch)
         if not roots and isinstance(fetch, cst.Name) and fetch.value in eager_locals:
             # A tensor the function built from values it already had (numbers a run returned):
             # TF2 computed it when it was built, and no feed reaches it.
-            self._fixed(SESSION_RULE.id, site, f"run of {fetch.value}, computed eagerly here → {fetch.value}.numpy()")
+            self.fixed(SESSION_RULE.id, site, f"run of {fetch.value}, computed eagerly here → {fetch.value}.numpy()")
             return cst.parse_expression(f"{fetch.value}.numpy()")
         if not roots:
-            raise Unsupported(SESSION_RULE.id, self._line(site), "fetch does not name a graph tensor of this module")
+            raise Unsupported(SESSION_RULE.id, self.line(site), "fetch does not name a graph tensor of this module")
         for root in roots:
             if root.kind == "schedule" and root.info["step"] is None:
-                raise Unsupported(SESSION_RULE.id, self._line(site), "fetching a decayed learning rate with no step")
+                raise Unsupported(SESSION_RULE.id, self.line(site), "fetching a decayed learning rate with no step")
         if isinstance(fetch, cst.Name) and roots[0].kind == "schedule":
-            self._fixed(SESSION_RULE.id, site, "decayed rate read from its schedule at the step")
+            self.fixed(SESSION_RULE.id, site, "decayed rate read from its schedule at the step")
             return cst.parse_expression(f"{fetch.value}({code(roots[0].info['step'])}).numpy()")  # type: ignore[arg-type]
         feeds: dict[str, cst.BaseExpression] = {}
         if isinstance(feed, cst.Name) and feed.value in self.feeds:
             feeds = feed_vars.fed_values(feed.value, self.feeds[feed.value])
         elif feed is not None:
             if not isinstance(feed, cst.Dict):
-                raise Unsupported(SESSION_RULE.id, self._line(site), "feed_dict is not a dict literal")
+                raise Unsupported(SESSION_RULE.id, self.line(site), "feed_dict is not a dict literal")
             for element in feed.elements:
                 if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.Name):
-                    raise Unsupported(SESSION_RULE.id, self._line(site), "feed_dict key is not a placeholder name")
+                    raise Unsupported(SESSION_RULE.id, self.line(site), "feed_dict key is not a placeholder name")
                 key_node = self.scope.lookup(element.key.value)
                 if key_node is None or key_node.kind != "placeholder":
-                    raise Unsupported(SESSION_RULE.id, self._line(site), f"feeding {element.key.value}, which is not a placeholder")
+                    raise Unsupported(SESSION_RULE.id, self.line(site), f"feeding {element.key.value}, which is not a placeholder")
                 feeds[element.key.value] = element.value
         leaves = cg.leaves(fetch)
         if leaves is not None and leaves and all(
             (n := self.scope.lookup(leaf)) is not None and n.kind == "variable"
             and "container" not in n.info for leaf in leaves
         ):
-            self._fixed(SESSION_RULE.id, site, "variable read with .numpy()")
+            self.fixed(SESSION_RULE.id, site, "variable read with .numpy()")
             return cst.parse_expression(cg.numpy_structure(fetch))
         returned = fetch
         if keep is not None and isinstance(fetch, (cst.List, cst.Tuple)):
@@ -2353,15 +2240,14 @@ class ProgramMove:
             if param.name not in feeds and "default" in param.info:
                 feeds[param.name] = param.info["default"]  # type: ignore[assignment]
             if param.name not in feeds:
-                raise Unsupported(SESSION_RULE.id, self._line(site), f"placeholder {param.name} is not fed")
+                raise Unsupported(SESSION_RULE.id, self.line(site), f"placeholder {param.name} is not fed")
             args.append(code(feeds[param.name]))
         call = f"{fn.name}({', '.join(args)})"
-        self._fixed(SESSION_RULE.id, site, f"run site → {fn.name}()")
+        self.fixed(SESSION_RULE.id, site, f"run site → {fn.name}()")
         if discarded or fn.returns_structure == "none":
             return cst.parse_expression(call)
         return cst.parse_expression(cg.convert_result(call, fn.returns_structure))
 
-    # ------------------------------------------------------- step functions
     def _make_function(
         self, fetch: cst.BaseExpression, roots: list[Node], site: cst.CSTNode,
         returned: cst.BaseExpression | None = None,
@@ -2395,7 +2281,7 @@ class ProgramMove:
             dict.fromkeys(n.value for n in names_read(fetch if returned is None else returned))
         )
         read_first = {
-            leaf: self._fresh(f"{leaf.removeprefix(SELF_PREFIX)}_value")
+            leaf: self.fresh(f"{leaf.removeprefix(SELF_PREFIX)}_value")
             for leaf in beside_update if self._is_variable(leaf)
         }
         forward_stmts += [cst.parse_statement(f"{v} = tf.identity({k})\n") for k, v in read_first.items()]
@@ -2408,7 +2294,7 @@ class ProgramMove:
                 continue
             values = self._summary_dict(node, read=True)
             if values != self._summary_dict(node):
-                snapshots[leaf] = self._fresh(f"{leaf}_values")
+                snapshots[leaf] = self.fresh(f"{leaf}_values")
                 forward_stmts.append(cst.parse_statement(f"{snapshots[leaf]} = {values}\n"))
         forward_stmts += self._recorded_targets(grad_nodes)
         persistent = len(tape_calls) > 1
@@ -2456,7 +2342,7 @@ class ProgramMove:
         remarks = [line for p in placeholders for line in self.placeholder_comments.pop(id(p), [])]
         definition = definition.with_changes(leading_lines=remarks)
         for p in placeholders:
-            self._fixed(SESSION_RULE.id, p.stmt, f"placeholder {p.name} → argument of {name}()")
+            self.fixed(SESSION_RULE.id, p.stmt, f"placeholder {p.name} → argument of {name}()")
         return StepFunction(name, placeholders, definition, structure)
 
     def _function_name(self, fetch: cst.BaseExpression) -> str:
@@ -2471,13 +2357,13 @@ class ProgramMove:
             base = step_base([leaf.removeprefix(SELF_PREFIX) for leaf in leaves if leaf not in trained],
                              [leaf.removeprefix(SELF_PREFIX) for leaf in trained], train_ops > 1)
             base = SELF_PREFIX + base if self.class_mode else base
-            return base if self._takes_tensor_name(base) else self._fresh(base)
+            return base if self._takes_tensor_name(base) else self.fresh(base)
         if leaves and len(leaves) <= 3:
             base = "_and_".join(leaf.removeprefix(SELF_PREFIX) for leaf in leaves)
             base = SELF_PREFIX + base if self.class_mode else base
         else:
             base = "step"
-        return base if self._takes_tensor_name(base) else self._fresh(base)
+        return base if self._takes_tensor_name(base) else self.fresh(base)
 
     def _updates(self, node: Node) -> bool:
         """Is `node` an update (a train op, `v.assign(...)`, a list of assigns)?"""
@@ -2534,7 +2420,7 @@ class ProgramMove:
             copies = self.random_copies.setdefault(id(node), [])
             copies.append(function)
             if len(copies) == 2:
-                self._fixed(SESSION_RULE.id, node.stmt, f"{node.name}: its random op runs in {copies[0]}() "
+                self.fixed(SESSION_RULE.id, node.stmt, f"{node.name}: its random op runs in {copies[0]}() "
                             f"and {function}(); TF1's single op drew one stream across all session runs, "
                             "each tf.function draws its own, so their random values differ once both run",
                             "manual")
@@ -2576,7 +2462,7 @@ class ProgramMove:
         if scope is not None:
             instance = self.models.scoped_instances.get(str(scope))
             if instance is None:
-                raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), f"no model owns scope {scope!r}")
+                raise Unsupported(SCOPE_RULE.id, self.line(node.stmt), f"no model owns scope {scope!r}")
             return f"{instance}.trainable_variables"
         plain = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable and "container" not in n.info]
         parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
@@ -2585,7 +2471,7 @@ class ProgramMove:
                          *(str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n))]
         ]
         if any("container" in n.info for n in self.scope.nodes):
-            raise Unsupported(SCOPE_RULE.id, self._line(node.stmt), "trainable_variables() over variable containers")
+            raise Unsupported(SCOPE_RULE.id, self.line(node.stmt), "trainable_variables() over variable containers")
         return " + ".join(parts) or "[]"
 
     def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None, line: int = 0) -> str:
@@ -2611,7 +2497,7 @@ class ProgramMove:
             for model in self.models.models_called(n.value):
                 parts.append(f"{model}.trainable_variables")
         if not parts:
-            raise Unsupported(OPTIMIZER_RULE.id, self._line(loss) or line, "loss depends on no trainable variable")
+            raise Unsupported(OPTIMIZER_RULE.id, self.line(loss) or line, "loss depends on no trainable variable")
         return " + ".join(dict.fromkeys(parts))
 
     def _fed_rate(self, opt: Node, instance: str, var_list: str, rate: str) -> list[str]:
@@ -2619,7 +2505,7 @@ class ProgramMove:
         new rate / old rate, as TF1 scales its whole accumulator by the current rate."""
         lines = []
         if opt.info["path"] == "train.MomentumOptimizer":
-            rescale, momentum = self._fresh("rescale"), self._fresh("momentum")
+            rescale, momentum = self.fresh("rescale"), self.fresh("momentum")
             comment = "# TF1 scales its whole momentum accumulator by the current rate: rescale Keras's."
             lines = [
                 f"{instance}.build({var_list})",
@@ -2635,7 +2521,7 @@ class ProgramMove:
         if key not in self.optimizer_instances:
             if id(opt) in self.optimizers_applied:
                 raise Unsupported(
-                    OPTIMIZER_RULE.id, self._line(train.stmt),
+                    OPTIMIZER_RULE.id, self.line(train.stmt),
                     f"optimizer {opt.name} is applied to a second variable list (Keras 3 needs one instance per list)",
                 )
             self.optimizer_instances[key] = opt.name
@@ -2651,7 +2537,7 @@ class ProgramMove:
             target = args.get(key)
             if target is None or isinstance(target, cst.Name):
                 continue
-            name = self._fresh("loss")
+            name = self.fresh("loss")
             stmts.append(cst.parse_statement(f"{name} = {code(target)}\n"))
             node.info["args"] = {**args, key: cst.Name(name)}
             node.info["loss_expr"] = target
@@ -2669,11 +2555,11 @@ class ProgramMove:
                 xs_code = code(xs) if isinstance(xs, (cst.List, cst.Tuple)) else f"[{code(xs)}]"
             extra = f", output_gradients={code(args['grad_ys'])}" if "grad_ys" in args else ""
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
-            self._fixed(GRADIENTS_RULE.id, node.stmt, "tf.gradients → tape.gradient")
+            self.fixed(GRADIENTS_RULE.id, node.stmt, "tf.gradients → tape.gradient")
             stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
             return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
         if node.kind == "compute_gradients":
-            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
+            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self.line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             grads = f"tape.gradient({code(args['loss'])}, {var_list})"
@@ -2684,7 +2570,7 @@ class ProgramMove:
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
-                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self._line(node.stmt))  # type: ignore[arg-type]
+                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self.line(node.stmt))  # type: ignore[arg-type]
                 instance = self._optimizer_for(node, var_list)
                 n = next(counter)
                 grads = "grads" if n == 1 else f"grads_{n}"
@@ -2708,15 +2594,15 @@ class ProgramMove:
                 given = args.get("global_step")
                 if given is None or step is None or code(given) != code(step):  # type: ignore[arg-type]
                     raise Unsupported(
-                        OPTIMIZER_RULE.id, self._line(node.stmt),
+                        OPTIMIZER_RULE.id, self.line(node.stmt),
                         "decayed learning rate not driven by this train op's global_step",
                     )
                 if opt.info["path"] == "train.MomentumOptimizer":
-                    names = (self._fresh("rescale"), self._fresh("momentum"))
+                    names = (self.fresh("rescale"), self.fresh("momentum"))
                     lines.extend(_momentum_rescale(instance, schedule.name, *names))  # type: ignore[union-attr]
             if "global_step" in args:
                 lines.append(f"{code(args['global_step'])}.assign_add(1)")
-            self._fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
+            self.fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
         else:
             return [node.stmt]
         stmts = [cst.parse_statement(line + "\n") for line in lines]
@@ -2991,19 +2877,12 @@ def _unzipped(value: cst.Call) -> cst.Call | None:
     return arg.value if arg.star == "*" and isinstance(arg.value, cst.Call) else None
 
 
-# Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
-_TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
-
-
 def _list_valued(node: Node, aliases: Aliases) -> bool:
     """Nodes whose value is a list or tuple (sess.run returns one for them)."""
     if len(node.names) > 1:
         return False
     return (node.kind in ("gradients", "compute_gradients", "collection") or isinstance(node.value, (cst.List, cst.Tuple))
             or isinstance(node.value, cst.Call) and aliases.resolve(node.value.func) in _TUPLE_OPS)
-
-
-_LITERAL_DTYPES: dict[type, str] = {cst.Integer: "tf.int32", cst.Float: "tf.float32"}
 
 
 def _trainable(call: cst.Call) -> bool:
