@@ -51,7 +51,8 @@ from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .move.state import Item, MoveState, StepFunction, SummaryEntry, SummaryLoop
+from .move import savers
+from .move.state import Item, MoveState, StepFunction, SummaryEntry, SummaryLoop, layer_has_weights
 from .op_seeds import SET_SEED_CALLS, is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
@@ -102,14 +103,11 @@ MINIMIZE_PARAMS = ("loss", "global_step", "var_list")
 APPLY_PARAMS = ("grads_and_vars", "global_step", "name")
 PLACEHOLDER_PARAMS = ("dtype", "shape", "name")
 DATA_ITERATORS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
-CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
 #: The Saver methods a tf.train.Checkpoint takes over (`save` → `write`, `restore` → `read`).
 CHECKPOINT_SAVER_METHODS = frozenset({"save", "restore"})
 #: Reads of a checkpoint's contents by key: they see other keys once a Saver became a Checkpoint.
 CHECKPOINT_KEY_READS = frozenset({"train.load_checkpoint", "train.list_variables", "train.load_variable",
                                   "train.NewCheckpointReader", "train.init_from_checkpoint"})
-SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
-ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
 # Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
 RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropout", "multinomial")
 #: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
@@ -1047,7 +1045,7 @@ class ProgramMove(MoveState):
         if path == "summary.FileWriter":
             return "writer", {}
         if path == "train.Saver":
-            return "saver", {"objects": self._saved_objects(value, item.line)}
+            return "saver", {"objects": savers.saved_objects(self, value, item.line)}
         if path in LAYERS:
             return "tensor", {"layer": path}
         inline = keras_layer_inline(value, self.aliases.resolve)
@@ -1287,12 +1285,12 @@ class ProgramMove(MoveState):
                 raise Unsupported(SAVER_RULE.id, self.line(stmt),
                                   f"Saver.{other.attr.value} has no tf.train.Checkpoint form")
             self.fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
-            if self._module_calls(CHECKPOINT_KEY_READS):
+            if savers.module_calls(self, CHECKPOINT_KEY_READS):
                 self.fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
                             "their keys are attribute paths (`w/.ATTRIBUTES/VARIABLE_VALUE`), not the TF1 "
                             "variable names that the checkpoint reads here look up", "manual")
             objects = node.info["objects"]
-            return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else self._checkpoint_source())]
+            return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else savers.checkpoint_source(self))]
         if node.kind in ("varlist", "object"):
             return [stmt]
         if node.kind == "graph":
@@ -1386,82 +1384,6 @@ class ProgramMove(MoveState):
         value = cst.parse_expression(source)
         cg.fill_lines(value, self.line(stmt), self.lines)
         return stmt.with_changes(body=[assign.with_changes(value=value)])
-
-    def _saved_objects(self, call: cst.Call, line: int) -> str:
-        """Checkpoint arguments for a Saver's var_list ("" for every variable, as TF1's default)."""
-        args = call_args(call, SAVER_PARAMS)
-        var_list = args.get("var_list")
-        for keyword in set(args) - {"var_list", "max_to_keep"}:
-            raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
-        if "max_to_keep" in args and not self._module_calls(CHECKPOINT_STATE_READS):
-            self.fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
-        if var_list is None or (
-            isinstance(var_list, cst.Call) and self.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
-        ):
-            return ""
-        if isinstance(var_list, cst.Dict) and all(
-            isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
-            and str(e.key.evaluated_value).isidentifier() and isinstance(e.value, cst.Name)
-            for e in var_list.elements
-        ):
-            return ", ".join(f"{e.key.evaluated_value}={code(e.value)}" for e in var_list.elements)  # type: ignore[union-attr]
-        if isinstance(var_list, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in var_list.elements):
-            return ", ".join(f"{code(e.value)}={code(e.value)}" for e in var_list.elements)
-        raise Unsupported(SAVER_RULE.id, line, "Saver over a computed variable list")
-
-    def _checkpoint_source(self) -> str:
-        """A Checkpoint tracking every variable and model the program created so far."""
-        assert self.models is not None
-        owners = [n.name for n in self.scope.nodes if n.kind == "variable"]
-        owners += self.models.instances()
-        owners += [str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n)]
-        return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
-
-    def _saver_call(self, call: cst.Call) -> cst.BaseExpression | None:
-        """`saver.save(sess, path)` → `saver.write(path)`; `restore` → `read`."""
-        func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value in ("save", "restore")):
-            return None
-        receiver = func.value
-        node = self.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
-        # `model.saver.save(sess, path)` outside a converted class reaches its Checkpoint too.
-        of_instance = (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
-                       and receiver.attr.value in getattr(self.graph_instances.get(receiver.value.value), "savers", ()))
-        if not of_instance and (node is None or node.kind != "saver"):
-            return None
-        args = call_args(call, ("sess", "save_path", "global_step"))
-        if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
-            raise Unsupported(SAVER_RULE.id, self.line(call), "Saver call with arguments the model does not map")
-        path = code(args["save_path"])
-        saver = code(receiver)
-        if func.attr.value == "save" and self._module_calls(CHECKPOINT_STATE_READS):
-            # Saver.save also recorded the file in the directory's `checkpoint` state, which
-            # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-            if "global_step" not in args or node is None:
-                raise Unsupported(SAVER_RULE.id, self.line(call), "Saver.save read back through latest_checkpoint")
-            if not self._imports_os():
-                self.new_imports.add("os")
-            keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
-            return cst.parse_expression(
-                f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
-                f"max_to_keep={code(keep) if keep is not None else '5'}, "
-                f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={code(args['global_step'])})"
-            )
-        if "global_step" in args:
-            path = f"'%s-%d' % ({path}, {code(args['global_step'])})"
-        method = "write" if func.attr.value == "save" else "read"
-        return cst.parse_expression(f"{saver}.{method}({path})")
-
-    def _module_calls(self, paths: frozenset[str]) -> bool:
-        """Whether the module calls any of these TF names."""
-        return any(self.aliases.resolve(c.func) in paths for c in calls_in(self.module))
-
-    def _imports_os(self) -> bool:
-        return any(
-            isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Import)
-            and any(code(a.name) == "os" and a.asname is None for a in stmt.body[0].names)
-            for stmt in self.module.body
-        )
 
     def _schedule_source(self, node: Node) -> str:
         path: str = node.info["path"]  # type: ignore[assignment]
@@ -1617,7 +1539,7 @@ class ProgramMove(MoveState):
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 if id(original) in eager:
                     return eager[id(original)]
-                saver = move._saver_call(original)
+                saver = savers.saver_call(move, original)
                 if saver is not None:
                     return saver
                 sessions = {id(a.value) for a in move._session_arguments(original)}
@@ -1667,7 +1589,7 @@ class ProgramMove(MoveState):
         self._check_driver_refs(stmt, keyed, reads)
         self._report_shown(reads)
         if not keyed and not reads.rewrites and not session_withs and not any(
-            self._run_site(c) or self._is_noop_session_call(c) or self._saver_call(c)
+            self._run_site(c) or self._is_noop_session_call(c) or savers.saver_call(self, c)
             or self._session_arguments(c) or self._summary_write(c)
             for c in calls_in(stmt)
         ):
@@ -1764,7 +1686,7 @@ class ProgramMove(MoveState):
 
     def _contains_run_site(self, expr: cst.CSTNode) -> bool:
         return any(
-            self._run_site(c) is not None or self._is_noop_session_call(c) or self._saver_call(c) is not None
+            self._run_site(c) is not None or self._is_noop_session_call(c) or savers.saver_call(self, c) is not None
             for c in calls_in(expr)
         )
 
@@ -1905,7 +1827,7 @@ class ProgramMove(MoveState):
         """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
         allowed: set[int] = set(keyed) | _bound_names(stmt)
         for call in calls_in(stmt):
-            if self._run_site(call) is not None or self._is_noop_session_call(call) or self._saver_call(call):
+            if self._run_site(call) is not None or self._is_noop_session_call(call) or savers.saver_call(self, call):
                 allowed.update(id(name) for name in names_read(call))
             allowed.update(id(arg.value) for arg in self._session_arguments(call))
         return allowed
@@ -2047,7 +1969,7 @@ class ProgramMove(MoveState):
         if node.kind not in INSIDE:
             return []
         assert self.models is not None
-        layers = [str(node.info["instance"])] if _has_weights(node) else []
+        layers = [str(node.info["instance"])] if layer_has_weights(node) else []
         return layers + self.models.models_called(node.value)
 
     def _build_weights(self, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> list[cst.BaseStatement]:
@@ -2468,7 +2390,7 @@ class ProgramMove(MoveState):
         parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
             f"{name}.trainable_variables"
             for name in [*self.models.instances(),
-                         *(str(n.info["instance"]) for n in self.scope.nodes if _has_weights(n))]
+                         *(str(n.info["instance"]) for n in self.scope.nodes if layer_has_weights(n))]
         ]
         if any("container" in n.info for n in self.scope.nodes):
             raise Unsupported(SCOPE_RULE.id, self.line(node.stmt), "trainable_variables() over variable containers")
@@ -2490,7 +2412,7 @@ class ProgramMove(MoveState):
         parts = ["[" + ", ".join(plain) + "]"] if plain else []
         inside, _, _ = backward_slice(self.scope.deps_of(loss))
         for n in inside:
-            if _has_weights(n):
+            if layer_has_weights(n):
                 parts.append(f"{n.info['instance']}.trainable_variables")
         assert self.models is not None
         for n in inside:
@@ -2752,11 +2674,6 @@ def _rate_of_variables(node: Node) -> bool:
     return node.kind == "tensor" and bool(node.deps) and all(
         d.kind not in INSIDE and d.kind != "placeholder" for d in node.deps
     ) and not node.info
-
-
-def _has_weights(node: Node) -> bool:
-    """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
 
 
 def _feed_of(call: cst.Call) -> cst.BaseExpression | None:

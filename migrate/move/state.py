@@ -16,6 +16,7 @@ from ..imports import Aliases
 from ..model_flags import FlagScan
 from ..op_seeds import OpSeeds
 from ..report import Finding
+from ..rules.layers import has_weights
 from ..scoped_models import ModelBuilder
 from ..summary_helpers import NameScopes
 
@@ -135,3 +136,8 @@ class MoveState:
         self.fresh_from[base] = n
         self.used_names.add(name)
         return name
+
+
+def layer_has_weights(node: Node) -> bool:
+    """A layer instance with variables (pooling, flatten and dropout layers have none)."""
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
