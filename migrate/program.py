@@ -51,9 +51,9 @@ from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .move import savers
+from .move import savers, seeding
 from .move.state import Item, MoveState, StepFunction, SummaryEntry, SummaryLoop, layer_has_weights
-from .op_seeds import SET_SEED_CALLS, is_random, uncounted
+from .op_seeds import is_random
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
 from .rules.assign import RULE as ASSIGN_RULE
@@ -202,7 +202,7 @@ class ProgramMove(MoveState):
             out.extend(rest)
             pending = []
         out = cg.with_closing_comments(out, cg.comments(pending))  # the block's last, dropped statements
-        out = self._with_seeded_helpers(out)
+        out = seeding.with_seeded_helpers(self, out)
         # Function bodies run when called, after the graph is built: convert them last.
         late: list[cst.FunctionDef] = []
         for index, func in deferred:
@@ -608,7 +608,7 @@ class ProgramMove(MoveState):
                 return [deferred], []
             return [stmt], []
         if not isinstance(stmt, cst.ClassDef):
-            self._track_seeds(stmt)
+            seeding.track_seeds(self, stmt)
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             small = stmt.body[0]
             if is_mode_call(small, self.aliases):
@@ -759,90 +759,6 @@ class ProgramMove(MoveState):
         )
         return cst.parse_statement(f"with {func.value.value}.as_default():\n{loops}")
 
-    def _seeded_module(self) -> bool:
-        return memoised_walk("seeded", self.module, lambda module: any(
-            self.aliases.resolve(c.func) in SET_SEED_CALLS for c in calls_in(module)))
-
-    def _track_seeds(self, stmt: cst.BaseStatement) -> None:
-        """Follow the graph's op-seed counter: started by a graph-level seed, lost when a
-        statement may draw op seeds that cannot be numbered from here."""
-        calls = calls_in(stmt)
-        if any(self.aliases.resolve(c.func) in SET_SEED_CALLS for c in calls):
-            self.op_seeds.start()
-            return
-        if self.op_seeds.next is None:
-            return
-        functions = memoised_walk("functions", self.module, _functions_by_name)
-        called = [functions[c.func.value] for c in calls
-                  if isinstance(c.func, cst.Name) and c.func.value in functions]
-        models = [f.name.value for f in called if f.name.value in self.models.seeds.plans]
-        if models and len(called) == 1 and not any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls):
-            self.models.seeds.number(models[0], self.op_seeds)
-        if self._number_layer_call(calls, called):
-            return
-        helpers = [f for f in called if refers_to_tf(f, self.aliases)]
-        if not any(uncounted(c, self.aliases) for c in calls) and self._seed_helper(calls, helpers):
-            return
-        if any(uncounted(c, self.aliases) for c in calls) or helpers:
-            self.op_seeds.lose()
-            for func in called:
-                if any(is_random(c, self.aliases) for c in calls_in(func)):
-                    self.fixed(SESSION_RULE.id, stmt, f"{func.name.value}() draws random values: under a "
-                                "global seed TF2 draws other numbers than TF1's graph did; pass seed= "
-                                "to its random ops to keep them", "manual")
-
-    def _number_layer_call(self, calls: list[cst.Call], called: list[cst.FunctionDef]) -> bool:
-        """A statement calling one layer function that makes its weights per call (its instance
-        is made here): the weights take the graph's next op seeds, as TF1 drew them."""
-        assert self.models is not None
-        if len(called) != 1 or any(is_random(c, self.aliases) or uncounted(c, self.aliases) for c in calls):
-            return False
-        name = called[0].name.value
-        cls = self.models.layer_classes.get(name)
-        known = self.models.layer_draws.get(cls) if cls is not None and name in self.models.fresh_layers else None
-        if known is None or self.op_seeds.next is None:
-            return False
-        draws, counted = known
-        if draws:
-            call = next(c for c in calls if isinstance(c.func, cst.Name) and c.func.value == name)
-            self.instance_seeds[id(call)] = self.op_seeds.next
-            self.op_seeds.next += draws
-        if not counted:
-            self.op_seeds.lose()
-        return True
-
-    def _seed_helper(self, calls: list[cst.Call], helpers: list[cst.FunctionDef]) -> bool:
-        """A graph-building function called once, from a statement that draws nothing else:
-        its random ops take the next op seeds in its body's order, as TF1 built them."""
-        if len(helpers) != 1 or any(is_random(c, self.aliases) for c in calls):
-            return False
-        func = helpers[0]
-        name = func.name.value
-        sites = calls_by_callee(self.module).get(name, [])
-        body = calls_in(func)
-        straight = all(isinstance(s, cst.SimpleStatementLine) for s in func.body.body)
-        others = memoised_walk("functions", self.module, _functions_by_name).keys() - {name}
-        if len(sites) != 1 or not straight or any(uncounted(c, self.aliases) for c in body) or any(
-            isinstance(c.func, cst.Name) and c.func.value in others for c in body
-        ):
-            return False
-        seeded = self.op_seeds.seed(func, body, self.aliases, self.lines)
-        if self.op_seeds.next is None:
-            return False
-        if seeded is not func:
-            self.seeded_helpers[name] = (func, seeded)  # type: ignore[assignment]
-            self.fixed(SESSION_RULE.id, func, f"{name}(): random ops given TF1's op seeds")
-        return True
-
-    def _with_seeded_helpers(self, out: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-        """Module functions whose random ops were numbered, with their seeds written in."""
-        for i, stmt in enumerate(out):
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in self.seeded_helpers:
-                original, seeded = self.seeded_helpers[stmt.name.value]
-                if stmt.body.deep_equals(original.body):
-                    out[i] = stmt.with_changes(body=seeded.body)
-        return out
-
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
             return (target.value,)
@@ -926,7 +842,7 @@ class ProgramMove(MoveState):
                     or (scoped is None and (not variable_layer(defs[0], self.aliases)
                                             or any(self.scope.deps_of(a.value) for a in call.args[1:])))):
                 raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
-            # the op seed TF1's graph gave this call's weights (`_number_layer_call`)
+            # the op seed TF1's graph gave this call's weights (`number_layer_call`)
             seed = [f"seed={self.instance_seeds[id(call)]}"] if id(call) in self.instance_seeds else []
             if scoped is None:
                 # No scope names it: TF1 made new variables at each call, so each call makes
@@ -1258,7 +1174,7 @@ class ProgramMove(MoveState):
             if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
                 new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
                 self.fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
-                if self._seeded_module() and draws_start_values(call, self.aliases):
+                if seeding.seeded_module(self) and draws_start_values(call, self.aliases):
                     self.fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name}: a TF2 initializer takes no graph "
                                 "op seed, so under tf.random.set_seed it draws other start values than "
                                 "TF1's graph did", "info")
@@ -1269,7 +1185,7 @@ class ProgramMove(MoveState):
             seeded = self.op_seeds.seed(named, calls_in(named), self.aliases, self.lines)
             if seeded is not named:
                 self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
-            elif self._seeded_module() and any(is_random(c, self.aliases) for c in calls_in(stmt)):
+            elif seeding.seeded_module(self) and any(is_random(c, self.aliases) for c in calls_in(stmt)):
                 self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
                             "seed TF2 draws other numbers than TF1's graph did (pass seed= to keep them)",
                             "manual")
@@ -2183,7 +2099,7 @@ class ProgramMove(MoveState):
                     placeholders.append(lr)  # type: ignore[arg-type]
         placeholders.sort(key=lambda n: n.index)
         name = self._function_name(fetch)
-        self._note_random_copies(inside, name)
+        seeding.note_random_copies(self, inside, name)
         grad_nodes = [n for n in inside if n.kind in ("train", "gradients", "compute_gradients")]
         tape_calls = [n for n in grad_nodes if n.kind != "train" or n.info["method"] == "minimize"]
         after_tape = set()
@@ -2332,20 +2248,6 @@ class ProgramMove(MoveState):
                 if isinstance(e, cst.Name) and e.value in names and e.value not in watch:
                     watch.append(e.value)
         return watch
-
-    def _note_random_copies(self, inside: list[Node], function: str) -> None:
-        """TF1 ran one random op whose stream every session.run advanced; each step function
-        builds its own copy with its own stream, so once two functions draw, the numbers part."""
-        for node in inside:
-            if not node.info.get("draws"):
-                continue
-            copies = self.random_copies.setdefault(id(node), [])
-            copies.append(function)
-            if len(copies) == 2:
-                self.fixed(SESSION_RULE.id, node.stmt, f"{node.name}: its random op runs in {copies[0]}() "
-                            f"and {function}(); TF1's single op drew one stream across all session runs, "
-                            "each tf.function draws its own, so their random values differ once both run",
-                            "manual")
 
     def _inside_statement(self, node: Node) -> cst.BaseStatement:
         stmt = self._inside_statement_raw(node)
@@ -2749,11 +2651,6 @@ def _as_assign(aug: cst.AugAssign) -> cst.AugAssign | cst.Assign:
 
 def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
     return [n for n in walk(node) if isinstance(n, cst.Assign)]
-
-
-def _functions_by_name(module: cst.Module) -> dict[str, cst.FunctionDef]:
-    """The module's top-level functions by name, as Python binds them (the last def wins)."""
-    return {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
 
 
 def _assignment_counts(node: cst.CSTNode) -> Counter[str]:
