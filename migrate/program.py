@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -22,7 +21,6 @@ from . import codegen as cg
 from . import feeds as feed_vars
 from .api_table import (
     INITIALIZERS,
-    LAYER_SPECS,
     LAYERS,
     OPTIMIZERS,
     QUEUE_INPUTS,
@@ -51,8 +49,16 @@ from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .move import savers, seeding
-from .move.state import Item, MoveState, StepFunction, SummaryEntry, SummaryLoop, layer_has_weights
+from .move import layer_instances, savers, seeding
+from .move.state import (
+    Item,
+    MoveState,
+    StepFunction,
+    SummaryEntry,
+    SummaryLoop,
+    assigns_in,
+    layer_has_weights,
+)
 from .op_seeds import is_random
 from .report import Finding, Unsupported
 from .rules.assign import ASSIGN_CALLS
@@ -66,12 +72,11 @@ from .rules.gradients import RULE as GRADIENTS_RULE
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
-from .rules.layers import KerasLayerCall, has_weights, keras_layer, keras_layer_inline
+from .rules.layers import has_weights, keras_layer_inline
 from .rules.optimizers import FLOAT64_DECAY, MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.rnn_cells import cell_name
-from .rules.rnn_layers import DYNAMIC_RNN_PARAMS, KERAS_CELLS, dynamic_rnn_layer
-from .rules.rnn_layers import RULE as KERAS_RNN_RULE
+from .rules.rnn_layers import KERAS_CELLS
 from .rules.saver import RULE as SAVER_RULE
 from .rules.session import INIT_CALLS, SESSION_CALLS
 from .rules.session import RULE as SESSION_RULE
@@ -88,7 +93,6 @@ from .summary_helpers import (
     summary_helpers,
 )
 from .suppress import is_skipped
-from .variable_layers import variable_layer
 from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
 
@@ -469,7 +473,7 @@ class ProgramMove(MoveState):
                 and isinstance(s.body[0].value, cst.Call) and not s.body[0].value.args
                 and self.aliases.resolve(s.body[0].value.func) == "Graph"
             ]
-            return {name for name in made if self._assignments()[name] == 1}
+            return {name for name in made if layer_instances.assignments(self)[name] == 1}
 
         return memoised_walk("graphs", self.module, graph_names)  # asked at every `with`
 
@@ -812,7 +816,7 @@ class ProgramMove(MoveState):
                         and id(c) not in self.models.call_instances), None)
         if unowned is not None:
             # A layer class is built inside the models that call it; called here, it is made here.
-            node.info["layer_instances"] = self._scoped_layer_instances(value, names[0], item)
+            node.info["layer_instances"] = layer_instances.scoped_layer_instances(self, value, names[0], item)
         if kind != "collection" and isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Subscript)) and any(
             d.kind == "collection" for d in deps
         ):
@@ -822,59 +826,6 @@ class ProgramMove(MoveState):
         self._check_rebinding(node, item)
         self.scope.add(node)
         return node
-
-    def _scoped_layer_instances(self, value: cst.BaseExpression, target: str, item: Item) -> list[cst.BaseStatement]:
-        """`h1 = fc_layer(x, 16, "layer1")` in the graph: the layer function became a Layer class
-        that model functions build; called here, each call makes its instance here, named by the
-        variable_scope the call gave (`layer1 = FcLayer(16, name="layer1")`), and calls it."""
-        assert self.models is not None
-        made: list[cst.BaseStatement] = []
-        for call in calls_in(value):
-            name = call.func.value if isinstance(call.func, cst.Name) else ""
-            if (name not in self.models.layer_classes or name in self.models.model_instances
-                    or id(call) in self.models.call_instances):
-                continue
-            defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
-            scoped = self.models.scope_params.get(name)
-            # The configuration moves to a constructor run once: it must not read graph values.
-            if (item.prefix or len(defs) != 1 or not call.args or call.args[0].keyword is not None
-                    or any(a.star for a in call.args)
-                    or (scoped is None and (not variable_layer(defs[0], self.aliases)
-                                            or any(self.scope.deps_of(a.value) for a in call.args[1:])))):
-                raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
-            # the op seed TF1's graph gave this call's weights (`number_layer_call`)
-            seed = [f"seed={self.instance_seeds[id(call)]}"] if id(call) in self.instance_seeds else []
-            if scoped is None:
-                # No scope names it: TF1 made new variables at each call, so each call makes
-                # its own instance, named after what it computes.
-                instance = self.fresh(f"{target}_layer")
-                config = ", ".join([*(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:]), *seed])
-                made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({config})\n"))
-                self.models.call_instances[id(call)] = instance
-                params = [p.name.value for p in defs[0].params.params]
-                self.models.dropped_params[name] = (
-                    list(enumerate(params))[1:], f"configuration given to the {self.models.layer_classes[name]} constructor")
-                continue
-            position, param = scoped
-            positional = [a for a in call.args if a.keyword is None]
-            scope_arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == param),
-                             positional[position] if len(positional) > position else None)
-            if scope_arg is None:
-                raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls {name} without a variable_scope name")
-            literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
-            instance = self.fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
-            config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
-            args = ", ".join([*config, *seed, f"name={code(scope_arg.value)}"])
-            made.append(cst.parse_statement(f"{instance} = {self.models.layer_classes[name]}({args})\n"))
-            self.models.call_instances[id(call)] = instance
-            params = [p.name.value for p in defs[0].params.params]
-            dropped, _ = self.models.dropped_params.get(name, ([], ""))
-            self.models.dropped_params[name] = (
-                sorted({*dropped, *enumerate(params)} - {(0, params[0])}),
-                "configuration and variable_scope name given to the layer instance",
-            )
-            self.fixed(SCOPE_RULE.id, item.stmt, f"{name}() called in the graph → {instance}, created once")
-        return made
 
     def _check_rebinding(self, node: Node, item: Item) -> None:
         """A name bound to an object created once (a variable) and bound again, while a step
@@ -1250,9 +1201,9 @@ class ProgramMove(MoveState):
             raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
         out.extend(node.info.get("layer_instances", []))  # type: ignore[arg-type]
         if node.info.get("layer"):
-            out.append(self._layer_instance(node, item.prefix))
+            out.append(layer_instances.layer_instance(self, node, item.prefix))
         if node.info.get("rnn"):
-            out.append(self._rnn_instance(node, item.prefix))
+            out.append(layer_instances.rnn_instance(self, node, item.prefix))
         return out
 
     def _without_dropped(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
@@ -1342,80 +1293,6 @@ class ProgramMove(MoveState):
         if keras.note:
             self.fixed(RMSPROP_RULE.id, call, keras.note, "manual")
         return keras.source
-
-    def _layer_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
-        call = node.value
-        assert isinstance(call, cst.Call)
-        path = str(node.info["layer"])
-        spec = LAYER_SPECS.get(path)
-        keras = keras_layer(path, call) if spec is not None else keras_layer_inline(call, self.aliases.resolve)
-        if keras is None:
-            raise Unsupported(LAYERS_RULE.id, self.line(call), f"tf.{path} with an argument Keras has no form for")
-        layer = self.fresh(self._layer_name(node, keras))
-        if spec is None:  # already a Keras layer: it keeps its own names and call
-            node.info["instance"] = layer
-            node.info["call"] = f"{layer}({keras.call_arguments})"
-            node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
-            self.fixed(LAYERS_RULE.id, call, f"tf.keras.layers.{keras.keras} built in the graph → created once")
-            return cst.parse_statement(f"{layer} = {code(call.func)}\n")  # as written: its spelling and layout
-        scope = spec.scope
-        if scope and not prefix and not any(a.startswith("name=") for a in keras.arguments):
-            # TF1 named the layer's variables `fully_connected_1/weights`; Keras would say `dense_1`.
-            taken = self.layer_scopes[scope]
-            self.layer_scopes[scope] += 1
-            unique = f"{scope}_{taken}" if taken else scope
-            keras = replace(keras, arguments=(*keras.arguments, f"name={unique!r}"))
-        node.info["instance"] = layer
-        node.info["call"] = f"{layer}({keras.call_arguments})"
-        node.info["regularized"] = any(k.endswith("_regularizer") for k in keras.keywords)
-        training = call_args(call, ("inputs", *spec.positional)).get("training")
-        flag = self.scope.lookup(training.value) if isinstance(training, cst.Name) else None
-        if flag is not None and flag.kind == "placeholder":
-            # Keras layers take `training` as a Python bool; a fed flag picks one of two calls.
-            node.info["call"] = (
-                f"tf.cond({training.value}, lambda: {layer}({keras.inputs}, training=True), "  # type: ignore[union-attr]
-                f"lambda: {layer}({keras.inputs}, training=False))"
-            )
-        self.fixed(LAYERS_RULE.id, call, f"tf.{path} → tf.keras.layers.{keras.keras} created once")
-        return cst.parse_statement(f"{layer} = tf.keras.layers.{keras.keras}({keras.constructor})\n")
-
-    def _rnn_instance(self, node: Node, prefix: str) -> cst.BaseStatement:
-        """`tf.nn.dynamic_rnn(cell, x, ...)` → a Keras RNN layer over the cell, created once."""
-        call = node.value
-        assert isinstance(call, cst.Call)
-        layer = dynamic_rnn_layer(call, self.aliases.resolve)
-        cell = call_args(call, DYNAMIC_RNN_PARAMS).get("cell")
-        made = self.scope.lookup(cell.value) if isinstance(cell, cst.Name) else None
-        built_once = (made is not None and made.kind == "object") or (
-            isinstance(cell, cst.Call) and cell_name(self.aliases.resolve(cell.func) or "") in KERAS_CELLS
-        )
-        if layer is None or not built_once:
-            raise Unsupported(KERAS_RNN_RULE.id, self.line(call), "tf.nn.dynamic_rnn with an argument a Keras RNN has no form for")
-        constructor, arguments = layer
-        instance = self.fresh("rnn_layer")
-        node.info["instance"] = instance
-        node.info["call"] = f"{instance}({arguments})"
-        if prefix:
-            # Keras 3 names weights by the layers that own them and the keras.name_scopes open
-            # where the layer is first called: `row_lstm/rnn/lstm_cell/kernel`, as TF1 did.
-            node.info["name_scopes"] = prefix.strip("/").split("/")
-        self.fixed(KERAS_RNN_RULE.id, call, "tf.nn.dynamic_rnn → tf.keras.layers.RNN created once")
-        return cst.parse_statement(f"{instance} = {constructor}\n")
-
-    def _layer_name(self, node: Node, keras: KerasLayerCall) -> str:
-        """The layer's TF1 name when given, `<target>_layer` for a target bound once, else the
-        Keras default name (`conv2d`, `dense`)."""
-        given = next((a.split("=", 1)[1] for a in keras.arguments if a.startswith("name=")), "")
-        if given[1:-1].isidentifier() and given[0] == given[-1] and given[0] in "'\"":
-            return given[1:-1]
-        if self._assignments().get(node.name, 0) == 1:
-            return f"{node.name}_layer"
-        return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keras.keras).lower().replace("_2_d", "2d")
-
-    def _assignments(self) -> Counter[str]:
-        """How many statements of the module assign each plain name (counted once per module:
-        it is asked for every layer)."""
-        return memoised_walk("assignment counts", self.module, _assignment_counts)
 
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         new_functions: list[cst.FunctionDef] = []
@@ -1983,7 +1860,7 @@ class ProgramMove(MoveState):
 
     def _is_deferred_only(self, name: str) -> bool:
         """Is every call of `name` bound to a name that is read only as the fetch of a run?"""
-        assigns = memoised_walk("assigns", self.module, _assigns)
+        assigns = memoised_walk("assigns", self.module, assigns_in)
         runs = {id(c.args[0].value) for c in calls_in(self.module)
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "run" and len(c.args) == 1}
         targets = {id(t.target) for a in assigns for t in a.targets}
@@ -2649,19 +2526,10 @@ def _as_assign(aug: cst.AugAssign) -> cst.AugAssign | cst.Assign:
     return cst.Assign(targets=[cst.AssignTarget(aug.target)], value=value)
 
 
-def _assigns(node: cst.CSTNode) -> list[cst.Assign]:
-    return [n for n in walk(node) if isinstance(n, cst.Assign)]
-
-
-def _assignment_counts(node: cst.CSTNode) -> Counter[str]:
-    assigns = memoised_walk("assigns", node, _assigns)
-    return Counter(t.target.value for a in assigns for t in a.targets if isinstance(t.target, cst.Name))
-
-
 def _assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:
     """The assignments under ``node`` by each plain name they bind (`a = b = f()` under both)."""
     index: dict[str, list[cst.Assign]] = {}
-    for assign in memoised_walk("assigns", node, _assigns):
+    for assign in memoised_walk("assigns", node, assigns_in):
         for name in dict.fromkeys(t.target.value for t in assign.targets if isinstance(t.target, cst.Name)):
             index.setdefault(name, []).append(assign)
     return index
@@ -2670,7 +2538,7 @@ def _assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:
 def _instances_by_class(node: cst.CSTNode) -> dict[str, set[str]]:
     """The names bound by `name = Cls(...)` under ``node``, by the plain name called."""
     index: dict[str, set[str]] = {}
-    for assign in memoised_walk("assigns", node, _assigns):
+    for assign in memoised_walk("assigns", node, assigns_in):
         value, targets = assign.value, assign.targets
         if (len(targets) == 1 and isinstance(targets[0].target, cst.Name) and isinstance(value, cst.Call)
                 and isinstance(value.func, cst.Name)):

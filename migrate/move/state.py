@@ -19,6 +19,7 @@ from ..report import Finding
 from ..rules.layers import has_weights
 from ..scoped_models import ModelBuilder
 from ..summary_helpers import NameScopes
+from ..walk import walk
 
 
 @dataclass
@@ -141,3 +142,7 @@ class MoveState:
 def layer_has_weights(node: Node) -> bool:
     """A layer instance with variables (pooling, flatten and dropout layers have none)."""
     return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
+
+
+def assigns_in(node: cst.CSTNode) -> list[cst.Assign]:
+    return [n for n in walk(node) if isinstance(n, cst.Assign)]
