@@ -24,7 +24,6 @@ from .api_table import (
     LAYERS,
     OPTIMIZERS,
     QUEUE_INPUTS,
-    REGULARIZATION_READS,
     REGULARIZERS,
     SCHEDULES,
     SUMMARY_MERGES,
@@ -49,13 +48,14 @@ from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .move import layer_instances, savers, seeding
+from .move import contexts, layer_instances, savers, seeding
 from .move.state import (
     Item,
     MoveState,
     StepFunction,
     SummaryEntry,
     SummaryLoop,
+    assigns_by_name,
     assigns_in,
     layer_has_weights,
 )
@@ -85,13 +85,7 @@ from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
 from .shared_steps import share_steps
 from .step_names import step_base, what_is_trained
-from .summary_helpers import (
-    call_statements,
-    helper_call,
-    inline_call,
-    static_string,
-    summary_helpers,
-)
+from .summary_helpers import call_statements, static_string, summary_helpers
 from .suppress import is_skipped
 from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
@@ -168,7 +162,7 @@ class ProgramMove(MoveState):
 
     def _process_block(self, body: list[cst.BaseStatement], top: bool) -> list[cst.BaseStatement]:
         body = split_graph_loops(body, self.aliases, self.lines, self.findings, self.fresh)
-        items = self._flatten(body, "", [])
+        items = contexts.flatten(self, body, "", [])
         out: list[cst.BaseStatement] = []
         functions: list[cst.FunctionDef] = []
         insert_at: int | None = None
@@ -356,231 +350,6 @@ class ProgramMove(MoveState):
     def _moved(self, item: Item) -> bool:
         """True when the statement went into a step function (its comments went with it)."""
         return id(item.stmt) in self.scope.inside_statements
-
-    def _flatten(
-        self, body: tuple[cst.BaseStatement, ...] | list[cst.BaseStatement], prefix: str,
-        out: list[Item], names: str | None = "",
-    ) -> list[Item]:
-        """Unwrap `with Session/Graph/variable_scope` blocks into the top level, and calls of
-        summary helpers into their bodies."""
-        for stmt in body:
-            helper = helper_call(stmt, self.summary_helpers)
-            inlined = inline_call(stmt, helper, self.helper_taken, self.lines) if helper else None  # type: ignore[arg-type]
-            if helper is not None and inlined is not None:
-                self.inlined_calls.add(id(stmt.body[0].value))  # type: ignore[attr-defined]
-                self.used_names |= self.helper_taken
-                self.fixed(SUMMARIES_RULE.id, stmt, f"{helper.name.value}() inlined: its summaries join the merge")
-                self._flatten(inlined, prefix, out, names)
-                continue
-            if isinstance(stmt, cst.With):
-                new_prefix = self._graph_context(stmt, prefix)
-                if new_prefix is not None:
-                    inner = cg.unwrapped(stmt)
-                    for old_stmt, new_stmt in zip(stmt.body.body, inner):  # type: ignore[union-attr]
-                        if new_stmt is not old_stmt:
-                            cg.record_line(self.lines, new_stmt, self.line(old_stmt))
-                    self.fixed(SESSION_RULE.id, stmt, "graph/session context unwrapped")
-                    self._flatten(inner, new_prefix, out, self._name_scope(stmt, names))
-                    continue
-            for part in self._gradients_hoisted(stmt):
-                out.append(Item(part, prefix, self.line(stmt), names))
-        return out
-
-    def _gradients_hoisted(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement]:
-        """`grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 5.0)` and
-        `capped = [(clip(g), v) for g, v in opt.compute_gradients(loss)]` as two statements,
-        `grads = <the gradients call>` first: the step computes gradients by a tape where a
-        statement binds them. Only an argument of the value's call or the iterable of its
-        comprehension's first loop moves: those Python evaluates first, outside any loop."""
-        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
-                and isinstance(stmt.body[0], cst.Assign)):
-            return [stmt]
-        value = stmt.body[0].value
-        if isinstance(value, cst.Call) and not self._gradients_call(value):
-            inner = [a.value for a in value.args if self._gradients_call(a.value)]
-        elif isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
-            inner = [value.for_in.iter] if self._gradients_call(value.for_in.iter) else []
-        else:
-            inner = []
-        if len(inner) != 1:
-            return [stmt]
-        tf_gradients = self.aliases.resolve(inner[0].func) == "gradients"  # type: ignore[attr-defined]
-        name = self.fresh("grads" if tf_gradients else "grads_and_vars")
-        hoisted = cst.SimpleStatementLine(
-            [cst.Assign([cst.AssignTarget(cst.Name(name))], inner[0])], leading_lines=stmt.leading_lines,
-        )
-        if isinstance(value, cst.Call):
-            value = value.with_changes(args=[a.with_changes(value=cst.Name(name)) if a.value is inner[0] else a
-                                             for a in value.args])
-        else:
-            value = value.with_changes(for_in=value.for_in.with_changes(iter=cst.Name(name)))
-        rest = stmt.with_changes(body=[stmt.body[0].with_changes(value=value)], leading_lines=[])
-        for part in (hoisted, rest):
-            cg.record_line(self.lines, part, self.line(stmt))
-        return [hoisted, rest]
-
-    def _gradients_call(self, node: cst.BaseExpression) -> bool:
-        """`tf.gradients(...)` or `<optimizer>.compute_gradients(...)`."""
-        return isinstance(node, cst.Call) and (
-            self.aliases.resolve(node.func) == "gradients"
-            or isinstance(node.func, cst.Attribute) and node.func.attr.value == "compute_gradients"
-        )
-
-    def _name_scope(self, stmt: cst.With, names: str | None) -> str | None:
-        """TF1's name scope inside an unwrapped `with`: variable and name scopes open one
-        each, made unique as TF1 made them; None once a name is known only at run time."""
-        for with_item in stmt.items:
-            call = with_item.item
-            path = self.aliases.resolve(call.func) if isinstance(call, cst.Call) else None  # type: ignore[union-attr]
-            if path not in ("variable_scope", "name_scope"):
-                continue
-            arg = call.args[0].value if call.args else None  # type: ignore[union-attr]
-            name = static_string(arg) if arg is not None else None
-            names = None if names is None or name is None else self.name_scopes.unique(names + name) + "/"
-        return names
-
-    def _scoped_variable(self, stmt: cst.SimpleStatementLine, name_scope: str | None) -> cst.SimpleStatementLine:
-        """`tf.Variable(..., name=n)` under TF1 name scopes: the name the graph gave it
-        (`hidden/weights`), which TF2 builds from no flattened scope."""
-        call = stmt.body[0].value  # type: ignore[attr-defined]
-        if not name_scope or not (isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "Variable"):
-            return stmt
-        given = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
-        if given is None and any(a.keyword is None for a in call.args[1:]):
-            return stmt  # a positional name is past the initial value and its flags
-        if given is None:
-            value: cst.BaseExpression = cst.SimpleString(f'"{name_scope}Variable"')
-            args = [*call.args, cst.Arg(value, keyword=cst.Name("name"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
-        else:
-            if isinstance(given.value, cst.SimpleString):
-                text, quote = f"{name_scope}{given.value.evaluated_value}", given.value.quote
-                value = cst.SimpleString(f"{quote}{text}{quote}" if quote in ('"', "'") and quote not in text else repr(text))
-            else:
-                value = cst.parse_expression(f"{name_scope!r} + {code(given.value)}")
-            args = [a.with_changes(value=value) if a is given else a for a in call.args]
-        new = stmt.with_changes(body=[stmt.body[0].with_changes(value=call.with_changes(args=args))])
-        cg.copy_lines(stmt, new, self.lines)
-        return new
-
-    def _graph_names(self) -> set[str]:
-        """Names the module binds once, at its top level, to a new `tf.Graph()`."""
-        def graph_names(module: cst.Module) -> set[str]:
-            made = [
-                s.body[0].targets[0].target.value  # type: ignore[attr-defined]
-                for s in module.body
-                if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Assign)
-                and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name)
-                and isinstance(s.body[0].value, cst.Call) and not s.body[0].value.args
-                and self.aliases.resolve(s.body[0].value.func) == "Graph"
-            ]
-            return {name for name in made if layer_instances.assignments(self)[name] == 1}
-
-        return memoised_walk("graphs", self.module, graph_names)  # asked at every `with`
-
-    def _check_graph_uses(self, name: str, stmt: cst.BaseStatement) -> None:
-        """A named `tf.Graph()` goes only when the program uses it just to enter it
-        (`with graph.as_default():`) and to give it to sessions and writers (`graph=graph`)."""
-        nodes = memoised_walk("all", self.module, lambda m: list(walk(m)))
-        keywords = {id(n.keyword) for n in nodes if isinstance(n, cst.Arg) and n.keyword is not None}
-        uses = sum(isinstance(n, cst.Name) and n.value == name and id(n) not in keywords for n in nodes)
-        entered = sum(isinstance(n, cst.Attribute) and n.attr.value == "as_default" and isinstance(n.value, cst.Name)
-                      and n.value.value == name for n in nodes)
-        given = sum(isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and n.value.value == name
-                    and (n.keyword is None or n.keyword.value == "graph") and self._takes_graph(n, nodes)
-                    for n in nodes)
-        if uses != 1 + entered + given:
-            raise Unsupported(SESSION_RULE.id, self.line(stmt), f"graph {name} used beyond entering it and giving it to a session")
-
-    def _takes_graph(self, arg: cst.Arg, nodes: list[cst.CSTNode]) -> bool:
-        call = next(n for n in nodes if isinstance(n, cst.Call) and any(a is arg for a in n.args))
-        return self.aliases.resolve(call.func) in (*SESSION_CALLS, "summary.FileWriter")
-
-    def _graph_context(self, stmt: cst.With, prefix: str) -> str | None:
-        """The scope prefix inside a `with` of graph/session contexts, None for other withs."""
-        for with_item in stmt.items:
-            call = with_item.item
-            if not isinstance(call, cst.Call):
-                return None
-            func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "as_default":
-                inner = func.value
-                if isinstance(inner, cst.Call) and self.aliases.resolve(inner.func) == "Graph":
-                    continue
-                if isinstance(inner, cst.Name) and inner.value in self._graph_names():
-                    continue
-                return None
-            path = self.aliases.resolve(func)
-            if path in SESSION_CALLS:
-                if with_item.asname is not None and isinstance(with_item.asname.name, cst.Name):
-                    self.scope.sessions.add(with_item.asname.name.value)
-                continue
-            if path == "variable_scope" and call.args:
-                if with_item.asname is not None and isinstance(with_item.asname.name, cst.Name):
-                    self.scope_handles.add(with_item.asname.name.value)
-                name = call.args[0].value
-                if len(call.args) == 1 and self._is_current_scope(name):
-                    continue  # re-entering the scope it is already in: names are unchanged
-                if len(call.args) == 1 and isinstance(name, cst.Name) and name.value in self.scope_arguments:
-                    # `{scope}/`: a template its variables' names are formatted from
-                    prefix = f"{prefix}{{{name.value}}}/"
-                    continue
-                if not isinstance(name, cst.SimpleString) or len(call.args) > 1:
-                    raise Unsupported(SCOPE_RULE.id, self.line(stmt), "variable_scope with reuse or a computed name at module level")
-                prefix = f"{prefix}{name.evaluated_value}/"
-                continue
-            if path == "name_scope":
-                continue
-            if path == "control_dependencies" and len(call.args) == 1 and self._is_update_ops(call.args[0].value):
-                continue
-            return None
-        return prefix
-
-    def _is_current_scope(self, expr: cst.BaseExpression) -> bool:
-        """`tf.get_variable_scope()`: the scope the statement already runs in."""
-        return isinstance(expr, cst.Call) and not expr.args and self.aliases.resolve(expr.func) == "get_variable_scope"
-
-    def _regularization_read(self, call: cst.Call) -> str | None:
-        """The REGULARIZATION_READS template of a call reading TF1's regularization losses."""
-        path = self.aliases.resolve(call.func)
-        if path == "get_collection" and call.args and self.aliases.resolve(call.args[0].value) == "GraphKeys.REGULARIZATION_LOSSES":
-            return "{losses}"
-        return REGULARIZATION_READS.get(path or "")
-
-    def _reads_regularization(self, expr: cst.CSTNode) -> bool:
-        return any(self._regularization_read(c) is not None for c in calls_in(expr))
-
-    def _with_layer_losses(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
-        """Regularization collection reads → the Keras layers' `losses`."""
-        assert self.models is not None
-        owners = [instance for instance in self.models.instances() if instance in self.models.regularized_models]
-        owners += [str(n.info["instance"]) for n in self.scope.nodes if n.info.get("regularized")]
-        if not owners:
-            # Penalties from get_variable(regularizer=) or variable_scope(regularizer=) are not
-            # modelled: reading them as nothing would silently drop them.
-            raise Unsupported(LAYERS_RULE.id, self.line(stmt), "regularization losses of no layer the rewrite built")
-        losses = " + ".join(f"{o}.losses" for o in owners)
-        move = self
-
-        class Reads(cst.CSTTransformer):
-            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-                template = move._regularization_read(original)
-                if template is None:
-                    return updated
-                return cst.parse_expression(template.format(losses=losses))
-
-        self.fixed(LAYERS_RULE.id, stmt, "regularization losses read from the Keras layers that own them")
-        return stmt.visit(Reads())  # type: ignore[return-value]
-
-    def _is_update_ops(self, expr: cst.BaseExpression) -> bool:
-        """`tf.get_collection(tf.GraphKeys.UPDATE_OPS)` or a name bound to it."""
-        if isinstance(expr, cst.Name):
-            # `with tf.control_dependencies(update_ops)` is unwrapped before names are bound.
-            return any(
-                len(a.targets) == 1 and self._is_update_ops(a.value)
-                for a in memoised_walk("assigned", self.module, _assigns_by_name).get(expr.value, [])
-            )
-        return (isinstance(expr, cst.Call) and self.aliases.resolve(expr.func) == "get_collection"
-                and bool(expr.args) and self.aliases.resolve(expr.args[0].value) == "GraphKeys.UPDATE_OPS")
 
     def _emit(self, item: Item) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         stmt = item.stmt
@@ -792,7 +561,7 @@ class ProgramMove(MoveState):
             node = self._summary_node(names, stmt, value, item.names)
             self.scope.add(node)
             return node
-        if kind == "tensor" and self._reads_regularization(value):
+        if kind == "tensor" and contexts.reads_regularization(self, value):
             info = {**info, "regularization": True}
         node = Node(names, kind, stmt, value, len(self.scope.nodes), deps, info=info)
         if kind == "variable":
@@ -894,7 +663,7 @@ class ProgramMove(MoveState):
             return "schedule", {"path": path, "step": call_args(value, SCHEDULES[path][1]).get(step_param)}
         if path == "trainable_variables":
             return "collection", {"scope": None}
-        if self._is_update_ops(value):
+        if contexts.is_update_ops(self, value):
             return "updates", {}
         if path in REGULARIZERS:
             return "object", {}
@@ -1130,7 +899,7 @@ class ProgramMove(MoveState):
                                 "op seed, so under tf.random.set_seed it draws other start values than "
                                 "TF1's graph did", "info")
                 return [self._replace_value(stmt, new)]
-            named = self._scoped_variable(stmt, item.names)
+            named = contexts.scoped_variable(self, stmt, item.names)
             if named is not stmt:
                 self.fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
             seeded = self.op_seeds.seed(named, calls_in(named), self.aliases, self.lines)
@@ -1161,7 +930,7 @@ class ProgramMove(MoveState):
         if node.kind in ("varlist", "object"):
             return [stmt]
         if node.kind == "graph":
-            self._check_graph_uses(node.name, stmt)
+            contexts.check_graph_uses(self, node.name, stmt)
             self.fixed(SESSION_RULE.id, stmt, f"{node.name} = tf.Graph() removed: TF2 runs eagerly, outside graphs")
             return []
         if node.kind == "summary":
@@ -1657,7 +1426,7 @@ class ProgramMove(MoveState):
         if not isinstance(stmt, cst.FunctionDef):
             return frozenset()
         return frozenset(
-            name for name, (assign, *others) in _assigns_by_name(stmt).items()
+            name for name, (assign, *others) in assigns_by_name(stmt).items()
             if not others and refers_to_tf(assign.value, self.aliases)
             and not self.scope.deps_of(assign.value) and not self._contains_run_site(assign.value)
         )
@@ -1879,7 +1648,7 @@ class ProgramMove(MoveState):
         """A name bound once to an update factory's op (`update_target = copy_op(a, b)`)."""
         if not isinstance(fetch, cst.Name):
             return False
-        bound = memoised_walk("assigned", self.module, _assigns_by_name).get(fetch.value, [])
+        bound = memoised_walk("assigned", self.module, assigns_by_name).get(fetch.value, [])
         return (len(bound) == 1 and isinstance(bound[0].value, cst.Call) and isinstance(bound[0].value.func, cst.Name)
                 and bound[0].value.func.value in self.update_factories)
 
@@ -2133,7 +1902,7 @@ class ProgramMove(MoveState):
 
     def _inside_statement_raw(self, node: Node) -> cst.BaseStatement:
         if node.info.get("regularization"):
-            return self._with_layer_losses(node.stmt)
+            return contexts.with_layer_losses(self, node.stmt)
         if node.info.get("instance"):
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             stmt = node.stmt.with_changes(
@@ -2524,15 +2293,6 @@ def _as_assign(aug: cst.AugAssign) -> cst.AugAssign | cst.Assign:
         return aug
     value = cst.BinaryOperation(aug.target, operator(), aug.value, lpar=[], rpar=[])
     return cst.Assign(targets=[cst.AssignTarget(aug.target)], value=value)
-
-
-def _assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:
-    """The assignments under ``node`` by each plain name they bind (`a = b = f()` under both)."""
-    index: dict[str, list[cst.Assign]] = {}
-    for assign in memoised_walk("assigns", node, assigns_in):
-        for name in dict.fromkeys(t.target.value for t in assign.targets if isinstance(t.target, cst.Name)):
-            index.setdefault(name, []).append(assign)
-    return index
 
 
 def _instances_by_class(node: cst.CSTNode) -> dict[str, set[str]]:

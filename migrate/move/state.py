@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..graph import Node, Scope
+from ..graph import Node, Scope, memoised_walk
 from ..graph_classes import GraphClass
 from ..imports import Aliases
 from ..model_flags import FlagScan
@@ -146,3 +146,12 @@ def layer_has_weights(node: Node) -> bool:
 
 def assigns_in(node: cst.CSTNode) -> list[cst.Assign]:
     return [n for n in walk(node) if isinstance(n, cst.Assign)]
+
+
+def assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:
+    """The assignments under ``node`` by each plain name they bind (`a = b = f()` under both)."""
+    index: dict[str, list[cst.Assign]] = {}
+    for assign in memoised_walk("assigns", node, assigns_in):
+        for name in dict.fromkeys(t.target.value for t in assign.targets if isinstance(t.target, cst.Name)):
+            index.setdefault(name, []).append(assign)
+    return index
