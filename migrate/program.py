@@ -48,7 +48,7 @@ from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .move import contexts, layer_instances, savers, seeding
+from .move import contexts, layer_instances, optimizer_objects, savers, seeding
 from .move.state import (
     Item,
     MoveState,
@@ -58,6 +58,8 @@ from .move.state import (
     assigns_by_name,
     assigns_in,
     layer_has_weights,
+    momentums,
+    rate_of_variables,
 )
 from .op_seeds import is_random
 from .report import Finding, Unsupported
@@ -73,7 +75,6 @@ from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import has_weights, keras_layer_inline
-from .rules.optimizers import FLOAT64_DECAY, MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.rnn_cells import cell_name
 from .rules.rnn_layers import KERAS_CELLS
@@ -590,7 +591,7 @@ class ProgramMove(MoveState):
             d.kind == "collection" for d in deps
         ):
             raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
-        if kind == "optimizer" and any(d.kind in INSIDE and not _rate_of_variables(d) for d in deps):
+        if kind == "optimizer" and any(d.kind in INSIDE and not rate_of_variables(d) for d in deps):
             raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
         self._check_rebinding(node, item)
         self.scope.add(node)
@@ -911,9 +912,9 @@ class ProgramMove(MoveState):
                             "manual")
             return [seeded]  # type: ignore[list-item]
         if node.kind == "optimizer":
-            return [self._replace_value(stmt, self._optimizer_source(node))]
+            return [self._replace_value(stmt, optimizer_objects.optimizer_source(self, node))]
         if node.kind == "schedule":
-            return [self._replace_value(stmt, self._schedule_source(node))]
+            return [self._replace_value(stmt, optimizer_objects.schedule_source(self, node))]
         if node.kind == "saver":
             other = next((a for a in walk(self.module) if isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name)
                           and a.value.value in node.names and a.attr.value not in CHECKPOINT_SAVER_METHODS), None)
@@ -965,7 +966,7 @@ class ProgramMove(MoveState):
             if opt.info.get("inline"):
                 self.scope.add(opt)
                 opt.index = node.index - 0.5  # type: ignore[assignment]
-                out.append(cst.parse_statement(f"{opt.name} = {self._optimizer_source(opt)}\n"))
+                out.append(cst.parse_statement(f"{opt.name} = {optimizer_objects.optimizer_source(self, opt)}\n"))
         if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
             raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
         out.extend(node.info.get("layer_instances", []))  # type: ignore[arg-type]
@@ -1020,48 +1021,6 @@ class ProgramMove(MoveState):
         value = cst.parse_expression(source)
         cg.fill_lines(value, self.line(stmt), self.lines)
         return stmt.with_changes(body=[assign.with_changes(value=value)])
-
-    def _schedule_source(self, node: Node) -> str:
-        path: str = node.info["path"]  # type: ignore[assignment]
-        cls, positional, keywords = SCHEDULES[path]
-        bound = call_args(node.value, positional)  # type: ignore[arg-type]
-        args = ", ".join(f"{keywords[k]}={code(v)}" for k, v in bound.items() if k in keywords)
-        self.fixed(OPTIMIZER_RULE.id, node.stmt, f"tf.{path} → Keras {cls} schedule")
-        return f"tf.keras.optimizers.schedules.{cls}({args})"
-
-    def _optimizer_source(self, node: Node) -> str:
-        path: str = node.info["path"]  # type: ignore[assignment]
-        call: cst.Call = node.info["call"]  # type: ignore[assignment]
-        lr = call_args(call, OPTIMIZERS[path].positional).get("learning_rate")
-        lr_override = None
-        lr_nodes = [n for n in self.scope.deps_of(lr) if n.kind != "schedule"] if lr is not None else []
-        if lr is not None and any(n.kind == "schedule" for n in self.scope.deps_of(lr)):
-            if not isinstance(lr, cst.Name):
-                raise Unsupported(OPTIMIZER_RULE.id, self.line(call), "learning rate computed from a decay")
-            node.info["schedule"] = self.scope.deps_of(lr)[0]
-        if isinstance(lr, cst.Name) and lr_nodes and _rate_of_variables(lr_nodes[0]):
-            # Keras calls a callable learning rate before each update, when TF1 evaluated it.
-            self.sliced[id(lr_nodes[0])] = None
-            node.info["rate_function"] = True
-            lr_override = f"lambda: {code(lr_nodes[0].value)}"
-            self.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} computed from variables → a callable rate")
-        elif lr is not None and lr_nodes:
-            if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
-                raise Unsupported(OPTIMIZER_RULE.id, self.line(call), "learning rate computed from graph tensors")
-            self.lr_placeholders.add(id(lr_nodes[0]))
-            node.info["lr_placeholder"] = lr_nodes[0]
-            lr_override = "0.01" if OPTIMIZERS[path].keras == "SGD" else "0.001"
-        keras = keras_optimizer(path, call, lr_override)
-        # Under a decayed or fed rate the momentum is rescaled (`_momentum_rescale`, `_fed_rate`).
-        if "rate_function" in node.info and path == "train.MomentumOptimizer":
-            self.fixed(MOMENTUM_RULE.id, call, MOMENTUM_RULE.doc, "manual")
-        self.fixed(OPTIMIZER_RULE.id, call, f"tf.{path} → {keras.source.split('(')[0]}")
-        float64 = FLOAT64_DECAY.format(names=", ".join(keras.float64)) if keras.float64 else ""
-        if keras.drift or float64:
-            self.fixed(OPTIMIZER_RULE.id, call, "; ".join(filter(None, (float64, keras.drift))), "info")
-        if keras.note:
-            self.fixed(RMSPROP_RULE.id, call, keras.note, "manual")
-        return keras.source
 
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         new_functions: list[cst.FunctionDef] = []
@@ -1819,7 +1778,7 @@ class ProgramMove(MoveState):
         if not statements:
             statements.append(cst.parse_statement("pass\n"))
         # The collection's own statement left the step: every read of it there reads the owners.
-        statements = [self._collections_read(s) for s in statements]
+        statements = [optimizer_objects.collections_read(self, s) for s in statements]
         definition = stub.with_changes(body=stub.body.with_changes(body=statements))
         # A placeholder's own comment (`x = tf.placeholder(...)  # inputs`) goes above the
         # first step that takes it as an argument.
@@ -1919,85 +1878,6 @@ class ProgramMove(MoveState):
             )
         return node.info.get("seeded", node.stmt)  # type: ignore[return-value]
 
-    def _collections_read(self, expr: cst.CSTNodeT) -> cst.CSTNodeT:
-        """`expr` reading the variables of a TF1 collection (`zip(grads, tvars)`) from their
-        owners: the collection's statement leaves the step."""
-        mapping = {n.name: f"({self._collection_source(n)})" for n in self.scope.deps_of(expr) if n.kind == "collection"}
-        return expr.visit(cg.ReplaceNames(mapping)) if mapping else expr  # type: ignore[return-value]
-
-    def _collection_source(self, node: Node) -> str:
-        """Trainable variables of a TF1 collection, read from their owners inside the step."""
-        assert self.models is not None
-        scope = node.info["scope"]
-        if scope is not None:
-            instance = self.models.scoped_instances.get(str(scope))
-            if instance is None:
-                raise Unsupported(SCOPE_RULE.id, self.line(node.stmt), f"no model owns scope {scope!r}")
-            return f"{instance}.trainable_variables"
-        plain = [n.name for n in self.scope.nodes if n.kind == "variable" and n.trainable and "container" not in n.info]
-        parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
-            f"{name}.trainable_variables"
-            for name in [*self.models.instances(),
-                         *(str(n.info["instance"]) for n in self.scope.nodes if layer_has_weights(n))]
-        ]
-        if any("container" in n.info for n in self.scope.nodes):
-            raise Unsupported(SCOPE_RULE.id, self.line(node.stmt), "trainable_variables() over variable containers")
-        return " + ".join(parts) or "[]"
-
-    def _var_list(self, loss: cst.BaseExpression, given: cst.BaseExpression | None, line: int = 0) -> str:
-        if given is not None:
-            given_nodes = self.scope.deps_of(given)
-            if isinstance(given, cst.Name) and given_nodes and given_nodes[0].kind == "collection":
-                return self._collection_source(given_nodes[0])
-            if given_nodes and given_nodes[0].kind == "varlist" or isinstance(given, (cst.List, cst.Tuple)):
-                return code(given)
-            return f"list({code(given)})"
-        _, _, outside = backward_slice(self.scope.deps_of(loss))
-        plain = [
-            {"dict": f"*{n.name}.values()", "list": f"*{n.name}"}.get(str(n.info.get("container")), n.name)
-            for n in outside if n.kind == "variable" and n.trainable
-        ]
-        parts = ["[" + ", ".join(plain) + "]"] if plain else []
-        inside, _, _ = backward_slice(self.scope.deps_of(loss))
-        for n in inside:
-            if layer_has_weights(n):
-                parts.append(f"{n.info['instance']}.trainable_variables")
-        assert self.models is not None
-        for n in inside:
-            for model in self.models.models_called(n.value):
-                parts.append(f"{model}.trainable_variables")
-        if not parts:
-            raise Unsupported(OPTIMIZER_RULE.id, self.line(loss) or line, "loss depends on no trainable variable")
-        return " + ".join(dict.fromkeys(parts))
-
-    def _fed_rate(self, opt: Node, instance: str, var_list: str, rate: str) -> list[str]:
-        """Lines that set a fed learning rate; under Momentum, first rescale Keras's momentum by
-        new rate / old rate, as TF1 scales its whole accumulator by the current rate."""
-        lines = []
-        if opt.info["path"] == "train.MomentumOptimizer":
-            rescale, momentum = self.fresh("rescale"), self.fresh("momentum")
-            comment = "# TF1 scales its whole momentum accumulator by the current rate: rescale Keras's."
-            lines = [
-                f"{instance}.build({var_list})",
-                f"{comment}\n{rescale} = {rate} / {instance}.learning_rate",
-                f"for {momentum} in {_momentums(instance)}:\n    {momentum}.assign({momentum} * {rescale})",
-            ]
-        return [*lines, f"{instance}.learning_rate.assign({rate})"]
-
-    def _optimizer_for(self, train: Node, var_list: str) -> str:
-        """One Keras optimizer instance per (TF1 optimizer, variable list)."""
-        opt: Node = train.info["optimizer"]  # type: ignore[assignment]
-        key = (id(opt), var_list)
-        if key not in self.optimizer_instances:
-            if id(opt) in self.optimizers_applied:
-                raise Unsupported(
-                    OPTIMIZER_RULE.id, self.line(train.stmt),
-                    f"optimizer {opt.name} is applied to a second variable list (Keras 3 needs one instance per list)",
-                )
-            self.optimizer_instances[key] = opt.name
-            self.optimizers_applied.add(id(opt))
-        return self.optimizer_instances[key]
-
     def _recorded_targets(self, grad_nodes: list[Node]) -> list[cst.BaseStatement]:
         """A loss written inline (`minimize(a * a)`) is computed under the tape, named."""
         stmts: list[cst.BaseStatement] = []
@@ -2020,7 +1900,7 @@ class ProgramMove(MoveState):
             xs = args["xs"]
             collections = [n for n in self.scope.deps_of(xs) if n.kind == "collection"]
             if isinstance(xs, cst.Name) and collections:  # `tvars = tf.trainable_variables()`
-                xs_code = self._collection_source(collections[0])
+                xs_code = optimizer_objects.collection_source(self, collections[0])
             else:
                 xs_code = code(xs) if isinstance(xs, (cst.List, cst.Tuple)) else f"[{code(xs)}]"
             extra = f", output_gradients={code(args['grad_ys'])}" if "grad_ys" in args else ""
@@ -2029,7 +1909,7 @@ class ProgramMove(MoveState):
             stmt = cst.parse_statement(f"{target} = tape.gradient({code(args['ys'])}, {xs_code}{extra})\n")
             return [stmt.with_changes(leading_lines=node.stmt.leading_lines)]
         if node.kind == "compute_gradients":
-            var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self.line(node.stmt))  # type: ignore[arg-type]
+            var_list = optimizer_objects.var_list_source(self, node.info.get("loss_expr", args["loss"]), args.get("var_list"), self.line(node.stmt))  # type: ignore[arg-type]
             node.info["var_list"] = var_list
             target = code(node.stmt.body[0].targets[0].target)  # type: ignore[union-attr]
             grads = f"tape.gradient({code(args['loss'])}, {var_list})"
@@ -2040,24 +1920,24 @@ class ProgramMove(MoveState):
         elif node.kind == "train":
             opt: Node = node.info["optimizer"]  # type: ignore[assignment]
             if node.info["method"] == "minimize":
-                var_list = self._var_list(node.info.get("loss_expr", args["loss"]), args.get("var_list"), self.line(node.stmt))  # type: ignore[arg-type]
-                instance = self._optimizer_for(node, var_list)
+                var_list = optimizer_objects.var_list_source(self, node.info.get("loss_expr", args["loss"]), args.get("var_list"), self.line(node.stmt))  # type: ignore[arg-type]
+                instance = optimizer_objects.optimizer_for(self, node, var_list)
                 n = next(counter)
                 grads = "grads" if n == 1 else f"grads_{n}"
                 lr = opt.info.get("lr_placeholder")
                 if lr is not None:
-                    lines.extend(self._fed_rate(opt, instance, var_list, lr.name))  # type: ignore[union-attr]
+                    lines.extend(optimizer_objects.fed_rate(self, opt, instance, var_list, lr.name))  # type: ignore[union-attr]
                 lines.append(f"{grads} = tape.gradient({code(args['loss'])}, {var_list})")
                 lines.append(f"{instance}.apply_gradients(zip({grads}, {var_list}))")
             else:
                 gv = args["grads_and_vars"]
                 source_nodes = self.scope.deps_of(gv)
                 var_list = next((str(s.info["var_list"]) for s in _ancestors(source_nodes) if "var_list" in s.info), code(gv))
-                instance = self._optimizer_for(node, var_list)
+                instance = optimizer_objects.optimizer_for(self, node, var_list)
                 lr = opt.info.get("lr_placeholder")
                 if lr is not None:
-                    lines.extend(self._fed_rate(opt, instance, var_list, lr.name))  # type: ignore[union-attr]
-                lines.append(f"{instance}.apply_gradients({code(self._collections_read(gv))})")
+                    lines.extend(optimizer_objects.fed_rate(self, opt, instance, var_list, lr.name))  # type: ignore[union-attr]
+                lines.append(f"{instance}.apply_gradients({code(optimizer_objects.collections_read(self, gv))})")
             schedule = opt.info.get("schedule")
             if schedule is not None:
                 step = schedule.info["step"]  # type: ignore[union-attr]
@@ -2208,20 +2088,8 @@ def _momentum_rescale(optimizer: str, schedule: str, rescale: str, momentum: str
     rates = f"{schedule}({optimizer}.iterations) / {schedule}({optimizer}.iterations - 1)"
     return [
         f"{comment}\n{rescale} = {rates}",
-        f"for {momentum} in {_momentums(optimizer)}:\n    {momentum}.assign({momentum} * {rescale})",
+        f"for {momentum} in {momentums(optimizer)}:\n    {momentum}.assign({momentum} * {rescale})",
     ]
-
-
-def _momentums(optimizer: str) -> str:
-    """The momentum variables of a built Keras SGD optimizer."""
-    return f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
-
-
-def _rate_of_variables(node: Node) -> bool:
-    """A tensor computed in one expression from variables only (a warmup or decay rate)."""
-    return node.kind == "tensor" and bool(node.deps) and all(
-        d.kind not in INSIDE and d.kind != "placeholder" for d in node.deps
-    ) and not node.info
 
 
 def _feed_of(call: cst.Call) -> cst.BaseExpression | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..graph import Node, Scope, memoised_walk
+from ..graph import INSIDE, Node, Scope, memoised_walk
 from ..graph_classes import GraphClass
 from ..imports import Aliases
 from ..model_flags import FlagScan
@@ -137,6 +137,18 @@ class MoveState:
         self.fresh_from[base] = n
         self.used_names.add(name)
         return name
+
+
+def momentums(optimizer: str) -> str:
+    """The momentum variables of a built Keras SGD optimizer."""
+    return f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
+
+
+def rate_of_variables(node: Node) -> bool:
+    """A tensor computed in one expression from variables only (a warmup or decay rate)."""
+    return node.kind == "tensor" and bool(node.deps) and all(
+        d.kind not in INSIDE and d.kind != "placeholder" for d in node.deps
+    ) and not node.info
 
 
 def layer_has_weights(node: Node) -> bool:
