@@ -48,7 +48,7 @@ from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .move import contexts, layer_instances, optimizer_objects, savers, seeding
+from .move import contexts, layer_instances, listings, optimizer_objects, savers, seeding
 from .move.state import (
     Item,
     MoveState,
@@ -57,7 +57,6 @@ from .move.state import (
     SummaryLoop,
     assigns_by_name,
     assigns_in,
-    layer_has_weights,
     momentums,
     rate_of_variables,
 )
@@ -476,12 +475,12 @@ class ProgramMove(MoveState):
             isinstance(c, cst.Call) and (self.aliases.resolve(c.func) or "") in SUMMARY_OPS for c in calls
         ):
             return None
-        owners = [n for n in self.scope.nodes if self._lazy_owners(n)]
+        owners = [n for n in self.scope.nodes if listings.lazy_owners(self, n)]
         if any(str(n.info.get("layer", "")).startswith("contrib.") or self.models.models_called(n.value)  # type: ignore[union-attr]
                for n in owners):
             # contrib layers and model functions name variables unlike their Keras layers
             raise Unsupported(SUMMARIES_RULE.id, self.line(stmt), "summaries named by variables Keras names otherwise")
-        listing = self._variable_listing(attr, stmt, names_unused=True)
+        listing = listings.variable_listing(self, attr, stmt, names_unused=True)
         variable = stmt.target.value
         return SummaryLoop(variable, listing, owners), calls  # type: ignore[return-value]
 
@@ -1439,9 +1438,9 @@ class ProgramMove(MoveState):
             prelude = self._build_weights(stmt, new_functions)
         for key, (attr, names_unused) in reads.lists.items():
             named = reads.names.get(key, [])
-            eager[key] = cst.parse_expression(self._variable_listing(attr, stmt, names_unused or bool(named)))
+            eager[key] = cst.parse_expression(listings.variable_listing(self, attr, stmt, names_unused or bool(named)))
             plain = isinstance(eager[key], cst.List)  # tf.Variables: TF2 names them as TF1 did
-            if named and not plain and not self._keras_listing(eager[key]):
+            if named and not plain and not listings.keras_listing(eager[key]):
                 raise Unsupported(EAGER_RULE.id, self.line(stmt), "names of TF1 and Keras variables read from one list")
             for read in [] if plain else named:
                 # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
@@ -1485,18 +1484,10 @@ class ProgramMove(MoveState):
                 return True
         return False
 
-    def _lazy_owners(self, node: Node) -> list[str]:
-        """Keras layers and models a graph node calls: their weights exist once called."""
-        if node.kind not in INSIDE:
-            return []
-        assert self.models is not None
-        layers = [str(node.info["instance"])] if layer_has_weights(node) else []
-        return layers + self.models.models_called(node.value)
-
     def _build_weights(self, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> list[cst.BaseStatement]:
         """`f.get_concrete_function()` for the step functions whose Keras weights do not exist
         yet: TF1 created them when the graph was built; Keras creates them on the first call."""
-        lazy = [n for n in self.scope.nodes if id(n) not in self.built and self._lazy_owners(n)]
+        lazy = [n for n in self.scope.nodes if id(n) not in self.built and listings.lazy_owners(self, n)]
         slices = {id(n): {id(m) for m in backward_slice([n])[0]} for n in lazy}
         sinks = [n for n in lazy if not any(id(n) in slices[id(m)] for m in lazy if m is not n)]
         statements: list[cst.BaseStatement] = []
@@ -1508,42 +1499,6 @@ class ProgramMove(MoveState):
             statements.append(cst.parse_statement(f"{fn.name}.get_concrete_function()\n"))
             self.fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
         return statements
-
-    @staticmethod
-    def _keras_listing(listing: cst.BaseExpression) -> bool:
-        """A listing made only of Keras owners' variables (`a.trainable_variables + b...`)."""
-        while isinstance(listing, cst.BinaryOperation):
-            if not ProgramMove._keras_listing(listing.right):
-                return False
-            listing = listing.left
-        return isinstance(listing, cst.Attribute)
-
-    def _variable_listing(self, attr: str, stmt: cst.BaseStatement, names_unused: bool) -> str:
-        """The variables TF1's collection held, in creation order: plain variables by name,
-        Keras layers' and models' through `attr` (only where their names are not used: a
-        Keras variable's `name` is not TF1's scoped name)."""
-        if attr == "variables" and any(n.kind == "train" for n in self.scope.nodes):
-            raise Unsupported(EAGER_RULE.id, self.line(stmt), "global variables listed after a train op (TF1 lists its optimizer slots)")
-        if self.graph_instances or self.variable_factories:
-            raise Unsupported(EAGER_RULE.id, self.line(stmt), "variables created where the program model does not list them")
-        parts: list[str] = []
-        plain: list[str] = []
-        for node in self.scope.nodes:
-            if node.kind == "variable":
-                if attr == "variables" or node.trainable:
-                    container = node.info.get("container")
-                    plain.extend([{"dict": f"*{node.name}.values()", "list": f"*{node.name}"}[str(container)]]
-                                 if container else node.names)
-                continue
-            for owner in self._lazy_owners(node):
-                if not names_unused:
-                    raise Unsupported(EAGER_RULE.id, self.line(stmt), "names of Keras variables read from a TF1 variable list")
-                if f"{owner}.{attr}" not in parts:
-                    parts.extend([f"[{', '.join(plain)}]"] if plain else [])
-                    plain = []
-                    parts.append(f"{owner}.{attr}")
-        parts.extend([f"[{', '.join(plain)}]"] if plain else [])
-        return " + ".join(parts) or "[]"
 
     def _report_shown(self, reads: Reads) -> None:
         """What a printed read shows differs in TF2: an informational finding says so."""
