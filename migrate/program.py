@@ -12,25 +12,14 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import replace
 
 import libcst as cst
 
 from . import codegen as cg
 from . import feeds as feed_vars
-from .api_table import (
-    INITIALIZERS,
-    LAYERS,
-    OPTIMIZERS,
-    QUEUE_INPUTS,
-    REGULARIZERS,
-    SCHEDULES,
-    SUMMARY_MERGES,
-    SUMMARY_OPS,
-)
+from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, QUEUE_INPUTS, REGULARIZERS, SCHEDULES
 from .codegen import code
-from .eager_reads import Reads, find_reads, keras_shape, variable_list
+from .eager_reads import Reads, find_reads, keras_shape
 from .graph import (
     INSIDE,
     Node,
@@ -48,13 +37,19 @@ from .graph_loops import loop_node, split_graph_loops
 from .imports import Aliases
 from .inline import inline_builders
 from .model_flags import FlagScan
-from .move import contexts, layer_instances, listings, optimizer_objects, savers, seeding
+from .move import (
+    contexts,
+    layer_instances,
+    listings,
+    optimizer_objects,
+    savers,
+    seeding,
+    summary_ops,
+)
 from .move.state import (
     Item,
     MoveState,
     StepFunction,
-    SummaryEntry,
-    SummaryLoop,
     assigns_by_name,
     assigns_in,
     momentums,
@@ -85,7 +80,7 @@ from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
 from .shared_steps import share_steps
 from .step_names import step_base, what_is_trained
-from .summary_helpers import call_statements, static_string, summary_helpers
+from .summary_helpers import call_statements, summary_helpers
 from .suppress import is_skipped
 from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
@@ -393,144 +388,23 @@ class ProgramMove(MoveState):
                 node = self._classify(small, stmt, item)
                 if node is not None:
                     return self._emit_node(node, item), []
-            if isinstance(small, cst.Expr) and self._summary_entries(small.value) is not None:
+            if isinstance(small, cst.Expr) and summary_ops.summary_entries(self, small.value) is not None:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
-                self.scope.add(self._summary_node((self.fresh("summary"),), stmt, small.value, item.names))
+                self.scope.add(summary_ops.summary_node(self, (self.fresh("summary"),), stmt, small.value, item.names))
                 return [], []
         computed = loop_node(stmt, self.scope, len(self.scope.nodes), self._contains_run_site)
         if computed is not None:
             self._check_rebinding(computed, item)
             self.scope.add(computed)
             return self._emit_node(computed, item), []
-        loop = self._summary_loop(stmt)
+        loop = summary_ops.summary_loop(self, stmt)
         if loop is not None:
             for call in loop[1]:
-                self.scope.add(self._summary_node((self.fresh("summary"),), stmt, call, item.names, loop[0]))
+                self.scope.add(summary_ops.summary_node(self, (self.fresh("summary"),), stmt, call, item.names, loop[0]))
             return [], []
         if any(is_random(c, self.aliases) for c in calls_in(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
-
-    def _summary_entries(self, value: cst.BaseExpression) -> list[SummaryEntry] | None:
-        """The entries of a summary op (its tag as written) or merge; None for other values."""
-        if not isinstance(value, cst.Call):
-            return None
-        path = self.aliases.resolve(value.func) or ""
-        if path in SUMMARY_OPS:
-            args = call_args(value, ("name", "tensor"))
-            data = args.get("tensor", args.get("values", args.get("data")))
-            if "name" not in args or data is None:
-                raise Unsupported(SUMMARIES_RULE.id, self.line(value), f"tf.{path} without a tag and a value")
-            return [SummaryEntry(SUMMARY_OPS[path], code(args["name"]), data)]
-        if path == "summary.merge_all":
-            return [e for n in self.scope.nodes if n.kind == "summary" and not n.info["merge"] for e in n.info["entries"]]  # type: ignore[attr-defined]
-        if path == "summary.merge" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
-            entries = []
-            for element in value.args[0].value.elements:  # type: ignore[union-attr]
-                node = self.scope.lookup(element.value.value) if isinstance(element.value, cst.Name) else None
-                if node is None or node.kind != "summary":
-                    raise Unsupported(SUMMARIES_RULE.id, self.line(value), "tf.summary.merge of something not a summary")
-                entries.extend(node.info["entries"])  # type: ignore[arg-type]
-            return entries
-        return None
-
-    def _summary_node(self, names: tuple[str, ...], stmt: cst.BaseStatement, value: cst.BaseExpression,
-                      scope: str | None, loop: SummaryLoop | None = None) -> Node:
-        """A summary op or merge; an op's tag gets the name scope TF1 prefixed it with."""
-        merge = (self.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
-        entries = self._summary_entries(value) or []
-        if not merge:
-            entries = [replace(e, tag=self._scoped_tag(e.tag, scope, value), loop=loop) for e in entries]
-        deps = list(dict.fromkeys(d for e in entries for d in self.scope.deps_of(e.data)))
-        if loop is not None:
-            deps = list(dict.fromkeys([*deps, *loop.owners]))
-        self.summary_kinds.update(e.op for e in entries)
-        self.fixed(SUMMARIES_RULE.id, stmt, "summary values returned from the step, written at add_summary")
-        return Node(names, "summary", stmt, value, len(self.scope.nodes), deps, info={"entries": entries, "merge": merge})
-
-    def _scoped_tag(self, tag: str, scope: str | None, value: cst.BaseExpression) -> str:
-        """The tag TF1 wrote: under the op's name scope, made unique like other graph names."""
-        if scope is None:
-            raise Unsupported(SUMMARIES_RULE.id, self.line(value), f"summary {tag} under a name scope named at run time")
-        literal = static_string(cst.parse_expression(tag))
-        if literal is not None:
-            written = self.name_scopes.unique(scope + literal)
-            if written == literal:
-                return tag
-            quote = tag[0] if tag[0] in "'\"" else "'"
-            return f"{quote}{written}{quote}" if quote not in written and "\\" not in written else repr(written)
-        return f"{scope!r} + {tag}" if scope else tag
-
-    def _summary_loop(self, stmt: cst.BaseStatement) -> tuple[SummaryLoop, list[cst.Call]] | None:
-        """`for v in tf.trainable_variables(): tf.summary.histogram(v.op.name, v)`: the loop
-        and its summary calls, when it only makes summaries of listed Keras variables."""
-        if not (isinstance(stmt, cst.For) and isinstance(stmt.target, cst.Name) and stmt.orelse is None
-                and isinstance(stmt.iter, cst.Call) and not stmt.asynchronous):
-            return None
-        attr = variable_list(stmt.iter, self.aliases)
-        body = stmt.body.body  # type: ignore[union-attr]
-        calls = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                 and isinstance(s.body[0], cst.Expr)]
-        if attr is None or len(calls) != len(body) or not all(
-            isinstance(c, cst.Call) and (self.aliases.resolve(c.func) or "") in SUMMARY_OPS for c in calls
-        ):
-            return None
-        owners = [n for n in self.scope.nodes if listings.lazy_owners(self, n)]
-        if any(str(n.info.get("layer", "")).startswith("contrib.") or self.models.models_called(n.value)  # type: ignore[union-attr]
-               for n in owners):
-            # contrib layers and model functions name variables unlike their Keras layers
-            raise Unsupported(SUMMARIES_RULE.id, self.line(stmt), "summaries named by variables Keras names otherwise")
-        listing = listings.variable_listing(self, attr, stmt, names_unused=True)
-        variable = stmt.target.value
-        return SummaryLoop(variable, listing, owners), calls  # type: ignore[return-value]
-
-    def _summary_dict(self, node: Node, read: bool = False) -> str:
-        """What a fetched summary returns: its tensors by tag (by TF2 op, then tag, when the
-        program writes summaries of several kinds); `read`: variables read by tf.identity."""
-        entries: list[SummaryEntry] = node.info["entries"]  # type: ignore[assignment]
-        kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
-        variable = self._is_variable if read else None
-        if len(kinds) == 1:
-            return _entries_dict(entries, variable)
-        return "{" + ", ".join(
-            f"{op!r}: {_entries_dict([e for e in entries if e.op == op], variable)}" for op in kinds
-        ) + "}"
-
-    def _is_variable(self, name: str) -> bool:
-        node = self.scope.lookup(name)
-        return node is not None and node.kind == "variable" and "container" not in node.info
-
-    def _summary_structure(self) -> str:
-        return "dict" if len(self.summary_kinds) == 1 else "nested"
-
-    def _summary_write(self, call: cst.Call, converted: cst.Call | None = None) -> cst.BaseStatement | None:
-        """`writer.add_summary(value, step)` → the TF2 writes of value's tags at that step
-        (`converted`: the call with its run sites already converted)."""
-        func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "add_summary" and isinstance(func.value, cst.Name)):
-            return None
-        writer = self.scope.lookup(func.value.value)
-        if writer is None or writer.kind != "writer":
-            return None
-        args = call_args(call, ("summary", "global_step"))
-        if "summary" not in args or not self.summary_kinds:
-            raise Unsupported(SUMMARIES_RULE.id, self.line(call), "add_summary without a summary")
-        if converted is not None:
-            args = call_args(converted, ("summary", "global_step"))
-        step = code(args["global_step"]) if "global_step" in args else "0"  # TF1 wrote step 0
-        value = code(args["summary"])
-        kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in self.summary_kinds]
-        bind = ""
-        if not isinstance(args["summary"], cst.Name) and len(kinds) > 1 and converted is not None:
-            # fetched once, written by kind
-            name = self.fresh("summary_values")
-            bind, value = f"    {name} = {value}\n", name
-        loops = bind + "".join(
-            f"    for tag, value in {value if len(kinds) == 1 else f'{value}[{op!r}]'}.items():\n"
-            f"        tf.summary.{op}(tag, value, step={step})\n"
-            for op in kinds
-        )
-        return cst.parse_statement(f"with {func.value.value}.as_default():\n{loops}")
 
     def _target_names(self, target: cst.BaseAssignTargetExpression) -> tuple[str, ...] | None:
         if isinstance(target, cst.Name):
@@ -558,7 +432,7 @@ class ProgramMove(MoveState):
             raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
         kind, info = self._kind_of(value, deps, item)
         if kind == "summary":
-            node = self._summary_node(names, stmt, value, item.names)
+            node = summary_ops.summary_node(self, names, stmt, value, item.names)
             self.scope.add(node)
             return node
         if kind == "tensor" and contexts.reads_regularization(self, value):
@@ -676,7 +550,7 @@ class ProgramMove(MoveState):
             return "collection", {"scope": scope_arg.evaluated_value if scope_arg is not None else None}
         if path in INITIALIZERS or (path or "").startswith("keras.initializers."):
             return "object", {}
-        if self._summary_entries(value) is not None:
+        if summary_ops.summary_entries(self, value) is not None:
             return "summary", {}
         if path == "summary.FileWriter":
             return "writer", {}
@@ -1039,7 +913,7 @@ class ProgramMove(MoveState):
                         move.fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
                     converted = updated.body[0].value  # type: ignore[attr-defined]
-                    write = move._summary_write(call, converted) if isinstance(call, cst.Call) else None
+                    write = summary_ops.summary_write(move, call, converted) if isinstance(call, cst.Call) else None
                     if write is not None:
                         move.fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
                         return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]
@@ -1110,7 +984,7 @@ class ProgramMove(MoveState):
         self._report_shown(reads)
         if not keyed and not reads.rewrites and not session_withs and not any(
             self._run_site(c) or self._is_noop_session_call(c) or savers.saver_call(self, c)
-            or self._session_arguments(c) or self._summary_write(c)
+            or self._session_arguments(c) or summary_ops.summary_write(self, c)
             for c in calls_in(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
@@ -1680,7 +1554,7 @@ class ProgramMove(MoveState):
         )
         read_first = {
             leaf: self.fresh(f"{leaf.removeprefix(SELF_PREFIX)}_value")
-            for leaf in beside_update if self._is_variable(leaf)
+            for leaf in beside_update if summary_ops.is_variable(self, leaf)
         }
         forward_stmts += [cst.parse_statement(f"{v} = tf.identity({k})\n") for k, v in read_first.items()]
         forward_stmts += [self._inside_statement(n) for n in forward]
@@ -1690,8 +1564,8 @@ class ProgramMove(MoveState):
             node = self.scope.lookup(leaf)
             if node is None or node.kind != "summary":
                 continue
-            values = self._summary_dict(node, read=True)
-            if values != self._summary_dict(node):
+            values = summary_ops.summary_dict(self, node, read=True)
+            if values != summary_ops.summary_dict(self, node):
                 snapshots[leaf] = self.fresh(f"{leaf}_values")
                 forward_stmts.append(cst.parse_statement(f"{snapshots[leaf]} = {values}\n"))
         forward_stmts += self._recorded_targets(grad_nodes)
@@ -1929,7 +1803,7 @@ class ProgramMove(MoveState):
             if node is not None and _valueless(node):
                 return None, "none"
             if node is not None and node.kind == "summary":
-                return snapshots.get(fetch.value) or self._summary_dict(node), self._summary_structure()
+                return snapshots.get(fetch.value) or summary_ops.summary_dict(self, node), summary_ops.summary_structure(self)
             if node is not None and node.kind == "schedule":
                 return f"{node.name}_value", "single"
             if node is not None and _list_valued(node, self.aliases):
@@ -1948,7 +1822,7 @@ class ProgramMove(MoveState):
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
                     summaries.append(original.value)
-                    return cst.parse_expression(snapshots.get(original.value) or move._summary_dict(node))
+                    return cst.parse_expression(snapshots.get(original.value) or summary_ops.summary_dict(move, node))
                 if node is not None and node.kind == "schedule":
                     return cst.Name(f"{original.value}_value")
                 return updated
@@ -2155,39 +2029,3 @@ def _trainable(call: cst.Call) -> bool:
         if arg.keyword is not None and arg.keyword.value == "trainable":
             return not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
     return True
-
-
-def _entries_dict(entries: list[SummaryEntry], variable: Callable[[str], bool] | None = None) -> str:
-    """A dict literal of the entries' tensors by tag; a loop's entries as a comprehension,
-    its variables named by their TF1 names (`v.op.name` → Keras's `v.path`). With `variable`
-    (is this name a variable?), a variable's value is read now, by tf.identity."""
-
-    def data(e: SummaryEntry) -> str:
-        name = e.data.value if isinstance(e.data, cst.Name) else None
-        read = variable is not None and name is not None and (
-            variable(name) if e.loop is None else name == e.loop.variable
-        )
-        return f"tf.identity({name})" if read else code(e.data)
-
-    parts: list[str] = []
-    for e in entries:
-        if e.loop is None:
-            parts.append(f"{e.tag}: {data(e)}")
-            continue
-        v = e.loop.variable
-        tag = code(cst.parse_expression(e.tag).visit(_KerasVariableNames(v)))
-        parts.append(f"**{{{tag}: {data(e)} for {v} in {e.loop.listing}}}")
-    return "{" + ", ".join(parts) + "}"
-
-
-class _KerasVariableNames(cst.CSTTransformer):
-    """TF1 names of a listed variable read as Keras 3 spells them: `v.op.name` is `v.path`,
-    `v.name` is `v.path + ":0"` (a Keras variable's `name` is only its last part)."""
-
-    def __init__(self, variable: str) -> None:
-        super().__init__()
-        self.names = {f"{variable}.op.name": f"{variable}.path", f"{variable}.name": f'({variable}.path + ":0")'}
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        spelled = self.names.get(code(original))
-        return cst.parse_expression(spelled) if spelled is not None else updated
