@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
+from functools import partial
 
 import libcst as cst
 
@@ -42,6 +43,7 @@ from .move import (
     layer_instances,
     listings,
     optimizer_objects,
+    run_sites,
     savers,
     seeding,
     summary_ops,
@@ -54,6 +56,7 @@ from .move.state import (
     assigns_in,
     momentums,
     rate_of_variables,
+    valueless,
 )
 from .op_seeds import is_random
 from .report import Finding, Unsupported
@@ -169,7 +172,7 @@ class ProgramMove(MoveState):
             if block is not None:
                 out.extend(block[0])
                 continue
-            if isinstance(item.stmt, cst.FunctionDef) and (self.class_mode or self._has_run_calls(item.stmt)):
+            if isinstance(item.stmt, cst.FunctionDef) and (self.class_mode or run_sites.has_run_calls(self, item.stmt)):
                 deferred.append((len(out), item.stmt))
                 out.append(item.stmt)
                 pending = []
@@ -287,11 +290,6 @@ class ProgramMove(MoveState):
             isinstance(c.func, cst.Name) and c.func.value in names for c in calls_in(stmt)
         )
 
-    def _has_run_calls(self, func: cst.FunctionDef) -> bool:
-        """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
-        callees = calls_by_callee(func)
-        return ".run" in callees or ".eval" in callees
-
     def _defines_graph(self, item: Item) -> bool:
         return id(item.stmt) in self.scope.statements or self._is_converted(item)
 
@@ -369,7 +367,7 @@ class ProgramMove(MoveState):
                 return converted, []
             if any(self.aliases.resolve(c.func) == "Variable" for c in calls_in(stmt)):
                 self.variable_factories.add(stmt.name.value)
-            if self._contains_run_site(stmt) or self._reads_session(stmt):
+            if run_sites.contains_run_site(self, stmt) or run_sites.reads_session(self, stmt):
                 return self._emit_driver(stmt)
             deferred = self._deferred_updates(stmt)
             if deferred is not None:
@@ -392,7 +390,7 @@ class ProgramMove(MoveState):
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
                 self.scope.add(summary_ops.summary_node(self, (self.fresh("summary"),), stmt, small.value, item.names))
                 return [], []
-        computed = loop_node(stmt, self.scope, len(self.scope.nodes), self._contains_run_site)
+        computed = loop_node(stmt, self.scope, len(self.scope.nodes), partial(run_sites.contains_run_site, self))
         if computed is not None:
             self._check_rebinding(computed, item)
             self.scope.add(computed)
@@ -418,7 +416,7 @@ class ProgramMove(MoveState):
     def _classify(self, assign: cst.Assign, stmt: cst.SimpleStatementLine, item: Item) -> Node | None:
         """Add the node an assignment defines to the scope; None for plain Python."""
         value = assign.value
-        if self._contains_run_site(value) or feed_vars.dict_feed_keys(value, self._is_placeholder):
+        if run_sites.contains_run_site(self, value) or feed_vars.dict_feed_keys(value, self._is_placeholder):
             return None
         deps = self.scope.deps_of(value)
         is_graph = bool(deps) or refers_to_tf(value, self.aliases) or (
@@ -906,10 +904,10 @@ class ProgramMove(MoveState):
             ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
                 if len(original.body) == 1 and isinstance(original.body[0], cst.Expr):
                     call = original.body[0].value
-                    restart = move._iterator_restart(call) if isinstance(call, cst.Call) else None
+                    restart = run_sites.iterator_restart(move, call) if isinstance(call, cst.Call) else None
                     if restart is not None:
                         return restart.with_changes(leading_lines=updated.leading_lines)
-                    if isinstance(call, cst.Call) and move._is_noop_session_call(call):
+                    if isinstance(call, cst.Call) and run_sites.is_noop_session_call(move, call):
                         move.fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                         return cst.RemovalSentinel.REMOVE
                     converted = updated.body[0].value  # type: ignore[attr-defined]
@@ -936,15 +934,15 @@ class ProgramMove(MoveState):
                 saver = savers.saver_call(move, original)
                 if saver is not None:
                     return saver
-                sessions = {id(a.value) for a in move._session_arguments(original)}
+                sessions = {id(a.value) for a in run_sites.session_arguments(move, original)}
                 if sessions:
                     move.fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
                     return updated.with_changes(args=[
                         new.with_changes(value=cst.Name("None")) if id(old.value) in sessions else new
                         for old, new in zip(original.args, updated.args, strict=True)
                     ])
-                site = move._run_site(original)
-                if site is None or move._is_noop_session_call(original) or move._initialized_iterator(original):
+                site = run_sites.run_site(move, original)
+                if site is None or run_sites.is_noop_session_call(move, original) or run_sites.initialized_iterator(move, original):
                     return updated
                 fetch, feed = site
                 keep = [picked[original]] if original in picked else unpacked.get(original, (None, None))[0]
@@ -976,15 +974,15 @@ class ProgramMove(MoveState):
         unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
         picked: dict[cst.BaseExpression, int] = {}  # `sess.run([loss, train_op])[0]` -> 0
 
-        session_withs = self._session_withs(stmt)
+        session_withs = run_sites.session_with_ids(self, stmt)
         eager_locals = self._eager_locals(stmt)
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
         self._report_shown(reads)
         if not keyed and not reads.rewrites and not session_withs and not any(
-            self._run_site(c) or self._is_noop_session_call(c) or savers.saver_call(self, c)
-            or self._session_arguments(c) or summary_ops.summary_write(self, c)
+            run_sites.run_site(self, c) or run_sites.is_noop_session_call(self, c) or savers.saver_call(self, c)
+            or run_sites.session_arguments(self, c) or summary_ops.summary_write(self, c)
             for c in calls_in(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
@@ -992,9 +990,9 @@ class ProgramMove(MoveState):
         for node in walk(stmt):
             if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
                 discarded.add(node.value)
-            elif isinstance(node, cst.Assign) and (found := self._unpacked_ops(node)) is not None:
+            elif isinstance(node, cst.Assign) and (found := run_sites.unpacked_ops(self, node)) is not None:
                 unpacked[node.value] = found  # type: ignore[index]
-            elif isinstance(node, cst.Subscript) and (index := self._picked_item(node)) is not None:
+            elif isinstance(node, cst.Subscript) and (index := run_sites.picked_item(self, node)) is not None:
                 picked[node.value] = index
         new = transform(stmt, Driver())
         if isinstance(new, cst.RemovalSentinel):
@@ -1011,171 +1009,6 @@ class ProgramMove(MoveState):
             new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
         return [*prelude, new], new_functions  # type: ignore[list-item]
 
-    def _session_withs(self, stmt: cst.BaseStatement) -> set[int]:
-        """Ids of the `with tf.Session() as s:` blocks nested in driver code (a session per
-        loop round, say): they unwrap like top-level ones, `s` taken as a session."""
-        found: set[int] = set()
-        for node in walk(stmt):
-            if isinstance(node, cst.With) and all(
-                isinstance(i.item, cst.Call) and self.aliases.resolve(i.item.func) in SESSION_CALLS
-                for i in node.items
-            ):
-                found.add(id(node))
-                self.scope.sessions.update(
-                    i.asname.name.value for i in node.items
-                    if i.asname is not None and isinstance(i.asname.name, cst.Name)
-                )
-        return found
-
-    def _unpacked_ops(self, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
-        """(kept positions, new target) when a run's op results are unpacked into `_`."""
-        if len(assign.targets) != 1 or not isinstance(assign.value, cst.Call):
-            return None
-        target = assign.targets[0].target
-        site = self._run_site(assign.value)
-        if site is None or not isinstance(target, (cst.Tuple, cst.List)):
-            return None
-        fetch = site[0]
-        if not isinstance(fetch, (cst.List, cst.Tuple)) or len(fetch.elements) != len(target.elements):
-            return None
-        keep: list[int] = []
-        for i, (node, t) in enumerate(zip(self._element_nodes(fetch), target.elements)):
-            if node is not None and _valueless(node):
-                if not (isinstance(t.value, cst.Name) and t.value.value == "_"):
-                    return None
-            else:
-                keep.append(i)
-        if not keep or len(keep) == len(fetch.elements):
-            return None
-        kept = [target.elements[i].value for i in keep]
-        new_target = kept[0] if len(kept) == 1 else target.with_changes(
-            elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in (target.elements[i] for i in keep)]
-        )
-        return keep, new_target  # type: ignore[return-value]
-
-    def _element_nodes(self, seq: cst.List | cst.Tuple) -> list[Node | None]:
-        """The graph node each element of a fetched list names (None: not a plain name of one)."""
-        return [self.scope.lookup(e.value.value) if isinstance(e.value, cst.Name) else None for e in seq.elements]
-
-    def _picked_item(self, subscript: cst.Subscript) -> int | None:
-        """`i` of `sess.run([a, train_op])[i]` where a train op is fetched beside the item
-        read: the step need not return the op's None."""
-        if not isinstance(subscript.value, cst.Call) or len(subscript.slice) != 1:
-            return None
-        index = subscript.slice[0].slice
-        site = self._run_site(subscript.value)
-        if site is None or not isinstance(index, cst.Index) or not isinstance(index.value, cst.Integer):
-            return None
-        fetch = site[0]
-        if not isinstance(fetch, (cst.List, cst.Tuple)) or not fetch.elements:
-            return None
-        nodes = self._element_nodes(fetch)
-        i = int(index.value.value, 0)
-        if not 0 <= i < len(nodes) or nodes[i] is None or _valueless(nodes[i]):  # type: ignore[arg-type]
-            return None
-        return i if any(n is not None and _valueless(n) for n in nodes) else None
-
-    def _reads_session(self, node: cst.CSTNode) -> bool:
-        return any(n.value in self.scope.sessions for n in names_read(node))
-
-    def _contains_run_site(self, expr: cst.CSTNode) -> bool:
-        return any(
-            self._run_site(c) is not None or self._is_noop_session_call(c) or savers.saver_call(self, c) is not None
-            for c in calls_in(expr)
-        )
-
-    def _initialized_iterator(self, call: cst.Call) -> Node | None:
-        """The initializable iterator whose initializer a session run runs, if it does."""
-        site = self._run_site(call)
-        fetch = site[0] if site is not None else None
-        if not (isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer"
-                and isinstance(fetch.value, cst.Name)):
-            return None
-        iterator = self.scope.lookup(fetch.value.value)
-        return iterator if iterator is not None and iterator.info.get("initializable") else None
-
-    def _iterator_restart(self, call: cst.Call) -> cst.SimpleStatementLine | None:
-        """`sess.run(iterator.initializer, feed)` → `iterator = iter(make_dataset(<fed values>))`."""
-        iterator = self._initialized_iterator(call)
-        if iterator is None:
-            return None
-        feed = self._run_site(call)[1]  # type: ignore[index]
-        dataset = self.scope.lookup(code(iterator.info["dataset"]))  # type: ignore[arg-type]
-        fed: list[Node] = dataset.info.get("placeholders", []) if dataset is not None else []  # type: ignore[assignment]
-        feeds: dict[str, str] = {}
-        if feed is not None:
-            if not isinstance(feed, cst.Dict) or not all(
-                isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) for e in feed.elements
-            ):
-                raise Unsupported(DATA_RULE.id, self.line(call), "initializer feed_dict is not a dict literal")
-            feeds = {e.key.value: code(e.value) for e in feed.elements}  # type: ignore[union-attr]
-        if set(feeds) != {n.name for n in fed}:
-            raise Unsupported(DATA_RULE.id, self.line(call), "initializer run without a value for each placeholder")
-        args = ", ".join(feeds[n.name] for n in fed)
-        source = f"iter({dataset.info['maker']}({args}))" if fed else f"iter({code(iterator.info['dataset'])})"  # type: ignore[union-attr,arg-type]
-        self.fixed(DATA_RULE.id, call, "iterator initializer run → a new Python iteration over the dataset")
-        return cst.parse_statement(f"{iterator.name} = {source}\n")  # type: ignore[return-value]
-
-    def _is_noop_session_call(self, call: cst.Call) -> bool:
-        func = call.func
-        if not isinstance(func, cst.Attribute):
-            return False
-        receiver = func.value
-        if func.attr.value == "reuse_variables":
-            # Reuse is implicit once layers are objects: the same instance is called again.
-            if isinstance(receiver, cst.Name):
-                return receiver.value in self.scope_handles
-            return isinstance(receiver, cst.Call) and self.aliases.resolve(receiver.func) == "get_variable_scope"
-        if func.attr.value == "close" and isinstance(receiver, cst.Name):
-            return receiver.value in self.scope.sessions
-        if func.attr.value == "run":
-            if isinstance(receiver, cst.Name) and (receiver.value in self.scope.sessions or (
-                self.class_mode and self.scope.lookup(receiver.value) is None
-            )):
-                # A method's session is a parameter: `sess.run(<initializer>)` is known by its fetch.
-                fetch = call.args[0].value if call.args else None
-                return fetch is not None and self._is_init(fetch)
-            return self._is_init(receiver)
-        return False
-
-    def _is_init(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Call):
-            return self.aliases.resolve(expr.func) in INIT_CALLS
-        if isinstance(expr, cst.Name):
-            node = self.scope.lookup(expr.value)
-            return node is not None and node.kind == "init"
-        if isinstance(expr, cst.Attribute) and expr.attr.value == "initializer" and isinstance(expr.value, cst.Name):
-            # `sess.run(v.initializer)`: a tf.Variable holds its value once it is made
-            node = self.scope.lookup(expr.value.value)
-            return node is not None and node.kind == "variable"
-        if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
-            return all(self._is_init(e.value) for e in expr.elements)
-        return False
-
-    def _run_site(self, call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression | None] | None:
-        """(fetches, feed_dict) of a session run, `t.eval()` or `op.run()`; None otherwise."""
-        func = call.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in ("run", "eval"):
-            return None
-        receiver = func.value
-        kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-        positional = [a.value for a in call.args if a.keyword is None]
-        is_session = isinstance(receiver, cst.Name) and (
-            receiver.value in self.scope.sessions
-            or (self.class_mode and self.scope.lookup(receiver.value) is None and bool(positional)
-                and bool(self.scope.deps_of(positional[0])))
-        )
-        if is_session:
-            if func.attr.value != "run" or not positional:
-                return None
-            feed = kwargs.get("feed_dict", positional[1] if len(positional) > 1 else None)
-            return positional[0], feed
-        if isinstance(receiver, cst.Name):
-            node = self.scope.lookup(receiver.value)
-            if node is not None and node.kind in INSIDE | {"variable"}:
-                return receiver, kwargs.get("feed_dict", positional[0] if positional else None)
-        return None
-
     def _record_instances(self, stmt: cst.BaseStatement) -> None:
         """`model = GraphClass(...)` at this level: its session arguments and variables."""
         if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):
@@ -1186,12 +1019,6 @@ class ProgramMove(MoveState):
                 and value.func.value in self.graph_classes and len(targets) == 1
                 and isinstance(targets[0].target, cst.Name)):
             self.graph_instances[targets[0].target.value] = self.graph_classes[value.func.value]
-
-    def _graph_method_call(self, call: cst.Call) -> bool:
-        """A method call on a converted class instance (its session argument becomes None)."""
-        func = call.func
-        return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                and func.value.value in self.graph_instances)
 
     def _instance_step(self, site: cst.Call) -> cst.BaseExpression | None:
         """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
@@ -1221,35 +1048,10 @@ class ProgramMove(MoveState):
         """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
         allowed: set[int] = set(keyed) | _bound_names(stmt)
         for call in calls_in(stmt):
-            if self._run_site(call) is not None or self._is_noop_session_call(call) or savers.saver_call(self, call):
+            if run_sites.run_site(self, call) is not None or run_sites.is_noop_session_call(self, call) or savers.saver_call(self, call):
                 allowed.update(id(name) for name in names_read(call))
-            allowed.update(id(arg.value) for arg in self._session_arguments(call))
+            allowed.update(id(arg.value) for arg in run_sites.session_arguments(self, call))
         return allowed
-
-    def _session_arguments(self, call: cst.Call) -> list[cst.Arg]:
-        """The sessions a call passes to a converted class's method or to a module function that
-        runs them (`do_eval(sess, data)`): sessions are gone, the argument becomes None."""
-        sessions = [a for a in call.args if isinstance(a.value, cst.Name) and a.value.value in self.scope.sessions]
-        if not sessions or self._graph_method_call(call):
-            return sessions
-        func = self._session_helper(call)
-        if func is None:
-            return []
-        params = [p.name.value for p in func.params.params]
-        positional = [a for a in call.args if a.keyword is None]
-        if any(a.star for a in call.args) or len(positional) > len(params):
-            return []
-        for arg in sessions:
-            name = arg.keyword.value if arg.keyword is not None else params[positional.index(arg)]
-            self.session_params.setdefault(func.name.value, set()).add(name)
-        return sessions
-
-    def _session_helper(self, call: cst.Call) -> cst.FunctionDef | None:
-        """The one function of this name in the module, running sessions, that `call` calls."""
-        if not isinstance(call.func, cst.Name):
-            return None
-        defs = [d for d in memoised_walk("defs", self.module, _function_defs) if d.name.value == call.func.value]
-        return defs[0] if len(defs) == 1 and self._has_run_calls(defs[0]) else None
 
     def _eager_locals(self, stmt: cst.BaseStatement) -> frozenset[str]:
         """Names a driver function binds, once, to TF ops on values that read no graph node
@@ -1260,7 +1062,7 @@ class ProgramMove(MoveState):
         return frozenset(
             name for name, (assign, *others) in assigns_by_name(stmt).items()
             if not others and refers_to_tf(assign.value, self.aliases)
-            and not self.scope.deps_of(assign.value) and not self._contains_run_site(assign.value)
+            and not self.scope.deps_of(assign.value) and not run_sites.contains_run_site(self, assign.value)
         )
 
     def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
@@ -1639,10 +1441,10 @@ class ProgramMove(MoveState):
 
     def _updates(self, node: Node) -> bool:
         """Is `node` an update (a train op, `v.assign(...)`, a list of assigns)?"""
-        if _valueless(node) or (isinstance(node.value, cst.Call) and self._is_assign(node.value)):
+        if valueless(node) or (isinstance(node.value, cst.Call) and self._is_assign(node.value)):
             return True
         if isinstance(node.value, (cst.List, cst.Tuple)) and node.value.elements:
-            return all(p is not None and p is not node and self._updates(p) for p in self._element_nodes(node.value))
+            return all(p is not None and p is not node and self._updates(p) for p in run_sites.element_nodes(self, node.value))
         return False
 
     def _takes_tensor_name(self, base: str) -> bool:
@@ -1800,7 +1602,7 @@ class ProgramMove(MoveState):
             fetch = fetch.visit(_Rename(read_first))
         if isinstance(fetch, cst.Name):
             node = self.scope.lookup(fetch.value)
-            if node is not None and _valueless(node):
+            if node is not None and valueless(node):
                 return None, "none"
             if node is not None and node.kind == "summary":
                 return snapshots.get(fetch.value) or summary_ops.summary_dict(self, node), summary_ops.summary_structure(self)
@@ -1817,7 +1619,7 @@ class ProgramMove(MoveState):
         class NoneForOps(cst.CSTTransformer):
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
                 node = move.scope.lookup(original.value)
-                if node is not None and _valueless(node):
+                if node is not None and valueless(node):
                     nones.append(original.value)
                     return cst.Name("None")
                 if node is not None and node.kind == "summary":
@@ -1867,10 +1669,6 @@ def _globals_read(func: cst.FunctionDef) -> list[str]:
     bound = _bound_names(func.body)
     local |= {n.value for n in names_read(func.body) if id(n) in bound}
     return [n.value for n in names_read(func.body) if n.value not in local]
-
-
-def _function_defs(module: cst.Module) -> list[cst.FunctionDef]:
-    return [n for n in walk(module) if isinstance(n, cst.FunctionDef)]
 
 
 def _bound_names(stmt: cst.CSTNode) -> set[int]:
@@ -2001,11 +1799,6 @@ def _instances_by_class(node: cst.CSTNode) -> dict[str, set[str]]:
                 and isinstance(value.func, cst.Name)):
             index.setdefault(value.func.value, set()).add(targets[0].target.value)
     return index
-
-
-def _valueless(node: Node) -> bool:
-    """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
-    return node.kind == "train" or bool(node.info.get("valueless"))
 
 
 def _unzipped(value: cst.Call) -> cst.Call | None:

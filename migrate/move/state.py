@@ -167,3 +167,8 @@ def assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:
         for name in dict.fromkeys(t.target.value for t in assign.targets if isinstance(t.target, cst.Name)):
             index.setdefault(name, []).append(assign)
     return index
+
+
+def valueless(node: Node) -> bool:
+    """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
+    return node.kind == "train" or bool(node.info.get("valueless"))
