@@ -20,11 +20,10 @@ from . import codegen as cg
 from . import feeds as feed_vars
 from .api_table import INITIALIZERS, LAYERS, OPTIMIZERS, QUEUE_INPUTS, REGULARIZERS, SCHEDULES
 from .codegen import code
-from .eager_reads import Reads, find_reads, keras_shape
+from .eager_reads import Reads, find_reads
 from .graph import (
     INSIDE,
     Node,
-    backward_slice,
     call_args,
     calls_by_callee,
     calls_in,
@@ -38,8 +37,8 @@ from .graph_loops import loop_node, split_graph_loops
 from .inline import inline_builders
 from .move import (
     contexts,
+    eager_values,
     layer_instances,
-    listings,
     optimizer_objects,
     run_sites,
     savers,
@@ -50,7 +49,6 @@ from .move import (
 from .move.state import (
     Item,
     MoveState,
-    StepFunction,
     assigns_by_name,
     assigns_in,
     instance_run,
@@ -58,9 +56,7 @@ from .move.state import (
 )
 from .op_seeds import is_random
 from .report import Finding, Unsupported
-from .rules.assign import ASSIGN_CALLS
 from .rules.data import RULE as DATA_RULE
-from .rules.eager_reads import RULE as EAGER_RULE
 from .rules.get_variable import RULE as GET_VARIABLE_RULE
 from .rules.get_variable import draws_start_values, variable_from_get_variable
 from .rules.gradients import GRADIENTS_PARAMS
@@ -100,8 +96,6 @@ CHECKPOINT_SAVER_METHODS = frozenset({"save", "restore"})
 #: Reads of a checkpoint's contents by key: they see other keys once a Saver became a Checkpoint.
 CHECKPOINT_KEY_READS = frozenset({"train.load_checkpoint", "train.list_variables", "train.load_variable",
                                   "train.NewCheckpointReader", "train.init_from_checkpoint"})
-# Calls that draw random numbers when evaluated, besides the random ops op_seeds counts.
-RANDOM_PREFIXES = ("random", "nn.dropout", "layers.dropout", "keras.layers.Dropout", "multinomial")
 #: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
 AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
@@ -973,14 +967,14 @@ class ProgramMove(MoveState):
         keyed = feed_vars.record(stmt, self.feeds, self._is_placeholder)
         reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
         self._check_driver_refs(stmt, keyed, reads)
-        self._report_shown(reads)
+        eager_values.report_shown(self, reads)
         if not keyed and not reads.rewrites and not session_withs and not any(
             run_sites.run_site(self, c) or run_sites.is_noop_session_call(self, c) or savers.saver_call(self, c)
             or run_sites.session_arguments(self, c) or summary_ops.summary_write(self, c)
             for c in calls_in(stmt)
         ):
             return [stmt], new_functions  # untouched: the original node keeps its positions
-        prelude, eager = self._eager_reads(stmt, reads, new_functions)
+        prelude, eager = eager_values.read_eagerly(self, stmt, reads, new_functions)
         for node in walk(stmt):
             if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
                 discarded.add(node.value)
@@ -1060,103 +1054,6 @@ class ProgramMove(MoveState):
                 )
             if name.value in self.scope.sessions:
                 raise Unsupported(SESSION_RULE.id, self.line(stmt), f"session {name.value} used outside run()")
-
-    def _eager_reads(
-        self, stmt: cst.BaseStatement, reads: Reads, new_functions: list[cst.FunctionDef],
-    ) -> tuple[list[cst.BaseStatement], dict[int, cst.BaseExpression]]:
-        """Statements building lazy Keras weights first, and the TF2 expression of each read:
-        a tensor → a call of the step function computing it; a variable list → the owners'."""
-        if not reads.rewrites:
-            return [], {}
-        if self.class_mode:
-            name = next(iter(reads.tensors.values()), None)
-            what = f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')}" if name else "variable list"
-            raise Unsupported(SESSION_RULE.id, self.line(stmt), f"{what} used outside a session run")
-        eager: dict[int, cst.BaseExpression] = {}
-        for key, name in reads.tensors.items():
-            node = self.scope.lookup(name.value)
-            assert node is not None
-            fn = self._eager_function(node, stmt, new_functions)
-            eager[key] = cst.parse_expression(f"{fn.name}()")
-            self.fixed(EAGER_RULE.id, stmt, f"{name.value} computed eagerly by {fn.name}()")
-        prelude: list[cst.BaseStatement] = []
-        if reads.lists:
-            prelude = self._build_weights(stmt, new_functions)
-        for key, (attr, names_unused) in reads.lists.items():
-            named = reads.names.get(key, [])
-            eager[key] = cst.parse_expression(listings.variable_listing(self, attr, stmt, names_unused or bool(named)))
-            plain = isinstance(eager[key], cst.List)  # tf.Variables: TF2 names them as TF1 did
-            if named and not plain and not listings.keras_listing(eager[key]):
-                raise Unsupported(EAGER_RULE.id, self.line(stmt), "names of TF1 and Keras variables read from one list")
-            for read in [] if plain else named:
-                # A Keras variable's `name` is its leaf; TF1's scoped name is its `path`.
-                eager[id(read)] = cst.parse_expression(f'f"{{{code(read.value)}.path}}:0"')
-            for read in [] if plain else reads.shapes.get(key, []):
-                eager[id(read)] = keras_shape(read)
-            self.fixed(EAGER_RULE.id, stmt, "variable list read from the variables and models the program created")
-        return prelude, eager
-
-    def _eager_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
-        """The step function computing one tensor read outside a run (made once per tensor)."""
-        inside, placeholders, _ = backward_slice([node])
-        why = ""
-        if placeholders:
-            why = f" (it needs {placeholders[0].name} fed)"
-        elif any(n.kind == "train" or self._stateful(n) for n in inside):
-            why = " (computing it would run updates or draw random numbers)"
-        if why:
-            raise Unsupported(SESSION_RULE.id, self.line(stmt), f"graph tensor {node.name} used outside a session run{why}")
-        return self._step_function(node, stmt, new_functions)
-
-    def _step_function(self, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
-        """The step function fetching `node` alone, the one a `sess.run(<node>)` gets."""
-        fetch = cst.Name(node.name)
-        key = f"{node.name} -> {node.name}"
-        fn = self.functions.get(key)
-        if fn is None:
-            fn = steps.make_function(self, fetch, [node], stmt)
-            self.functions[key] = fn
-            new_functions.append(fn.definition)
-        return fn
-
-    def _stateful(self, node: Node) -> bool:
-        """A node whose evaluation changes state: an update or a random draw."""
-        for call in calls_in(node.value):
-            path = self.aliases.resolve(call.func) or ""
-            method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
-            if is_random(call, self.aliases) or path.startswith(RANDOM_PREFIXES) or path in ASSIGN_CALLS:
-                return True
-            if method.startswith(("assign", "scatter_")):
-                return True
-        return False
-
-    def _build_weights(self, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> list[cst.BaseStatement]:
-        """`f.get_concrete_function()` for the step functions whose Keras weights do not exist
-        yet: TF1 created them when the graph was built; Keras creates them on the first call."""
-        lazy = [n for n in self.scope.nodes if id(n) not in self.built and listings.lazy_owners(self, n)]
-        slices = {id(n): {id(m) for m in backward_slice([n])[0]} for n in lazy}
-        sinks = [n for n in lazy if not any(id(n) in slices[id(m)] for m in lazy if m is not n)]
-        statements: list[cst.BaseStatement] = []
-        for sink in sinks:
-            fn = self._step_function(sink, stmt, new_functions)
-            if any("iterator" in p.info for p in fn.params):
-                raise Unsupported(EAGER_RULE.id, self.line(stmt), f"variables of {fn.name}() read before a batch built them")
-            self.built.update(slices[id(sink)])
-            statements.append(cst.parse_statement(f"{fn.name}.get_concrete_function()\n"))
-            self.fixed(EAGER_RULE.id, stmt, f"{fn.name}() traced so its Keras weights exist where TF1 had built them")
-        return statements
-
-    def _report_shown(self, reads: Reads) -> None:
-        """What a printed read shows differs in TF2: an informational finding says so."""
-        messages = {
-            "tensor": "{} is printed as its computed value, not TF1's symbolic Tensor(...)",
-            "variable": "{} is printed with its value (TF1 printed name, shape and dtype only)",
-            "variables": "the variable list holds TF2 variables: printed, they show their values, and a Keras "
-                         "variable's .name lacks TF1's scope (its .path has it)",
-        }
-        for read, what in reads.shown:
-            name = read.value if isinstance(read, cst.Name) else ""
-            self.fixed(EAGER_RULE.id, self.line(read), messages[what].format(name), "info")
 
 
 def _globals_read(func: cst.FunctionDef) -> list[str]:
