@@ -21,6 +21,8 @@ from ..scoped_models import ModelBuilder
 from ..summary_helpers import NameScopes
 from ..walk import walk
 
+TRAIN_METHODS = ("minimize", "compute_gradients", "apply_gradients")
+
 
 @dataclass
 class Item:
