@@ -18,18 +18,8 @@ import libcst as cst
 
 from . import codegen as cg
 from . import feeds as feed_vars
-from .codegen import code
 from .eager_reads import Reads, find_reads
-from .graph import (
-    INSIDE,
-    Node,
-    call_args,
-    calls_by_callee,
-    calls_in,
-    memoised_walk,
-    names_read,
-    refers_to_tf,
-)
+from .graph import INSIDE, calls_by_callee, calls_in, memoised_walk, names_read, refers_to_tf
 from .graph_classes import PREFIX as SELF_PREFIX
 from .graph_classes import convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
@@ -38,8 +28,7 @@ from .move import (
     classify,
     contexts,
     eager_values,
-    layer_instances,
-    optimizer_objects,
+    node_statements,
     run_sites,
     savers,
     seeding,
@@ -49,18 +38,12 @@ from .move import (
 from .move.state import TRAIN_METHODS, Item, MoveState, assigns_by_name, assigns_in, instance_run
 from .op_seeds import is_random
 from .report import Finding, Unsupported
-from .rules.data import RULE as DATA_RULE
-from .rules.get_variable import RULE as GET_VARIABLE_RULE
-from .rules.get_variable import draws_start_values, variable_from_get_variable
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
-from .rules.layers import RULE as LAYERS_RULE
 from .rules.optimizers import RULE as OPTIMIZER_RULE
-from .rules.saver import RULE as SAVER_RULE
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .rules.summaries import RULE as SUMMARIES_RULE
-from .rules.variable_scope import RULE as SCOPE_RULE
 from .scoped_models import ModelBuilder
 from .shared_steps import share_steps
 from .summary_helpers import call_statements, summary_helpers
@@ -68,11 +51,6 @@ from .suppress import is_skipped
 from .variable_wrappers import inline_variable_wrappers
 from .walk import transform, walk
 
-#: The Saver methods a tf.train.Checkpoint takes over (`save` → `write`, `restore` → `read`).
-CHECKPOINT_SAVER_METHODS = frozenset({"save", "restore"})
-#: Reads of a checkpoint's contents by key: they see other keys once a Saver became a Checkpoint.
-CHECKPOINT_KEY_READS = frozenset({"train.load_checkpoint", "train.list_variables", "train.load_variable",
-                                  "train.NewCheckpointReader", "train.init_from_checkpoint"})
 #: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
 AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
@@ -349,7 +327,7 @@ class ProgramMove(MoveState):
             if isinstance(small, cst.Assign) and len(small.targets) == 1:
                 node = classify.classify(self, small, stmt, item)
                 if node is not None:
-                    return self._emit_node(node, item), []
+                    return node_statements.emit_node(self, node, item), []
             if isinstance(small, cst.Expr) and summary_ops.summary_entries(self, small.value) is not None:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
                 self.scope.add(summary_ops.summary_node(self, (self.fresh("summary"),), stmt, small.value, item.names))
@@ -358,7 +336,7 @@ class ProgramMove(MoveState):
         if computed is not None:
             classify.check_rebinding(self, computed, item)
             self.scope.add(computed)
-            return self._emit_node(computed, item), []
+            return node_statements.emit_node(self, computed, item), []
         loop = summary_ops.summary_loop(self, stmt)
         if loop is not None:
             for call in loop[1]:
@@ -367,176 +345,6 @@ class ProgramMove(MoveState):
         if any(is_random(c, self.aliases) for c in calls_in(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return self._emit_driver(stmt)
-
-    def _emit_node(self, node: Node, item: Item) -> list[cst.BaseStatement]:
-        stmt = node.stmt
-        if not node.info.get("initializable") and any(d.info.get("placeholders") for d in node.deps if d.kind == "dataset"):
-            # Such a dataset becomes a function of its placeholders: only an initializer run makes one.
-            raise Unsupported(DATA_RULE.id, self.line(stmt), "a dataset built from placeholders used by more than an initializable iterator")
-        if node.kind in ("session", "init"):
-            if node.kind == "session":
-                self.scope.sessions.update(node.names)
-            self.fixed(SESSION_RULE.id, stmt, f"{node.kind} statement removed")
-            return []
-        if node.kind == "placeholder":
-            if "iterator" in node.info:
-                self.fixed(DATA_RULE.id, stmt, f"{', '.join(node.names)}: each run pulls the next batch from {node.info['iterator']}")
-                if "dataset" in node.info:
-                    return [stmt.with_changes(body=[cst.parse_statement(
-                        f"{node.info['iterator']} = iter({code(node.info['dataset'])})\n").body[0]])]  # type: ignore[arg-type,attr-defined]
-                return []
-            self.fixed(SESSION_RULE.id, stmt, f"placeholder {node.name} becomes a function argument")
-            self.placeholder_comments[id(node)] = cg.inner_comments(stmt)
-            self.comments_moved.add(id(stmt))
-            return []
-        if node.kind == "dataset":
-            fed: list[Node] = node.info.get("placeholders", [])  # type: ignore[assignment]
-            if not fed:
-                return [stmt]
-            if len(node.names) != 1:
-                raise Unsupported(DATA_RULE.id, self.line(stmt), "a dataset built from placeholders")
-            maker = node.info["maker"] = self.fresh(f"make_{node.name}")
-            params = ", ".join(n.name for n in fed)
-            self.fixed(DATA_RULE.id, stmt, f"dataset from placeholders → {maker}({params})")
-            definition = cst.parse_statement(f"def {maker}({params}):\n    return {code(node.value)}\n")
-            return [definition.with_changes(leading_lines=stmt.leading_lines)]
-        if node.kind == "iterator" and node.info.get("initializable"):
-            self.fixed(DATA_RULE.id, stmt, "initializable iterator → iter(dataset) where its initializer ran")
-            return []
-        if node.kind == "iterator":
-            self.fixed(DATA_RULE.id, stmt, "tf.data iterator → iter(dataset)")
-            return [self._replace_value(stmt, f"iter({code(node.info['dataset'])})")]  # type: ignore[arg-type]
-        if node.kind == "variable":
-            call = node.value
-            if isinstance(call, cst.Call) and self.aliases.resolve(call.func) == "get_variable":
-                new = variable_from_get_variable(call, item.prefix, self.aliases, item.line)
-                self.fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name} created with tf.Variable")
-                if seeding.seeded_module(self) and draws_start_values(call, self.aliases):
-                    self.fixed(GET_VARIABLE_RULE.id, stmt, f"{node.name}: a TF2 initializer takes no graph "
-                                "op seed, so under tf.random.set_seed it draws other start values than "
-                                "TF1's graph did", "info")
-                return [self._replace_value(stmt, new)]
-            named = contexts.scoped_variable(self, stmt, item.names)
-            if named is not stmt:
-                self.fixed(SESSION_RULE.id, stmt, f"{node.name}: named under its TF1 name scope")
-            seeded = self.op_seeds.seed(named, calls_in(named), self.aliases, self.lines)
-            if seeded is not named:
-                self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value given TF1's op seed")
-            elif seeding.seeded_module(self) and any(is_random(c, self.aliases) for c in calls_in(stmt)):
-                self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random initial value; under a global "
-                            "seed TF2 draws other numbers than TF1's graph did (pass seed= to keep them)",
-                            "manual")
-            return [seeded]  # type: ignore[list-item]
-        if node.kind == "optimizer":
-            return [self._replace_value(stmt, optimizer_objects.optimizer_source(self, node))]
-        if node.kind == "schedule":
-            return [self._replace_value(stmt, optimizer_objects.schedule_source(self, node))]
-        if node.kind == "saver":
-            other = next((a for a in walk(self.module) if isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name)
-                          and a.value.value in node.names and a.attr.value not in CHECKPOINT_SAVER_METHODS), None)
-            if other is not None:
-                raise Unsupported(SAVER_RULE.id, self.line(stmt),
-                                  f"Saver.{other.attr.value} has no tf.train.Checkpoint form")
-            self.fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
-            if savers.module_calls(self, CHECKPOINT_KEY_READS):
-                self.fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
-                            "their keys are attribute paths (`w/.ATTRIBUTES/VARIABLE_VALUE`), not the TF1 "
-                            "variable names that the checkpoint reads here look up", "manual")
-            objects = node.info["objects"]
-            return [self._replace_value(stmt, f"tf.train.Checkpoint({objects})" if objects else savers.checkpoint_source(self))]
-        if node.kind in ("varlist", "object"):
-            return [stmt]
-        if node.kind == "graph":
-            contexts.check_graph_uses(self, node.name, stmt)
-            self.fixed(SESSION_RULE.id, stmt, f"{node.name} = tf.Graph() removed: TF2 runs eagerly, outside graphs")
-            return []
-        if node.kind == "summary":
-            return []
-        if node.kind == "writer":
-            logdir = call_args(node.value, ("logdir", "graph")).get("logdir")  # type: ignore[arg-type]
-            if logdir is None:
-                raise Unsupported(SUMMARIES_RULE.id, self.line(stmt), "FileWriter without a log directory")
-            self.fixed(SUMMARIES_RULE.id, stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
-            return [self._replace_value(stmt, f"tf.summary.create_file_writer({code(logdir)})")]
-        if node.kind == "collection":
-            self.fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
-            return []
-        if node.kind == "updates":
-            self.fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
-            return []
-        # Inside nodes leave the top level; some bring an object that is created once. Their
-        # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
-        # call to call, as the graph's op did from run to run.
-        replayed = self._without_dropped(stmt)
-        seeded = self.op_seeds.seed(replayed, calls_in(replayed), self.aliases, self.lines)
-        if seeded is not replayed:
-            self.fixed(SESSION_RULE.id, stmt, f"{node.name}: random op given TF1's op seed")
-        if seeded is not replayed or any(isinstance(c.func, cst.Name) and c.func.value in self.seeded_helpers
-                                         for c in calls_in(stmt)):
-            node.info["draws"] = True
-        if seeded is not stmt:
-            node.info["seeded"] = seeded
-        out: list[cst.BaseStatement] = []
-        if node.kind == "train":
-            opt: Node = node.info["optimizer"]  # type: ignore[assignment]
-            if opt.info.get("inline"):
-                self.scope.add(opt)
-                opt.index = node.index - 0.5  # type: ignore[assignment]
-                out.append(cst.parse_statement(f"{opt.name} = {optimizer_objects.optimizer_source(self, opt)}\n"))
-        if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
-            raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
-        out.extend(node.info.get("layer_instances", []))  # type: ignore[arg-type]
-        if node.info.get("layer"):
-            out.append(layer_instances.layer_instance(self, node, item.prefix))
-        if node.info.get("rnn"):
-            out.append(layer_instances.rnn_instance(self, node, item.prefix))
-        return out
-
-    def _without_dropped(self, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
-        """Calls of a converted layer or model lose the arguments its instance took over: `reuse`
-        (the instance is shared), configuration (given to its constructor)."""
-        assert self.models is not None
-        dropped, flags, per_call = self.models.dropped_params, self.models.flag_params, self.models.call_instances
-        called = [c.func.value for c in calls_in(stmt) if isinstance(c.func, cst.Name) and c.func.value in dropped | flags]
-        if not called:
-            return stmt
-
-        class Drop(cst.CSTTransformer):
-            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-                func = original.func
-                if not (isinstance(func, cst.Name) and func.value in dropped | flags):
-                    return updated
-                if id(original) in per_call:
-                    updated = updated.with_changes(func=cst.Name(per_call[id(original)]))
-                params = dropped.get(func.value, ([], ""))[0]
-                names = {name for _, name in params}
-                positions = {position for position, _ in params}
-                keywords = dict(flags.get(func.value, []))
-                args = [a.with_changes(keyword=cst.Name(keywords[i]), equal=cst.AssignEqual(
-                            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
-                        if a.keyword is None and i in keywords else a
-                        for i, a in enumerate(updated.args)
-                        if not (a.keyword is not None and a.keyword.value in names)
-                        and not (a.keyword is None and i in positions)]
-                if args:
-                    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-                return updated.with_changes(args=args)
-
-        for name in dict.fromkeys(called):
-            params, why = dropped.get(name, ([], ""))
-            if params:
-                self.fixed(SCOPE_RULE.id, stmt, why)
-        new = stmt.visit(Drop())
-        cg.copy_lines(stmt, new, self.lines)
-        return new  # type: ignore[return-value]
-
-    def _replace_value(self, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:
-        """The assignment with a new value; the value's nodes report at the statement's line."""
-        assign = stmt.body[0]
-        assert isinstance(assign, cst.Assign)
-        value = cst.parse_expression(source)
-        cg.fill_lines(value, self.line(stmt), self.lines)
-        return stmt.with_changes(body=[assign.with_changes(value=value)])
 
     def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
         new_functions: list[cst.FunctionDef] = []
