@@ -17,30 +17,25 @@ from functools import partial
 import libcst as cst
 
 from . import codegen as cg
-from . import feeds as feed_vars
-from .eager_reads import Reads, find_reads
-from .graph import INSIDE, calls_by_callee, calls_in, memoised_walk, names_read, refers_to_tf
-from .graph_classes import PREFIX as SELF_PREFIX
+from .graph import INSIDE, calls_by_callee, calls_in, memoised_walk, names_read
 from .graph_classes import convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
 from .inline import inline_builders
 from .move import (
     classify,
     contexts,
-    eager_values,
+    driver,
     node_statements,
     run_sites,
-    savers,
     seeding,
     steps,
     summary_ops,
 )
-from .move.state import TRAIN_METHODS, Item, MoveState, assigns_by_name, assigns_in, instance_run
+from .move.state import Item, MoveState, assigns_in, bound_names, instance_run
 from .op_seeds import is_random
 from .report import Finding, Unsupported
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, v2_import
-from .rules.optimizers import RULE as OPTIMIZER_RULE
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .rules.summaries import RULE as SUMMARIES_RULE
@@ -49,7 +44,6 @@ from .shared_steps import share_steps
 from .summary_helpers import call_statements, summary_helpers
 from .suppress import is_skipped
 from .variable_wrappers import inline_variable_wrappers
-from .walk import transform, walk
 
 #: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
 AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
@@ -147,7 +141,7 @@ class ProgramMove(MoveState):
             # Its parameters that calls pass a session in run sessions in its body.
             given = self.session_params.get(func.name.value, set()) - self.scope.sessions
             self.scope.sessions |= given
-            emitted, new_functions = self._emit_driver(func)
+            emitted, new_functions = driver.emit_driver(self, func)
             self.scope.sessions -= given
             out[index] = emitted[0] if emitted else func
             late.extend(new_functions)
@@ -310,7 +304,7 @@ class ProgramMove(MoveState):
             if any(self.aliases.resolve(c.func) == "Variable" for c in calls_in(stmt)):
                 self.variable_factories.add(stmt.name.value)
             if run_sites.contains_run_site(self, stmt) or run_sites.reads_session(self, stmt):
-                return self._emit_driver(stmt)
+                return driver.emit_driver(self, stmt)
             deferred = steps.deferred_updates(self, stmt)
             if deferred is not None:
                 return [deferred], []
@@ -344,181 +338,7 @@ class ProgramMove(MoveState):
             return [], []
         if any(is_random(c, self.aliases) for c in calls_in(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
-        return self._emit_driver(stmt)
-
-    def _emit_driver(self, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
-        new_functions: list[cst.FunctionDef] = []
-        move = self
-        self._record_instances(stmt)
-
-        class Driver(cst.CSTTransformer):
-            def leave_SimpleStatementLine(
-                self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-            ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
-                if len(original.body) == 1 and isinstance(original.body[0], cst.Expr):
-                    call = original.body[0].value
-                    restart = run_sites.iterator_restart(move, call) if isinstance(call, cst.Call) else None
-                    if restart is not None:
-                        return restart.with_changes(leading_lines=updated.leading_lines)
-                    if isinstance(call, cst.Call) and run_sites.is_noop_session_call(move, call):
-                        move.fixed(SESSION_RULE.id, original, "initializer run / session close removed")
-                        return cst.RemovalSentinel.REMOVE
-                    converted = updated.body[0].value  # type: ignore[attr-defined]
-                    write = summary_ops.summary_write(move, call, converted) if isinstance(call, cst.Call) else None
-                    if write is not None:
-                        move.fixed(SUMMARIES_RULE.id, original, "add_summary → tf.summary writes at that step")
-                        return write.with_changes(leading_lines=updated.leading_lines)  # type: ignore[return-value]
-                return updated
-
-            def visit_Call(self, node: cst.Call) -> bool:
-                return True
-
-            def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-                if id(original) in eager:
-                    return eager[id(original)]
-                return feed_vars.string_key(original) if id(original) in keyed else updated
-
-            def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-                return eager.get(id(original), updated)
-
-            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-                if id(original) in eager:
-                    return eager[id(original)]
-                saver = savers.saver_call(move, original)
-                if saver is not None:
-                    return saver
-                sessions = {id(a.value) for a in run_sites.session_arguments(move, original)}
-                if sessions:
-                    move.fixed(SESSION_RULE.id, original, "session argument passed as None (unused now)", "info")
-                    return updated.with_changes(args=[
-                        new.with_changes(value=cst.Name("None")) if id(old.value) in sessions else new
-                        for old, new in zip(original.args, updated.args, strict=True)
-                    ])
-                site = run_sites.run_site(move, original)
-                if site is None or run_sites.is_noop_session_call(move, original) or run_sites.initialized_iterator(move, original):
-                    return updated
-                fetch, feed = site
-                keep = [picked[original]] if original in picked else unpacked.get(original, (None, None))[0]
-                return steps.call_for(
-                    move, fetch, feed, original, new_functions, discarded=original in discarded,
-                    keep=keep, eager_locals=eager_locals,
-                )
-
-            def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-                # `sess.run([loss, train])[0]`: the step returns only the item read
-                return updated.value if original.value in picked else updated
-
-            def leave_With(
-                self, original: cst.With, updated: cst.With
-            ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-                if id(original) not in session_withs or not isinstance(updated.body, cst.IndentedBlock):
-                    return updated
-                move.fixed(SESSION_RULE.id, original, "session context unwrapped")
-                return cst.FlattenSentinel(cg.unwrapped(updated))
-
-            def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
-                for call, (_, target) in unpacked.items():
-                    if original.value is call:
-                        return updated.with_changes(targets=[cst.AssignTarget(target)])
-                return updated
-
-        discarded: set[cst.Call] = set()
-        # `_, loss_value = sess.run([train_op, loss])`: the step returns only what is kept.
-        unpacked: dict[cst.Call, tuple[list[int], cst.BaseAssignTargetExpression]] = {}
-        picked: dict[cst.BaseExpression, int] = {}  # `sess.run([loss, train_op])[0]` -> 0
-
-        session_withs = run_sites.session_with_ids(self, stmt)
-        eager_locals = self._eager_locals(stmt)
-        keyed = feed_vars.record(stmt, self.feeds, partial(classify.is_placeholder, self))
-        reads = find_reads(stmt, self.scope, self.aliases, self._driver_allowed(stmt, keyed), _bound_names(stmt))
-        self._check_driver_refs(stmt, keyed, reads)
-        eager_values.report_shown(self, reads)
-        if not keyed and not reads.rewrites and not session_withs and not any(
-            run_sites.run_site(self, c) or run_sites.is_noop_session_call(self, c) or savers.saver_call(self, c)
-            or run_sites.session_arguments(self, c) or summary_ops.summary_write(self, c)
-            for c in calls_in(stmt)
-        ):
-            return [stmt], new_functions  # untouched: the original node keeps its positions
-        prelude, eager = eager_values.read_eagerly(self, stmt, reads, new_functions)
-        for node in walk(stmt):
-            if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
-                discarded.add(node.value)
-            elif isinstance(node, cst.Assign) and (found := run_sites.unpacked_ops(self, node)) is not None:
-                unpacked[node.value] = found  # type: ignore[index]
-            elif isinstance(node, cst.Subscript) and (index := run_sites.picked_item(self, node)) is not None:
-                picked[node.value] = index
-        new = transform(stmt, Driver())
-        if isinstance(new, cst.RemovalSentinel):
-            return prelude, new_functions
-        if isinstance(new, cst.FlattenSentinel):
-            return prelude + list(new.nodes), new_functions
-        if prelude and isinstance(new, cst.FunctionDef):
-            # The variables are listed when the function runs: build them on entry.
-            body = list(new.body.body)
-            at = 1 if body and cg.is_docstring(body[0]) else 0
-            return [new.with_changes(body=new.body.with_changes(body=body[:at] + prelude + body[at:]))], new_functions
-        if prelude:
-            prelude[0] = prelude[0].with_changes(leading_lines=new.leading_lines)  # type: ignore[union-attr]
-            new = new.with_changes(leading_lines=[])  # type: ignore[union-attr]
-        return [*prelude, new], new_functions  # type: ignore[list-item]
-
-    def _record_instances(self, stmt: cst.BaseStatement) -> None:
-        """`model = GraphClass(...)` at this level: its session arguments and variables."""
-        if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):
-            return
-        assign = stmt.body[0]
-        value, targets = assign.value, assign.targets
-        if (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
-                and value.func.value in self.graph_classes and len(targets) == 1
-                and isinstance(targets[0].target, cst.Name)):
-            self.graph_instances[targets[0].target.value] = self.graph_classes[value.func.value]
-
-    def _driver_allowed(self, stmt: cst.BaseStatement, keyed: set[int]) -> set[int]:
-        """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
-        allowed: set[int] = set(keyed) | _bound_names(stmt)
-        for call in calls_in(stmt):
-            if run_sites.run_site(self, call) is not None or run_sites.is_noop_session_call(self, call) or savers.saver_call(self, call):
-                allowed.update(id(name) for name in names_read(call))
-            allowed.update(id(arg.value) for arg in run_sites.session_arguments(self, call))
-        return allowed
-
-    def _eager_locals(self, stmt: cst.BaseStatement) -> frozenset[str]:
-        """Names a driver function binds, once, to TF ops on values that read no graph node
-        (`accuracy = tf.reduce_mean(tf.cast(tf.equal(y_run, y), tf.float32))`): in TF2 these
-        are eager tensors already computed."""
-        if not isinstance(stmt, cst.FunctionDef):
-            return frozenset()
-        return frozenset(
-            name for name, (assign, *others) in assigns_by_name(stmt).items()
-            if not others and refers_to_tf(assign.value, self.aliases)
-            and not self.scope.deps_of(assign.value) and not run_sites.contains_run_site(self, assign.value)
-        )
-
-    def _check_driver_refs(self, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
-        """Tensors may be read outside a run only through run sites or as eager reads; anything
-        else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
-        keys become strings."""
-        allowed = self._driver_allowed(stmt, keyed) | set(reads.tensors)
-        for call in calls_in(stmt):
-            func = call.func
-            if (isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS
-                    and isinstance(func.value, cst.Name)
-                    and (opt := self.scope.lookup(func.value.value)) is not None and opt.kind == "optimizer"):
-                # A graph statement inside a loop or branch: it would run per iteration here.
-                raise Unsupported(
-                    OPTIMIZER_RULE.id, self.line(stmt), f"{func.value.value}.{func.attr.value} outside the graph statements",
-                )
-        for name in names_read(stmt):
-            if id(name) in allowed:
-                continue
-            node = self.scope.lookup(name.value)
-            if node is not None and (node.kind in INSIDE or node.kind in ("placeholder", "collection")):
-                raise Unsupported(
-                    SESSION_RULE.id, self.line(stmt),
-                    f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')} used outside a session run",
-                )
-            if name.value in self.scope.sessions:
-                raise Unsupported(SESSION_RULE.id, self.line(stmt), f"session {name.value} used outside run()")
+        return driver.emit_driver(self, stmt)
 
 
 def _globals_read(func: cst.FunctionDef) -> list[str]:
@@ -528,31 +348,9 @@ def _globals_read(func: cst.FunctionDef) -> list[str]:
     for star in (params.star_arg, params.star_kwarg):
         if isinstance(star, cst.Param):
             local.add(star.name.value)
-    bound = _bound_names(func.body)
+    bound = bound_names(func.body)
     local |= {n.value for n in names_read(func.body) if id(n) in bound}
     return [n.value for n in names_read(func.body) if n.value not in local]
-
-
-def _bound_names(stmt: cst.CSTNode) -> set[int]:
-    """Ids of the names a statement assigns to, loops over (plain targets, tuples of them) or
-    takes as parameters."""
-    bound: set[int] = set()
-
-    def add(target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            bound.add(id(target))
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                add(element.value)
-
-    for node in walk(stmt):
-        if isinstance(node, (cst.AssignTarget, cst.For, cst.CompFor)):
-            add(node.target)
-        elif isinstance(node, cst.AsName):
-            add(node.name)  # type: ignore[arg-type]
-        elif isinstance(node, cst.Param):
-            bound.add(id(node.name))
-    return bound
 
 
 def _runs_by_owner(node: cst.CSTNode) -> dict[str, list[tuple[int, cst.Call]]]:

@@ -141,6 +141,28 @@ class MoveState:
         return name
 
 
+def bound_names(stmt: cst.CSTNode) -> set[int]:
+    """Ids of the names a statement assigns to, loops over (plain targets, tuples of them) or
+    takes as parameters."""
+    bound: set[int] = set()
+
+    def add(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            bound.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value)
+
+    for node in walk(stmt):
+        if isinstance(node, (cst.AssignTarget, cst.For, cst.CompFor)):
+            add(node.target)
+        elif isinstance(node, cst.AsName):
+            add(node.name)  # type: ignore[arg-type]
+        elif isinstance(node, cst.Param):
+            bound.add(id(node.name))
+    return bound
+
+
 def momentums(optimizer: str) -> str:
     """The momentum variables of a built Keras SGD optimizer."""
     return f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
