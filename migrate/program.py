@@ -31,7 +31,7 @@ from .move import (
     steps,
     summary_ops,
 )
-from .move.state import Item, MoveState, assigns_in, bound_names, instance_run
+from .move.state import Item, MoveState, assigns_in, bound_names
 from .op_seeds import is_random
 from .report import Finding, Unsupported
 from .rules.imports import RULE as IMPORT_RULE
@@ -199,7 +199,7 @@ class ProgramMove(MoveState):
         runs = memoised_walk("runs by owner", self.module, _runs_by_owner)
         found: list[tuple[str, list[str]]] = []
         for _, call in sorted((p for i in instances for p in runs.get(i, [])), key=lambda p: p[0]):
-            site = instance_run(call, instances)
+            site = run_sites.instance_run(call, instances)
             if site is not None and site not in found:
                 found.append(site)
         return found

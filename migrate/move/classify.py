@@ -24,8 +24,8 @@ from ..rules.session import INIT_CALLS, SESSION_CALLS
 from ..rules.session import RULE as SESSION_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
 from ..step_names import what_is_trained
-from . import contexts, layer_instances, run_sites, savers, summary_ops
-from .state import TRAIN_METHODS, Item, MoveState, rate_of_variables
+from . import contexts, layer_instances, optimizer_objects, run_sites, savers, summary_ops
+from .state import TRAIN_METHODS, Item, MoveState
 
 # Keras objects a TF1 graph may build by name and then call, as it would a model instance.
 KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
@@ -99,7 +99,7 @@ def classify(move: MoveState, assign: cst.Assign, stmt: cst.SimpleStatementLine,
         d.kind == "collection" for d in deps
     ):
         raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]} selects variables from a collection")
-    if kind == "optimizer" and any(d.kind in INSIDE and not rate_of_variables(d) for d in deps):
+    if kind == "optimizer" and any(d.kind in INSIDE and not optimizer_objects.rate_of_variables(d) for d in deps):
         raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
     check_rebinding(move, node, item)
     move.scope.add(node)

@@ -15,7 +15,7 @@ from ..codegen import code
 from ..graph import Node, call_args, calls_in, memoised_walk
 from ..report import Unsupported
 from ..rules.layers import RULE as LAYERS_RULE
-from ..rules.layers import KerasLayerCall, keras_layer, keras_layer_inline
+from ..rules.layers import KerasLayerCall, has_weights, keras_layer, keras_layer_inline
 from ..rules.rnn_cells import cell_name
 from ..rules.rnn_layers import DYNAMIC_RNN_PARAMS, KERAS_CELLS, dynamic_rnn_layer
 from ..rules.rnn_layers import RULE as KERAS_RNN_RULE
@@ -154,6 +154,11 @@ def assignments(move: MoveState) -> Counter[str]:
     """How many statements of the module assign each plain name (counted once per module:
     it is asked for every layer)."""
     return memoised_walk("assignment counts", move.module, _assignment_counts)
+
+
+def layer_has_weights(node: Node) -> bool:
+    """A layer instance with variables (pooling, flatten and dropout layers have none)."""
+    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
 
 
 def _assignment_counts(node: cst.CSTNode) -> Counter[str]:

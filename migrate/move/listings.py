@@ -9,7 +9,8 @@ import libcst as cst
 from ..graph import INSIDE, Node
 from ..report import Unsupported
 from ..rules.eager_reads import RULE as EAGER_RULE
-from .state import MoveState, layer_has_weights
+from . import layer_instances
+from .state import MoveState
 
 
 def lazy_owners(move: MoveState, node: Node) -> list[str]:
@@ -17,7 +18,7 @@ def lazy_owners(move: MoveState, node: Node) -> list[str]:
     if node.kind not in INSIDE:
         return []
     assert move.models is not None
-    layers = [str(node.info["instance"])] if layer_has_weights(node) else []
+    layers = [str(node.info["instance"])] if layer_instances.layer_has_weights(node) else []
     return layers + move.models.models_called(node.value)
 
 

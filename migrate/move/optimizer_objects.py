@@ -9,12 +9,13 @@ import libcst as cst
 from .. import codegen as cg
 from ..api_table import OPTIMIZERS, SCHEDULES
 from ..codegen import code
-from ..graph import Node, backward_slice, call_args
+from ..graph import INSIDE, Node, backward_slice, call_args
 from ..report import Unsupported
 from ..rules.optimizers import FLOAT64_DECAY, MOMENTUM_RULE, RMSPROP_RULE, keras_optimizer
 from ..rules.optimizers import RULE as OPTIMIZER_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
-from .state import MoveState, layer_has_weights, momentums, rate_of_variables
+from . import layer_instances
+from .state import MoveState
 
 
 def schedule_source(move: MoveState, node: Node) -> str:
@@ -77,7 +78,7 @@ def var_list_source(move: MoveState, loss: cst.BaseExpression, given: cst.BaseEx
     parts = ["[" + ", ".join(plain) + "]"] if plain else []
     inside, _, _ = backward_slice(move.scope.deps_of(loss))
     for n in inside:
-        if layer_has_weights(n):
+        if layer_instances.layer_has_weights(n):
             parts.append(f"{n.info['instance']}.trainable_variables")
     assert move.models is not None
     for n in inside:
@@ -138,8 +139,20 @@ def collection_source(move: MoveState, node: Node) -> str:
     parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
         f"{name}.trainable_variables"
         for name in [*move.models.instances(),
-                     *(str(n.info["instance"]) for n in move.scope.nodes if layer_has_weights(n))]
+                     *(str(n.info["instance"]) for n in move.scope.nodes if layer_instances.layer_has_weights(n))]
     ]
     if any("container" in n.info for n in move.scope.nodes):
         raise Unsupported(SCOPE_RULE.id, move.line(node.stmt), "trainable_variables() over variable containers")
     return " + ".join(parts) or "[]"
+
+
+def momentums(optimizer: str) -> str:
+    """The momentum variables of a built Keras SGD optimizer."""
+    return f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
+
+
+def rate_of_variables(node: Node) -> bool:
+    """A tensor computed in one expression from variables only (a warmup or decay rate)."""
+    return node.kind == "tensor" and bool(node.deps) and all(
+        d.kind not in INSIDE and d.kind != "placeholder" for d in node.deps
+    ) and not node.info

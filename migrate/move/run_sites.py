@@ -7,7 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..codegen import code
-from ..graph import INSIDE, Node, calls_by_callee, calls_in, memoised_walk, names_read
+from ..graph import INSIDE, Node, call_args, calls_by_callee, calls_in, memoised_walk, names_read
 from ..report import Unsupported
 from ..rules.data import RULE as DATA_RULE
 from ..rules.session import INIT_CALLS, SESSION_CALLS
@@ -234,3 +234,39 @@ def graph_method_call(move: MoveState, call: cst.Call) -> bool:
 
 def _function_defs(module: cst.Module) -> list[cst.FunctionDef]:
     return [n for n in walk(module) if isinstance(n, cst.FunctionDef)]
+
+
+def feed_of(call: cst.Call) -> cst.BaseExpression | None:
+    args = call_args(call, ("fetches", "feed_dict"))
+    return args.get("feed_dict")
+
+
+def instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
+    """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
+        return None
+    fetch = call.args[0].value
+    if call.args[0].keyword is not None:
+        return None
+    elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
+    if not all(isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) for e in elements):
+        return None
+    owners = {e.value.value for e in elements}  # type: ignore[attr-defined]
+    if len(owners) != 1 or not owners <= instances:
+        return None
+    owner = owners.pop()
+    attrs = ", ".join(e.attr.value for e in elements)  # type: ignore[attr-defined]
+    fetched = {cst.List: f"[{attrs}]", cst.Tuple: f"({attrs},)"}.get(type(fetch), attrs)  # type: ignore[call-overload]
+    feed = feed_of(call)
+    fed: list[str] = []
+    if feed is not None:
+        if not isinstance(feed, cst.Dict):
+            return None
+        for element in feed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
+                return None
+            fed.append(key.attr.value)
+    return fetched, fed

@@ -11,7 +11,8 @@ from ..graph import call_args, calls_in
 from ..graph_classes import PREFIX as SELF_PREFIX
 from ..report import Unsupported
 from ..rules.saver import RULE as SAVER_RULE
-from .state import MoveState, layer_has_weights
+from . import layer_instances
+from .state import MoveState
 
 CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
@@ -46,7 +47,7 @@ def checkpoint_source(move: MoveState) -> str:
     assert move.models is not None
     owners = [n.name for n in move.scope.nodes if n.kind == "variable"]
     owners += move.models.instances()
-    owners += [str(n.info["instance"]) for n in move.scope.nodes if layer_has_weights(n)]
+    owners += [str(n.info["instance"]) for n in move.scope.nodes if layer_instances.layer_has_weights(n)]
     return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
 
 

@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..graph import INSIDE, Node, Scope, call_args, memoised_walk
+from ..graph import Node, Scope, memoised_walk
 from ..graph_classes import GraphClass
 from ..imports import Aliases
 from ..model_flags import FlagScan
 from ..op_seeds import OpSeeds
 from ..report import Finding
-from ..rules.layers import has_weights
 from ..scoped_models import ModelBuilder
 from ..summary_helpers import NameScopes
 from ..walk import walk
@@ -161,59 +160,6 @@ def bound_names(stmt: cst.CSTNode) -> set[int]:
         elif isinstance(node, cst.Param):
             bound.add(id(node.name))
     return bound
-
-
-def momentums(optimizer: str) -> str:
-    """The momentum variables of a built Keras SGD optimizer."""
-    return f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
-
-
-def rate_of_variables(node: Node) -> bool:
-    """A tensor computed in one expression from variables only (a warmup or decay rate)."""
-    return node.kind == "tensor" and bool(node.deps) and all(
-        d.kind not in INSIDE and d.kind != "placeholder" for d in node.deps
-    ) and not node.info
-
-
-def layer_has_weights(node: Node) -> bool:
-    """A layer instance with variables (pooling, flatten and dropout layers have none)."""
-    return bool(node.info.get("instance")) and (bool(node.info.get("rnn")) or has_weights(str(node.info["layer"])))
-
-
-def feed_of(call: cst.Call) -> cst.BaseExpression | None:
-    args = call_args(call, ("fetches", "feed_dict"))
-    return args.get("feed_dict")
-
-
-def instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
-    """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
-    on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
-    func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
-        return None
-    fetch = call.args[0].value
-    if call.args[0].keyword is not None:
-        return None
-    elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
-    if not all(isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) for e in elements):
-        return None
-    owners = {e.value.value for e in elements}  # type: ignore[attr-defined]
-    if len(owners) != 1 or not owners <= instances:
-        return None
-    owner = owners.pop()
-    attrs = ", ".join(e.attr.value for e in elements)  # type: ignore[attr-defined]
-    fetched = {cst.List: f"[{attrs}]", cst.Tuple: f"({attrs},)"}.get(type(fetch), attrs)  # type: ignore[call-overload]
-    feed = feed_of(call)
-    fed: list[str] = []
-    if feed is not None:
-        if not isinstance(feed, cst.Dict):
-            return None
-        for element in feed.elements:
-            key = element.key if isinstance(element, cst.DictElement) else None
-            if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
-                return None
-            fed.append(key.attr.value)
-    return fetched, fed
 
 
 def assigns_in(node: cst.CSTNode) -> list[cst.Assign]:

@@ -22,16 +22,7 @@ from ..rules.optimizers import RULE as OPTIMIZER_RULE
 from ..rules.session import RULE as SESSION_RULE
 from ..step_names import step_base
 from . import contexts, optimizer_objects, run_sites, seeding, summary_ops
-from .state import (
-    MoveState,
-    StepFunction,
-    assigns_by_name,
-    assigns_in,
-    feed_of,
-    instance_run,
-    momentums,
-    valueless,
-)
+from .state import MoveState, StepFunction, assigns_by_name, assigns_in, valueless
 
 # Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
 _TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
@@ -179,7 +170,7 @@ def call_for(
 def instance_step(move: MoveState, site: cst.Call) -> cst.BaseExpression | None:
     """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
     converted class made for this run site."""
-    run = instance_run(site, set(move.graph_instances))
+    run = run_sites.instance_run(site, set(move.graph_instances))
     if run is None:
         return None
     fetch = site.args[0].value
@@ -189,7 +180,7 @@ def instance_step(move: MoveState, site: cst.Call) -> cst.BaseExpression | None:
     if step is None:
         return None
     name, params, structure = step
-    feed = feed_of(site)
+    feed = run_sites.feed_of(site)
     feeds = {code(e.key.attr): code(e.value) for e in feed.elements} if feed is not None else {}  # type: ignore[union-attr]
     call = f"{receiver}.{name}({', '.join(feeds[p] for p in params)})"
     return cst.parse_expression(call if structure == "none" else cg.convert_result(call, structure))
@@ -571,7 +562,7 @@ def _momentum_rescale(optimizer: str, schedule: str, rescale: str, momentum: str
     rates = f"{schedule}({optimizer}.iterations) / {schedule}({optimizer}.iterations - 1)"
     return [
         f"{comment}\n{rescale} = {rates}",
-        f"for {momentum} in {momentums(optimizer)}:\n    {momentum}.assign({momentum} * {rescale})",
+        f"for {momentum} in {optimizer_objects.momentums(optimizer)}:\n    {momentum}.assign({momentum} * {rescale})",
     ]
 
 
