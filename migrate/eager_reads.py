@@ -3,7 +3,7 @@
 TF1 code may print a tensor or list the graph's variables between building the graph and
 running it. In TF2 these are eager values: a tensor is computed by calling a step function,
 a variable list is read from the objects that own the variables. This module finds such reads;
-the program move (program.py) decides whether they can be computed and rewrites them.
+the program move (move/eager_values.py) decides whether they can be computed and rewrites them.
 """
 
 from __future__ import annotations

@@ -7,7 +7,11 @@ import re
 import textwrap
 import tokenize
 
+import libcst as cst
+
 from migrate.api import RewriteResult, rewrite_source
+from migrate.imports import collect_aliases
+from migrate.move.state import MoveState
 
 # Names an idiomatic rewrite must not contain (outside comments and strings).
 TF1_NAMES = frozenset({
@@ -58,3 +62,15 @@ def check_transformed_code(before: str, after: str) -> RewriteResult:
     assert result.changed
     check_noop(result.code)
     return result
+
+
+def move_state(source: str) -> MoveState:
+    """The state a program move starts from for `source`, for tests of one pass: aliases
+    collected, no graph nodes yet, each statement's line recorded."""
+    module = cst.parse_module(textwrap.dedent(source))
+    lines = {id(stmt): i for i, stmt in enumerate(module.body, start=1)}
+    return MoveState(module, collect_aliases(module), lines, [])
+
+
+def expression(source: str) -> cst.BaseExpression:
+    return cst.parse_expression(source)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from migrate import name_safety, process
 from migrate.api import RewriteConfig
 from migrate.cli import main
-from migrate.program import ProgramMove
+from migrate.move import optimizer_objects
 
 # `params` is read by the update after its own statement left the graph.
 PARAMS_PROGRAM = textwrap.dedent("""\
@@ -87,7 +87,7 @@ def test_a_notebooks_code_cells_are_checked_as_one_program_and_told_by_cell() ->
 @pytest.fixture
 def dropping_rewriter(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rewriter with a bug: reads of a dropped `tf.trainable_variables()` listing stay."""
-    monkeypatch.setattr(ProgramMove, "_collections_read", lambda self, expr: expr)
+    monkeypatch.setattr(optimizer_objects, "collections_read", lambda move, expr: expr)
 
 
 @pytest.mark.usefixtures("dropping_rewriter")

@@ -1,0 +1,272 @@
+"""Run sites: the `sess.run(...)`/`.eval()` calls of the driver, what they fetch and feed,
+and the session calls that go (initializers, closes, session contexts and arguments).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..codegen import code
+from ..graph import INSIDE, Node, call_args, calls_by_callee, calls_in, memoised_walk, names_read
+from ..report import Unsupported
+from ..rules.data import RULE as DATA_RULE
+from ..rules.session import INIT_CALLS, SESSION_CALLS
+from ..walk import walk
+from . import savers
+from .state import MoveState, valueless
+
+
+def session_with_ids(move: MoveState, stmt: cst.BaseStatement) -> set[int]:
+    """Ids of the `with tf.Session() as s:` blocks nested in driver code (a session per
+    loop round, say): they unwrap like top-level ones, `s` taken as a session."""
+    found: set[int] = set()
+    for node in walk(stmt):
+        if isinstance(node, cst.With) and all(
+            isinstance(i.item, cst.Call) and move.aliases.resolve(i.item.func) in SESSION_CALLS
+            for i in node.items
+        ):
+            found.add(id(node))
+            move.scope.sessions.update(
+                i.asname.name.value for i in node.items
+                if i.asname is not None and isinstance(i.asname.name, cst.Name)
+            )
+    return found
+
+
+def unpacked_ops(move: MoveState, assign: cst.Assign) -> tuple[list[int], cst.BaseAssignTargetExpression] | None:
+    """(kept positions, new target) when a run's op results are unpacked into `_`."""
+    if len(assign.targets) != 1 or not isinstance(assign.value, cst.Call):
+        return None
+    target = assign.targets[0].target
+    site = run_site(move, assign.value)
+    if site is None or not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    fetch = site[0]
+    if not isinstance(fetch, (cst.List, cst.Tuple)) or len(fetch.elements) != len(target.elements):
+        return None
+    keep: list[int] = []
+    for i, (node, t) in enumerate(zip(element_nodes(move, fetch), target.elements)):
+        if node is not None and valueless(node):
+            if not (isinstance(t.value, cst.Name) and t.value.value == "_"):
+                return None
+        else:
+            keep.append(i)
+    if not keep or len(keep) == len(fetch.elements):
+        return None
+    kept = [target.elements[i].value for i in keep]
+    new_target = kept[0] if len(kept) == 1 else target.with_changes(
+        elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in (target.elements[i] for i in keep)]
+    )
+    return keep, new_target  # type: ignore[return-value]
+
+
+def element_nodes(move: MoveState, seq: cst.List | cst.Tuple) -> list[Node | None]:
+    """The graph node each element of a fetched list names (None: not a plain name of one)."""
+    return [move.scope.lookup(e.value.value) if isinstance(e.value, cst.Name) else None for e in seq.elements]
+
+
+def picked_item(move: MoveState, subscript: cst.Subscript) -> int | None:
+    """`i` of `sess.run([a, train_op])[i]` where a train op is fetched beside the item
+    read: the step need not return the op's None."""
+    if not isinstance(subscript.value, cst.Call) or len(subscript.slice) != 1:
+        return None
+    index = subscript.slice[0].slice
+    site = run_site(move, subscript.value)
+    if site is None or not isinstance(index, cst.Index) or not isinstance(index.value, cst.Integer):
+        return None
+    fetch = site[0]
+    if not isinstance(fetch, (cst.List, cst.Tuple)) or not fetch.elements:
+        return None
+    nodes = element_nodes(move, fetch)
+    i = int(index.value.value, 0)
+    if not 0 <= i < len(nodes) or nodes[i] is None or valueless(nodes[i]):  # type: ignore[arg-type]
+        return None
+    return i if any(n is not None and valueless(n) for n in nodes) else None
+
+
+def reads_session(move: MoveState, node: cst.CSTNode) -> bool:
+    return any(n.value in move.scope.sessions for n in names_read(node))
+
+
+def contains_run_site(move: MoveState, expr: cst.CSTNode) -> bool:
+    return any(
+        run_site(move, c) is not None or is_noop_session_call(move, c) or savers.saver_call(move, c) is not None
+        for c in calls_in(expr)
+    )
+
+
+def initialized_iterator(move: MoveState, call: cst.Call) -> Node | None:
+    """The initializable iterator whose initializer a session run runs, if it does."""
+    site = run_site(move, call)
+    fetch = site[0] if site is not None else None
+    if not (isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer"
+            and isinstance(fetch.value, cst.Name)):
+        return None
+    iterator = move.scope.lookup(fetch.value.value)
+    return iterator if iterator is not None and iterator.info.get("initializable") else None
+
+
+def iterator_restart(move: MoveState, call: cst.Call) -> cst.SimpleStatementLine | None:
+    """`sess.run(iterator.initializer, feed)` → `iterator = iter(make_dataset(<fed values>))`."""
+    iterator = initialized_iterator(move, call)
+    if iterator is None:
+        return None
+    feed = run_site(move, call)[1]  # type: ignore[index]
+    dataset = move.scope.lookup(code(iterator.info["dataset"]))  # type: ignore[arg-type]
+    fed: list[Node] = dataset.info.get("placeholders", []) if dataset is not None else []  # type: ignore[assignment]
+    feeds: dict[str, str] = {}
+    if feed is not None:
+        if not isinstance(feed, cst.Dict) or not all(
+            isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) for e in feed.elements
+        ):
+            raise Unsupported(DATA_RULE.id, move.line(call), "initializer feed_dict is not a dict literal")
+        feeds = {e.key.value: code(e.value) for e in feed.elements}  # type: ignore[union-attr]
+    if set(feeds) != {n.name for n in fed}:
+        raise Unsupported(DATA_RULE.id, move.line(call), "initializer run without a value for each placeholder")
+    args = ", ".join(feeds[n.name] for n in fed)
+    source = f"iter({dataset.info['maker']}({args}))" if fed else f"iter({code(iterator.info['dataset'])})"  # type: ignore[union-attr,arg-type]
+    move.fixed(DATA_RULE.id, call, "iterator initializer run → a new Python iteration over the dataset")
+    return cst.parse_statement(f"{iterator.name} = {source}\n")  # type: ignore[return-value]
+
+
+def is_noop_session_call(move: MoveState, call: cst.Call) -> bool:
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    receiver = func.value
+    if func.attr.value == "reuse_variables":
+        # Reuse is implicit once layers are objects: the same instance is called again.
+        if isinstance(receiver, cst.Name):
+            return receiver.value in move.scope_handles
+        return isinstance(receiver, cst.Call) and move.aliases.resolve(receiver.func) == "get_variable_scope"
+    if func.attr.value == "close" and isinstance(receiver, cst.Name):
+        return receiver.value in move.scope.sessions
+    if func.attr.value == "run":
+        if isinstance(receiver, cst.Name) and (receiver.value in move.scope.sessions or (
+            move.class_mode and move.scope.lookup(receiver.value) is None
+        )):
+            # A method's session is a parameter: `sess.run(<initializer>)` is known by its fetch.
+            fetch = call.args[0].value if call.args else None
+            return fetch is not None and is_init(move, fetch)
+        return is_init(move, receiver)
+    return False
+
+
+def is_init(move: MoveState, expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Call):
+        return move.aliases.resolve(expr.func) in INIT_CALLS
+    if isinstance(expr, cst.Name):
+        node = move.scope.lookup(expr.value)
+        return node is not None and node.kind == "init"
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "initializer" and isinstance(expr.value, cst.Name):
+        # `sess.run(v.initializer)`: a tf.Variable holds its value once it is made
+        node = move.scope.lookup(expr.value.value)
+        return node is not None and node.kind == "variable"
+    if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+        return all(is_init(move, e.value) for e in expr.elements)
+    return False
+
+
+def run_site(move: MoveState, call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression | None] | None:
+    """(fetches, feed_dict) of a session run, `t.eval()` or `op.run()`; None otherwise."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in ("run", "eval"):
+        return None
+    receiver = func.value
+    kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    positional = [a.value for a in call.args if a.keyword is None]
+    is_session = isinstance(receiver, cst.Name) and (
+        receiver.value in move.scope.sessions
+        or (move.class_mode and move.scope.lookup(receiver.value) is None and bool(positional)
+            and bool(move.scope.deps_of(positional[0])))
+    )
+    if is_session:
+        if func.attr.value != "run" or not positional:
+            return None
+        feed = kwargs.get("feed_dict", positional[1] if len(positional) > 1 else None)
+        return positional[0], feed
+    if isinstance(receiver, cst.Name):
+        node = move.scope.lookup(receiver.value)
+        if node is not None and node.kind in INSIDE | {"variable"}:
+            return receiver, kwargs.get("feed_dict", positional[0] if positional else None)
+    return None
+
+
+def session_arguments(move: MoveState, call: cst.Call) -> list[cst.Arg]:
+    """The sessions a call passes to a converted class's method or to a module function that
+    runs them (`do_eval(sess, data)`): sessions are gone, the argument becomes None."""
+    sessions = [a for a in call.args if isinstance(a.value, cst.Name) and a.value.value in move.scope.sessions]
+    if not sessions or graph_method_call(move, call):
+        return sessions
+    func = session_helper(move, call)
+    if func is None:
+        return []
+    params = [p.name.value for p in func.params.params]
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or len(positional) > len(params):
+        return []
+    for arg in sessions:
+        name = arg.keyword.value if arg.keyword is not None else params[positional.index(arg)]
+        move.session_params.setdefault(func.name.value, set()).add(name)
+    return sessions
+
+
+def session_helper(move: MoveState, call: cst.Call) -> cst.FunctionDef | None:
+    """The one function of this name in the module, running sessions, that `call` calls."""
+    if not isinstance(call.func, cst.Name):
+        return None
+    defs = [d for d in memoised_walk("defs", move.module, _function_defs) if d.name.value == call.func.value]
+    return defs[0] if len(defs) == 1 and has_run_calls(move, defs[0]) else None
+
+
+def has_run_calls(move: MoveState, func: cst.FunctionDef) -> bool:
+    """A def calling `.run(...)`/`.eval(...)`: its session use is resolved at the end."""
+    callees = calls_by_callee(func)
+    return ".run" in callees or ".eval" in callees
+
+
+def graph_method_call(move: MoveState, call: cst.Call) -> bool:
+    """A method call on a converted class instance (its session argument becomes None)."""
+    func = call.func
+    return (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+            and func.value.value in move.graph_instances)
+
+
+def _function_defs(module: cst.Module) -> list[cst.FunctionDef]:
+    return [n for n in walk(module) if isinstance(n, cst.FunctionDef)]
+
+
+def feed_of(call: cst.Call) -> cst.BaseExpression | None:
+    args = call_args(call, ("fetches", "feed_dict"))
+    return args.get("feed_dict")
+
+
+def instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
+    """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
+    on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
+        return None
+    fetch = call.args[0].value
+    if call.args[0].keyword is not None:
+        return None
+    elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
+    if not all(isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) for e in elements):
+        return None
+    owners = {e.value.value for e in elements}  # type: ignore[attr-defined]
+    if len(owners) != 1 or not owners <= instances:
+        return None
+    owner = owners.pop()
+    attrs = ", ".join(e.attr.value for e in elements)  # type: ignore[attr-defined]
+    fetched = {cst.List: f"[{attrs}]", cst.Tuple: f"({attrs},)"}.get(type(fetch), attrs)  # type: ignore[call-overload]
+    feed = feed_of(call)
+    fed: list[str] = []
+    if feed is not None:
+        if not isinstance(feed, cst.Dict):
+            return None
+        for element in feed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
+                return None
+            fed.append(key.attr.value)
+    return fetched, fed
