@@ -320,7 +320,8 @@ def measure(snippet: Snippet, pythons: dict[str, str], timeout: float, keep: Pat
         (keep / f"{stem}.after.py").write_bytes(code)
         (keep / f"{stem}.after.out").write_text(printed + stderr, encoding="utf-8")
     if status != 0:
-        return Outcome(snippet.name, "crashes on 2.21", result.level, label, _last_error(stderr), cells)
+        varies = "" if deterministic else " (and the original prints other numbers each run)"
+        return Outcome(snippet.name, "crashes on 2.21", result.level, label, _last_error(stderr) + varies, cells)
     if not deterministic:
         return Outcome(snippet.name, "runs", result.level, label, "the original prints other numbers each run", cells)
     if not first.strip():
