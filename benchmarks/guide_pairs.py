@@ -7,8 +7,9 @@ GUIDES_DIR holds the notebooks of tensorflow/docs ``site/en/guide/migrate/`` (ke
 this tree: peer material is measured, never committed). Each notebook is cut at its
 markdown headings; a section headed ``TensorFlow 1``/``TF1``/``Before`` is one TF1 snippet,
 run as a program made of the notebook's set-up cells (the code before its first TF1 or TF2
-heading) and the section's cells. IPython lines (``%magic``, ``!shell``) are dropped and a
-cell's last bare expression is printed, as the notebook shows it.
+heading), the earlier cells that bind a name it reads or write a file it reads (the notebook
+runs top to bottom), and the section's cells. IPython lines (``%magic``, ``!shell`` and their
+continuations) are dropped and a cell's last bare expression is printed, as the notebook shows it.
 
 For each snippet:
 1. the original runs on ``--tf-python`` (TF 2.21, where ``tf.compat.v1`` runs TF1 code);
@@ -22,14 +23,17 @@ For each snippet:
    with the tolerance ``verify`` uses for printed numbers.
 
 Outcome per snippet: *tf1 does not run* (not counted), *refused* (the rewriter left it as it
-was), *crashes on 2.21*, *prints other numbers*, *runs* (nondeterministic original) or
-*prints the TF1 numbers*. The table also gives the rewrite's level.
+was), *crashes on 2.21*, *prints other numbers*, *runs* (an original that prints nothing or other
+numbers each run) or *prints the TF1 numbers*. The table also gives the snippet's own cells
+(their indices in the notebook) and the rewrite's level; ``--keep`` writes each program, its
+rewrite and what each printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import builtins
 import datetime
 import json
 import os
@@ -68,6 +72,7 @@ ENV = {"CUDA_VISIBLE_DEVICES": ""}
 class Snippet:
     name: str
     source: str
+    cells: tuple[int, ...] = ()
 
 
 @dataclass
@@ -77,6 +82,99 @@ class Outcome:
     level: str = "-"
     referee: str = "-"
     detail: str = ""
+    cells: tuple[int, ...] = ()
+
+
+@dataclass
+class _Cell:
+    """A code cell as a script, with what it needs from earlier cells and what it leaves them."""
+
+    index: int
+    script: str
+    binds: frozenset[str]
+    reads: frozenset[str]
+    writes: frozenset[str]
+    paths: frozenset[str]
+
+
+#: Calls whose string arguments name a file the cell writes (a checkpoint, a SavedModel, a move).
+WRITER = re.compile(r"save|export|builder|write|move|copy", re.IGNORECASE)
+BUILTINS = frozenset(dir(builtins))
+
+
+def _callee(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names ``tree`` binds at module level (what later cells can read)."""
+    names: set[str] = set()
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            continue
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        pending.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def _cell(index: int, script: str) -> _Cell:
+    """What ``script`` binds, the names it reads unbound, and the file names it writes and mentions."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return _Cell(index, script, frozenset(), frozenset(), frozenset(), frozenset())
+    local: set[str] = set()
+    loads: set[str] = set()
+    writes: set[str] = set()
+    strings: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loads if isinstance(node.ctx, ast.Load) else local).add(node.id)
+        elif isinstance(node, ast.arg):
+            local.add(node.arg)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            strings.add(node.value)
+        elif isinstance(node, ast.Call) and WRITER.search(_callee(node)):
+            arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+            writes.update(a.value for a in arguments if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    binds = _module_names(tree)
+    return _Cell(index, script, frozenset(binds), frozenset(loads - binds - local - BUILTINS), frozenset(writes),
+                 frozenset(strings - writes))
+
+
+def _written(path: str, written: str) -> bool:
+    """Whether ``path`` names the file saved as ``written`` (a checkpoint saved as ``ckpt`` is read as ``ckpt-1``)."""
+    return path == written or path.startswith(f"{written}-") and path[len(written) + 1:].isdigit()
+
+
+def _needed(own: list[_Cell], earlier: list[_Cell], given: frozenset[str]) -> list[_Cell]:
+    """The earlier cells ``own`` depends on, in notebook order: for each name it reads unbound
+    and each file it reads, the last earlier cell that binds or writes it, and theirs in turn."""
+    taken: dict[int, _Cell] = {}
+    pending = list(own)
+    while pending:
+        cell = pending.pop()
+        before = [c for c in earlier if c.index < cell.index and c.index not in taken]
+        for name in cell.reads - given:
+            source = next((c for c in reversed(before) if name in c.binds), None)
+            if source is not None and source.index not in taken:
+                taken[source.index] = source
+                pending.append(source)
+        for path in cell.paths:
+            source = next((c for c in reversed(before) if any(_written(path, w) for w in c.writes)), None)
+            if source is not None and source.index not in taken:
+                taken[source.index] = source
+                pending.append(source)
+    return [taken[i] for i in sorted(taken) if i not in {c.index for c in own}]
 
 
 def _headings(cell: dict) -> list[str]:
@@ -87,10 +185,21 @@ def _level(heading: str) -> int:
     return len(heading) - len(heading.lstrip("#"))
 
 
+def _python_lines(cell_source: str) -> list[str]:
+    """The cell's lines without IPython's (``%magic``, ``!shell``, and their ``\\`` continuations)."""
+    kept: list[str] = []
+    continued = False
+    for line in cell_source.splitlines():
+        shell = continued or line.lstrip().startswith(("%", "!"))
+        continued = shell and line.rstrip().endswith("\\")
+        if not shell:
+            kept.append(line)
+    return kept
+
+
 def _script(cell_source: str) -> str:
     """A cell as a script: IPython lines dropped, its last bare expression printed."""
-    lines = [line for line in cell_source.splitlines() if not line.lstrip().startswith(("%", "!"))]
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(_python_lines(cell_source)) + "\n"
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -102,36 +211,37 @@ def _script(cell_source: str) -> str:
         return text
     rows = text.splitlines()
     start, end = last.lineno - 1, last.end_lineno
-    expression = "\n".join(rows[start:end])
-    return "\n".join([*rows[:start], f"print({expression.strip()})", *rows[end:]]) + "\n"
+    prefix = rows[start].encode()[: last.col_offset].decode()
+    expression = ast.get_source_segment(text, last.value)
+    return "\n".join([*rows[:start], f"{prefix}print({expression})", *rows[end:]]) + "\n"
 
 
 def snippets(notebook: Path) -> list[Snippet]:
-    """The notebook's TF1 snippets, each as one program with the set-up before it.
+    """The notebook's TF1 snippets, each as one program with the set-up and the cells it needs.
 
     The set-up is the code under ``Setup`` headings and before the notebook's first
     other section heading (``Overview`` and the copyright line aside). A TF1 snippet is a section headed ``TensorFlow 1``/``TF1``/
     ``Before`` (all its cells), or, outside such sections and outside TF2 ones, one cell
     that calls ``tf1.``/``v1.``/``tf.compat.v1.`` (the guides that set TF1 and TF2 cells
-    side by side).
+    side by side). The guides are read top to bottom, so a snippet also takes the earlier
+    cells that bind the names it reads and write the files it reads (a class defined, a
+    checkpoint saved, a cell or two before).
     """
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    setup: list[str] = []
-    found: list[Snippet] = []
+    setup: list[_Cell] = []
+    code: list[_Cell] = []
+    found: list[list[_Cell]] = []
     section: str | None = None  # "tf1" | "tf2" | "other"; None while in the set-up
     section_level = 0
 
-    def add(source: str) -> None:
-        found.append(Snippet(f"{notebook.stem}#{len(found) + 1}", source))
-
-    for cell in cells:
+    for index, cell in enumerate(cells):
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             for heading in _headings(cell):
                 level = _level(heading)
                 if TF1_HEADING.match(heading):
                     section, section_level = "tf1", level
-                    add("")
+                    found.append([])
                 elif TF2_HEADING.match(heading):
                     section, section_level = "tf2", level
                 elif section in ("tf1", "tf2") and level > section_level:
@@ -143,14 +253,24 @@ def snippets(notebook: Path) -> list[Snippet]:
             continue
         if cell["cell_type"] != "code" or source.startswith("#@title"):
             continue
+        parsed = _cell(index, _script(source))
         if section is None:
-            setup.append(_script(source))
-        elif section == "tf1":
-            found[-1].source += _script(source)
+            setup.append(parsed)
+            continue
+        code.append(parsed)
+        if section == "tf1":
+            found[-1].append(parsed)
         elif section == "other" and TF1_CALL.search(source):
-            add(_script(source))
-    prelude = "".join(setup)
-    return [Snippet(s.name, prelude + s.source) for s in found if s.source.strip()]
+            found.append([parsed])
+    prelude = "".join(c.script for c in setup)
+    given = frozenset().union(*(c.binds for c in setup))
+    result = []
+    for number, own in enumerate(found, 1):
+        if any(c.script.strip() for c in own):
+            program = [*_needed(own, code, given), *own]
+            result.append(Snippet(f"{notebook.stem}#{number}", prelude + "".join(c.script for c in program),
+                                  tuple(c.index for c in own)))
+    return result
 
 
 def _run(python: str, source: str, timeout: float, legacy_keras: bool = False) -> tuple[int | None, str, str]:
@@ -180,30 +300,36 @@ def _same_numbers(old: str, new: str) -> str | None:
 
 def measure(snippet: Snippet, pythons: dict[str, str], timeout: float, keep: Path | None) -> Outcome:
     kind = next((k for pattern, k in REFEREES if k in pythons and pattern.search(snippet.source)), "tf2")
-    referee, label = pythons[kind], LABELS[kind]
+    referee, label, cells = pythons[kind], LABELS[kind], snippet.cells
     status, first, stderr = _run(referee, snippet.source, timeout, legacy_keras=kind == "keras2")
+    stem = snippet.name.replace("#", "_")
+    if keep is not None:
+        (keep / f"{stem}.before.py").write_text(snippet.source, encoding="utf-8")
+        (keep / f"{stem}.before.out").write_text(first + stderr, encoding="utf-8")
     if status != 0:
-        return Outcome(snippet.name, "tf1 does not run", referee=label, detail=_last_error(stderr))
+        return Outcome(snippet.name, "tf1 does not run", referee=label, detail=_last_error(stderr), cells=cells)
     _, second, _ = _run(referee, snippet.source, timeout, legacy_keras=kind == "keras2")
     deterministic = _same_numbers(first, second) is None
     try:
         result = rewrite_bytes(snippet.source.encode(), "snippet.py", RewriteConfig())
     except PROBLEM_TYPES as problem:
-        return Outcome(snippet.name, "refused", referee=label, detail=problem_message(problem))
+        return Outcome(snippet.name, "refused", referee=label, detail=problem_message(problem), cells=cells)
     code = result.code if isinstance(result.code, bytes) else result.code.encode()
-    if keep is not None:
-        stem = snippet.name.replace("#", "_")
-        (keep / f"{stem}.before.py").write_text(snippet.source, encoding="utf-8")
-        (keep / f"{stem}.after.py").write_bytes(code)
     status, printed, stderr = _run(pythons["tf2"], code.decode(), timeout)
+    if keep is not None:
+        (keep / f"{stem}.after.py").write_bytes(code)
+        (keep / f"{stem}.after.out").write_text(printed + stderr, encoding="utf-8")
     if status != 0:
-        return Outcome(snippet.name, "crashes on 2.21", result.level, label, _last_error(stderr))
+        varies = "" if deterministic else " (and the original prints other numbers each run)"
+        return Outcome(snippet.name, "crashes on 2.21", result.level, label, _last_error(stderr) + varies, cells)
     if not deterministic:
-        return Outcome(snippet.name, "runs", result.level, label, "the original prints other numbers each run")
+        return Outcome(snippet.name, "runs", result.level, label, "the original prints other numbers each run", cells)
+    if not first.strip():
+        return Outcome(snippet.name, "runs", result.level, label, "the original prints nothing", cells)
     difference = _same_numbers(first, printed)
     if difference is not None:
-        return Outcome(snippet.name, "prints other numbers", result.level, label, difference[:160])
-    return Outcome(snippet.name, "prints the TF1 numbers", result.level, label)
+        return Outcome(snippet.name, "prints other numbers", result.level, label, difference[:160], cells)
+    return Outcome(snippet.name, "prints the TF1 numbers", result.level, label, cells=cells)
 
 
 ORDER = ["prints the TF1 numbers", "runs", "prints other numbers", "crashes on 2.21", "refused",
@@ -211,9 +337,10 @@ ORDER = ["prints the TF1 numbers", "runs", "prints other numbers", "crashes on 2
 
 
 def table(outcomes: list[Outcome]) -> str:
-    rows = ["| snippet | TF1 runs on | level | outcome | detail |", "|---|---|---|---|---|"]
+    rows = ["| snippet | cells | TF1 runs on | level | outcome | detail |", "|---|---|---|---|---|---|"]
     for o in sorted(outcomes, key=lambda o: (ORDER.index(o.outcome), o.name)):
-        rows.append(f"| {o.name} | {o.referee} | {o.level} | {o.outcome} | {o.detail.replace('|', '/')} |")
+        cells = ", ".join(map(str, o.cells))
+        rows.append(f"| {o.name} | {cells} | {o.referee} | {o.level} | {o.outcome} | {o.detail.replace('|', '/')} |")
     counted = [o for o in outcomes if o.outcome != "tf1 does not run"]
     summary = ", ".join(f"{sum(o.outcome == k for o in counted)} {k}" for k in ORDER[:-1])
     rows.append("")
@@ -243,7 +370,7 @@ def main() -> None:
             if args.only and not any(part in snippet.name for part in args.only):
                 continue
             outcome = measure(snippet, pythons, args.timeout, args.keep)
-            print(f"{outcome.name}: {outcome.outcome} {outcome.detail}", file=sys.stderr, flush=True)
+            print(f"{outcome.name} {outcome.cells}: {outcome.outcome} {outcome.detail}", file=sys.stderr, flush=True)
             outcomes.append(outcome)
     text = table(outcomes)
     print(text)
