@@ -24,6 +24,8 @@ from .pieces import parse_module
 from .program import ProgramMove
 from .report import KEEPS_GRAPH, Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
+from .rules.absl_flags import RULE as ABSL_RULE
+from .rules.absl_flags import to_absl
 from .rules.api_rename import (
     DATASET_ITERATOR_METHODS,
     KERAS_SAVE_NOTE,
@@ -269,6 +271,11 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     forget_lines()
     index_tree(module)
     lines = start_lines(module) if positions else {}
+    parsed, absl_findings = module, []
+    if ("flags" in text or "app.run" in text) and config.enabled(ABSL_RULE.id):
+        module = to_absl(module, aliases, lines, absl_findings)
+        if module is not parsed:  # `flags` names absl's module now, not TensorFlow's
+            aliases = collect_aliases(module)
     # The module's code, without generating it again: a file spelling compat.v1, or calling
     # tf.function with no Session, was written for TF2 (a rewrite's own output is).
     compat_spelled = ".compat.v1." in text or (tf2_written and not runs_sessions)
@@ -332,7 +339,8 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     if "set_random_seed" in text and config.enabled(KERAS_SEED_RULE.id):
         line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
-    if _same_statements(new_module, module):  # nothing rebuilt: the code is the source's
+    findings += absl_findings
+    if _same_statements(new_module, parsed):  # nothing rebuilt: the code is the source's
         return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
     code_text, limit = new_module.code, line_limit(text)
     if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement

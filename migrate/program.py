@@ -17,7 +17,7 @@ from functools import partial
 import libcst as cst
 
 from . import codegen as cg
-from .graph import INSIDE, calls_by_callee, calls_in, memoised_walk, names_read
+from .graph import INSIDE, Scope, calls_by_callee, calls_in, memoised_walk, names_read
 from .graph_classes import convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
 from .inline import inline_builders
@@ -181,8 +181,13 @@ class ProgramMove(MoveState):
             self.fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
             return converted, []
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
+            # the graph built above is the function's too (module-level tensors it runs); what
+            # its steps take counts as run for the module
+            outer = Scope(nodes=list(self.scope.nodes), current=dict(self.scope.current),
+                          functions=dict(self.scope.functions), statements=set(self.scope.statements),
+                          inside_statements=set(self.scope.inside_statements))
             sub = ProgramMove(
-                self.module, self.aliases, self.lines, self.findings,
+                self.module, self.aliases, self.lines, self.findings, scope=outer, sliced=self.sliced,
                 used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
                 helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,

@@ -20,6 +20,7 @@ class Rule:
 
 def _load() -> dict[str, Rule]:
     from . import (
+        absl_flags,
         api_rename,
         assign,
         compat_fallback,
@@ -46,7 +47,7 @@ def _load() -> dict[str, Rule]:
     modules = (
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
         api_rename, layers, losses, rnn_cells, rnn_layers, saver, summaries, data, dimensions,
-        eager_reads, control_flow, graph_loops, compat_fallback, keras_seeds,
+        eager_reads, control_flow, graph_loops, compat_fallback, keras_seeds, absl_flags,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

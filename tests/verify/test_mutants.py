@@ -27,6 +27,7 @@ OPTIONS = Options(max_steps=60, timeout=120, attribute=False)
 # What TF 2.21 raises for the mutants it refuses to run (the others run there and print
 # numbers different from the original's).
 REAL_TF_RAISES = {
+    "absl_flags_read_before_parsing": "UnparsedFlagAccessError",  # absl's FLAGS read before app.run
     "bias_add_operands_swapped": "ValueError",  # Shape must be at least rank 2 but is rank 1 ...
     "confusion_matrix_dtype_as_weights": "TypeError",  # Failed to convert elements of <dtype: 'float32'> ...
     "graph_dropout_flag_as_training": "OperatorNotAllowedInGraphError",  # a TypeError: Dropout tests `training`
