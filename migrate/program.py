@@ -44,6 +44,7 @@ from .shared_steps import share_steps
 from .summary_helpers import call_statements, summary_helpers
 from .suppress import is_skipped
 from .variable_wrappers import inline_variable_wrappers
+from .walk import walk
 
 #: `x op= v` is `x = x op v` for a tensor: the operator each augmented assignment applies.
 AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
@@ -181,6 +182,10 @@ class ProgramMove(MoveState):
             self.fixed(SESSION_RULE.id, stmt, f"class {info.name}: graph moved into step functions")
             return converted, []
         if isinstance(stmt, cst.FunctionDef) and self._creates_session(stmt):
+            if self.scope.nodes and self._may_run_again(stmt):
+                raise Unsupported(SESSION_RULE.id, self.line(stmt), f"{stmt.name.value}() opens a Session over the "
+                                  "module's graph and may run more than once (each TF1 session started the "
+                                  "variables afresh)")
             # the graph built above is the function's too (module-level tensors it runs); what
             # its steps take counts as run for the module
             outer = Scope(nodes=list(self.scope.nodes), current=dict(self.scope.current),
@@ -220,6 +225,14 @@ class ProgramMove(MoveState):
     def _builds_graph(self, node: cst.CSTNode) -> bool:
         graph_calls = SESSION_CALLS | {"placeholder", "get_variable"}
         return any(self.aliases.resolve(c.func) in graph_calls for c in calls_in(node))
+
+    def _may_run_again(self, func: cst.FunctionDef) -> bool:
+        """Is the function named more than once, or in a loop (`tf.app.run()` calls `main`
+        once, naming nothing)?"""
+        name = func.name.value
+        reads = [n for n in names_read(self.module) if n.value == name and n is not func.name]
+        loops = memoised_walk("loops", self.module, _loops)
+        return len(reads) > 1 or any(name in {n.value for n in names_read(loop)} for loop in loops)
 
     def _creates_session(self, node: cst.CSTNode) -> bool:
         return any(self.aliases.resolve(c.func) in SESSION_CALLS for c in calls_in(node))
@@ -371,6 +384,10 @@ def _runs_by_owner(node: cst.CSTNode) -> dict[str, list[tuple[int, cst.Call]]]:
         if len(owners) == 1:
             index.setdefault(owners.pop(), []).append((number, call))
     return index
+
+
+def _loops(module: cst.Module) -> list[cst.CSTNode]:
+    return [n for n in walk(module) if isinstance(n, (cst.For, cst.While))]
 
 
 def _is_main_guard(stmt: cst.If) -> bool:

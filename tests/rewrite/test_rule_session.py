@@ -2,6 +2,7 @@
 
 from textwrap import dedent
 
+import pytest
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
@@ -464,3 +465,32 @@ def test_comments_of_an_unwrapped_session_block_and_a_replaced_train_op_are_kept
     assert result.level == "idiomatic", result.findings
     for comment in ("# plain descent", "# the session", "# the trained weight"):
         assert comment in result.code
+
+
+MODULE_GRAPH = '''import tensorflow as tf
+w = tf.Variable(1.0)
+step = w.assign_add(1.0)
+
+
+def run():
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(step))
+
+
+{calls}
+'''
+
+
+def test_a_function_opening_a_session_runs_the_graph_the_module_built() -> None:
+    result = rewrite_source(MODULE_GRAPH.format(calls="run()"))
+    assert result.level == "idiomatic"
+    assert "Session" not in result.code and "    @tf.function\n    def " in result.code
+
+
+@pytest.mark.parametrize("calls", ["run()\nrun()", "for _ in range(2):\n    run()"])
+def test_a_function_opening_a_session_more_than_once_keeps_graph_mode(calls: str) -> None:
+    """Each TF1 session initialized the module's variables afresh; TF2's persist."""
+    result = rewrite_source(MODULE_GRAPH.format(calls=calls))
+    assert result.level == "partial" and "tf.compat.v1.Session()" in result.code
+    assert any("may run more than once" in f.message for f in result.findings)
