@@ -74,7 +74,7 @@ def eager_function(move: MoveState, node: Node, stmt: cst.BaseStatement, new_fun
 def step_function(move: MoveState, node: Node, stmt: cst.BaseStatement, new_functions: list[cst.FunctionDef]) -> StepFunction:
     """The step function fetching `node` alone, the one a `sess.run(<node>)` gets."""
     fetch = cst.Name(node.name)
-    key = f"{node.name} -> {node.name}"
+    key = steps.step_key(move, f"{node.name} -> {node.name}", [node])
     fn = move.functions.get(key)
     if fn is None:
         fn = steps.make_function(move, fetch, [node], stmt)

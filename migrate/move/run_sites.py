@@ -8,6 +8,7 @@ import libcst as cst
 
 from ..codegen import code
 from ..graph import INSIDE, Node, call_args, calls_by_callee, calls_in, memoised_walk, names_read
+from ..op_seeds import is_random, uncounted
 from ..report import Unsupported
 from ..rules.data import RULE as DATA_RULE
 from ..rules.session import INIT_CALLS, SESSION_CALLS
@@ -189,7 +190,18 @@ def run_site(move: MoveState, call: cst.Call) -> tuple[cst.BaseExpression, cst.B
         node = move.scope.lookup(receiver.value)
         if node is not None and node.kind in INSIDE | {"variable"}:
             return receiver, kwargs.get("feed_dict", positional[0] if positional else None)
+    if (func.attr.value == "eval" and isinstance(receiver, cst.Call)
+            and move.aliases.resolve(receiver.func) is not None):  # `tf.transpose(x).eval()`
+        return receiver, kwargs.get("feed_dict", positional[0] if positional else None)
     return None
+
+
+def eager_expression(move: MoveState, fetch: cst.BaseExpression) -> bool:
+    """A TF call of values the program has, no graph tensor and no random draw: what TF1's
+    session computed from it, TF2 computes where it stands."""
+    return (isinstance(fetch, cst.Call) and move.aliases.resolve(fetch.func) is not None
+            and not move.scope.deps_of(fetch)
+            and not any(is_random(c, move.aliases) or uncounted(c, move.aliases) for c in calls_in(fetch)))
 
 
 def session_arguments(move: MoveState, call: cst.Call) -> list[cst.Arg]:

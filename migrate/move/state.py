@@ -85,6 +85,7 @@ class MoveState:
     # ids of the nodes computed inside a step function, in the order they were taken (a dict
     # for its order: the unrun tensors' pass reads what each function took)
     sliced: dict[int, None] = field(default_factory=dict)
+    step_graphs: dict[str, tuple[int, ...]] = field(default_factory=dict)  # step key -> the nodes it fetched
     # seeded random ops -> the step functions that build a copy of them
     random_copies: dict[int, list[str]] = field(default_factory=dict)
     layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken

@@ -111,6 +111,9 @@ def call_for(
         # TF2 computed it when it was built, and no feed reaches it.
         move.fixed(SESSION_RULE.id, site, f"run of {fetch.value}, computed eagerly here → {fetch.value}.numpy()")
         return cst.parse_expression(f"{fetch.value}.numpy()")
+    if not roots and feed is None and run_sites.eager_expression(move, fetch):
+        move.fixed(SESSION_RULE.id, site, "run of a TF expression of plain values → .numpy() where it stands")
+        return cst.parse_expression(f"{code(fetch)}.numpy()")
     if not roots:
         raise Unsupported(SESSION_RULE.id, move.line(site), "fetch does not name a graph tensor of this module")
     for root in roots:
@@ -143,7 +146,7 @@ def call_for(
     if keep is not None and isinstance(fetch, (cst.List, cst.Tuple)):
         kept = [fetch.elements[i].value for i in keep]
         returned = kept[0] if len(kept) == 1 else cst.List([cst.Element(e) for e in kept])
-    key = f"{code(fetch)} -> {code(returned)}"
+    key = step_key(move, f"{code(fetch)} -> {code(returned)}", roots)
     fn = move.functions.get(key)
     if fn is None:
         fn = make_function(move, fetch, roots, site, returned)
@@ -165,6 +168,15 @@ def call_for(
     if discarded or fn.returns_structure == "none":
         return cst.parse_expression(call)
     return cst.parse_expression(cg.convert_result(call, fn.returns_structure))
+
+
+def step_key(move: MoveState, text: str, roots: list[Node]) -> str:
+    """The key of the step computing a fetch: its text, and the graph it reads where another
+    step took that text already (a name bound again between two runs is another tensor)."""
+    graph = tuple(r.index for r in roots)
+    if move.step_graphs.setdefault(text, graph) == graph:
+        return text
+    return f"{text} @ {','.join(map(str, graph))}"
 
 
 def instance_step(move: MoveState, site: cst.Call) -> cst.BaseExpression | None:

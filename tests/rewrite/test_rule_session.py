@@ -494,3 +494,35 @@ def test_a_function_opening_a_session_more_than_once_keeps_graph_mode(calls: str
     result = rewrite_source(MODULE_GRAPH.format(calls=calls))
     assert result.level == "partial" and "tf.compat.v1.Session()" in result.code
     assert any("may run more than once" in f.message for f in result.findings)
+
+
+def test_a_name_bound_again_between_runs_gets_a_step_per_tensor() -> None:
+    """Two runs of `t` fetch two tensors: one step for both would print the first twice."""
+    source = (
+        "import tensorflow as tf\n"
+        "sess = tf.Session()\n"
+        "t = tf.reshape(tf.constant([1, 2, 3, 4]), [2, 2])\n"
+        "print(sess.run(t))\n"
+        "t = tf.reshape(tf.constant([5, 6, 7, 8]), [4])\n"
+        "print(sess.run(t))\n"
+        "print(sess.run(t))\n"
+    )
+    result = rewrite_source(source)
+    assert result.level == "idiomatic"
+    calls = [line for line in result.code.splitlines() if line.startswith("print(")]
+    assert calls == ["print(compute_t().numpy())", "print(compute_t_2().numpy())", "print(compute_t_2().numpy())"]
+    assert "tf.constant([5, 6, 7, 8])" in result.code.split("def compute_t_2")[1]
+
+
+def test_eval_of_a_tf_expression_of_plain_values_is_its_numpy() -> None:
+    check_transformed(
+        "import tensorflow as tf\nsess = tf.InteractiveSession()\nprint(tf.transpose([[1, 2]]).eval())\n",
+        "import tensorflow as tf\nprint(tf.transpose([[1, 2]]).numpy())\n",
+    )
+
+
+def test_eval_of_a_random_expression_is_not_computed_eagerly() -> None:
+    """TF1 drew it with the graph's op seeds; eager ops draw other numbers."""
+    result = rewrite_source("import tensorflow as tf\ntf.set_random_seed(1)\nsess = tf.InteractiveSession()\n"
+                            "print(tf.random_normal([2]).eval())\n")
+    assert ".numpy()" not in result.code.split("print(")[-1]
