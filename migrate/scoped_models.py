@@ -19,6 +19,7 @@ from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring, record_
 from .graph import Scope, call_args, calls_by_callee, memoised_walk, names_read
 from .imports import Aliases
 from .layer_seeds import LayerSeeds, SeedPlan
+from .loss_collection import regularizer_constants
 from .op_seeds import is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
@@ -160,6 +161,8 @@ class ModelBuilder:
     shared: SharedModel | None = None
     # model instances with a regularized layer: their `losses` hold TF1's REGULARIZATION_LOSSES
     regularized_models: set[str] = field(default_factory=set)
+    # layer classes with a weight get_variable(regularizer=) made: their `losses` hold its penalty
+    regularized_layers: set[str] = field(default_factory=set)
     # Layer class -> the op seeds TF1 drew for its weights, then whether the rest of its body
     # drew none the count cannot see; None: some before or among its weights
     layer_draws: dict[str, tuple[int, bool] | None] = field(default_factory=dict)
@@ -344,6 +347,7 @@ class ModelBuilder:
         weight_inputs = self._weight_inputs(body[: last_weight + 1])
         moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
         draws = 0  # random initial values so far: the next one's op seed is the layer's seed plus this
+        regularized = False
         for index, stmt in enumerate(body):
             found = _get_variable_call(stmt, self.aliases)
             created = variable_call(stmt, self.aliases)
@@ -377,6 +381,10 @@ class ModelBuilder:
             extra = f", dtype={dtype}" if "dtype" in args else ""
             if "trainable" in args:
                 extra += f", trainable={_code(args['trainable'])}"
+            if "regularizer" in args and _code(args["regularizer"]) != "None":
+                # TF1's penalty regularizer(v), in REGULARIZATION_LOSSES; Keras's in the layer's losses
+                extra += f", regularizer={_code(args['regularizer'])}"
+                regularized = True
             attr = f"{target}_" if target in _LAYER_ATTRIBUTES else target
             build.extend(_comment_lines(stmt))
             build.append(_configured(
@@ -392,6 +400,8 @@ class ModelBuilder:
         block = cls is not None
         cls = cls or _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
+        if regularized:
+            self.regularized_layers.add(cls)
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
 
         def draws_seeds(stmts: list[cst.BaseStatement]) -> bool:
@@ -571,10 +581,12 @@ class ModelBuilder:
             self._fixed(func, f"function {name} → Keras model {cls}, created once as {name}")
         else:
             instances = self._scoped_instances(func, cls, scope_param, given)
-        if outer.regularized:
+        if outer.regularized or any(source.split("(", 1)[0] in self.regularized_layers for source in attrs.values()):
             self.regularized_models.update(assigned_names(s)[0] for s in instances)
         self._note_library_function(func, cls)
         fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
+        for instance in instances:  # and so does the configuration a call gave the model
+            fill_lines(instance, self._line(func), self.lines)
         return [
             *block_layers,
             model,
@@ -672,7 +684,10 @@ class ModelBuilder:
         rebound = {n for s in body for n in bound_names(s)}
         # A shared instance takes its configuration from the arguments of its calls.
         calls = [] if self.shared is not None else self.calls_of(func.name.value)
-        constants = memoised_walk("constants", self.module, module_constants) if self.module is not None else {}
+        constants = {} if self.module is None else {
+            **memoised_walk("constants", self.module, module_constants),
+            **regularizer_constants(self.module, self.aliases),
+        }
         per_call = [_constant_arguments(c, params, constants) for c in calls] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
         configurable = {

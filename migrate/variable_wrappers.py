@@ -15,6 +15,7 @@ import libcst as cst
 from .codegen import ReplaceNames, copy_lines, is_docstring
 from .graph import call_args, top_level_defs
 from .imports import Aliases
+from .loss_collection import losses_as_regularizers
 from .report import Finding
 from .rules.variable_scope import RULE
 from .walk import walk
@@ -139,7 +140,10 @@ class _Inline(cst.CSTTransformer):
 def inline_variable_wrappers(
     module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
 ) -> cst.Module:
-    """The module with each get_variable wrapper, called only by name, inlined and removed."""
+    """The module with each get_variable wrapper, called only by name, inlined and removed
+    (a helper that also puts its weight's penalty in the 'losses' collection, when that is
+    TF1's own regularizer, too)."""
+    module = losses_as_regularizers(module, aliases, lines, findings)
     defs = top_level_defs(module)
     for name in list(defs):
         func = defs.get(name)  # looked up again: inlining an earlier wrapper into it rebuilt it

@@ -1,0 +1,257 @@
+"""A weight helper's `'losses'` collection → the variable's own regularizer (TF104).
+
+TF1 tutorials (the MNIST chapters of many books) create weights through a helper that puts the
+weight's penalty into a user collection and read the collection's sum into the loss:
+
+    def get_weight_variable(shape, regularizer):
+        weights = tf.get_variable("weights", shape, initializer=...)
+        if regularizer != None:
+            tf.add_to_collection('losses', regularizer(weights))
+        return weights
+    ...
+    loss = cross_entropy_mean + tf.add_n(tf.get_collection('losses'))
+
+When the helper's penalties are all the collection holds, and nothing else regularizes, this is
+TF1's own `tf.get_variable(..., regularizer=regularizer)` read through
+`tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)`: the same tensors, each computed from its
+variable once per graph (so again each step from the current weight). Spelled so, the helper is a
+pure get_variable wrapper, and the layers built from it own their penalties (`model.losses`).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .api_table import REGULARIZERS
+from .codegen import copy_lines, is_docstring, record_line
+from .graph import top_level_defs
+from .imports import Aliases
+from .report import Finding
+from .rules.variable_scope import RULE
+from .walk import children, walk
+
+COLLECTION = "losses"
+
+
+def _collection_call(node: cst.CSTNode, aliases: Aliases, path: str) -> bool:
+    """A `tf.<path>('losses', ...)` call."""
+    return (
+        isinstance(node, cst.Call)
+        and aliases.resolve(node.func) == path
+        and bool(node.args)
+        and node.args[0].keyword is None
+        and isinstance(node.args[0].value, cst.SimpleString)
+        and node.args[0].value.evaluated_value == COLLECTION
+    )
+
+
+def _assigned_get_variable(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.Call] | None:
+    """(name, call) of `name = tf.get_variable(...)` with no regularizer of its own."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+        return None
+    assign = stmt.body[0]
+    value = assign.value
+    if not (
+        len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and isinstance(value, cst.Call)
+        and aliases.resolve(value.func) == "get_variable"
+        and not any(a.star for a in value.args)
+        and len([a for a in value.args if a.keyword is None]) <= 4  # `regularizer` is the 5th
+        and not any(a.keyword is not None and a.keyword.value == "regularizer" for a in value.args)
+    ):
+        return None
+    return assign.targets[0].target.value, value
+
+
+def _guarded_add(stmt: cst.BaseStatement, aliases: Aliases, var: str, params: set[str]) -> str | None:
+    """The regularizer parameter `r` of `tf.add_to_collection('losses', r(var))`, maybe under
+    `if r != None:` / `if r is not None:` / `if r:` (a None regularizer adds nothing either)."""
+    guard: str | None = None
+    if isinstance(stmt, cst.If) and stmt.orelse is None and len(stmt.body.body) == 1:
+        test = stmt.test
+        if isinstance(test, cst.Name):
+            guard = test.value
+        elif (
+            isinstance(test, cst.Comparison)
+            and isinstance(test.left, cst.Name)
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, (cst.NotEqual, cst.IsNot))
+            and isinstance(test.comparisons[0].comparator, cst.Name)
+            and test.comparisons[0].comparator.value == "None"
+        ):
+            guard = test.left.value
+        else:
+            return None
+        stmt = stmt.body.body[0]
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+        return None
+    call = stmt.body[0].value
+    if not (_collection_call(call, aliases, "add_to_collection") and len(call.args) == 2):  # type: ignore[arg-type]
+        return None
+    penalty = call.args[1].value  # type: ignore[union-attr]
+    if not (
+        isinstance(penalty, cst.Call)
+        and isinstance(penalty.func, cst.Name)
+        and penalty.func.value in params
+        and len(penalty.args) == 1
+        and penalty.args[0].keyword is None
+        and not penalty.args[0].star
+        and isinstance(penalty.args[0].value, cst.Name)
+        and penalty.args[0].value.value == var
+    ):
+        return None
+    regularizer = penalty.func.value
+    return regularizer if guard in (None, regularizer) else None
+
+
+def _regularized_helper(func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int]) -> cst.FunctionDef | None:
+    """The helper with its collection entry as the get_variable's `regularizer=`, or None when it
+    is not `v = tf.get_variable(...)`, the guarded add, `return v`."""
+    stmts = list(func.body.body)
+    docstring = stmts[:1] if stmts and is_docstring(stmts[0]) else []
+    body = stmts[len(docstring):]
+    params = {p.name.value for p in func.params.params}
+    if len(body) != 3 or func.decorators:
+        return None
+    created = _assigned_get_variable(body[0], aliases)
+    if created is None:
+        return None
+    var, call = created
+    regularizer = _guarded_add(body[1], aliases, var, params)
+    last = body[2]
+    returns = (
+        isinstance(last, cst.SimpleStatementLine)
+        and len(last.body) == 1
+        and isinstance(last.body[0], cst.Return)
+        and isinstance(last.body[0].value, cst.Name)
+        and last.body[0].value.value == var
+    )
+    if regularizer is None or not returns:
+        return None
+    arg = cst.Arg(keyword=cst.Name("regularizer"), value=cst.Name(regularizer))
+    regularized = call.with_changes(args=[*call.args[:-1], call.args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT), arg])
+    first = body[0].with_changes(body=[body[0].body[0].with_changes(value=regularized)])  # type: ignore[attr-defined]
+    copy_lines(body[0], first, lines)
+    new = func.with_changes(body=func.body.with_changes(body=[*docstring, first, last]))
+    record_line(lines, new, lines.get(id(func), 0))
+    record_line(lines, new.body, lines.get(id(func.body), 0))
+    return new
+
+
+def _regularizes_otherwise(module: cst.Module, aliases: Aliases) -> bool:
+    """Does anything else regularize, read TF1's regularization losses, or reuse variables (a
+    reused get_variable adds no penalty, a helper's add_to_collection adds one per call)?"""
+    for node in walk(module):
+        if isinstance(node, cst.Arg) and node.keyword is not None and (
+            node.keyword.value.endswith("regularizer") or node.keyword.value == "reuse"
+        ):
+            return True
+        if isinstance(node, cst.Attribute) and node.attr.value in ("REGULARIZATION_LOSSES", "reuse_variables"):
+            return True
+        if isinstance(node, cst.Call) and (aliases.resolve(node.func) or "").startswith("losses.get_regularization"):
+            return True
+    return False
+
+
+class _Reads(cst.CSTTransformer):
+    """`tf.get_collection('losses')` → `tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)`."""
+
+    def __init__(self, aliases: Aliases) -> None:
+        super().__init__()
+        self.aliases = aliases
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not _collection_call(original, self.aliases, "get_collection"):
+            return updated
+        key = cst.Attribute(cst.Attribute(updated.func.value, cst.Name("GraphKeys")), cst.Name("REGULARIZATION_LOSSES"))  # type: ignore[attr-defined]
+        return updated.with_changes(args=[updated.args[0].with_changes(value=key), *updated.args[1:]])
+
+
+def losses_as_regularizers(
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
+) -> cst.Module:
+    """The module with its weight helpers' `'losses'` entries as their variables' regularizers,
+    when those entries are all the collection ever holds and its reads are plain
+    `tf.get_collection('losses')` calls; the module as it was otherwise."""
+    calls = [n for n in walk(module) if isinstance(n, cst.Call)]
+    adds = [c for c in calls if _collection_call(c, aliases, "add_to_collection")]
+    reads = [c for c in calls if _collection_call(c, aliases, "get_collection")]
+    mentions = [n for n in walk(module) if isinstance(n, cst.SimpleString) and n.evaluated_value == COLLECTION]
+    if not adds or not reads or len(mentions) != len(adds) + len(reads):
+        return module
+    if any(len(c.args) != 1 or not isinstance(c.func, cst.Attribute) for c in reads):
+        return module
+    if _regularizes_otherwise(module, aliases):
+        return module
+    added = {id(c) for c in adds}
+    helpers: dict[str, tuple[cst.FunctionDef, cst.FunctionDef]] = {}
+    held = 0
+    for name, func in top_level_defs(module).items():
+        inside = sum(1 for n in walk(func) if id(n) in added)
+        if inside:
+            new = _regularized_helper(func, aliases, lines)
+            if new is None:
+                return module
+            helpers[name], held = (func, new), held + inside
+    if held != len(adds):
+        return module  # an entry added outside the helpers (a cross-entropy, say)
+    replaced = {id(old): new for old, new in helpers.values()}
+    body: list[cst.BaseStatement] = []
+    for stmt in module.body:
+        if id(stmt) in replaced:
+            body.append(replaced[id(stmt)])
+            continue
+        read = stmt.visit(_Reads(aliases))
+        copy_lines(stmt, read, lines)
+        body.append(read)  # type: ignore[arg-type]
+    for name, (old, _) in helpers.items():
+        findings.append(Finding(RULE.id, lines.get(id(old), 0), 0, f"{name}(): its '{COLLECTION}' collection entries are "
+                                "its variables' regularizers, read from the layers that own them", "fixed"))
+    return module.with_changes(body=body)
+
+
+def regularizer_constants(module: cst.Module, aliases: Aliases) -> dict[str, str]:
+    """Name -> source of each name the module binds once, at its top level, to a TF1 regularizer
+    of literal arguments (`regularizer = tf.contrib.layers.l2_regularizer(0.0001)`): stateless,
+    so a model built with that call once regularizes as TF1's calls of it did."""
+    if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in walk(module)):
+        return {}
+    counts: dict[str, int] = {}
+    for node in _top_level_nodes(module):
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.AsName)):
+            targets = [node.name]
+        for name in (n for t in targets for n in walk(t)):
+            if isinstance(name, cst.Name):
+                counts[name.value] = counts.get(name.value, 0) + 1
+    found: dict[str, str] = {}
+    for stmt in module.body:
+        if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):
+            continue
+        assign = stmt.body[0]
+        target, value = assign.targets[0].target, assign.value
+        if (
+            len(assign.targets) == 1
+            and isinstance(target, cst.Name)
+            and counts.get(target.value) == 1
+            and isinstance(value, cst.Call)
+            and aliases.resolve(value.func) in REGULARIZERS
+            and all(isinstance(a.value, (cst.Integer, cst.Float)) and not a.star for a in value.args)
+        ):
+            found[target.value] = cst.Module([]).code_for_node(value)
+    return found
+
+
+def _top_level_nodes(module: cst.Module) -> list[cst.CSTNode]:
+    """The module's nodes outside function and class bodies (their names bind at the top)."""
+    found: list[cst.CSTNode] = []
+    todo: list[cst.CSTNode] = [module]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            todo.extend(children(node))
+    return found

@@ -1,0 +1,58 @@
+"""A weight helper's 'losses' collection read as its variables' regularizers, and only when
+that is what TF1 computes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+
+from migrate.api import rewrite_source
+from migrate.imports import collect_aliases
+from migrate.loss_collection import losses_as_regularizers
+
+BEFORE = (Path(__file__).resolve().parents[2] / "fixtures" / "programs" / "weight_helper_losses" / "before.py").read_text()
+READ = "loss = cross_entropy_mean + tf.add_n(tf.get_collection('losses'))"
+TAKEN = "'losses' collection entries are its variables' regularizers"
+
+
+def _taken(source: str) -> bool:
+    """Does the pass read the collection as regularizers (it changes the module only then)?"""
+    module = cst.parse_module(source)
+    return losses_as_regularizers(module, collect_aliases(module), {}, []) is not module
+
+
+def test_the_pass_takes_the_helper() -> None:
+    assert _taken(BEFORE)
+
+
+def test_helper_penalties_become_the_layers_regularizers() -> None:
+    result = rewrite_source(BEFORE)
+    assert result.level == "idiomatic", result.findings
+    assert result.code.count("regularizer=self.regularizer") == 2
+    assert "tf.add_n(inference.losses)" in result.code
+    assert "get_collection" not in result.code and "add_to_collection" not in result.code
+    assert any(TAKEN in f.message for f in result.findings)
+
+
+def test_an_entry_added_outside_the_helper_keeps_the_collection() -> None:
+    # the collection then holds a cross entropy too: no regularizer stands for it
+    source = BEFORE.replace(READ, "tf.add_to_collection('losses', cross_entropy_mean)\n" + READ)
+    assert not _taken(source)
+
+
+def test_reused_variables_keep_the_collection() -> None:
+    # a reused get_variable adds no penalty, the helper's add_to_collection one per call
+    source = BEFORE.replace("with tf.variable_scope('layer2'):", "with tf.variable_scope('layer2', reuse=tf.AUTO_REUSE):")
+    assert not _taken(source)
+
+
+def test_another_regularizer_keeps_the_collection() -> None:
+    # REGULARIZATION_LOSSES would then hold more than the 'losses' collection did
+    source = BEFORE.replace(READ, READ + " + tf.losses.get_regularization_loss()")
+    assert not _taken(source)
+
+
+def test_a_penalty_of_something_else_keeps_the_collection() -> None:
+    source = BEFORE.replace("regularizer(weights))", "regularizer(weights * 2.0))")
+    assert not _taken(source)
