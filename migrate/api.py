@@ -15,6 +15,7 @@ from . import api_data
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
 from .codegen import code as code_of
 from .codegen import forget_lines, is_docstring
+from .explicit_graphs import eager_outside_graphs
 from .finding_list import tidy
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
@@ -580,9 +581,10 @@ def _refuse_deselected(findings: list[Finding], config: RewriteConfig) -> None:
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
-    """Fallback: TF2 import and graph mode kept on (`tf.compat.v1.disable_eager_execution()`)."""
+    """Fallback: TF2 import and graph mode kept on (`tf.compat.v1.disable_eager_execution()`),
+    unless the program's graph code already has graphs of its own (`explicit_graphs`)."""
     body = with_v2_imports(module.body)
-    if not any(_is_mode_call(stmt, aliases) for stmt in body):
+    if not any(_is_mode_call(stmt, aliases) for stmt in body) and not eager_outside_graphs(module, aliases):
         at = next((i + 1 for i, stmt in enumerate(body) if v2_import(stmt) is not None), None)
         if at is None:
             body.insert(0, cst.parse_statement(TF2_IMPORT))
