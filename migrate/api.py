@@ -292,9 +292,10 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         # The move keys the lines of nodes it builds by id; those of a move given up die and
         # their ids come back on the fallback's inserted statements, so it gets its own copy.
         moved_lines = dict(lines)
+        eager_written: set[str] = set()  # TF1-only names the move wrote to run eagerly
         if config.enabled(SESSION_RULE.id):
             try:
-                moved = _move(module, aliases, moved_lines, findings)
+                moved, eager_written = _move(module, aliases, moved_lines, findings)
                 _refuse_deselected(findings, config)
                 body = moved
             except Unsupported as exc:
@@ -303,7 +304,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         if body is not None:
             new_module, left = _rename(module, body, aliases, moved_lines, findings, config, compat_spelled)
             # a name TF 2.21 lacks altogether is reported where it is; no mode brings it back
-            graph_only = {p for p in left if not runs_eagerly(p) and api_data.has_tf221_form(p)}
+            graph_only = {p for p in left - eager_written if not runs_eagerly(p) and api_data.has_tf221_form(p)}
             if graph_only:
                 left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
@@ -349,15 +350,20 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
                          findings + (refused if positions else []))
 
 
-def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> list[cst.BaseStatement]:
+def _move(
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding],
+) -> tuple[list[cst.BaseStatement], set[str]]:
     """The program move, over the module without its session configuration (TF2 has no
-    session to configure: its options become process settings made after the import)."""
+    session to configure: its options become process settings made after the import); and
+    the TF1-only names it wrote to run eagerly."""
     config = take_apart(module, aliases, lines)
     if config is None:
-        return ProgramMove(module, aliases, lines, findings).run()
-    body = ProgramMove(config.module, aliases, lines, findings).run()
+        move = ProgramMove(module, aliases, lines, findings)
+        return move.run(), move.eager_compat
+    move = ProgramMove(config.module, aliases, lines, findings)
+    body = move.run()
     findings.extend(config.findings)
-    return with_setup(body, config)
+    return with_setup(body, config), move.eager_compat
 
 
 def _same_statements(new: cst.Module, old: cst.Module) -> bool:

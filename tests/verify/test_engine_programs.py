@@ -111,3 +111,12 @@ def test_a_dense_features_rewrite_the_engine_cannot_run_is_unverified(tmp_path) 
     verdict = verify_sources(original, rewrite, tmp_path, Options())
     assert verdict.status == "unverified"
     assert verdict.reason == "unsupported API tf.compat.v1.feature_column.input_layer (rewrite)"
+
+
+def test_a_name_based_saver_rewrite_is_never_called_equivalent_unchecked() -> None:
+    """A Saver kept name-based reads its keys back (`load_checkpoint`): the engine has no
+    checkpoint reader, so the pair is unverified rather than compared without the reads."""
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "programs" / "saver_read_by_tf1_name"
+    verdict = verify_files(fixture / "before.py", fixture / "after.py", Options())
+    assert verdict.status == "unverified"
+    assert verdict.reason.startswith("unsupported API tf.train.")
