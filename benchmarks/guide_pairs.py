@@ -57,6 +57,8 @@ TF1_HEADING = re.compile(r"^#+\s*(TensorFlow 1\b|TF1\b|TF 1\b|Before\b)", re.IGN
 TF2_HEADING = re.compile(r"^#+\s*(TensorFlow 2\b|TF2\b|TF 2\b|After\b)", re.IGNORECASE)
 SETUP_HEADING = re.compile(r"^#+\s*(Setup|Overview|Copyright)\b", re.IGNORECASE)
 TF1_CALL = re.compile(r"\b(tf1|v1|tf\.compat\.v1)\.\w")
+#: compat.v1 test utilities the guides' TF2 cells use too: a cell calling only these is no TF1 code.
+TEST_UTILITIES = re.compile(r"\b(tf1|v1|tf\.compat\.v1)\.keras\.utils\.DeterministicRandomTestTool\b")
 #: Which referee runs an original, by what it uses, first match: TF1 names that TF 2.16
 #: removed need an older TensorFlow; Keras 2 behaviour (``tf.compat.v1`` Keras utilities,
 #: ``tf1.layers``) needs TF 2.21 with ``tf_keras`` as its Keras.
@@ -223,7 +225,8 @@ def snippets(notebook: Path) -> list[Snippet]:
     other section heading (``Overview`` and the copyright line aside). A TF1 snippet is a section headed ``TensorFlow 1``/``TF1``/
     ``Before`` (all its cells), or, outside such sections and outside TF2 ones, one cell
     that calls ``tf1.``/``v1.``/``tf.compat.v1.`` (the guides that set TF1 and TF2 cells
-    side by side). The guides are read top to bottom, so a snippet also takes the earlier
+    side by side) other than a test utility (``DeterministicRandomTestTool``, which the TF2
+    cells use as well). The guides are read top to bottom, so a snippet also takes the earlier
     cells that bind the names it reads and write the files it reads (a class defined, a
     checkpoint saved, a cell or two before).
     """
@@ -260,7 +263,7 @@ def snippets(notebook: Path) -> list[Snippet]:
         code.append(parsed)
         if section == "tf1":
             found[-1].append(parsed)
-        elif section == "other" and TF1_CALL.search(source):
+        elif section == "other" and TF1_CALL.search(TEST_UTILITIES.sub("", source)):
             found.append([parsed])
     prelude = "".join(c.script for c in setup)
     given = frozenset().union(*(c.binds for c in setup))

@@ -15,6 +15,7 @@ from . import api_data
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
 from .codegen import code as code_of
 from .codegen import forget_lines, is_docstring
+from .explicit_graphs import eager_outside_graphs
 from .finding_list import tidy
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
@@ -298,9 +299,10 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         # The move keys the lines of nodes it builds by id; those of a move given up die and
         # their ids come back on the fallback's inserted statements, so it gets its own copy.
         moved_lines = dict(lines)
+        eager_written: set[str] = set()  # TF1-only names the move wrote to run eagerly
         if config.enabled(SESSION_RULE.id):
             try:
-                moved = _move(module, aliases, moved_lines, findings)
+                moved, eager_written = _move(module, aliases, moved_lines, findings)
                 _refuse_deselected(findings, config)
                 body = moved
             except Unsupported as exc:
@@ -309,7 +311,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         if body is not None:
             new_module, left = _rename(module, body, aliases, moved_lines, findings, config, compat_spelled)
             # a name TF 2.21 lacks altogether is reported where it is; no mode brings it back
-            graph_only = {p for p in left if not runs_eagerly(p) and api_data.has_tf221_form(p)}
+            graph_only = {p for p in left - eager_written if not runs_eagerly(p) and api_data.has_tf221_form(p)}
             if graph_only:
                 left = graph_only
                 # TF1 names the move did not reach: rather than mixing them into eager code,
@@ -356,15 +358,20 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
                          findings + (refused if positions else []))
 
 
-def _move(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> list[cst.BaseStatement]:
+def _move(
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding],
+) -> tuple[list[cst.BaseStatement], set[str]]:
     """The program move, over the module without its session configuration (TF2 has no
-    session to configure: its options become process settings made after the import)."""
+    session to configure: its options become process settings made after the import); and
+    the TF1-only names it wrote to run eagerly."""
     config = take_apart(module, aliases, lines)
     if config is None:
-        return ProgramMove(module, aliases, lines, findings).run()
-    body = ProgramMove(config.module, aliases, lines, findings).run()
+        move = ProgramMove(module, aliases, lines, findings)
+        return move.run(), move.eager_compat
+    move = ProgramMove(config.module, aliases, lines, findings)
+    body = move.run()
     findings.extend(config.findings)
-    return with_setup(body, config)
+    return with_setup(body, config), move.eager_compat
 
 
 def _same_statements(new: cst.Module, old: cst.Module) -> bool:
@@ -588,9 +595,10 @@ def _refuse_deselected(findings: list[Finding], config: RewriteConfig) -> None:
 
 
 def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
-    """Fallback: TF2 import and graph mode kept on (`tf.compat.v1.disable_eager_execution()`)."""
+    """Fallback: TF2 import and graph mode kept on (`tf.compat.v1.disable_eager_execution()`),
+    unless the program's graph code already has graphs of its own (`explicit_graphs`)."""
     body = with_v2_imports(module.body)
-    if not any(_is_mode_call(stmt, aliases) for stmt in body):
+    if not any(_is_mode_call(stmt, aliases) for stmt in body) and not eager_outside_graphs(module, aliases):
         at = next((i + 1 for i, stmt in enumerate(body) if v2_import(stmt) is not None), None)
         if at is None:
             body.insert(0, cst.parse_statement(TF2_IMPORT))

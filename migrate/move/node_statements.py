@@ -25,9 +25,6 @@ from .state import Item, MoveState
 
 #: The Saver methods a tf.train.Checkpoint takes over (`save` → `write`, `restore` → `read`).
 CHECKPOINT_SAVER_METHODS = frozenset({"save", "restore"})
-#: Reads of a checkpoint's contents by key: they see other keys once a Saver became a Checkpoint.
-CHECKPOINT_KEY_READS = frozenset({"train.load_checkpoint", "train.list_variables", "train.load_variable",
-                                  "train.NewCheckpointReader", "train.init_from_checkpoint"})
 
 
 def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement]:
@@ -99,12 +96,12 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
         if other is not None:
             raise Unsupported(SAVER_RULE.id, move.line(stmt),
                               f"Saver.{other.attr.value} has no tf.train.Checkpoint form")
-        move.fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
-        if savers.module_calls(move, CHECKPOINT_KEY_READS):
-            move.fixed(SAVER_RULE.id, stmt, "the checkpoints this program writes are now object-based: "
-                        "their keys are attribute paths (`w/.ATTRIBUTES/VARIABLE_VALUE`), not the TF1 "
-                        "variable names that the checkpoint reads here look up", "manual")
         objects = node.info["objects"]
+        if savers.keeps_tf1_names(move):
+            source = savers.name_based_saver(move, node.value, objects, move.line(stmt))  # type: ignore[arg-type]
+            move.fixed(SAVER_RULE.id, stmt, savers.NAME_BASED_NOTE, "manual")
+            return [replace_value(move, stmt, source)]
+        move.fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
         return [replace_value(move, stmt, f"tf.train.Checkpoint({objects})" if objects else savers.checkpoint_source(move))]
     if node.kind in ("varlist", "object"):
         return [stmt]

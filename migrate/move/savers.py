@@ -1,5 +1,10 @@
 """Savers and checkpoints: `tf.train.Saver` → `tf.train.Checkpoint` of the objects it saved,
 its `save`/`restore` calls → `write`/`read`.
+
+A program that reads its checkpoints' keys (`load_checkpoint`, `list_variables`) looks them up
+by TF1 variable name, which a Checkpoint changes to attribute paths: there the saver stays
+TF1's name-based one, which runs eagerly given its variables (the TF guides' "Save a TF1
+checkpoint in TF2": `tf.compat.v1.train.Saver(var_list=[...]).save(sess=None, save_path=...)`).
 """
 
 from __future__ import annotations
@@ -11,12 +16,24 @@ from ..graph import call_args, calls_in
 from ..graph_classes import PREFIX as SELF_PREFIX
 from ..report import Unsupported
 from ..rules.saver import RULE as SAVER_RULE
+from ..walk import walk
 from . import layer_instances
 from .state import MoveState
 
 CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
 SAVER_PARAMS = ("var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name")
 ALL_VARIABLES_CALLS = ("global_variables", "all_variables")
+#: Reads of a checkpoint's contents by key: they see other keys once a Saver became a Checkpoint.
+CHECKPOINT_KEY_READS = frozenset({"train.load_checkpoint", "train.list_variables", "train.load_variable",
+                                  "train.NewCheckpointReader", "train.init_from_checkpoint"})
+NAME_BASED_NOTE = ("tf.train.Saver kept name-based, eagerly (tf.compat.v1.train.Saver over its variables): "
+                   "this program reads checkpoint keys by TF1 variable name, which tf.train.Checkpoint "
+                   "would change to attribute paths")
+
+
+def keeps_tf1_names(move: MoveState) -> bool:
+    """The program reads checkpoint keys: its savers stay name-based."""
+    return module_calls(move, CHECKPOINT_KEY_READS)
 
 
 def saved_objects(move: MoveState, call: cst.Call, line: int) -> str:
@@ -25,12 +42,14 @@ def saved_objects(move: MoveState, call: cst.Call, line: int) -> str:
     var_list = args.get("var_list")
     for keyword in set(args) - {"var_list", "max_to_keep"}:
         raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
-    if "max_to_keep" in args and not module_calls(move, CHECKPOINT_STATE_READS):
+    if "max_to_keep" in args and not module_calls(move, CHECKPOINT_STATE_READS) and not keeps_tf1_names(move):
         move.fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
     if var_list is None or (
         isinstance(var_list, cst.Call) and move.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
     ):
         return ""
+    if keeps_tf1_names(move) and _by_names(var_list):
+        return code(var_list)  # a name-based Saver takes it as written (any TF1 name)
     if isinstance(var_list, cst.Dict) and all(
         isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
         and str(e.key.evaluated_value).isidentifier() and isinstance(e.value, cst.Name)
@@ -40,6 +59,37 @@ def saved_objects(move: MoveState, call: cst.Call, line: int) -> str:
     if isinstance(var_list, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in var_list.elements):
         return ", ".join(f"{code(e.value)}={code(e.value)}" for e in var_list.elements)
     raise Unsupported(SAVER_RULE.id, line, "Saver over a computed variable list")
+
+
+def _by_names(var_list: cst.BaseExpression) -> bool:
+    """`{'scoped/w': w}` or `[w, b]`: variables by name, under literal TF1 names."""
+    if isinstance(var_list, cst.Dict):
+        return all(isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                   and isinstance(e.value, cst.Name) for e in var_list.elements)
+    return isinstance(var_list, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in var_list.elements)
+
+
+def name_based_saver(move: MoveState, call: cst.Call, objects: str, line: int) -> str:
+    """`tf.compat.v1.train.Saver(var_list=...)`: eager Savers need their variables listed, so
+    a Saver of every variable lists those the program made so far (as TF1's did)."""
+    assert move.models is not None
+    made = {id(c) for c in calls_in(move.module) if move.aliases.resolve(c.func) == "train.Saver"}
+    bound = {id(a.value) for a in walk(move.module) if isinstance(a, cst.Assign)}
+    if made - bound:  # `Saver().save(sess, path)`: a Saver no saver node stands for
+        raise Unsupported(SAVER_RULE.id, line, "a Saver made where it is used, its checkpoint read by TF1 name")
+    args = call_args(call, SAVER_PARAMS)
+    move.eager_compat.add("train.Saver")
+    if objects:
+        listed = code(args["var_list"])
+    else:
+        if move.models.instances() or any(layer_instances.layer_has_weights(n) for n in move.scope.nodes):
+            raise Unsupported(SAVER_RULE.id, line, "Saver of a model's variables read back by TF1 name")
+        names = dict.fromkeys(n.name for n in move.scope.nodes if n.kind == "variable")
+        if any(name.startswith(SELF_PREFIX) for name in names):
+            raise Unsupported(SAVER_RULE.id, line, "Saver of an object's variables read back by TF1 name")
+        listed = "[" + ", ".join(names) + "]"
+    keep = f", max_to_keep={code(args['max_to_keep'])}" if "max_to_keep" in args else ""
+    return f"tf.compat.v1.train.Saver(var_list={listed}{keep})"
 
 
 def checkpoint_source(move: MoveState) -> str:
@@ -68,6 +118,11 @@ def saver_call(move: MoveState, call: cst.Call) -> cst.BaseExpression | None:
         raise Unsupported(SAVER_RULE.id, move.line(call), "Saver call with arguments the model does not map")
     path = code(args["save_path"])
     saver = code(receiver)
+    if keeps_tf1_names(move):
+        if of_instance or (func.attr.value == "restore" and "global_step" in args):
+            raise Unsupported(SAVER_RULE.id, move.line(call), "Saver call the name-based saver does not map")
+        step = f", global_step={code(args['global_step'])}" if "global_step" in args else ""
+        return cst.parse_expression(f"{saver}.{func.attr.value}(sess=None, save_path={path}{step})")
     if func.attr.value == "save" and module_calls(move, CHECKPOINT_STATE_READS):
         # Saver.save also recorded the file in the directory's `checkpoint` state, which
         # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.

@@ -106,6 +106,8 @@ class MoveState:
     op_seeds: OpSeeds = field(default_factory=OpSeeds)
     feeds: dict[str, list[str]] = field(default_factory=dict)  # feed dict variable -> placeholders
     built: set[int] = field(default_factory=set)  # nodes whose Keras weights a trace created
+    # TF1-only names the move itself wrote where they run eagerly (a name-based Saver, savers.py)
+    eager_compat: set[str] = field(default_factory=set)
     # TF2 summary ops of every summary the program defines, in any scope (a class's summaries
     # reach a writer in the driver through what its methods return)
     summary_kinds: set[str] = field(default_factory=set)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from .. import api_data, tf1_calls
+from .. import api_data, dense_features, tf1_calls
 from ..api_table import (
     CALL_TRANSFORMS,
     COMPLETE_TRANSFORMS,
@@ -286,7 +286,7 @@ def _under_tf1_only(path: str) -> bool:
     return any(is_tf1_only(".".join(parts[:i])) for i in range(1, len(parts)))
 
 
-class RenameTransformer(cst.CSTTransformer):
+class RenameTransformer(dense_features.Folding):
     """Rename TF1 symbols and arguments; spell TF1-only leftovers `compat.v1` and report them."""
 
     def __init__(
@@ -330,9 +330,16 @@ class RenameTransformer(cst.CSTTransformer):
         # A file whose only TF1 signs are calls TF1 and TF2 bind differently (`tf_signs`): each
         # one converted as TF1's is said to be read so.
         self.read_as_tf1 = False
+        self.folds_dense_features = enabled(RULE.id)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return not is_skipped(node) and super().on_visit(node)
+
+    def _dense_features_done(self, node: cst.CSTNode) -> None:
+        """A DenseFeatures layer replaced by `input_layer` (`dense_features.Folding`)."""
+        self.compat_left = True
+        self.compat_paths.add("feature_column.input_layer")
+        self._report(RULE.id, node, dense_features.NOTE, "manual")
 
     def visit_With(self, node: cst.With) -> None:
         self.scoped_defaults.append((node, self._sets_scope_defaults(node)))
@@ -353,6 +360,7 @@ class RenameTransformer(cst.CSTTransformer):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.called.add(id(node.func))
+        self._inline_dense_features(node)
         path = self.aliases.resolve(node.func)
         if path == "logging.set_verbosity" and len(node.args) == 1 and node.args[0].keyword is None:
             level = level_name(self.aliases.resolve(node.args[0].value))
@@ -393,8 +401,8 @@ class RenameTransformer(cst.CSTTransformer):
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node)
-        if path is None:
-            return updated_node
+        if path is None or id(original_node) in self.dense_layers:
+            return updated_node  # (a DenseFeatures layer: replaced with its call)
         if id(original_node) in self.level_names and self.enabled(RULE.id):
             return self.level_names[id(original_node)]  # `set_verbosity(tf.logging.INFO)`: by name
         head = updated_node.value
@@ -667,6 +675,10 @@ class RenameTransformer(cst.CSTTransformer):
     def _leave_call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self.aliases.resolve(original_node.func)
         if path is None:
+            called = dense_features.inline(original_node, updated_node, self.aliases, self.alias)
+            if called is not None and id(original_node.func.func) in self.dense_layers:  # type: ignore[attr-defined]
+                self._dense_features_done(original_node)
+                return called
             return self._method_call(original_node, updated_node)
         if path in ASSIGN_CALLS and len(updated_node.args) >= 2 and self.enabled(ASSIGN_RULE.id):
             target, *rest = updated_node.args

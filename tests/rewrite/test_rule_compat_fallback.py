@@ -98,3 +98,55 @@ def test_statements_a_fallback_inserts_report_nothing() -> None:
         result = rewrite_source(source)
         assert "tf.compat.v1.disable_eager_execution()" in result.code
         assert not [f for f in result.findings if "disable_eager_execution" in f.message]
+
+
+# The TF guides' style: TF2's `tensorflow` beside `compat.v1`, graph code under explicit graphs,
+# the rest eager (`Saver.restore(sess=None, ...)` and `.numpy()` need eager).
+EXPLICIT_GRAPHS = """\
+import tensorflow as tf
+import tensorflow.compat.v1 as tf1
+with tf.Graph().as_default() as g:
+  a = tf1.get_variable('a', shape=[], initializer=tf1.zeros_initializer())
+  with tf1.Session() as sess:
+    sess.run(a.assign(1))
+    save_path = tf1.train.Saver().save(sess, 'tf1-ckpt')
+print(save_path)
+b = tf1.get_variable('b', shape=[], initializer=tf1.zeros_initializer())
+tf1.train.Saver({'a': b}).restore(sess=None, save_path='tf1-ckpt')
+print(b.numpy())
+"""
+
+
+def test_graph_code_under_explicit_graphs_keeps_eager_on() -> None:
+    check_transformed(
+        EXPLICIT_GRAPHS,
+        """\
+        import tensorflow as tf
+        with tf.Graph().as_default() as g:
+          a = tf.compat.v1.get_variable('a', shape=[], initializer=tf.zeros_initializer())
+          with tf.compat.v1.Session() as sess:
+            sess.run(a.assign(1))
+            save_path = tf.compat.v1.train.Saver().save(sess, 'tf1-ckpt')
+        print(save_path)
+        b = tf.compat.v1.get_variable('b', shape=[], initializer=tf.zeros_initializer())
+        tf.compat.v1.train.Saver({'a': b}).restore(sess=None, save_path='tf1-ckpt')
+        print(b.numpy())
+        """,
+        level="partial",
+    )
+
+
+def test_a_named_graph_block_counts_as_explicit() -> None:
+    source = EXPLICIT_GRAPHS.replace("with tf.Graph().as_default() as g:", "g = tf.Graph()\nwith g.as_default():")
+    assert "disable_eager_execution" not in rewrite_source(source).code
+
+
+def test_a_session_outside_the_explicit_graphs_switches_eager_off() -> None:
+    source = EXPLICIT_GRAPHS + "with tf1.Session() as sess2:\n  print(sess2.run(tf1.constant(1.0)))\n"
+    assert "tf.compat.v1.disable_eager_execution()" in rewrite_source(source).code
+
+
+def test_a_tf1_program_with_explicit_graphs_still_switches_eager_off() -> None:
+    # `import tensorflow as tf` alone, TF1 names spelled plainly: a TF1 program, graph mode throughout
+    source = EXPLICIT_GRAPHS.replace("import tensorflow.compat.v1 as tf1\n", "").replace("tf1.", "tf.")
+    assert "tf.compat.v1.disable_eager_execution()" in rewrite_source(source).code

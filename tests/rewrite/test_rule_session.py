@@ -376,13 +376,49 @@ with tf.Session() as sess:
 """
 
 
-def test_a_saver_whose_checkpoint_is_read_by_key_says_the_keys_change() -> None:
-    read = rewrite_source(SAVED_THEN_READ_BY_KEY.format(read='print(tf.train.list_variables("/tmp/model"))'))
-    assert "tf.train.Checkpoint(w=w)" in read.code
-    (manual,) = [f for f in read.findings if f.kind == "manual"]
-    assert manual.rule == "TF110" and "keys are attribute paths" in manual.message
+def test_a_saver_whose_checkpoint_is_read_by_key_stays_name_based() -> None:
+    # a Checkpoint would write `w/.ATTRIBUTES/VARIABLE_VALUE` where the read looks for `w`
+    read = check_transformed(
+        SAVED_THEN_READ_BY_KEY.format(read='print(tf.train.list_variables("/tmp/model"))'),
+        """\
+        import tensorflow as tf
+
+        w = tf.Variable(1.0, name="w")
+        saver = tf.compat.v1.train.Saver(var_list=[w])
+        saver.save(sess=None, save_path="/tmp/model")
+        print(tf.train.list_variables("/tmp/model"))
+        """,
+        level="partial",
+    )
+    said = [f for f in read.findings if f.rule == "TF110"]
+    assert len(said) == 1 and said[0].kind == "manual" and said[0].line == 4
+    assert "name-based" in said[0].message and "attribute paths" in said[0].message
     unread = rewrite_source(SAVED_THEN_READ_BY_KEY.format(read='print("saved")'))
+    assert "tf.train.Checkpoint(w=w)" in unread.code and unread.level == "idiomatic"
     assert not [f for f in unread.findings if f.kind == "manual"]
+
+
+def test_a_name_based_saver_of_a_model_s_variables_is_refused() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+        x = tf.constant([[1.0, 2.0]])
+        y = tf.layers.dense(x, 1)
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saver.save(sess, "/tmp/model")
+        print(tf.train.list_variables("/tmp/model"))
+        """))
+    assert "tf.train.Checkpoint" not in result.code and result.level == "partial"
+    assert "Saver of a model's variables read back by TF1 name" in result.fallback.message
+
+
+def test_a_saver_made_where_it_is_used_with_its_keys_read_is_refused() -> None:
+    # `Saver().save(sess, path)` has no saver node: the name-based form would leave it in a step
+    result = rewrite_source(SAVED_THEN_READ_BY_KEY.replace("saver.save(", "tf.train.Saver().save(").format(
+        read='print(tf.train.list_variables("/tmp/model"))'))
+    assert result.level == "partial" and "disable_eager_execution" in result.code
+    assert "made where it is used" in result.fallback.message
 
 
 def test_a_tensor_extended_in_place_is_bound_again_in_the_step() -> None:

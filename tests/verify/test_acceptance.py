@@ -146,6 +146,13 @@ UNREACHED = {
     "session_config_gpu_growth": [8],  # set_memory_growth for each GPU: the engine has none
 }
 
+#: Goldens that read their checkpoints back by key, which the engine cannot: unverified, with
+#: the API it lacks (never compared without the reads).
+ENGINE_LACKS = {
+    "explicit_graph_eager_restore": "tf.train.load_checkpoint",
+    "saver_read_by_tf1_name": "tf.train.load_checkpoint",
+}
+
 
 GOLDENS = sorted(p for p in PROGRAMS.iterdir() if (p / "after.py").is_file())
 
@@ -160,6 +167,10 @@ def test_rewriter_golden_is_equivalent(directory: Path) -> None:
         findings = rewrite_source((directory / "before.py").read_text()).findings
         assert verdict.status == "different", verdict.reason
         assert any(f.rule == rule for f in findings), f"the rewrite must report {rule}"
+        return
+    if directory.name in ENGINE_LACKS:
+        assert verdict.status == "unverified"
+        assert verdict.reason == f"unsupported API {ENGINE_LACKS[directory.name]} (original)"
         return
     if directory.name in UNREACHED:
         assert verdict.divergence is None, verdict.reason

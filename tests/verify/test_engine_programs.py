@@ -92,3 +92,31 @@ def test_keras_adam_default_epsilon_is_different_on_a_short_run() -> None:
     same = verify_sources(old.read_text(), new.read_text(), PROGRAMS, Options(max_steps=5),
                           filename="mlp_adam_tf1.py")
     assert same.status == "equivalent", same.reason
+
+
+def test_a_dense_features_rewrite_the_engine_cannot_run_is_unverified(tmp_path) -> None:
+    """The engine has no feature columns: the rewrite's `input_layer` is unsupported, never
+    a crash both sides share (which could read as agreement)."""
+    from migrate.api import rewrite_source
+
+    original = (
+        "import tensorflow as tf\nimport tensorflow.compat.v1 as tf1\n"
+        "def call_feature_columns(feature_columns, inputs):\n"
+        "  feature_layer = tf1.keras.layers.DenseFeatures(feature_columns)\n"
+        "  return feature_layer(inputs)\n"
+        "print(call_feature_columns([], {'foo': tf.constant([1.0])}))\n"
+    )
+    rewrite = rewrite_source(original).code
+    assert "feature_column.input_layer" in rewrite
+    verdict = verify_sources(original, rewrite, tmp_path, Options())
+    assert verdict.status == "unverified"
+    assert verdict.reason == "unsupported API tf.compat.v1.feature_column.input_layer (rewrite)"
+
+
+def test_a_name_based_saver_rewrite_is_never_called_equivalent_unchecked() -> None:
+    """A Saver kept name-based reads its keys back (`load_checkpoint`): the engine has no
+    checkpoint reader, so the pair is unverified rather than compared without the reads."""
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "programs" / "saver_read_by_tf1_name"
+    verdict = verify_files(fixture / "before.py", fixture / "after.py", Options())
+    assert verdict.status == "unverified"
+    assert verdict.reason.startswith("unsupported API tf.train.")
