@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..codegen import code, record_line
+from ..codegen import code, copy_lines, record_line
 from ..graph import names_read
 from ..imports import Aliases
 from ..report import Finding
@@ -65,10 +65,9 @@ def _gather(module: cst.Module, aliases: Aliases) -> _Uses:
             target, path = small.targets[0].target.value, aliases.resolve(small.value)
             if path in MODULES:
                 uses.module_aliases[id(stmt)] = target
+                uses.flags_names.add(f"{target}.FLAGS")
             elif path in {f"{m}.FLAGS" for m in MODULES} or code(small.value) in uses.flags_names:
                 uses.flags_names.add(target)
-            if path in MODULES:
-                uses.flags_names.add(f"{target}.FLAGS")
     for stmt in module.body:
         top = not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))
         for node in walk(stmt):
@@ -95,7 +94,7 @@ def _gather(module: cst.Module, aliases: Aliases) -> _Uses:
 
 
 def _reads_flags(node: cst.CSTNode, path: str | None, flags_names: set[str]) -> bool:
-    """`FLAGS.x` (through a name bound to FLAGS or the module's FLAGS) or a bare FLAGS name."""
+    """`FLAGS.x`, through a name bound to FLAGS or the flags module's FLAGS."""
     if isinstance(node, cst.Attribute):
         return code(node.value) in flags_names or (
             path is not None and any(path.startswith(f"{m}.FLAGS.") for m in MODULES))
@@ -107,11 +106,10 @@ def _free(name: str, taken: set[str]) -> str:
 
 
 class _ToAbsl(cst.CSTTransformer):
-    def __init__(self, uses: _Uses, aliases: Aliases, flags_name: str, app_name: str, main: str | None) -> None:
+    def __init__(self, uses: _Uses, flags_name: str, app_name: str, main: str | None) -> None:
         super().__init__()
         self.module_ids = {id(n) for n in uses.modules}
         self.run_ids = {id(c) for c in uses.runs}
-        self.aliases = aliases
         self.flags_name, self.app_name, self.main = flags_name, app_name, main
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -127,8 +125,8 @@ class _ToAbsl(cst.CSTTransformer):
 
 def _run_call(call: cst.Call, app_name: str, main: str | None) -> cst.Call:
     """`app.run(main[, argv=...])` for `tf.app.run(main=None, argv=None)`."""
-    given = next((a for a in call.args if a.keyword is None or a.keyword.value == "main"), None)
-    entry = str(main) if given is None or code(given.value) == "None" else code(given.value)
+    given = _main_argument(call)
+    entry = str(main) if _needs_main(call) else code(given.value)  # type: ignore[union-attr]
     argv = [f"argv={code(a.value)}" for a in call.args if a is not given]
     new = cst.parse_expression(f"{app_name}.run({', '.join([entry, *argv])})")
     assert isinstance(new, cst.Call)
@@ -139,8 +137,14 @@ def _main_defined(module: cst.Module) -> str | None:
     return "main" if any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in module.body) else None
 
 
+def _main_argument(call: cst.Call) -> cst.Arg | None:
+    """`tf.app.run`'s `main` argument (its first, or `main=`)."""
+    return next((a for a in call.args if a.keyword is None or a.keyword.value == "main"), None)
+
+
 def _needs_main(call: cst.Call) -> bool:
-    given = next((a for a in call.args if a.keyword is None or a.keyword.value == "main"), None)
+    """`tf.app.run()` (or `main=None`): TF1 calls the `main` of the `__main__` module."""
+    given = _main_argument(call)
     return given is None or code(given.value) == "None"
 
 
@@ -161,7 +165,7 @@ def to_absl(module: cst.Module, aliases: Aliases, lines: dict[int, int], finding
     alias_names = set(uses.module_aliases.values())
     flags_name = next(iter(alias_names)) if len(alias_names) == 1 else _free("flags", taken)
     app_name = _free("app", taken)
-    new = transform(module, _ToAbsl(uses, aliases, flags_name, app_name, main))
+    new = transform(module, _ToAbsl(uses, flags_name, app_name, main))
     assert isinstance(new, cst.Module)
     body: list[cst.BaseStatement] = []
     wanted = [("flags", flags_name)] if uses.modules else []
@@ -169,24 +173,25 @@ def to_absl(module: cst.Module, aliases: Aliases, lines: dict[int, int], finding
     for old, stmt in zip(module.body, new.body):
         name = uses.module_aliases.get(id(old))
         if name is None:
+            copy_lines(old, stmt, lines)  # a rebuilt statement reports at its own lines
             body.append(stmt)
             continue
         # `flags = tf.app.flags`: the absl imports in its place
-        body.append(_import(sorted([*(w for w in wanted if w[0] != "flags"), ("flags", name)]), stmt.leading_lines))
+        added = _import(sorted([*(w for w in wanted if w[0] != "flags"), ("flags", name)]), stmt.leading_lines)
+        record_line(lines, added, lines.get(id(old), 0))
+        body.append(added)
         wanted = []
-    if wanted:
-        body.insert(_after_tf_import(body), _import(sorted(wanted), []))
     line = lines.get(id(first), 0)
+    if wanted:
+        added = _import(sorted(wanted), [])
+        record_line(lines, added, line)
+        body.insert(_after_tf_import(body), added)
     if uses.modules:
         findings.append(Finding(RULE.id, line, 0, "tf.app.flags → absl.flags (TF1's flags are absl's)", "fixed"))
     run_line = lines.get(id(uses.runs[0]), 0)
     findings.append(Finding(RULE.id, run_line, 0, "tf.app.run → absl.app.run (it refuses command-line flags "
                             "the program does not define, which TF1's passed on to main)", "fixed"))
-    result = new.with_changes(body=body)
-    for stmt in body:
-        if stmt not in module.body:
-            record_line(lines, stmt, line)
-    return result
+    return new.with_changes(body=body)
 
 
 def _import(names: list[tuple[str, str]], leading: list[cst.EmptyLine]) -> cst.SimpleStatementLine:
