@@ -52,6 +52,9 @@ from .rules.rnn_cells import definitions as rnn_definitions
 from .rules.rnn_layers import SOURCES as KERAS_CELL_SOURCES
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
+from .rules.tutorial_mnist import RULE as MNIST_RULE
+from .rules.tutorial_mnist import helpers as mnist_helpers
+from .rules.tutorial_mnist import numpy_name, to_keras_mnist
 from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
 from .tf_signs import TF2_WRITTEN, shows_tf2
@@ -277,6 +280,11 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         module = to_absl(module, aliases, lines, absl_findings)
         if module is not parsed:  # `flags` names absl's module now, not TensorFlow's
             aliases = collect_aliases(module)
+    loader_defined, loader_kept = False, False
+    if "examples.tutorials" in text and config.enabled(MNIST_RULE.id):
+        module, loader_defined, loader_kept = to_keras_mnist(module, aliases, lines, absl_findings)
+        if loader_defined:  # `input_data` names nothing now
+            aliases = collect_aliases(module)
     # The module's code, without generating it again: a file spelling compat.v1, or calling
     # tf.function with no Session, was written for TF2 (a rewrite's own output is).
     compat_spelled = ".compat.v1." in text or (tf2_written and not runs_sessions)
@@ -341,6 +349,10 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     if "set_random_seed" in text and config.enabled(KERAS_SEED_RULE.id):
         line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
+    if loader_defined:
+        new_module = _with_mnist_loader(new_module, aliases)
+    if loader_kept and level == "idiomatic":  # the import fails on TF 2.21
+        level = "partial"
     findings += absl_findings
     if _same_statements(new_module, parsed):  # nothing rebuilt: the code is the source's
         return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
@@ -437,6 +449,18 @@ def _imports_tensorflow(stmt: cst.BaseStatement) -> bool:
         if any(m == "tensorflow" or m.startswith("tensorflow.") for m in modules):
             return True
     return False
+
+
+def _with_mnist_loader(module: cst.Module, aliases) -> cst.Module:
+    """The module with TF123's loader classes after its imports, and numpy imported for them."""
+    body = list(module.body)
+    numpy = numpy_name(module)
+    if numpy is None:
+        numpy = "np"
+        at = _after_preamble(body, aliases)
+        last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
+        body.insert(last_import, cst.parse_statement("import numpy as np\n"))
+    return module.with_changes(body=_with_helpers(body, mnist_helpers(numpy, OUT_ALIAS), aliases))
 
 
 def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliases) -> list[cst.BaseStatement]:

@@ -13,13 +13,19 @@ data never moves numpy's global RNG, which the program's own code may use.
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
 TRAIN_EXAMPLES = 512
 TEST_EXAMPLES = 128
-VALIDATION_EXAMPLES = 64
+#: TF1's ``read_data_sets`` holds out this many of MNIST's training images as validation
+#: (its ``validation_size`` default); Keras's MNIST has them too, so it has that many more.
+VALIDATION_EXAMPLES = 5000
+MNIST_TRAIN_EXAMPLES = VALIDATION_EXAMPLES + TRAIN_EXAMPLES
+#: ``random_seed``'s bound: TF reduces seeds modulo it.
+_MAXINT32 = 2**31 - 1
 
 _SEEDS = {
     "mnist": 1,
@@ -27,7 +33,6 @@ _SEEDS = {
     "cifar10": 3,
     "cifar100": 4,
     "boston_housing": 5,
-    "tutorials_mnist": 6,
 }
 
 
@@ -62,9 +67,9 @@ def _as_uint8(images: np.ndarray) -> np.ndarray:
 
 
 def _split(
-    name: str, shape: tuple[int, ...], classes: int
+    name: str, shape: tuple[int, ...], classes: int, train: int = TRAIN_EXAMPLES
 ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
-    x_train, y_train = class_images(name, "train", TRAIN_EXAMPLES, shape, classes)
+    x_train, y_train = class_images(name, "train", train, shape, classes)
     x_test, y_test = class_images(name, "test", TEST_EXAMPLES, shape, classes)
     return (_as_uint8(x_train), y_train.astype(np.uint8)), (
         _as_uint8(x_test),
@@ -76,8 +81,12 @@ def _split(
 
 
 def mnist_load_data(path: str = "mnist.npz") -> tuple:
-    """``tf.keras.datasets.mnist.load_data()``: uint8 images (N, 28, 28), uint8 labels (N,)."""
-    return _split("mnist", (28, 28), 10)
+    """``tf.keras.datasets.mnist.load_data()``: uint8 images (N, 28, 28), uint8 labels (N,).
+
+    The same images as ``input_data.read_data_sets`` serves (validation first, as in the
+    real files), so a loader rewritten onto Keras reads what the TF1 one read.
+    """
+    return _split("mnist", (28, 28), 10, MNIST_TRAIN_EXAMPLES)
 
 
 def fashion_mnist_load_data() -> tuple:
@@ -133,17 +142,47 @@ KERAS_LOADERS = {
 # ------------------------------------------- tensorflow.examples.tutorials.mnist.input_data
 
 
+def _no_graph_seed() -> int | None:
+    return None
+
+
+#: The program's graph-level seed (``tf.set_random_seed``), which TF1's DataSet reads; the
+#: engine, or a runner serving these sets under real TensorFlow, points it at its own.
+graph_seed: Callable[[], int | None] = _no_graph_seed
+
+
+def _numpy_seed(seed: int | None) -> int | None:
+    """What TF1's DataSet passed to ``numpy.random.seed``: ``random_seed.get_seed(seed)``'s
+    first part, or its second for an explicit ``seed``. ``None`` means fresh OS entropy in
+    TF1; the engine keeps numpy's stream then, so a run stays reproducible."""
+    global_seed = graph_seed()
+    if seed is None:
+        return None if global_seed is None else global_seed % _MAXINT32
+    if global_seed is not None and global_seed % _MAXINT32 == 0 and seed % _MAXINT32 == 0:
+        return _MAXINT32  # get_seed never returns (0, 0)
+    return seed % _MAXINT32
+
+
 class DataSet:
     """``input_data``'s DataSet: ``images``, ``labels``, ``num_examples``, ``next_batch``.
 
-    ``next_batch`` shuffles with numpy's global RNG like the tutorial code did, so
-    both runs of a verify (seeded the same) see the same batches.
+    Built as TF1 built it: numpy's global RNG reseeded from the graph seed, uint8 pixels
+    scaled to float32 [0, 1], images flattened unless ``reshape=False``, one-hot labels as
+    float64. ``next_batch`` shuffles with numpy's global RNG like the tutorial code did.
     """
 
-    def __init__(self, images: np.ndarray, labels: np.ndarray) -> None:
-        self._images = images
-        self._labels = labels
-        self._num_examples = images.shape[0]
+    def __init__(
+        self, images: np.ndarray, labels: np.ndarray, one_hot: bool = False, reshape: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        numpy_seed = _numpy_seed(seed)
+        if numpy_seed is not None:
+            np.random.seed(numpy_seed)
+        count = images.shape[0]
+        images = images.reshape(count, 784) if reshape else images.reshape(count, 28, 28, 1)
+        self._images = images.astype(np.float32) * np.float32(1.0 / 255.0)
+        self._labels = np.eye(10)[labels] if one_hot else labels
+        self._num_examples = count
         self._epochs_completed = 0
         self._index_in_epoch = 0
 
@@ -200,16 +239,6 @@ class Datasets(NamedTuple):
     test: DataSet
 
 
-def _tutorial_set(part: str, count: int, one_hot: bool, reshape: bool) -> DataSet:
-    images, labels = class_images("tutorials_mnist", part, count, (28, 28), 10)
-    # the real loader divides uint8 pixels by 255: keep that quantisation
-    images = _as_uint8(images).astype(np.float32) * np.float32(1.0 / 255.0)
-    images = images.reshape(count, 784) if reshape else images.reshape(count, 28, 28, 1)
-    if one_hot:
-        return DataSet(images, np.eye(10)[labels])  # float64, as the tutorial loader made it
-    return DataSet(images, labels.astype(np.uint8))
-
-
 def read_data_sets(
     train_dir: str,
     fake_data: bool = False,
@@ -220,16 +249,21 @@ def read_data_sets(
     seed: int | None = None,
     source_url: str | None = None,
 ) -> Datasets:
-    """``input_data.read_data_sets``: train/validation/test; nothing is downloaded or written.
+    """``input_data.read_data_sets``: train/validation/test of ``mnist_load_data``'s images;
+    nothing is downloaded or written.
 
-    ``dtype``, ``seed`` and ``source_url`` are accepted for the original signature;
-    images are always float32 in [0, 1].
+    ``dtype`` and ``source_url`` are accepted for the original signature; images are always
+    float32 in [0, 1].
     """
-    train = _tutorial_set("train", TRAIN_EXAMPLES + VALIDATION_EXAMPLES, one_hot, reshape)
-    validation_size = min(validation_size, VALIDATION_EXAMPLES)
-    validation = DataSet(train.images[:validation_size], train.labels[:validation_size])
-    train = DataSet(train.images[VALIDATION_EXAMPLES:], train.labels[VALIDATION_EXAMPLES:])
-    test = _tutorial_set("test", TEST_EXAMPLES, one_hot, reshape)
+    (images, labels), (test_images, test_labels) = mnist_load_data()
+    if not 0 <= validation_size <= len(images):
+        raise ValueError(
+            f"Validation size should be between 0 and {len(images)}. Received: {validation_size}."
+        )
+    options = {"one_hot": one_hot, "reshape": reshape, "seed": seed}
+    train = DataSet(images[validation_size:], labels[validation_size:], **options)
+    validation = DataSet(images[:validation_size], labels[:validation_size], **options)
+    test = DataSet(test_images, test_labels, **options)
     return Datasets(train=train, validation=validation, test=test)
 
 
@@ -256,7 +290,14 @@ def mount(modules: dict[str, types.ModuleType]) -> None:
             setattr(parent, name.rsplit(".", 1)[1], module)
         parent = module
     parent.read_data_sets = read_data_sets
+    global graph_seed
+    from runtime import context
     from runtime.api import ApiModule
+
+    def engine_graph_seed() -> int | None:
+        return context.STATE.global_seed
+
+    graph_seed = engine_graph_seed
 
     keras_datasets = ApiModule("tensorflow.keras.datasets", "tf.keras.datasets")
     modules["tensorflow.keras"].datasets = keras_datasets

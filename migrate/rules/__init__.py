@@ -41,6 +41,7 @@ def _load() -> dict[str, Rule]:
         saver,
         session,
         summaries,
+        tutorial_mnist,
         variable_scope,
     )
 
@@ -48,6 +49,7 @@ def _load() -> dict[str, Rule]:
         imports, session, get_variable, variable_scope, gradients, optimizers, assign,
         api_rename, layers, losses, rnn_cells, rnn_layers, saver, summaries, data, dimensions,
         eager_reads, control_flow, graph_loops, compat_fallback, keras_seeds, absl_flags,
+        tutorial_mnist,
     )
     rules = [m.RULE for m in modules] + [optimizers.RMSPROP_RULE, optimizers.MOMENTUM_RULE, data.QUEUE_RULE]
     return {rule.id: rule for rule in sorted(rules, key=lambda r: r.id)}

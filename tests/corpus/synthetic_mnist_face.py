@@ -8,30 +8,14 @@ that module name, then runs the program through the TF1 face, or, after
 
 import runpy
 import sys
-import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from runtime import datasets
+from tests.synthetic_data import install
 
-input_data = types.ModuleType("tensorflow.examples.tutorials.mnist.input_data")
-input_data.read_data_sets = datasets.read_data_sets
-mnist = types.ModuleType("tensorflow.examples.tutorials.mnist")
-mnist.input_data = input_data
-tutorials = types.ModuleType("tensorflow.examples.tutorials")
-tutorials.mnist = mnist
-examples = types.ModuleType("tensorflow.examples")
-examples.tutorials = tutorials
-sys.modules.update(
-    {
-        "tensorflow.examples": examples,
-        "tensorflow.examples.tutorials": tutorials,
-        "tensorflow.examples.tutorials.mnist": mnist,
-        "tensorflow.examples.tutorials.mnist.input_data": input_data,
-    }
-)
+install()
 sys.path.pop(0)
 if sys.argv[1:2] == ["--tf2"]:  # a rewrite: real TF 2 as it is
     program = sys.argv[2]

@@ -76,19 +76,13 @@ v1.contrib = types.SimpleNamespace(rnn=types.SimpleNamespace(**vars(_rnn), stati
     l2_regularizer=_l2_regularizer, xavier_initializer=lambda uniform=True, seed=None, dtype=v1.float32: (
         v1.glorot_uniform_initializer if uniform else v1.glorot_normal_initializer)(seed=seed, dtype=dtype)))
 """
-# `tensorflow.examples.tutorials.mnist.input_data` is gone from TF 2.21: both sides read the
-# engine's synthetic MNIST from the same place, as under `tfmigrate verify`.
+# `tensorflow.examples.tutorials.mnist.input_data` is gone from TF 2.21 and `tf.keras.datasets`
+# downloads: both sides read the engine's synthetic MNIST, as under `tfmigrate verify`.
 TUTORIAL_DATA = f"""
-import sys, types
+import sys
 sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
-from runtime.datasets import TUTORIAL_MODULES, read_data_sets
-_parent = None
-for _name in (*TUTORIAL_MODULES, TUTORIAL_MODULES[-1] + '.input_data'):
-    sys.modules[_name] = _module = types.ModuleType(_name)
-    if _parent is not None:
-        setattr(_parent, _name.rsplit('.', 1)[1], _module)
-    _parent = _module
-_parent.read_data_sets = read_data_sets
+from tests.synthetic_data import install
+install()
 """
 # TF1's executor runs a read and an update fetched in one session.run on two threads, in
 # either order (a global step fetched beside its train op prints before or after the

@@ -19,10 +19,11 @@ from runtime import datasets
 )
 def test_keras_image_sets(name, x_shape, y_shape, x_dtype, classes) -> None:
     (x_train, y_train), (x_test, y_test) = datasets.KERAS_LOADERS[name]()
-    assert x_train.shape == (datasets.TRAIN_EXAMPLES, *x_shape)
+    train = datasets.MNIST_TRAIN_EXAMPLES if name == "mnist" else datasets.TRAIN_EXAMPLES
+    assert x_train.shape == (train, *x_shape)
     assert x_test.shape == (datasets.TEST_EXAMPLES, *x_shape)
     assert y_test.shape == (datasets.TEST_EXAMPLES, *y_shape) and y_test.dtype == np.uint8
-    assert y_train.shape == (datasets.TRAIN_EXAMPLES, *y_shape)
+    assert y_train.shape == (train, *y_shape)
     assert x_train.dtype == x_dtype and y_train.dtype == np.uint8
     assert int(y_train.max()) == classes - 1 and int(y_train.min()) == 0
     assert 0 < x_train.mean() < 255
@@ -129,3 +130,43 @@ def test_softmax_regression_loss_falls_on_tutorial_data() -> None:
         losses.append(float(-(y * np.log(p + 1e-12)).sum(axis=1).mean()))
         weights -= 0.5 * x.T @ (p - y) / len(x)
     assert np.mean(losses[-10:]) < 0.5 * losses[0]
+
+
+def test_read_data_sets_serves_keras_mnist_as_tf1_split_and_scaled_it() -> None:
+    (images, labels), (_, test_labels) = datasets.mnist_load_data()
+    mnist = datasets.read_data_sets("MNIST_data/", validation_size=100)
+    assert np.array_equal(mnist.validation.images, images[:100].reshape(100, 784).astype(np.float32) * (1.0 / 255.0))
+    assert np.array_equal(mnist.train.labels, labels[100:]) and mnist.train.labels.dtype == np.uint8
+    assert mnist.train.num_examples == len(images) - 100
+    assert np.array_equal(mnist.test.labels, test_labels)
+    with pytest.raises(ValueError, match="Validation size should be between 0 and"):
+        datasets.read_data_sets("MNIST_data/", validation_size=len(images) + 1)
+
+
+@pytest.fixture
+def seeded_graph(monkeypatch):
+    seed = {"value": None}
+    monkeypatch.setattr(datasets, "graph_seed", lambda: seed["value"])
+    return seed
+
+
+def test_a_graph_seed_reseeds_numpy_as_tf1s_data_sets_did(seeded_graph) -> None:
+    np.random.seed(5)
+    np.random.rand()
+    seeded_graph["value"] = 3
+    datasets.read_data_sets("MNIST_data/")
+    after = np.random.rand()
+    np.random.seed(3)
+    assert after == np.random.rand()
+    datasets.read_data_sets("MNIST_data/", seed=11)  # an explicit seed wins
+    after = np.random.rand()
+    np.random.seed(11)
+    assert after == np.random.rand()
+
+
+def test_without_a_graph_seed_numpy_keeps_its_stream(seeded_graph) -> None:
+    np.random.seed(5)
+    expected = np.random.rand()
+    np.random.seed(5)
+    datasets.read_data_sets("MNIST_data/")
+    assert np.random.rand() == expected

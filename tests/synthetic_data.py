@@ -1,0 +1,37 @@
+"""The engine's synthetic data sets served under real TensorFlow, as ``tfmigrate verify`` serves them.
+
+TF 2.21 has no ``tensorflow.examples.tutorials.mnist``, and ``tf.keras.datasets`` would
+download: both read ``runtime/datasets.py`` instead, the tutorial loader reseeding numpy
+from real TensorFlow's graph seed as TF1's did.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+
+def _graph_seed() -> int | None:
+    import tensorflow as tf  # the real module: called before a TF1 face replaces it
+    from tensorflow.python.eager import context
+
+    if tf.executing_eagerly():
+        return context.global_seed()
+    return tf.compat.v1.get_default_graph().seed
+
+
+def install() -> None:
+    """Mount the tutorial loader and point Keras's MNIST at the same images."""
+    import keras
+
+    from runtime import datasets
+
+    parent = None
+    for name in (*datasets.TUTORIAL_MODULES, datasets.TUTORIAL_MODULES[-1] + ".input_data"):
+        sys.modules[name] = module = types.ModuleType(name)
+        if parent is not None:
+            setattr(parent, name.rsplit(".", 1)[1], module)
+        parent = module
+    parent.read_data_sets = datasets.read_data_sets
+    datasets.graph_seed = _graph_seed
+    keras.datasets.mnist.load_data = datasets.mnist_load_data
