@@ -261,7 +261,8 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     # calls TF1 and TF2 bind differently, in a file with no sign of TF2: TF1 code (tf_signs)
     read_as_tf1 = bool(ambiguous) and not (tf2_sign or ".compat.v2." in text)
-    if not (uses_tf1 or reads_dimensions or read_as_tf1):
+    tutorial_data = "examples.tutorials" in text  # TF123's module, gone from TF 2.21
+    if not (uses_tf1 or reads_dimensions or read_as_tf1 or tutorial_data):
         return _untouched(source, ambiguous + refused if positions else [])
     read_as_tf1 = read_as_tf1 and not uses_tf1  # a TF1 file's calls are TF1's: nothing to say
     module = _parse(source, filename, tree)
@@ -281,7 +282,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         if module is not parsed:  # `flags` names absl's module now, not TensorFlow's
             aliases = collect_aliases(module)
     loader_defined, loader_kept = False, False
-    if "examples.tutorials" in text and config.enabled(MNIST_RULE.id):
+    if tutorial_data and config.enabled(MNIST_RULE.id):
         module, loader_defined, loader_kept = to_keras_mnist(module, aliases, lines, absl_findings)
         if loader_defined:  # `input_data` names nothing now
             aliases = collect_aliases(module)

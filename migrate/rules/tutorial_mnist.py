@@ -140,6 +140,12 @@ def _gather(module: cst.Module, aliases: Aliases) -> _Uses:
     for stmt in module.body:
         if _imports_loader(stmt, aliases):
             uses.imports.append(stmt)  # type: ignore[arg-type]
+        elif "examples.tutorials" in code(stmt):
+            inner = next((n for n in walk(stmt) if isinstance(n, cst.SimpleStatementLine)
+                          and _imports_loader(n, aliases)), None)
+            if inner is not None:
+                uses.imports.append(inner)
+                uses.block("the loader is imported inside a block", inner)
     bound = {name for name, path in {**aliases.modules, **aliases.symbols}.items()
              if path == MODULE or path == LOADER}
     loader_calls: set[int] = set()
@@ -169,7 +175,21 @@ def _gather(module: cst.Module, aliases: Aliases) -> _Uses:
         uses.block(f"the file binds {', '.join(sorted(taken))}, the loader's names", uses.imports[0])
     if uses.numpy is None and "np" in names:
         uses.block("np names something other than numpy here", uses.imports[0])
+    if uses.calls and not uses.blocker:
+        tf_import = next((i for i, stmt in enumerate(module.body) if _imports_tensorflow(stmt)), None)
+        first = min(i for i, stmt in enumerate(module.body) if any(c in uses.calls for c in _calls(stmt)))
+        if tf_import is None or tf_import > first:
+            uses.block("no `import tensorflow as tf` comes before MNIST is loaded", uses.imports[0])
     return uses
+
+
+def _imports_tensorflow(stmt: cst.BaseStatement) -> bool:
+    """`import tensorflow as tf`, the name the loader's classes spell TensorFlow with."""
+    return isinstance(stmt, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Import) and any(
+            code(a.name) == "tensorflow" and a.asname is not None and code(a.asname.name) == "tf"
+            for a in small.names)
+        for small in stmt.body)
 
 
 def _arguments(call: cst.Call) -> dict[str, cst.Arg] | str:
@@ -256,6 +276,9 @@ def to_keras_mnist(
                                 f"is kept: {uses.blocker}; load MNIST with tf.keras.datasets.mnist.load_data()",
                                 "manual"))
         return module, False, True
+    if not uses.calls:
+        findings.append(Finding(RULE.id, line, 0, "unused import of tensorflow.examples.tutorials.mnist "
+                                "removed: TF 2.21 has none", "auto"))
     for call in uses.calls:
         findings.append(Finding(RULE.id, lines.get(id(call), 0), 0,
                                 "input_data.read_data_sets → Mnist(...), defined in the file: TF 2.21 has no "
@@ -277,7 +300,7 @@ def to_keras_mnist(
             new = new.with_changes(leading_lines=[*carried, *new.leading_lines])  # type: ignore[union-attr]
             carried = []
         body.append(new)  # type: ignore[arg-type]
-    return module.with_changes(body=body), True, False
+    return module.with_changes(body=body), bool(uses.calls), False
 
 
 def helpers(numpy: str, tf: str) -> dict[str, str]:

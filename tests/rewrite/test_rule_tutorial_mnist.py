@@ -71,6 +71,27 @@ def test_what_the_loader_cannot_stand_for_keeps_the_import_and_says_why(body: st
     assert finding.kind == "manual" and why in finding.message and finding.line == 2
 
 
+@pytest.mark.parametrize(("source", "why"), [
+    (("import tensorflow as tf\ndef main():\n    from tensorflow.examples.tutorials.mnist import input_data\n"
+     "    return input_data.read_data_sets('d')\n"), "the loader is imported inside a block"),
+    (("from tensorflow.examples.tutorials.mnist import input_data\nmnist = input_data.read_data_sets('d')\n"
+     "import tensorflow as tf\n"), "no `import tensorflow as tf` comes before MNIST is loaded"),
+    ("import os\nfrom tensorflow.examples.tutorials.mnist import input_data\nmnist = input_data.read_data_sets('d')\n",
+     "no `import tensorflow as tf` comes before MNIST is loaded"),
+])
+def test_a_loader_the_classes_could_not_be_defined_for_keeps_the_import(source: str, why: str) -> None:
+    result = rewrite_source(source)
+    assert "MnistSplit" not in result.code and "read_data_sets" in result.code
+    finding = next(f for f in result.findings if f.rule == "TF123")
+    assert why in finding.message and finding.kind == "manual"
+
+
+def test_an_unused_import_of_the_loader_goes() -> None:
+    result = rewrite_source(IMPORTS + "x = tf.placeholder(tf.float32)\n")
+    assert "examples" not in result.code and "MnistSplit" not in result.code
+    assert any(f.rule == "TF123" and "unused import" in f.message for f in result.findings)
+
+
 def test_a_file_without_the_loader_is_left_alone() -> None:
     result = rewrite_source("import tensorflow as tf\nx = tf.keras.datasets.mnist.load_data()\n")
     assert "MnistSplit" not in result.code and not any(f.rule == "TF123" for f in result.findings)
