@@ -31,7 +31,7 @@ from .move import (
     steps,
     summary_ops,
 )
-from .move.state import Item, MoveState, assigns_in, bound_names
+from .move.state import Item, MoveState, assigns_in, bound_names, rebound_by_driver
 from .op_seeds import is_random
 from .report import Finding, Unsupported
 from .rules.imports import RULE as IMPORT_RULE
@@ -339,6 +339,7 @@ class ProgramMove(MoveState):
             if isinstance(small, cst.Assign) and len(small.targets) == 1:
                 node = classify.classify(self, small, stmt, item)
                 if node is not None:
+                    _check_graph_reads(self, stmt)
                     return node_statements.emit_node(self, node, item), []
             if isinstance(small, cst.Expr) and summary_ops.summary_entries(self, small.value) is not None:
                 # `tf.summary.scalar('loss', loss)` only registers with merge_all.
@@ -346,6 +347,7 @@ class ProgramMove(MoveState):
                 return [], []
         computed = loop_node(stmt, self.scope, len(self.scope.nodes), partial(run_sites.contains_run_site, self))
         if computed is not None:
+            _check_graph_reads(self, stmt)
             classify.check_rebinding(self, computed, item)
             self.scope.add(computed)
             return node_statements.emit_node(self, computed, item), []
@@ -357,6 +359,15 @@ class ProgramMove(MoveState):
         if any(is_random(c, self.aliases) for c in calls_in(stmt)):
             self.op_seeds.lose()  # a run-time random op: the graph's count is no longer known
         return driver.emit_driver(self, stmt)
+
+
+def _check_graph_reads(move: MoveState, stmt: cst.BaseStatement) -> None:
+    """Graph code reading a name the driver bound again reads that value in TF1, not the
+    tensor the name held before: unmodelled."""
+    for name in names_read(stmt):
+        if rebound_by_driver(move, name.value):
+            raise Unsupported(SESSION_RULE.id, move.line(stmt),
+                              f"{name.value} is bound by the driver and then read by graph code")
 
 
 def _globals_read(func: cst.FunctionDef) -> list[str]:

@@ -19,7 +19,7 @@ from ..rules.session import RULE as SESSION_RULE
 from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..walk import transform, walk
 from . import classify, eager_values, run_sites, savers, steps, summary_ops
-from .state import TRAIN_METHODS, MoveState, assigns_by_name, bound_names
+from .state import TRAIN_METHODS, MoveState, assigns_by_name, bound_names, rebound_by_driver
 
 
 def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
@@ -107,6 +107,7 @@ def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Base
     keyed = feed_vars.record(stmt, move.feeds, partial(classify.is_placeholder, move))
     reads = find_reads(stmt, move.scope, move.aliases, driver_allowed(move, stmt, keyed), bound_names(stmt))
     check_driver_refs(move, stmt, keyed, reads)
+    record_driver_bindings(move, stmt)
     eager_values.report_shown(move, reads)
     if not keyed and not reads.rewrites and not session_withs and not any(
         run_sites.run_site(move, c) or run_sites.is_noop_session_call(move, c) or savers.saver_call(move, c)
@@ -150,9 +151,21 @@ def record_instances(move: MoveState, stmt: cst.BaseStatement) -> None:
         move.graph_instances[targets[0].target.value] = move.graph_classes[value.func.value]
 
 
+def record_driver_bindings(move: MoveState, stmt: cst.BaseStatement) -> None:
+    """Names a top-level driver statement binds: from here on they hold its values, not the
+    graph tensors of the same name (`x = sess.run(x)`; `plt.plot(x)` plots the array)."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return
+    ids = bound_names(stmt)
+    for node in walk(stmt):
+        if isinstance(node, cst.Name) and id(node) in ids:
+            move.driver_bound[node.value] = len(move.scope.nodes)
+
+
 def driver_allowed(move: MoveState, stmt: cst.BaseStatement, keyed: set[int]) -> set[int]:
     """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
     allowed: set[int] = set(keyed) | bound_names(stmt)
+    allowed.update(id(name) for name in names_read(stmt) if rebound_by_driver(move, name.value))
     for call in calls_in(stmt):
         if run_sites.run_site(move, call) is not None or run_sites.is_noop_session_call(move, call) or savers.saver_call(move, call):
             allowed.update(id(name) for name in names_read(call))

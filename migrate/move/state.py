@@ -86,6 +86,9 @@ class MoveState:
     # for its order: the unrun tensors' pass reads what each function took)
     sliced: dict[int, None] = field(default_factory=dict)
     step_graphs: dict[str, tuple[int, ...]] = field(default_factory=dict)  # step key -> the nodes it fetched
+    # names a top-level driver statement bound again (`x = sess.run(x)`) -> how many graph
+    # nodes existed then: a node older than that is no longer what the name holds
+    driver_bound: dict[str, int] = field(default_factory=dict)
     # seeded random ops -> the step functions that build a copy of them
     random_copies: dict[int, list[str]] = field(default_factory=dict)
     layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken
@@ -141,6 +144,15 @@ class MoveState:
         self.fresh_from[base] = n
         self.used_names.add(name)
         return name
+
+
+def rebound_by_driver(move: MoveState, name: str) -> bool:
+    """The name's graph node was replaced by a value a driver statement bound after it."""
+    count = move.driver_bound.get(name)
+    if count is None:
+        return False
+    node = move.scope.lookup(name)
+    return node is not None and any(node is n for n in move.scope.nodes[:count])
 
 
 def bound_names(stmt: cst.CSTNode) -> set[int]:

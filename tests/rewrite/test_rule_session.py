@@ -562,3 +562,46 @@ def test_eval_of_a_random_expression_is_not_computed_eagerly() -> None:
     result = rewrite_source("import tensorflow as tf\ntf.set_random_seed(1)\nsess = tf.InteractiveSession()\n"
                             "print(tf.random_normal([2]).eval())\n")
     assert ".numpy()" not in result.code.split("print(")[-1]
+
+
+def test_a_name_bound_again_to_its_run_result_holds_the_array_after() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.constant([1.0, 2.0])
+        sess = tf.Session()
+        x = sess.run(x)
+        print(x.sum())
+        """,
+        """\
+        import tensorflow as tf
+
+
+        @tf.function
+        def compute_x():
+            x = tf.constant([1.0, 2.0])
+            return x
+
+
+        x = compute_x().numpy()
+        print(x.sum())
+        """,
+    )
+
+
+def test_graph_code_reading_a_name_the_driver_bound_again_keeps_graph_mode() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nx = tf.constant(2.0)\nsess = tf.Session()\nx = sess.run(x)\n"
+        "y = tf.add(x, 1.0)\nprint(sess.run(y))\n"
+    )
+    assert result.level == "partial" and "tf.compat.v1.Session" in result.code
+    assert any("x is bound by the driver and then read by graph code" in f.message and f.line == 5
+               for f in result.findings)
+
+
+def test_python_values_bound_by_the_driver_are_not_graph_rebindings() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nn, m = 2, 3\nw = tf.Variable(tf.ones([n, m]))\nsess = tf.Session()\n"
+        "sess.run(tf.global_variables_initializer())\nprint(sess.run(w).shape)\n"
+    )
+    assert result.level == "idiomatic", result.findings
