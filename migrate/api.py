@@ -281,7 +281,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         module = to_absl(module, aliases, lines, absl_findings)
         if module is not parsed:  # `flags` names absl's module now, not TensorFlow's
             aliases = collect_aliases(module)
-    loader_defined, loader_kept = False, False
+    loader_defined, loader_kept = "", False
     if tutorial_data and config.enabled(MNIST_RULE.id):
         module, loader_defined, loader_kept = to_keras_mnist(module, aliases, lines, absl_findings)
         if loader_defined:  # `input_data` names nothing now
@@ -351,7 +351,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         line = next((line for line, p in path_lines if p in SET_SEED_CALLS), 0)
         new_module = seed_python_random(new_module, line, findings)
     if loader_defined:
-        new_module = _with_mnist_loader(new_module, aliases)
+        new_module = _with_mnist_loader(new_module, aliases, seeded=loader_defined == "seeded")
     if loader_kept and level == "idiomatic":  # the import fails on TF 2.21
         level = "partial"
     findings += absl_findings
@@ -452,7 +452,7 @@ def _imports_tensorflow(stmt: cst.BaseStatement) -> bool:
     return False
 
 
-def _with_mnist_loader(module: cst.Module, aliases) -> cst.Module:
+def _with_mnist_loader(module: cst.Module, aliases, seeded: bool) -> cst.Module:
     """The module with TF123's loader classes after its imports, and numpy imported for them."""
     body = list(module.body)
     numpy = numpy_name(module)
@@ -461,7 +461,7 @@ def _with_mnist_loader(module: cst.Module, aliases) -> cst.Module:
         at = _after_preamble(body, aliases)
         last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
         body.insert(last_import, cst.parse_statement("import numpy as np\n"))
-    return module.with_changes(body=_with_helpers(body, mnist_helpers(numpy, OUT_ALIAS), aliases))
+    return module.with_changes(body=_with_helpers(body, mnist_helpers(numpy, OUT_ALIAS, seeded), aliases))
 
 
 def _with_helpers(body: list[cst.BaseStatement], helpers: dict[str, str], aliases) -> list[cst.BaseStatement]:

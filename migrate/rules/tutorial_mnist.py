@@ -88,10 +88,8 @@ MNIST_SOURCE = '''\
 class Mnist:
     """MNIST split and scaled as TF1's input_data.read_data_sets did, from tf.keras.datasets."""
 
-    def __init__(self, one_hot=False, reshape=True, validation_size=5000, seed=None):
-        if seed is not None:  # TF1's loader reseeded numpy with the graph seed
-            {np}.random.seed(seed)
-        (images, labels), (test_images, test_labels) = {tf}.keras.datasets.mnist.load_data()
+    def __init__(self, one_hot=False, reshape=True, validation_size=5000{seed_param}):
+{reseed}        (images, labels), (test_images, test_labels) = {tf}.keras.datasets.mnist.load_data()
         split = validation_size
         self.train = MnistSplit(images[split:], labels[split:], one_hot, reshape)
         self.validation = MnistSplit(images[:split], labels[:split], one_hot, reshape)
@@ -252,12 +250,13 @@ def _converted(call: cst.Call, by_name: dict[str, cst.Arg], seed: cst.BaseExpres
 
 def to_keras_mnist(
     module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding],
-) -> tuple[cst.Module, bool, bool]:
-    """(module, converted, blocked): loader calls replaced and the import dropped; converted
-    asks for the helpers (`helpers`) after the imports; blocked means the import stays."""
+) -> tuple[cst.Module, str, bool]:
+    """(module, loader, blocked): loader calls replaced and the import dropped; `loader` asks
+    for the helpers after the imports ("plain", or "seeded" when a call passes a seed);
+    blocked means the import stays."""
     uses = _gather(module, aliases)
     if not uses.imports:
-        return module, False, False
+        return module, "", False
     line = lines.get(id(uses.imports[0]), 0)
     replaced: dict[int, cst.Call] = {}
     seed = _graph_seed(uses, module) if not uses.blocker else None
@@ -275,7 +274,7 @@ def to_keras_mnist(
         findings.append(Finding(RULE.id, line, 0, "tensorflow.examples.tutorials.mnist is not in TF 2.21 and "
                                 f"is kept: {uses.blocker}; load MNIST with tf.keras.datasets.mnist.load_data()",
                                 "manual"))
-        return module, False, True
+        return module, "", True
     if not uses.calls:
         findings.append(Finding(RULE.id, line, 0, "unused import of tensorflow.examples.tutorials.mnist "
                                 "removed: TF 2.21 has none", "auto"))
@@ -300,12 +299,19 @@ def to_keras_mnist(
             new = new.with_changes(leading_lines=[*carried, *new.leading_lines])  # type: ignore[union-attr]
             carried = []
         body.append(new)  # type: ignore[arg-type]
-    return module.with_changes(body=body), bool(uses.calls), False
+    seeded = any(any(a.keyword is not None and a.keyword.value == "seed" for a in c.args) for c in replaced.values())
+    return module.with_changes(body=body), ("seeded" if seeded else "plain") if uses.calls else "", False
 
 
-def helpers(numpy: str, tf: str) -> dict[str, str]:
-    """The loader's classes, spelled with the file's numpy and TensorFlow names."""
-    return {"MnistSplit": SPLIT_SOURCE.format(np=numpy), "Mnist": MNIST_SOURCE.format(np=numpy, tf=tf)}
+RESEED = "        {np}.random.seed(seed)  # as TF1's loader did, with the graph seed\n"
+
+
+def helpers(numpy: str, tf: str, seeded: bool) -> dict[str, str]:
+    """The loader's classes, spelled with the file's numpy and TensorFlow names; `seeded`
+    when a call passes the seed TF1's loader reseeded numpy with (else no such code)."""
+    reseed = RESEED.format(np=numpy) if seeded else ""
+    mnist = MNIST_SOURCE.format(np=numpy, tf=tf, seed_param=", seed=None" if seeded else "", reseed=reseed)
+    return {"MnistSplit": SPLIT_SOURCE.format(np=numpy), "Mnist": mnist}
 
 
 def numpy_name(module: cst.Module) -> str | None:

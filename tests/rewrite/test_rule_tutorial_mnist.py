@@ -47,6 +47,8 @@ def test_the_loader_uses_the_files_numpy_name_and_keeps_the_imports_comments() -
 def test_the_graph_seed_tf1s_loader_reseeded_numpy_with_is_passed_on(prelude: str, loader: str) -> None:
     result = rewrite(f"{prelude}mnist = input_data.read_data_sets('d', one_hot=True)\n")
     assert f"mnist = {loader}\n" in result.code
+    # the loader reseeds only where TF1's did: code a run could not reach is not emitted
+    assert ("np.random.seed(seed)" in result.code) == ("seed=" in loader)
 
 
 def test_a_graph_seed_set_after_a_top_level_load_is_not_tf1s_reseed() -> None:
