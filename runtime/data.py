@@ -377,17 +377,29 @@ class OwnedIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         self._dataset = dataset
         self._it = dataset._gen(dataset._eager_env())
+        self._eager = context.executing_eagerly()  # made outside any tf.function being traced
 
     def __iter__(self) -> OwnedIterator:
         return self
 
     def __next__(self) -> Any:
-        element = next(self._it)
         if context.executing_eagerly():
-            return nest.map_structure(EagerTensor, element)
+            return nest.map_structure(EagerTensor, next(self._it))
+        if self._eager:
+            # An iterator a tf.function captures: each call takes the next element, as TF's
+            # IteratorGetNext op does, instead of the one there was when it was traced.
+            specs = nest.flatten(self.element_spec)
+            outs = py_call(self._next_arrays, [], [(s.shape, s.dtype) for s in specs], name="IteratorGetNext")
+            return nest.pack_sequence_as(self.element_spec, list(outs))
         from runtime.convert import constant
 
-        return nest.map_structure(constant, element)
+        return nest.map_structure(constant, next(self._it))
+
+    def _next_arrays(self) -> tuple:
+        try:
+            return tuple(nest.flatten(next(self._it)))
+        except StopIteration:
+            raise OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next(self) -> Any:
         try:

@@ -536,6 +536,9 @@ def return_source(
         structure = "dict"
     elif isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
         structure = "nested_with_none" if has_none else "nested"
+    elif isinstance(fetch, cst.Call) and move.aliases.resolve(fetch.func) is None:
+        # a method's or helper's result (`iterator.get_next()`): any structure of tensors
+        structure = "nested"
     else:
         structure = "single"
     return code(returned), structure  # type: ignore[arg-type]

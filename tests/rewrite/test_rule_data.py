@@ -73,3 +73,13 @@ def test_a_queue_keeps_the_graph(queue: str) -> None:
     assert result.level == "partial"
     assert "queue-based input has no TF2 form here" in result.fallback.message
     assert "@tf.function" not in result.code
+
+
+def test_a_fetched_get_next_call_converts_each_element_of_its_structure() -> None:
+    result = rewrite_source(
+        "import numpy as np\nimport tensorflow as tf\n"
+        "ds = tf.data.Dataset.from_tensor_slices((np.arange(6.0), np.arange(6.0))).batch(2)\n"
+        "iterator = ds.make_one_shot_iterator()\nsess = tf.Session()\n"
+        "a, b = sess.run(iterator.get_next())\nprint(a, b)\n"
+    )
+    assert "a, b = tf.nest.map_structure(lambda t: t.numpy(), compute_iterator())\n" in result.code
