@@ -32,6 +32,7 @@ from .move import (
     summary_ops,
 )
 from .move.state import Item, MoveState, assigns_in, bound_names, rebound_by_driver
+from .move.suffixes import unsuffixed
 from .op_seeds import is_random
 from .report import Finding, Unsupported
 from .rules.imports import RULE as IMPORT_RULE
@@ -73,7 +74,7 @@ class ProgramMove(MoveState):
                 if id(call) not in self.inlined_calls:
                     # its definition is gone: a call the move did not reach would fail
                     raise Unsupported(SUMMARIES_RULE.id, self.line(call), f"{name}() called where its summaries reach no merge")
-        return self._with_imports(body)
+        return self._with_imports(unsuffixed(body, self.suffixed, self.lines, self.findings))
 
     def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         """`import <module>` lines for what the rewrite calls into, before the first import."""
@@ -193,7 +194,7 @@ class ProgramMove(MoveState):
                           inside_statements=set(self.scope.inside_statements))
             sub = ProgramMove(
                 self.module, self.aliases, self.lines, self.findings, scope=outer, sliced=self.sliced,
-                used_names=self.used_names, models=self.models, gap=1, graph_classes=self.graph_classes,
+                used_names=self.used_names, suffixed=self.suffixed, models=self.models, gap=1, graph_classes=self.graph_classes,
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
                 helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
                 session_params=self.session_params,
@@ -217,7 +218,7 @@ class ProgramMove(MoveState):
     def _class_move(self) -> ProgramMove:
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
-            used_names=self.used_names, models=self.models, gap=1, class_mode=True,
+            used_names=self.used_names, suffixed=self.suffixed, models=self.models, gap=1, class_mode=True,
             summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
             helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
         )

@@ -77,6 +77,7 @@ class MoveState:
     functions: dict[str, StepFunction] = field(default_factory=dict)
     used_names: set[str] = field(default_factory=set)
     fresh_from: dict[str, int] = field(default_factory=dict)  # base -> first n `fresh` may try
+    suffixed: dict[str, str] = field(default_factory=dict)  # fresh names made with a number -> their base
     optimizer_instances: dict[tuple[int, str], str] = field(default_factory=dict)
     optimizers_applied: set[int] = field(default_factory=set)  # ids of the optimizers above
     lr_placeholders: set[int] = field(default_factory=set)
@@ -143,6 +144,8 @@ class MoveState:
             n += 1
         self.fresh_from[base] = n
         self.used_names.add(name)
+        if name != base:
+            self.suffixed[name] = base
         return name
 
 

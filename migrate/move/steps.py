@@ -20,7 +20,7 @@ from ..rules.assign import RULE as ASSIGN_RULE
 from ..rules.gradients import RULE as GRADIENTS_RULE
 from ..rules.optimizers import RULE as OPTIMIZER_RULE
 from ..rules.session import RULE as SESSION_RULE
-from ..step_names import step_base
+from ..step_names import step_base, update_base
 from . import contexts, optimizer_objects, run_sites, seeding, summary_ops
 from .state import MoveState, StepFunction, assigns_by_name, assigns_in, valueless
 
@@ -316,12 +316,30 @@ def function_name(move: MoveState, fetch: cst.BaseExpression) -> str:
                          [leaf.removeprefix(SELF_PREFIX) for leaf in trained], train_ops > 1)
         base = SELF_PREFIX + base if move.class_mode else base
         return base if takes_tensor_name(move, base) else move.fresh(base)
-    if leaves and len(leaves) <= 3:
+    written = updated_variables(move, [n for n in nodes if n is not None and makes_updates(move, n)])
+    if written:
+        base = update_base(written)
+    elif leaves and len(leaves) <= 3:
         base = "_and_".join(leaf.removeprefix(SELF_PREFIX) for leaf in leaves)
-        base = SELF_PREFIX + base if move.class_mode else base
     else:
         base = "step"
+    base = SELF_PREFIX + base if move.class_mode and base != "step" else base
     return base if takes_tensor_name(move, base) else move.fresh(base)
+
+
+def updated_variables(move: MoveState, updates: list[Node]) -> list[tuple[str, str, bool]]:
+    """The variables the assigns of `updates` write (`tf.assign(v, x)`, `v.assign(x)`), each
+    with the assign's kind (`assign_add`) and whether its new value reads the variable."""
+    found = []
+    for node in updates:
+        for call in (c for c in calls_in(node.value) if is_assign(move, c)):
+            kind = move.aliases.resolve(call.func)
+            target, values = (call.args[0].value, call.args[1:]) if kind and call.args else (call.func.value, call.args)
+            kind = kind or call.func.attr.value  # type: ignore[attr-defined]
+            if isinstance(target, cst.Name) and values:
+                reads = target.value in {n.value for n in names_read(values[0].value)}
+                found.append((target.value.removeprefix(SELF_PREFIX), kind, reads))
+    return found
 
 
 def makes_updates(move: MoveState, node: Node) -> bool:

@@ -53,19 +53,19 @@ def test_distinct_fetches_become_distinct_functions_and_variables_read_with_nump
 
 
         @tf.function
-        def inc():
+        def increment_v():
             inc = v.assign_add(1.0)
             return inc
 
 
         @tf.function
-        def dec():
+        def decrement_v():
             dec = v.assign_sub(0.5)
             return dec
 
 
-        inc()
-        dec()
+        increment_v()
+        decrement_v()
         print(v.numpy(), [v.numpy()])
         """,
     )
@@ -209,12 +209,12 @@ def test_a_fetched_group_returns_nothing_as_sess_run_did() -> None:
 
 
         @tf.function
-        def step_and_a():
+        def increment_a_and_b():
             step = tf.group(a.assign_add(1.0), b.assign_add(1.0))
             return [None, a]
 
 
-        out, value = tf.nest.map_structure(lambda t: None if t is None else t.numpy(), step_and_a())
+        out, value = tf.nest.map_structure(lambda t: None if t is None else t.numpy(), increment_a_and_b())
         print(out, value)
         """,
     )
