@@ -276,14 +276,14 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     forget_lines()
     index_tree(module)
     lines = start_lines(module) if positions else {}
-    parsed, absl_findings = module, []
+    parsed, prepass_findings = module, []
     if ("flags" in text or "app.run" in text) and config.enabled(ABSL_RULE.id):
-        module = to_absl(module, aliases, lines, absl_findings)
+        module = to_absl(module, aliases, lines, prepass_findings)
         if module is not parsed:  # `flags` names absl's module now, not TensorFlow's
             aliases = collect_aliases(module)
     loader_defined, loader_kept = "", False
     if tutorial_data and config.enabled(MNIST_RULE.id):
-        module, loader_defined, loader_kept = to_keras_mnist(module, aliases, lines, absl_findings)
+        module, loader_defined, loader_kept = to_keras_mnist(module, aliases, lines, prepass_findings)
         if loader_defined:  # `input_data` names nothing now
             aliases = collect_aliases(module)
     # The module's code, without generating it again: a file spelling compat.v1, or calling
@@ -354,7 +354,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         new_module = _with_mnist_loader(new_module, aliases, seeded=loader_defined == "seeded")
     if loader_kept and level == "idiomatic":  # the import fails on TF 2.21
         level = "partial"
-    findings += absl_findings
+    findings += prepass_findings
     if _same_statements(new_module, parsed):  # nothing rebuilt: the code is the source's
         return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
     code_text, limit = new_module.code, line_limit(text)
@@ -452,15 +452,19 @@ def _imports_tensorflow(stmt: cst.BaseStatement) -> bool:
     return False
 
 
+def _after_imports(body: list[cst.BaseStatement], at: int) -> int:
+    """Where an import the rewrite adds goes: after the last import of the preamble
+    (`body[:at]`, `at` from `_after_preamble`)."""
+    return max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
+
+
 def _with_mnist_loader(module: cst.Module, aliases, seeded: bool) -> cst.Module:
     """The module with TF123's loader classes after its imports, and numpy imported for them."""
     body = list(module.body)
     numpy = numpy_name(module)
     if numpy is None:
         numpy = "np"
-        at = _after_preamble(body, aliases)
-        last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
-        body.insert(last_import, cst.parse_statement("import numpy as np\n"))
+        body.insert(_after_imports(body, _after_preamble(body, aliases)), cst.parse_statement("import numpy as np\n"))
     return module.with_changes(body=_with_helpers(body, mnist_helpers(numpy, OUT_ALIAS, seeded), aliases))
 
 
@@ -482,7 +486,7 @@ def with_cell_definitions(
     definitions = rnn_definitions(cells, OUT_ALIAS, sources)
     needs_collections = "collections." in cst.Module(definitions).code
     extra = [cst.parse_statement("import collections\n")] if needs_collections and not imported else []
-    last_import = max((i + 1 for i, s in enumerate(body[:at]) if _is_import(s)), default=at)
+    last_import = _after_imports(body, at)
     body = body[:last_import] + extra + body[last_import:]
     at += len(extra)
     definitions[0] = _blank_lines_before(definitions[0], 1)

@@ -6,8 +6,9 @@ hundred synthetic examples with the real dtypes and per-example shapes. Each
 class has a fixed template image; examples are that template plus noise, so a
 model can learn the labels and training loss falls as it would on real data.
 
-Everything is drawn from local generators seeded per data set name: loading
-data never moves numpy's global RNG, which the program's own code may use.
+Everything is drawn from local generators seeded per data set name. Loading moves
+numpy's global RNG only where TF1's loader did: ``read_data_sets`` reseeds it from the
+graph seed, as its DataSet did.
 """
 
 from __future__ import annotations
@@ -275,13 +276,8 @@ TUTORIAL_MODULES = (
 )
 
 
-def mount(modules: dict[str, types.ModuleType]) -> None:
-    """Serve the synthetic data where programs download it from.
-
-    ``tensorflow.examples.tutorials.mnist.input_data`` (gone from TF 2.21, still in
-    every TF1 tutorial) and ``tf.keras.datasets.*.load_data`` both read these sets, so
-    a program that downloads data runs offline and the same on both sides of a verify.
-    """
+def mount_tutorial_loader(modules: dict[str, types.ModuleType]) -> None:
+    """``tensorflow.examples.tutorials.mnist.input_data`` in ``modules``, reading these sets."""
     parent: types.ModuleType | None = None
     for name in (*TUTORIAL_MODULES, f"{TUTORIAL_MODULES[-1]}.input_data"):
         module = modules.get(name) or types.ModuleType(name)
@@ -289,7 +285,17 @@ def mount(modules: dict[str, types.ModuleType]) -> None:
         if parent is not None:
             setattr(parent, name.rsplit(".", 1)[1], module)
         parent = module
-    parent.read_data_sets = read_data_sets
+    parent.read_data_sets = read_data_sets  # type: ignore[union-attr]
+
+
+def mount(modules: dict[str, types.ModuleType]) -> None:
+    """Serve the synthetic data where programs download it from.
+
+    ``tensorflow.examples.tutorials.mnist.input_data`` (gone from TF 2.21, still in
+    every TF1 tutorial) and ``tf.keras.datasets.*.load_data`` both read these sets, so
+    a program that downloads data runs offline and the same on both sides of a verify.
+    """
+    mount_tutorial_loader(modules)
     global graph_seed
     from runtime import context
     from runtime.api import ApiModule

@@ -8,7 +8,6 @@ from real TensorFlow's graph seed as TF1's did.
 from __future__ import annotations
 
 import sys
-import types
 
 
 def _graph_seed() -> int | None:
@@ -31,11 +30,5 @@ def install(tutorial_loader: bool = True) -> None:
         getattr(keras.datasets, name).load_data = loader
     if not tutorial_loader:
         return
-    parent = None
-    for name in (*datasets.TUTORIAL_MODULES, datasets.TUTORIAL_MODULES[-1] + ".input_data"):
-        sys.modules[name] = module = types.ModuleType(name)
-        if parent is not None:
-            setattr(parent, name.rsplit(".", 1)[1], module)
-        parent = module
-    parent.read_data_sets = datasets.read_data_sets
+    datasets.mount_tutorial_loader(sys.modules)  # type: ignore[arg-type]
     datasets.graph_seed = _graph_seed

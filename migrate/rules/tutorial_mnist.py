@@ -103,15 +103,15 @@ class _Uses:
     calls: list[cst.Call] = field(default_factory=list)
     seeds: list[tuple[int, cst.Call]] = field(default_factory=list)  # (top-level index, call)
     numpy: str | None = None
+    first_load: int = 0  # the top-level statement holding the first load
     blocker: str = ""
-    blocker_node: cst.CSTNode | None = None
 
-    def block(self, why: str, node: cst.CSTNode) -> None:
+    def block(self, why: str) -> None:
         if not self.blocker:
-            self.blocker, self.blocker_node = why, node
+            self.blocker = why
 
 
-def _imports_loader(stmt: cst.BaseStatement, aliases: Aliases) -> bool:
+def _imports_loader(stmt: cst.CSTNode) -> bool:
     if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
         return False
     small = stmt.body[0]
@@ -122,7 +122,8 @@ def _imports_loader(stmt: cst.BaseStatement, aliases: Aliases) -> bool:
     return False
 
 
-def _numpy_alias(module: cst.Module) -> str | None:
+def numpy_name(module: cst.Module) -> str | None:
+    """How the file names numpy, if it imports it at the top level."""
     for stmt in module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
@@ -134,16 +135,16 @@ def _numpy_alias(module: cst.Module) -> str | None:
 
 
 def _gather(module: cst.Module, aliases: Aliases) -> _Uses:
-    uses = _Uses(numpy=_numpy_alias(module))
+    uses = _Uses(numpy=numpy_name(module))
     for stmt in module.body:
-        if _imports_loader(stmt, aliases):
+        if _imports_loader(stmt):
             uses.imports.append(stmt)  # type: ignore[arg-type]
-        elif "examples.tutorials" in code(stmt):
+        elif not isinstance(stmt, cst.SimpleStatementLine):
             inner = next((n for n in walk(stmt) if isinstance(n, cst.SimpleStatementLine)
-                          and _imports_loader(n, aliases)), None)
+                          and _imports_loader(n)), None)
             if inner is not None:
                 uses.imports.append(inner)
-                uses.block("the loader is imported inside a block", inner)
+                uses.block("the loader is imported inside a block")
     bound = {name for name, path in {**aliases.modules, **aliases.symbols}.items()
              if path == MODULE or path == LOADER}
     loader_calls: set[int] = set()
@@ -164,24 +165,24 @@ def _gather(module: cst.Module, aliases: Aliases) -> _Uses:
             elif isinstance(node, cst.Name):
                 names.add(node.value)
                 if node.value in bound and id(node) not in loader_calls:
-                    uses.block(f"{node.value} is used other than as {node.value}.read_data_sets(...)", node)
+                    uses.block(f"{node.value} is used other than as {node.value}.read_data_sets(...)")
     if not uses.imports:
         return uses
     if len(uses.imports) > 1 or not bound:
-        uses.block("the loader is imported in a way the rewrite does not follow", uses.imports[0])
+        uses.block("the loader is imported in a way the rewrite does not follow")
     if taken := names & set(HELPER_NAMES):
-        uses.block(f"the file binds {', '.join(sorted(taken))}, the loader's names", uses.imports[0])
+        uses.block(f"the file binds {', '.join(sorted(taken))}, the loader's names")
     if uses.numpy is None and "np" in names:
-        uses.block("np names something other than numpy here", uses.imports[0])
-    if uses.calls and not uses.blocker:
-        tf_import = next((i for i, stmt in enumerate(module.body) if _imports_tensorflow(stmt)), None)
-        first = min(i for i, stmt in enumerate(module.body) if any(c in uses.calls for c in _calls(stmt)))
-        if tf_import is None or tf_import > first:
-            uses.block("no `import tensorflow as tf` comes before MNIST is loaded", uses.imports[0])
+        uses.block("np names something other than numpy here")
+    if uses.calls:
+        uses.first_load = min(i for i, stmt in enumerate(module.body) if any(c in uses.calls for c in _calls(stmt)))
+        tf_import = next((i for i, stmt in enumerate(module.body) if _imports_tf(stmt)), None)
+        if tf_import is None or tf_import > uses.first_load:
+            uses.block("no `import tensorflow as tf` comes before MNIST is loaded")
     return uses
 
 
-def _imports_tensorflow(stmt: cst.BaseStatement) -> bool:
+def _imports_tf(stmt: cst.BaseStatement) -> bool:
     """`import tensorflow as tf`, the name the loader's classes spell TensorFlow with."""
     return isinstance(stmt, cst.SimpleStatementLine) and any(
         isinstance(small, cst.Import) and any(
@@ -213,7 +214,7 @@ def _graph_seed(uses: _Uses, module: cst.Module) -> cst.BaseExpression | None | 
     """The graph seed TF1's loader reseeded numpy with, or why it cannot be told."""
     if not uses.seeds:
         return None
-    first_use = min(i for i, stmt in enumerate(module.body) if any(c in uses.calls for c in _calls(stmt)))
+    first_use = uses.first_load
     top_level = {id(stmt.body[0].value): i for i, stmt in enumerate(module.body)  # type: ignore[attr-defined]
                  if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)}
     if len(uses.seeds) > 1 or id(uses.seeds[0][1]) not in top_level:
@@ -261,11 +262,11 @@ def to_keras_mnist(
     replaced: dict[int, cst.Call] = {}
     seed = _graph_seed(uses, module) if not uses.blocker else None
     if isinstance(seed, str):
-        uses.block(f"{seed}, which TF1's loader reseeded numpy with", uses.imports[0])
+        uses.block(f"{seed}, which TF1's loader reseeded numpy with")
     for call in uses.calls:
         by_name = _arguments(call)
         if isinstance(by_name, str):
-            uses.block(f"read_data_sets(...) at line {lines.get(id(call), 0)}: {by_name}", call)
+            uses.block(f"read_data_sets(...) at line {lines.get(id(call), 0)}: {by_name}")
             continue
         new = _converted(call, by_name, seed if not isinstance(seed, str) else None)
         record_line(lines, new, lines.get(id(call), 0))
@@ -312,8 +313,3 @@ def helpers(numpy: str, tf: str, seeded: bool) -> dict[str, str]:
     reseed = RESEED.format(np=numpy) if seeded else ""
     mnist = MNIST_SOURCE.format(np=numpy, tf=tf, seed_param=", seed=None" if seeded else "", reseed=reseed)
     return {"MnistSplit": SPLIT_SOURCE.format(np=numpy), "Mnist": mnist}
-
-
-def numpy_name(module: cst.Module) -> str | None:
-    """How the file names numpy, if it imports it."""
-    return _numpy_alias(module)
