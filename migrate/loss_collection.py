@@ -83,8 +83,10 @@ def _guarded_add(stmt: cst.BaseStatement, aliases: Aliases, var: str, params: se
             guard = test.left.value
         else:
             return None
-        stmt = stmt.body.body[0]
-    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+        # the add in the if's block, or after its colon (`if r != None: tf.add_to_collection(...)`)
+        stmt = stmt.body if isinstance(stmt.body, cst.SimpleStatementSuite) else stmt.body.body[0]
+    if not (isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Expr)):
         return None
     call = stmt.body[0].value
     if not (_collection_call(call, aliases, "add_to_collection") and len(call.args) == 2):  # type: ignore[arg-type]

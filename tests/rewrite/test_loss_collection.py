@@ -56,3 +56,16 @@ def test_another_regularizer_keeps_the_collection() -> None:
 def test_a_penalty_of_something_else_keeps_the_collection() -> None:
     source = BEFORE.replace("regularizer(weights))", "regularizer(weights * 2.0))")
     assert not _taken(source)
+
+
+def test_the_add_may_follow_the_guard_on_its_line() -> None:
+    # `if regularizer != None: tf.add_to_collection(...)`, as the MNIST chapters write it
+    source = BEFORE.replace("if regularizer != None:\n        tf.add_to_collection", "if regularizer != None: tf.add_to_collection")
+    assert source != BEFORE and _taken(source)
+    assert rewrite_source(source).code == rewrite_source(BEFORE).code
+
+
+def test_a_second_statement_after_the_guard_keeps_the_collection() -> None:
+    source = BEFORE.replace("if regularizer != None:\n        tf.add_to_collection(",
+                            "if regularizer != None: print(weights); tf.add_to_collection(")
+    assert source != BEFORE and not _taken(source)
