@@ -58,6 +58,7 @@ from .rules.tutorial_mnist import numpy_name, to_keras_mnist
 from .session_config import take_apart, with_setup
 from .suppress import SKIP_FILE
 from .tf_signs import TF2_WRITTEN, shows_tf2
+from .unbound import new_reads
 from .walk import children, holding, index_tree, transform, walk
 from .wrap_lines import line_limit, wrap_long_lines
 
@@ -250,7 +251,11 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, positions: bool) -> RewriteResult:
+def _rewrite(
+    source: bytes | str, filename: str, config: RewriteConfig, positions: bool, keep_graph: Finding | None = None,
+) -> RewriteResult:
+    """``keep_graph``: why the program move's output is not to be used (the file then keeps
+    graph semantics)."""
     text = _text(source)
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
@@ -292,6 +297,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     findings: list[Finding] = []
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
+    moved = False  # the program move's output is used
     if not runs_sessions:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
         body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
@@ -309,7 +315,9 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
         # their ids come back on the fallback's inserted statements, so it gets its own copy.
         moved_lines = dict(lines)
         eager_written: set[str] = set()  # TF1-only names the move wrote to run eagerly
-        if config.enabled(SESSION_RULE.id):
+        if keep_graph is not None:
+            findings = [keep_graph]
+        elif config.enabled(SESSION_RULE.id):
             try:
                 moved, eager_written = _move(module, aliases, moved_lines, findings)
                 _refuse_deselected(findings, config)
@@ -342,6 +350,7 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
             level = "partial"
         else:
             lines = moved_lines
+            moved = True
     new_module = _without_gone_bindings(new_module, aliases, lines, findings)
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
@@ -361,6 +370,9 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement
         new_module = wrap_long_lines(new_module, limit)
         code_text = new_module.code
+    if moved and (unbound := new_reads(text, code_text)):
+        # the move dropped a binding the code still reads: its output would fail at that read
+        return _rewrite(source, filename, config, positions, _unbound_finding(unbound, text))
     code_out: bytes | str = code_text.encode(new_module.encoding) if isinstance(source, bytes) else code_text
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -369,6 +381,17 @@ def _rewrite(source: bytes | str, filename: str, config: RewriteConfig, position
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched",
                          findings + (refused if positions else []))
+
+
+def _unbound_finding(unbound: list[tuple[tuple[int, int], str]], text: str) -> Finding:
+    """The fallback's finding for names the move's output reads unbound, at the line of the
+    input that first names one (the output's lines are not the user's)."""
+    names = [name for _, name in unbound]
+    tree = _syntax_tree(text)
+    line = min((n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names), default=0)
+    listed = ", ".join(names)
+    return Finding(COMPAT_RULE.id, line, 0, f"the program move would leave {listed} unbound where the code "
+                   f"reads {'it' if len(names) == 1 else 'them'} ({SESSION_RULE.id}); {KEEPS_GRAPH}", "manual")
 
 
 def _move(

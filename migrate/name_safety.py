@@ -10,38 +10,13 @@ such a rewrite is refused rather than written. Names the input itself leaves und
 
 from __future__ import annotations
 
-import ast
-import gc
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
-from pyflakes import checker, messages
+from collections.abc import Callable
 
 from migrate import notebooks
-
-#: pyflakes' messages for a name read where nothing binds it.
-UNDEFINED = (messages.UndefinedName, messages.UndefinedLocal, messages.UndefinedExport)
+from migrate.unbound import new_reads
 
 _CELL_LINE = re.compile(notebooks.CELL_MARK.format(r"(\d+)") + "$")
-
-
-def undefined_names(code: bytes | str) -> dict[str, tuple[int, int]] | None:
-    """Each name the module reads where nothing binds it, with the (line, column) of its first
-    read; None when Python cannot parse the module (there is nothing to compare then)."""
-    with _collector_paused():
-        try:
-            tree = ast.parse(code)
-        except (SyntaxError, ValueError):
-            return None
-        reported = checker.Checker(tree).messages
-    found: dict[str, tuple[int, int]] = {}
-    for message in reported:
-        if isinstance(message, UNDEFINED):
-            place = (message.lineno, message.col)
-            name = str(message.message_args[0])
-            found[name] = min(found.get(name, place), place)
-    return found
 
 
 def refusal(source: bytes | str, code: bytes | str, notebook: bool = False) -> str | None:
@@ -53,39 +28,15 @@ def refusal(source: bytes | str, code: bytes | str, notebook: bool = False) -> s
     if notebook:
         source, _ = notebooks.to_script(_as_bytes(source))
         code, _ = notebooks.to_script(_as_bytes(code))
-    after = undefined_names(code)
-    if after == {}:  # the usual case: nothing to compare, so the input is not analysed
-        return None
-    before = undefined_names(source)
-    if before is None:
-        return None
-    if after is None:
+    new = new_reads(source, code)
+    if new is None:
         return "rewrite refused: its output is not valid Python"
-    new = sorted((place, name) for name, place in after.items() if name not in before)
     if not new:
         return None
     where = _cell_lines(str(code)) if notebook else None
     listed = ", ".join(f"{name} ({where(line) if where else f'line {line}'})" for (line, _), name in new)
     noun = "name" if len(new) == 1 else "names"
     return f"rewrite refused: it would read undefined {noun} {listed}"
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a tree is built and walked.
-
-    Each of the many objects they allocate counts towards a collection, and a full one walks
-    every object alive, the rewrite's own trees of a big file included: with the collector on,
-    the check of a 10,000-line rewrite took three times as long. What the check leaves is
-    collected once the collector is back.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _as_bytes(data: bytes | str) -> bytes:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from migrate import name_safety, process
+from migrate import api, name_safety, process
 from migrate.api import RewriteConfig
 from migrate.cli import main
 from migrate.move import optimizer_objects
@@ -85,9 +85,23 @@ def test_a_notebooks_code_cells_are_checked_as_one_program_and_told_by_cell() ->
 
 
 @pytest.fixture
-def dropping_rewriter(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rewriter with a bug: reads of a dropped `tf.trainable_variables()` listing stay."""
+def dropping_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The program move with a bug: reads of a dropped `tf.trainable_variables()` listing stay."""
     monkeypatch.setattr(optimizer_objects, "collections_read", lambda move, expr: expr)
+
+
+@pytest.fixture
+def dropping_rewriter(dropping_move: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """That bug where the move's own check misses it: only the last check before writing is left."""
+    monkeypatch.setattr(api, "new_reads", lambda source, code: [])
+
+
+@pytest.mark.usefixtures("dropping_move")
+def test_a_move_that_drops_a_binding_gives_way_to_graph_mode() -> None:
+    result = process.rewrite_bytes(PARAMS_PROGRAM, "train.py", RewriteConfig())
+    assert result.level == "partial"
+    assert "the program move would leave params unbound" in result.fallback.message
+    assert b"params = tf.compat.v1.trainable_variables()" in result.code  # type: ignore[operator]
 
 
 @pytest.mark.usefixtures("dropping_rewriter")

@@ -12,8 +12,9 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from migrate import name_safety, process
+from migrate import process
 from migrate.api import RewriteConfig
+from migrate.unbound import undefined_names
 
 MODELS = [
     ("w = tf.get_variable('w', [3, 1], initializer=tf.zeros_initializer())\n"
@@ -93,6 +94,6 @@ def test_a_listings_reads_all_read_the_variables(source: str) -> None:
     assert result.changed and result.level in ("idiomatic", "partial")
     if result.level == "idiomatic":  # the listing's statement left: every read had to follow
         assert b"trainable_variables()" not in result.code and b"get_collection" not in result.code
-    before = name_safety.undefined_names(source)
-    after = name_safety.undefined_names(result.code)
+    before = undefined_names(source)
+    after = undefined_names(result.code)
     assert before == {} and after == {}, after

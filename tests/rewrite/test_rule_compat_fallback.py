@@ -3,6 +3,7 @@
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
+from migrate.report import KEEPS_GRAPH
 
 
 def test_graph_built_in_a_loop_stays_in_graph_mode() -> None:
@@ -150,3 +151,39 @@ def test_a_tf1_program_with_explicit_graphs_still_switches_eager_off() -> None:
     # `import tensorflow as tf` alone, TF1 names spelled plainly: a TF1 program, graph mode throughout
     source = EXPLICIT_GRAPHS.replace("import tensorflow.compat.v1 as tf1\n", "").replace("tf1.", "tf.")
     assert "tf.compat.v1.disable_eager_execution()" in rewrite_source(source).code
+
+
+def test_a_move_that_would_drop_a_read_binding_keeps_the_file_in_graph_mode() -> None:
+    # `inference` reads the placeholder x, not its parameter: the move makes x a parameter of
+    # the step and drops the module's x, which the kept function still reads
+    result = check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        w = tf.Variable([[1.0], [2.0]])
+        def inference(input_x):
+            return tf.matmul(x, w)
+        y = inference(x)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(y, {x: [[1.0, 1.0]]}))
+        """,
+        """\
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        x = tf.compat.v1.placeholder(tf.float32, [None, 2])
+        w = tf.Variable([[1.0], [2.0]])
+        def inference(input_x):
+            return tf.matmul(x, w)
+        y = inference(x)
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            print(sess.run(y, {x: [[1.0, 1.0]]}))
+        """,
+        level="partial",
+    )
+    why = result.fallback
+    assert why.rule == "TF190" and why.kind == "manual" and why.line == 2
+    assert "the program move would leave x unbound where the code reads it (TF102)" in why.message
+    assert len([f for f in result.findings if KEEPS_GRAPH in f.message]) == 1
+

@@ -37,11 +37,11 @@ def test_cond_whose_false_branch_keeps_the_value_has_no_else() -> None:
 
 def test_named_branches_are_called() -> None:
     code = rewrite("""\
-        def double():
-            return x * 2.0
-        out = tf.cond(flag, double, lambda: x)
+        def twos():
+            return tf.ones([2]) * 2.0
+        out = tf.cond(flag, twos, lambda: x)
         """)
-    assert "    if flag:\n        out = double()\n    else:\n        out = x\n" in code
+    assert "    if flag:\n        out = twos()\n    else:\n        out = x\n" in code
 
 
 def test_while_loop_unpacks_into_a_python_while_with_fresh_names_for_underscores() -> None:
