@@ -21,6 +21,7 @@ from .graph import INSIDE, Scope, calls_by_callee, calls_in, memoised_walk, name
 from .graph_classes import convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
 from .inline import inline_builders
+from .layer_name_scopes import open_name_scopes
 from .move import (
     classify,
     contexts,
@@ -60,6 +61,7 @@ class ProgramMove(MoveState):
 
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.module = open_name_scopes(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
