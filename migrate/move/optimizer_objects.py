@@ -43,6 +43,12 @@ def optimizer_source(move: MoveState, node: Node) -> str:
         node.info["rate_function"] = True
         lr_override = f"lambda: {code(lr_nodes[0].value)}"
         move.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} computed from variables → a callable rate")
+    elif isinstance(lr, cst.Name) and lr_nodes and lr_nodes[0].kind == "variable":
+        # A rate the program assigns to: TF1 read the variable at each update, so does the
+        # callable (given the variable itself, Keras would copy its first value).
+        node.info["rate_function"] = True
+        lr_override = f"lambda: {lr.value}"
+        move.fixed(OPTIMIZER_RULE.id, call, f"learning rate variable {lr.value} → a callable rate")
     elif lr is not None and lr_nodes:
         if not (isinstance(lr, cst.Name) and lr_nodes[0].kind == "placeholder"):
             raise Unsupported(OPTIMIZER_RULE.id, move.line(call), "learning rate computed from graph tensors")

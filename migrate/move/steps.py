@@ -4,6 +4,8 @@ of its fetches (gradients on a tape, updates, returns shaped as `sess.run` retur
 
 from __future__ import annotations
 
+from collections import Counter
+
 import libcst as cst
 
 from .. import codegen as cg
@@ -14,6 +16,7 @@ from ..graph_classes import PREFIX as SELF_PREFIX
 from ..graph_classes import external_key
 from ..imports import Aliases
 from ..model_flags import FlagScan
+from ..op_seeds import is_random, uncounted
 from ..report import Unsupported
 from ..rules.assign import ASSIGN_CALLS
 from ..rules.assign import RULE as ASSIGN_RULE
@@ -21,8 +24,9 @@ from ..rules.gradients import RULE as GRADIENTS_RULE
 from ..rules.optimizers import RULE as OPTIMIZER_RULE
 from ..rules.session import RULE as SESSION_RULE
 from ..step_names import step_base, update_base
+from ..walk import walk
 from . import contexts, optimizer_objects, run_sites, seeding, summary_ops
-from .state import MoveState, StepFunction, assigns_by_name, assigns_in, valueless
+from .state import MoveState, StepFunction, assigns_by_name, assigns_in, bound_names, valueless
 
 # Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
 _TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
@@ -114,6 +118,9 @@ def call_for(
     if not roots and feed is None and run_sites.eager_expression(move, fetch):
         move.fixed(SESSION_RULE.id, site, "run of a TF expression of plain values → .numpy() where it stands")
         return cst.parse_expression(f"{code(fetch)}.numpy()")
+    frozen = driver_values(move, fetch)
+    if frozen:
+        return _evaluated_in_place(move, fetch, feed, roots, site, discarded, frozen)
     if not roots:
         raise Unsupported(SESSION_RULE.id, move.line(site), "fetch does not name a graph tensor of this module")
     for root in roots:
@@ -168,6 +175,48 @@ def call_for(
     if discarded or fn.returns_structure == "none":
         return cst.parse_expression(call)
     return cst.parse_expression(cg.convert_result(call, fn.returns_structure))
+
+
+def _bindings(module: cst.Module) -> tuple[frozenset[str], frozenset[str]]:
+    """The names the module binds anywhere, and those bound once, by a top-level statement
+    outside any block: values no driver code changes."""
+    ids = bound_names(module)
+    names = [n for n in walk(module) if isinstance(n, cst.Name) and id(n) in ids]
+    counts = Counter(n.value for n in names)
+    top = {id(n) for s in module.body if isinstance(s, cst.SimpleStatementLine) for n in walk(s)}
+    return frozenset(counts), frozenset(n.value for n in names if id(n) in top and counts[n.value] == 1)
+
+
+def driver_values(move: MoveState, fetch: cst.BaseExpression) -> list[str]:
+    """Names a run site's own fetch expression reads that hold values of the driver (a loop's
+    counter, a number computed per iteration): TF1 built the fetch from their value at each
+    run, a step function would keep the value of its first trace."""
+    bound, constants = memoised_walk("bindings", move.module, _bindings)
+    return list(dict.fromkeys(
+        n.value for n in names_read(fetch)
+        if n.value in bound and n.value not in constants and move.scope.lookup(n.value) is None
+    ))
+
+
+def _evaluated_in_place(
+    move: MoveState, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, roots: list[Node],
+    site: cst.Call, discarded: bool, frozen: list[str],
+) -> cst.BaseExpression:
+    """A fetch of variables and driver values (`sess.run(tf.assign(lr, 0.1 * 0.9 ** epoch))`),
+    computed eagerly where the run was, as TF1 computed it then."""
+    if (feed is not None or isinstance(fetch, (cst.List, cst.Tuple, cst.Dict))
+            or any(r.kind != "variable" for r in roots)
+            or any(is_random(c, move.aliases) or uncounted(c, move.aliases) for c in calls_in(fetch))):
+        listed = ", ".join(frozen)
+        raise Unsupported(SESSION_RULE.id, move.line(site), f"the fetch reads {listed}, bound by the code running it: "
+                          "a step function would keep the value of its first call")
+    move.fixed(SESSION_RULE.id, site, f"run of a TF expression of variables and {', '.join(frozen)} → computed where it stands")
+    expr = cst.parse_expression(code(fetch))
+    if not discarded:
+        value = expr if isinstance(expr, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)) else cst.parse_expression(f"({code(fetch)})")
+        expr = cst.Call(func=cst.Attribute(value=value, attr=cst.Name("numpy")))
+    cg.fill_lines(expr, move.line(site), move.lines)  # what later passes say of it reports at the run
+    return expr
 
 
 def step_key(move: MoveState, text: str, roots: list[Node]) -> str:

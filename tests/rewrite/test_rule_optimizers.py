@@ -137,3 +137,23 @@ def test_a_decayed_rate_used_in_arithmetic_keeps_the_graph() -> None:
     assert result.level == "partial"
     assert "rate computes with a decayed rate" in result.fallback.message
     assert "1 - decayed" in result.code and "ExponentialDecay" not in result.code
+
+
+def test_a_rate_variable_becomes_a_callable_rate() -> None:
+    # given the variable, Keras 3 refuses it (a float, a schedule or a callable); TF1 read the
+    # variable at each update, as Keras calls the callable
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "lr = tf.Variable(0.1)\n"
+        "w = tf.Variable(1.0)\n"
+        "train = tf.train.GradientDescentOptimizer(lr).minimize(w * w)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    for i in range(2):\n"
+        "        sess.run(tf.assign(lr, 0.1 / (i + 1)))\n"
+        "        sess.run(train)\n"
+    )
+    assert result.level == "idiomatic"
+    assert "optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: lr)" in result.code
+    assert "lr.assign(0.1 / (i + 1))" in result.code
+    assert any(f.message == "learning rate variable lr → a callable rate" for f in result.findings)

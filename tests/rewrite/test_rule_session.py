@@ -605,3 +605,57 @@ def test_python_values_bound_by_the_driver_are_not_graph_rebindings() -> None:
         "sess.run(tf.global_variables_initializer())\nprint(sess.run(w).shape)\n"
     )
     assert result.level == "idiomatic", result.findings
+
+
+def test_a_fetch_reading_driver_values_is_computed_where_it_runs() -> None:
+    # TF1 built these fetches from `i` and `k` at each run; a step function would keep the
+    # values of its first trace
+    check_transformed(
+        """\
+        import tensorflow as tf
+        v = tf.Variable(1.0)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i in range(3):
+                sess.run(tf.assign(v, 0.5 * i))
+                k = 2.0 * i
+                print(sess.run(v * k), sess.run(tf.reduce_sum(v + k)))
+        """,
+        """\
+        import tensorflow as tf
+        v = tf.Variable(1.0)
+        for i in range(3):
+            v.assign(0.5 * i)
+            k = 2.0 * i
+            print((v * k).numpy(), tf.reduce_sum(v + k).numpy())
+        """,
+    )
+
+
+def test_a_fetch_reading_a_module_constant_is_still_a_step() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "scale = 2.0\n"
+        "v = tf.Variable(1.0)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    for i in range(2):\n"
+        "        print(sess.run(v * scale))\n"
+    )
+    assert result.level == "idiomatic"
+    assert "def compute_v():\n    return v * scale\n" in result.code
+
+
+def test_a_fed_fetch_reading_driver_values_keeps_graph_mode() -> None:
+    # it needs the step's graph and the loop's value: no step function can take both as TF1 did
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32)\n"
+        "y = x * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    for i in range(2):\n"
+        "        print(sess.run(y * i, {x: 1.0}))\n"
+    )
+    assert result.level == "partial"
+    assert result.fallback.line == 6
+    assert "the fetch reads i, bound by the code running it" in result.fallback.message
