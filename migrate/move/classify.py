@@ -25,6 +25,7 @@ from ..rules.session import RULE as SESSION_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
 from ..step_names import what_is_trained
 from . import contexts, layer_instances, optimizer_objects, run_sites, savers, summary_ops
+from .foreign_calls import check_foreign_calls
 from .state import TRAIN_METHODS, Item, MoveState
 
 # Keras objects a TF1 graph may build by name and then call, as it would a model instance.
@@ -65,6 +66,7 @@ def classify(move: MoveState, assign: cst.Assign, stmt: cst.SimpleStatementLine,
     names = target_names(move, assign.targets[0].target)
     if names is None:
         raise Unsupported(SESSION_RULE.id, item.line, "graph value assigned to an attribute or subscript")
+    check_foreign_calls(move, value, item)
     kind, info = kind_of(move, value, deps, item)
     if kind == "summary":
         node = summary_ops.summary_node(move, names, stmt, value, item.names)
