@@ -68,6 +68,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.printed_reprs import incomparable
 from runtime.sandbox import RunResult
 from runtime.update_rules import rule_difference
 
@@ -84,6 +85,7 @@ class Divergence:
     old_line: int | None  # source line in the original that created the variable (or printed)
     new_line: int | None
     detail: str
+    incomparable: str | None = None  # why the differing output says nothing either way
 
 
 @dataclass
@@ -422,6 +424,7 @@ def compare_stdout(
         _print_line(prints[0], byte) if a else None,
         _print_line(prints[1], _byte_offset(new_text, new_pos)) if b else None,
         detail,
+        None if ended else incomparable(old_line),
     )
     return _Candidate(divergence, byte, 2, ended)
 

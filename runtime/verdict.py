@@ -270,6 +270,8 @@ def _verify_in(
     gap = _budget_gap(old, new, d)
     if gap is not None:
         return Verdict("unverified", gap, **common)
+    if d is not None and d.incomparable is not None:
+        return Verdict("unverified", f"{d.incomparable}: {d.detail}", **common)
     if d is None and old_failure is not None:
         # Two programs that stop at the same error prove nothing about the rest of either.
         after = ""

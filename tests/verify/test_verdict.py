@@ -211,6 +211,7 @@ def test_to_dict_is_strict_json(write_program) -> None:
         "old_line",
         "new_line",
         "detail",
+        "incomparable",
     }
 
 
@@ -251,3 +252,23 @@ def test_a_missing_program_is_unverified(tmp_path: Path) -> None:
     present.write_text("print(1)\n")
     verdict = verify(present, tmp_path / "missing.py")
     assert verdict.status == "unverified" and "missing.py does not exist" in verdict.reason
+
+
+@pytest.mark.parametrize(("printed", "why"), [
+    ('Tensor("Const:0", shape=(), dtype=float32)', "the original prints a graph tensor's description"),
+    ('Tensor("add:0", shape=(2, 3), dtype=float32)', "the original prints a graph tensor's description"),
+    ("<runtime.data.Iterator_ object at 0x7f8e78667450>", "the original prints an object's memory address"),
+])
+def test_a_first_difference_on_an_incomparable_print_is_unverified(write_program, printed: str, why: str) -> None:
+    old = write_program(f"print('total', 3.0)\nprint({printed!r})\n", "old.py")
+    new = write_program("print('total', 3.0)\nprint('tf.Tensor(3.0, shape=(), dtype=float32)')\n", "new.py")
+    verdict = verify(old, new)
+    assert verdict.status == "unverified", verdict.reason
+    assert verdict.reason.startswith(f"{why} ({printed})")
+
+
+def test_a_difference_before_an_incomparable_print_is_still_different(write_program) -> None:
+    old = write_program("print('total', 3.0)\nprint('Tensor(\"Const:0\", shape=(), dtype=float32)')\n", "old.py")
+    new = write_program("print('total', 4.0)\nprint('tf.Tensor(3.0, shape=(), dtype=float32)')\n", "new.py")
+    verdict = verify(old, new)
+    assert verdict.status == "different", verdict.reason
