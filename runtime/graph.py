@@ -306,7 +306,8 @@ def _make_outputs(op: Operation) -> None:
             op.outputs.append(t)
         return
     n = opdef.n_out if isinstance(opdef.n_out, int) else opdef.n_out(op.attrs)
-    dt = op.attrs.get("out_dtype") or (inputs[0].dtype if inputs else dtypes.float32)
+    dt = op.attrs.get("out_dtype") or (opdef.dtype_fn(inputs) if opdef.dtype_fn is not None
+                                       else inputs[0].dtype if inputs else dtypes.float32)
     for i in range(n):
         op.outputs.append(SymbolicTensor(op, i, TensorShape(None), dt))
 

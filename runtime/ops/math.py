@@ -85,8 +85,12 @@ def _binary(op_type: str, x: Any, y: Any, name: str | None) -> Tensor:
     return apply(op_type, [x, y], name=name)
 
 
-def _reg_binary(op_type: str, fn: Any, differentiable: bool = True) -> None:
-    register_simple(op_type, fn)
+def _boolean(inputs: list) -> dtypes.DType:
+    return dtypes.bool_
+
+
+def _reg_binary(op_type: str, fn: Any, differentiable: bool = True, dtype_fn: Any = None) -> None:
+    register_simple(op_type, fn, dtype_fn=dtype_fn)
     if not differentiable:
         not_differentiable(op_type)
 
@@ -113,7 +117,7 @@ for _n, _f in [("Equal", np.equal), ("NotEqual", np.not_equal), ("Less", np.less
                ("LessEqual", np.less_equal), ("Greater", np.greater),
                ("GreaterEqual", np.greater_equal), ("LogicalAnd", np.logical_and),
                ("LogicalOr", np.logical_or)]:
-    _reg_binary(_n, _f, differentiable=False)
+    _reg_binary(_n, _f, differentiable=False, dtype_fn=_boolean)
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -317,7 +321,7 @@ _UNARY = {
     "Identity": lambda x: x, "StopGradient": lambda x: x,
 }
 for _n, _f in _UNARY.items():
-    register_simple(_n, _f)
+    register_simple(_n, _f, dtype_fn=_boolean if _n in ("LogicalNot", "IsNan", "IsFinite", "IsInf") else None)
 not_differentiable("Sign", "Floor", "Ceil", "Round", "Rint", "LogicalNot", "IsNan", "IsFinite",
                    "IsInf", "StopGradient")
 
@@ -600,7 +604,7 @@ def add_n(inputs: list, name: str | None = None) -> Tensor:
     return apply("AddN", ts, name=name)
 
 
-register_simple("SelectV2", lambda c, x, y: np.where(c, x, y))
+register_simple("SelectV2", lambda c, x, y: np.where(c, x, y), dtype_fn=lambda inputs: inputs[1].dtype)
 
 
 @register_gradient("SelectV2")

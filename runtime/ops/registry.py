@@ -18,12 +18,15 @@ from runtime.tensor import EagerTensor, SymbolicTensor
 class OpDef:
     """How to run, shape and differentiate one op type."""
 
-    __slots__ = ("grad", "make", "n_out", "name", "probe", "shape_fn", "shape_only", "stateful")
+    __slots__ = ("dtype_fn", "grad", "make", "n_out", "name", "probe", "shape_fn", "shape_only", "stateful")
 
     def __init__(self, name: str, make: Callable[[dict], Callable], *, grad: Any = None,
                  shape_fn: Any = None, stateful: bool = False, n_out: Any = 1,
-                 shape_only: bool = False, probe: Any = None) -> None:
+                 shape_only: bool = False, probe: Any = None, dtype_fn: Any = None) -> None:
         self.name = name
+        # The output dtype from the inputs, where it is not the first input's (a comparison's
+        # bool, a select's branches): what a graph op gets when its kernel cannot be probed.
+        self.dtype_fn = dtype_fn
         self.make = make
         self.grad = grad
         self.shape_fn = shape_fn
