@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import ast
-import gc
 from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
@@ -15,6 +13,7 @@ from . import api_data
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
 from .codegen import code as code_of
 from .codegen import forget_lines, is_docstring
+from .collector import collector_paused
 from .explicit_graphs import eager_outside_graphs
 from .finding_list import tidy
 from .graph import clear_walk_cache
@@ -221,7 +220,7 @@ def rewrite_source(
     ``positions=False`` leaves findings at line 0, sparing a codegen pass over the whole
     tree, for re-runs that only compare the code.
     """
-    with _collector_paused():
+    with collector_paused():
         result = _rewrite(source, filename, config or RewriteConfig(), positions)
     if result.findings:
         result.findings = tidy(result.findings, _text(source))
@@ -230,25 +229,6 @@ def rewrite_source(
 
 def _text(source: bytes | str) -> str:
     return source.decode("utf-8", "replace") if isinstance(source, bytes) else source
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off for one rewrite.
-
-    A rewrite holds its trees (millions of objects for a big file) until it ends, and they
-    hold no cycles: reference counts free what it drops. Each full pass of the collector
-    walks all of them again, and passes come as often as objects are made, so the collector
-    alone would make the cost grow faster than the file. Cycles made meanwhile are collected
-    after it.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _rewrite(

@@ -9,11 +9,10 @@ undefined (star imports, a notebook's `display`) are not the rewrite's doing.
 from __future__ import annotations
 
 import ast
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from pyflakes import checker, messages
+
+from .collector import collector_paused
 
 #: pyflakes' messages for a name read where nothing binds it.
 UNDEFINED = (messages.UndefinedName, messages.UndefinedLocal, messages.UndefinedExport)
@@ -21,7 +20,7 @@ UNDEFINED = (messages.UndefinedName, messages.UndefinedLocal, messages.Undefined
 def undefined_names(code: bytes | str) -> dict[str, tuple[int, int]] | None:
     """Each name the module reads where nothing binds it, with the (line, column) of its first
     read; None when Python cannot parse the module (there is nothing to compare then)."""
-    with _collector_paused():
+    with collector_paused():
         try:
             tree = ast.parse(code)
         except (SyntaxError, ValueError):
@@ -48,21 +47,3 @@ def new_reads(source: bytes | str, code: bytes | str) -> list[tuple[tuple[int, i
     if after is None:
         return None
     return sorted((place, name) for name, place in after.items() if name not in before)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a tree is built and walked.
-
-    Each of the many objects they allocate counts towards a collection, and a full one walks
-    every object alive, the rewrite's own trees of a big file included: with the collector on,
-    the check of a 10,000-line rewrite took three times as long. What the check leaves is
-    collected once the collector is back.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
