@@ -22,6 +22,7 @@ from .lines import start_lines
 from .op_seeds import SET_SEED_CALLS
 from .pieces import parse_module
 from .program import ProgramMove
+from .realign import realign_continuations
 from .report import KEEPS_GRAPH, Finding, ParseError, RewriteConfig, RewriteResult, Unsupported
 from .rules import RULES, Rule
 from .rules.absl_flags import RULE as ABSL_RULE
@@ -350,6 +351,7 @@ def _rewrite(
     if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement
         new_module = wrap_long_lines(new_module, limit)
         code_text = new_module.code
+    code_text = realign_continuations(text, code_text)
     if moved and (unbound := new_reads(text, code_text)):
         # the move dropped a binding the code still reads: its output would fail at that read
         return _rewrite(source, filename, config, positions, _unbound_finding(unbound, text))
