@@ -63,7 +63,8 @@ def scoped_layer_instances(move: MoveState, value: cst.BaseExpression, target: s
         if scope_arg is None:
             raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls {name} without a variable_scope name")
         literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
-        instance = move.fresh(literal if isinstance(literal, str) and literal.isidentifier() else f"{name}_layer")
+        instance = move.fresh(_instance_name(move, literal) if isinstance(literal, str) and literal.isidentifier()
+                              else f"{name}_layer")
         config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
         args = ", ".join([*config, *seed, f"name={code(scope_arg.value)}"])
         made.append(cst.parse_statement(f"{instance} = {move.models.layer_classes[name]}({args})\n"))
@@ -144,10 +145,16 @@ def layer_name(move: MoveState, node: Node, keras: KerasLayerCall) -> str:
     Keras default name (`conv2d`, `dense`)."""
     given = next((a.split("=", 1)[1] for a in keras.arguments if a.startswith("name=")), "")
     if given[1:-1].isidentifier() and given[0] == given[-1] and given[0] in "'\"":
-        return given[1:-1]
+        return _instance_name(move, given[1:-1])
     if assignments(move).get(node.name, 0) == 1:
         return f"{node.name}_layer"
     return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keras.keras).lower().replace("_2_d", "2d")
+
+
+def _instance_name(move: MoveState, scope: str) -> str:
+    """A layer instance named by its TF1 scope: that name, or `<scope>_layer` where the program
+    has it already (most often for the tensor the layer computes: `hidden = dense(..., name='hidden')`)."""
+    return f"{scope}_layer" if scope in move.used_names else scope
 
 
 def assignments(move: MoveState) -> Counter[str]:
