@@ -1,10 +1,11 @@
-"""Emitted lines kept within the file's line length, wrapped the way black wraps a call.
+"""Emitted lines kept within the file's line length, wrapped the way black wraps them.
 
 The limit is the file's own longest line, or 100 when its lines are all shorter: a line the
 user wrote is never longer than that, so only lines the rewrite made (or lengthened) wrap. A
 statement's outermost call opens after its parenthesis with its arguments on one indented
 line; when they still do not fit, one argument per line with a trailing comma, then the same one
-call in, or on the call a method is called on (`Manager(...).save(...)`). Statements that
+call in, or on the call a method is called on (`Manager(...).save(...)`). A dict display or
+a list comprehension opens the same way (its elements, or its element and its `for`). Statements that
 already span lines, and lines with no call to open, are left as they are.
 """
 
@@ -31,12 +32,20 @@ def _newline(indent: str) -> cst.ParenthesizedWhitespace:
     )
 
 
-def _outermost_call(stmt: cst.SimpleStatementLine) -> cst.Call | None:
+#: What can open: a call with arguments, a dict display, a list comprehension.
+Openable = cst.Call | cst.Dict | cst.ListComp
+
+
+def _openable(node: cst.CSTNode | None) -> bool:
+    return (isinstance(node, cst.Call) and bool(node.args)) or (isinstance(node, cst.Dict) and bool(node.elements)) \
+        or isinstance(node, cst.ListComp)
+
+
+def _outermost(stmt: cst.SimpleStatementLine) -> Openable | None:
     if len(stmt.body) != 1:
         return None
-    small = stmt.body[0]
-    value = getattr(small, "value", None)
-    return value if isinstance(value, cst.Call) and value.args else None
+    value = getattr(stmt.body[0], "value", None)
+    return value if _openable(value) else None  # type: ignore[return-value]
 
 
 def _hugged(call: cst.Call, level: int = 0) -> cst.Call:
@@ -59,22 +68,74 @@ def _exploded(call: cst.Call, level: int = 0) -> cst.Call:
     return call.with_changes(whitespace_before_args=_newline(inner), args=args)
 
 
-def _variants(call: cst.Call, level: int = 0) -> Iterator[cst.Call]:
-    """Ever shorter lines: the arguments hugged, one per line, then the longest argument's own
-    call opened the same way one level in (one path down, so a few variants per call)."""
+def _variants(node: Openable, level: int = 0) -> Iterator[Openable]:
+    """Ever shorter lines for a call, dict or comprehension ``level`` brackets deep."""
+    if isinstance(node, cst.Dict):
+        yield from _dict_variants(node, level)
+    elif isinstance(node, cst.ListComp):
+        yield from _comprehension_variants(node, level)
+    else:
+        yield from _call_variants(node, level)
+
+
+def _call_variants(call: cst.Call, level: int) -> Iterator[cst.Call]:
+    """The arguments hugged, one per line, then the longest argument that opens opened the same
+    way one level in (one path down, so a few variants per call)."""
     yield _hugged(call, level)
     exploded = _exploded(call, level)
     yield exploded
-    calls = [(len(code(arg.value)), i) for i, arg in enumerate(exploded.args)
-             if isinstance(arg.value, cst.Call) and arg.value.args]
-    if not calls or level >= 3:
+    if level >= 3:
         return
-    _, i = max(calls)
-    arg = exploded.args[i]
-    for inner in _variants(arg.value, level + 1):  # type: ignore[arg-type]
+    for i, inner in _deeper([arg.value for arg in exploded.args], level):
         args = list(exploded.args)
-        args[i] = arg.with_changes(value=inner)
+        args[i] = args[i].with_changes(value=inner)
         yield exploded.with_changes(args=args)
+
+
+def _deeper(values: list[cst.BaseExpression], level: int) -> Iterator[tuple[int, Openable]]:
+    """The variants of the longest of ``values`` that opens, with its index."""
+    found = [(len(code(v)), i) for i, v in enumerate(values) if _openable(v)]
+    if found:
+        _, i = max(found)
+        for inner in _variants(values[i], level + 1):  # type: ignore[arg-type]
+            yield i, inner
+
+
+def _dict_variants(display: cst.Dict, level: int) -> Iterator[cst.Dict]:
+    """`{k: v, ...}` with its elements on one indented line, then one per line with a trailing
+    comma, then its longest value opened one level in."""
+    inner, outer = _INDENT * (level + 1), _INDENT * level
+    elements = list(display.elements)
+    elements[-1] = elements[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    yield display.with_changes(lbrace=cst.LeftCurlyBrace(whitespace_after=_newline(inner)), elements=elements,
+                               rbrace=cst.RightCurlyBrace(whitespace_before=_newline(outer)))
+    exploded = display.with_changes(
+        lbrace=cst.LeftCurlyBrace(whitespace_after=_newline(inner)),
+        elements=[e.with_changes(comma=cst.Comma(whitespace_after=_newline(inner if i < len(elements) - 1 else outer)))
+                  for i, e in enumerate(display.elements)],
+        rbrace=cst.RightCurlyBrace(whitespace_before=cst.SimpleWhitespace("")),
+    )
+    yield exploded
+    if level >= 3:
+        return
+    for i, value in _deeper([e.value for e in exploded.elements], level):
+        new = list(exploded.elements)
+        new[i] = new[i].with_changes(value=value)
+        yield exploded.with_changes(elements=new)
+
+
+def _comprehension_variants(comp: cst.ListComp, level: int) -> Iterator[cst.ListComp]:
+    """`[elt for ...]` inside the brackets on one indented line, then the element and its `for`
+    on lines of their own, then the element opened one level in."""
+    inner, outer = _INDENT * (level + 1), _INDENT * level
+    hugged = comp.with_changes(lbracket=cst.LeftSquareBracket(whitespace_after=_newline(inner)),
+                               rbracket=cst.RightSquareBracket(whitespace_before=_newline(outer)))
+    yield hugged
+    split = hugged.with_changes(for_in=comp.for_in.with_changes(whitespace_before=_newline(inner)))
+    yield split
+    if level < 3 and _openable(comp.elt):
+        for elt in _variants(comp.elt, level + 1):  # type: ignore[arg-type]
+            yield split.with_changes(elt=elt)
 
 
 def _chain(call: cst.Call) -> list[cst.Call]:
@@ -124,16 +185,17 @@ class _Wrap(cst.CSTTransformer):
         text = self._text(updated)
         if self._fits(text):
             return updated
-        call = _outermost_call(updated)
-        if call is None or "\n" in text.rstrip("\n") or updated.trailing_whitespace.comment is not None:
+        value = _outermost(updated)
+        if value is None or "\n" in text.rstrip("\n") or updated.trailing_whitespace.comment is not None:
             return updated
         deepest = updated
-        for target in _chain(call):  # `a(...).b(...)`: the outer call first, then its receiver's
+        targets = _chain(value) if isinstance(value, cst.Call) else [value]
+        for target in targets:  # `a(...).b(...)`: the outer call first, then its receiver's
             for wrapped in _variants(target):
                 candidate = updated.deep_replace(target, wrapped)
                 if self._fits(self._text(candidate)):  # type: ignore[arg-type]
                     return candidate  # type: ignore[return-value]
-                if target is call:
+                if target is value:
                     deepest = candidate  # type: ignore[assignment]
         return deepest  # the calls opened as deep as they go: as short as its lines get
 
