@@ -55,7 +55,7 @@ def test_a_dict_opens_its_elements_then_one_per_line_then_its_longest_value() ->
     nested = "m = {'scalar': {'mean': mean, 'loss': loss}, 'histogram': {'hidden': hidden, 'pred': pred}}\n"
     assert wrapped(nested, 45) == (
         "m = {\n    'scalar': {'mean': mean, 'loss': loss},\n    'histogram': {\n"
-        "        'hidden': hidden,\n        'pred': pred,\n    },\n}\n"
+        "        'hidden': hidden, 'pred': pred\n    },\n}\n"
     )
 
 
