@@ -321,12 +321,12 @@ def test_a_step_named_as_a_layer_of_init_does_not_shadow_it() -> None:
 
         class Model(object):
             def __init__(self, n_in, n_hidden, n_out):
-                h_2 = Linear(n_hidden, name='h')
+                h_layer = Linear(n_hidden, name='h')
                 out = Linear(n_out, name='out')
 
                 @tf.function(input_signature=[tf.TensorSpec([None, n_in], tf.float32)])
                 def compute_out(x):
-                    h = tf.nn.tanh(h_2(x))
+                    h = tf.nn.tanh(h_layer(x))
                     out_ = out(h)
                     return out_
                 self.compute_out = compute_out

@@ -138,5 +138,5 @@ def test_parameter_count_reads_keras_shapes_and_tuple_op_is_fetched_as_tuple() -
         "    print(np.sum([np.prod(v.get_shape().as_list()) for v in tf.trainable_variables()]))\n"
     )
     assert result.level == "idiomatic", result.findings
-    assert "np.prod(list(v.shape)) for v in h_2.trainable_variables" in result.code
+    assert "np.prod(list(v.shape)) for v in h_layer.trainable_variables" in result.code
     assert squeezed("values, indices = tf.nest.map_structure(lambda t: t.numpy(), compute_top(") in squeezed(result.code)

@@ -198,7 +198,7 @@ def test_keras_layer_built_in_the_graph_is_created_once_as_written() -> None:
         import tensorflow as tf
         from tensorflow.keras import layers
         dense = layers.Dense(3,
-                         activation="relu")
+                             activation="relu")
         dropout = tf.keras.layers.Dropout(0.5)
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 

@@ -74,7 +74,7 @@ def test_histograms_of_listed_keras_variables_are_named_by_their_paths() -> None
     source = GRAPH + "for v in tf.trainable_variables():\n    tf.summary.histogram(v.op.name, v)\n"
     result = rewrite(source + RUN)
     assert result.level == "idiomatic", result.findings
-    assert "**{v.path: v for v in h_2.trainable_variables}" in result.code
+    assert "**{v.path: v for v in h_layer.trainable_variables}" in result.code
 
 
 def test_a_helper_whose_name_is_read_otherwise_is_not_inlined() -> None:
