@@ -33,11 +33,21 @@ def optimizer_source(move: MoveState, node: Node) -> str:
     lr = call_args(call, OPTIMIZERS[path].positional).get("learning_rate")
     lr_override = None
     lr_nodes = [n for n in move.scope.deps_of(lr) if n.kind != "schedule"] if lr is not None else []
-    if lr is not None and any(n.kind == "schedule" for n in move.scope.deps_of(lr)):
-        if not isinstance(lr, cst.Name):
-            raise Unsupported(OPTIMIZER_RULE.id, move.line(call), "learning rate computed from a decay")
-        node.info["schedule"] = move.scope.deps_of(lr)[0]
-    if isinstance(lr, cst.Name) and lr_nodes and rate_of_variables(lr_nodes[0]):
+    decayed = lr is not None and any(n.kind == "schedule" for n in move.scope.deps_of(lr))
+    if decayed and not isinstance(lr, cst.Name):
+        raise Unsupported(OPTIMIZER_RULE.id, move.line(call), "learning rate computed from a decay")
+    if decayed:
+        schedule = move.scope.deps_of(lr)[0]
+        step = schedule.info["step"]
+        if isinstance(step, cst.BaseExpression) and not isinstance(step, cst.Name) and _of_variables(move, step):
+            # decayed at a step computed from variables (`batch * BATCH_SIZE`): the schedule
+            # called at that step before each update, as TF1 evaluated it
+            node.info["rate_function"] = True
+            lr_override = f"lambda: {lr.value}({code(step)})"  # type: ignore[union-attr]
+            move.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} decayed at {code(step)} → a callable rate")  # type: ignore[union-attr]
+        else:
+            node.info["schedule"] = schedule
+    elif isinstance(lr, cst.Name) and lr_nodes and rate_of_variables(lr_nodes[0]):
         # Keras calls a callable learning rate before each update, when TF1 evaluated it.
         move.sliced[id(lr_nodes[0])] = None
         node.info["rate_function"] = True
@@ -155,6 +165,12 @@ def collection_source(move: MoveState, node: Node) -> str:
 def momentums(optimizer: str) -> str:
     """The momentum variables of a built Keras SGD optimizer."""
     return f"[v for v in {optimizer}.variables if v.path.endswith('momentum')]"
+
+
+def _of_variables(move: MoveState, expr: cst.BaseExpression) -> bool:
+    """An expression of variables and plain values only."""
+    deps = move.scope.deps_of(expr)
+    return bool(deps) and all(d.kind == "variable" for d in deps)
 
 
 def rate_of_variables(node: Node) -> bool:

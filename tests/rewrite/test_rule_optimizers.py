@@ -157,3 +157,22 @@ def test_a_rate_variable_becomes_a_callable_rate() -> None:
     assert "optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: lr)" in result.code
     assert "lr.assign(0.1 / (i + 1))" in result.code
     assert any(f.message == "learning rate variable lr → a callable rate" for f in result.findings)
+
+
+def test_a_rate_decayed_at_a_computed_step_becomes_a_callable_rate() -> None:
+    # Keras would decay a schedule at its own iteration count; TF1 decayed it at batch * 4
+    result = rewrite_source(
+        "import tensorflow as tf\n"
+        "w = tf.Variable(1.0)\n"
+        "batch = tf.Variable(0, dtype=tf.float32, trainable=False)\n"
+        "lr = tf.train.exponential_decay(0.1, batch * 4, 8, 0.5, staircase=True)\n"
+        "train = tf.train.GradientDescentOptimizer(lr).minimize(w * w, global_step=batch)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    for i in range(3):\n"
+        "        sess.run(train)\n"
+    )
+    assert result.level == "idiomatic"
+    assert "optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: lr(batch * 4))" in result.code
+    assert "batch.assign_add(1)" in result.code
+    assert any(f.message == "learning rate lr decayed at batch * 4 → a callable rate" for f in result.findings)
