@@ -42,7 +42,7 @@ def _continuations(source: str) -> Iterator[tuple[int, int, int, int]]:
 def _out_of_line(source: str) -> set[str]:
     """The continuation lines of ``source`` (stripped) that are not under their bracket: the
     user's own layout, left as it is."""
-    lines = source.splitlines()
+    lines = source.split("\n")
     return {lines[row - 1].strip() for row, col, align, _ in _continuations(source) if col != align}
 
 
@@ -55,7 +55,7 @@ def realign_continuations(source: str, code: str) -> str:
         users = _out_of_line(source)
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return code
-    lines = code.splitlines(keepends=True)
+    lines = code.split("\n")  # tokenize's rows: only LF ends one (not U+2028, nor a form feed)
     shift: dict[int, int] = {}  # row -> columns its line moved: a bracket on it moved as much
     for row, col, align, opener in moves:
         target = align + shift.get(opener, 0)
@@ -65,4 +65,4 @@ def realign_continuations(source: str, code: str) -> str:
             continue  # in place; after other code on its line; tab-indented; out of line in the input
         lines[row - 1] = " " * target + line[indent:]
         shift[row] = target - col
-    return "".join(lines)
+    return "\n".join(lines)

@@ -36,3 +36,10 @@ def test_the_users_own_layout_and_strings_stay() -> None:
 def test_a_rewrite_keeps_the_arguments_of_a_renamed_call_under_its_bracket() -> None:
     result = rewrite_source("import tensorflow as tf\ny = tf.log(tf.ones([2]) +\n           1.0)\nprint(y)\n")
     assert result.code == "import tensorflow as tf\ny = tf.math.log(tf.ones([2]) +\n                1.0)\nprint(y)\n"
+
+
+def test_rows_are_counted_as_tokenize_counts_them() -> None:
+    # a U+2028 inside a string ends no line for Python: the line after it is still the one moved
+    source = 's = "a\u2028b"\nh = tf.layers.dense(x,\n                    y)\nt = """\n      q"""\n'
+    code = source.replace("tf.layers.dense", "tf1_dense")
+    assert realign_continuations(source, code) == code.replace("                    y)", "              y)")
