@@ -18,6 +18,8 @@ read as an op name) or one around a summary (whose tag it prefixes).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import libcst as cst
 
 from .codegen import copy_lines, record_line
@@ -88,11 +90,10 @@ def _weight_bound_again(body: list[cst.BaseStatement], aliases: Aliases) -> bool
     """A weight's name bound twice in the opened body (`weights` in scope 'hidden', again in
     'linear'): the scopes kept them apart, a layer has one attribute per name."""
     weights = [found[0] for s in body if (found := variable_call(s, aliases)) is not None]
-    bound: list[str] = []
-    for stmt in body:
-        ids = bound_names(stmt)
-        bound += [n.value for n in walk(stmt) if isinstance(n, cst.Name) and id(n) in ids]
-    return any(bound.count(w) > 1 for w in weights)
+    block = cst.IndentedBlock(body)
+    ids = bound_names(block)
+    bound = Counter(n.value for n in walk(block) if isinstance(n, cst.Name) and id(n) in ids)
+    return any(bound[w] > 1 for w in weights)
 
 
 def open_name_scopes(

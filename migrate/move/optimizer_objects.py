@@ -33,18 +33,17 @@ def optimizer_source(move: MoveState, node: Node) -> str:
     lr = call_args(call, OPTIMIZERS[path].positional).get("learning_rate")
     lr_override = None
     lr_nodes = [n for n in move.scope.deps_of(lr) if n.kind != "schedule"] if lr is not None else []
-    decayed = lr is not None and any(n.kind == "schedule" for n in move.scope.deps_of(lr))
-    if decayed and not isinstance(lr, cst.Name):
-        raise Unsupported(OPTIMIZER_RULE.id, move.line(call), "learning rate computed from a decay")
-    if decayed:
+    if lr is not None and any(n.kind == "schedule" for n in move.scope.deps_of(lr)):
+        if not isinstance(lr, cst.Name):
+            raise Unsupported(OPTIMIZER_RULE.id, move.line(call), "learning rate computed from a decay")
         schedule = move.scope.deps_of(lr)[0]
         step = schedule.info["step"]
         if isinstance(step, cst.BaseExpression) and not isinstance(step, cst.Name) and _of_variables(move, step):
             # decayed at a step computed from variables (`batch * BATCH_SIZE`): the schedule
             # called at that step before each update, as TF1 evaluated it
             node.info["rate_function"] = True
-            lr_override = f"lambda: {lr.value}({code(step)})"  # type: ignore[union-attr]
-            move.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} decayed at {code(step)} → a callable rate")  # type: ignore[union-attr]
+            lr_override = f"lambda: {lr.value}({code(step)})"
+            move.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} decayed at {code(step)} → a callable rate")
         else:
             node.info["schedule"] = schedule
     elif isinstance(lr, cst.Name) and lr_nodes and rate_of_variables(lr_nodes[0]):

@@ -211,10 +211,11 @@ def _evaluated_in_place(
         raise Unsupported(SESSION_RULE.id, move.line(site), f"the fetch reads {listed}, bound by the code running it: "
                           "a step function would keep the value of its first call")
     move.fixed(SESSION_RULE.id, site, f"run of a TF expression of variables and {', '.join(frozen)} → computed where it stands")
-    expr = cst.parse_expression(code(fetch))
+    text = code(fetch)
     if not discarded:
-        value = expr if isinstance(expr, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)) else cst.parse_expression(f"({code(fetch)})")
-        expr = cst.Call(func=cst.Attribute(value=value, attr=cst.Name("numpy")))
+        atom = isinstance(fetch, (cst.Call, cst.Name, cst.Attribute, cst.Subscript))
+        text = f"{text}.numpy()" if atom else f"({text}).numpy()"
+    expr = cst.parse_expression(text)
     cg.fill_lines(expr, move.line(site), move.lines)  # what later passes say of it reports at the run
     return expr
 
