@@ -37,7 +37,7 @@ from .move.suffixes import unsuffixed
 from .op_seeds import is_random
 from .report import Finding, Unsupported
 from .rules.imports import RULE as IMPORT_RULE
-from .rules.imports import is_mode_call, v2_import
+from .rules.imports import is_mode_call, starts_file, v2_import
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .rules.summaries import RULE as SUMMARIES_RULE
@@ -305,6 +305,8 @@ class ProgramMove(MoveState):
         stmt = item.stmt
         if is_skipped(stmt):
             return [stmt], []
+        if starts_file(stmt):
+            self.tf_imported = False  # each file of the program imports TensorFlow itself
         replacement = v2_import(stmt)
         if replacement is not None:
             if replacement is not stmt:

@@ -819,7 +819,7 @@ class ModelBuilder:
             later = _live_reads(body[index + 1:])
             hoisted, call, layer = self._block_layer(func, stmt, block, local, later, rebound)
             out.extend(hoisted)
-            out.append(stmt.with_changes(body=stmt.body.with_changes(body=[call]), leading_lines=[]))
+            out.append(stmt.with_changes(body=stmt.body.with_changes(body=[call]), leading_lines=stmt.leading_lines))
             classes.append(layer)
         return out, classes
 

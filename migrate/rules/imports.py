@@ -89,14 +89,26 @@ def v2_import(stmt: cst.BaseStatement) -> cst.BaseStatement | None:
     return None
 
 
+#: The comment on the statement starting a file of a program of several files (`migrate.programs`).
+SEGMENT_MARK = "# tfmigrate:segment:"
+
+
+def starts_file(stmt: cst.BaseStatement) -> bool:
+    """The statement marking where the next file of a program of several files starts."""
+    return (isinstance(stmt, cst.SimpleStatementLine) and stmt.trailing_whitespace.comment is not None
+            and stmt.trailing_whitespace.comment.value.startswith(SEGMENT_MARK))
+
+
 def with_v2_imports(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> list[cst.BaseStatement]:
-    """A module body with its TF imports replaced by one `import tensorflow as tf`."""
+    """A module body with its TF imports replaced by one `import tensorflow as tf` (one for each
+    file of a program of several files, which each need their own)."""
     out: list[cst.BaseStatement] = []
     seen = False
     for stmt in body:
         new = v2_import(stmt)
         if new is None:
             out.append(stmt)
+            seen = seen and not starts_file(stmt)
         elif not seen:
             out.append(new)
             seen = True

@@ -130,23 +130,24 @@ def missing_modules(python: str, fixture: Path) -> list[str]:
     return [module for module in config.get("needs", []) if _lacks(python, module)]
 
 
-def check(python: str, fixture: Path, rewrite: str = "after.py") -> tuple[bool, str]:
-    """(passed, message) for one fixture: its before.py against ``rewrite`` (the golden
-    after.py, or the hand rewrite hand.py)."""
+def check(python: str, fixture: Path, rewrite: str = "after.py", original: str = "before.py") -> tuple[bool, str]:
+    """(passed, message) for one fixture: its ``original`` (before.py, or a program's script in
+    before/) against ``rewrite`` (the golden after.py, the hand rewrite hand.py, or the script
+    in after/)."""
     config = json.loads((fixture / "check.json").read_text()) if (fixture / "check.json").exists() else {}
     rtol, atol = config.get("rtol", 1e-4), config.get("atol", 1e-6)
     stdin = (fixture / "stdin.txt").read_text() if (fixture / "stdin.txt").exists() else ""
-    before = fixture / "before.py"
+    before = fixture / original
     prelude = COMPAT_PRELUDE if "compat.v1" in before.read_text() else TF1_PRELUDE
     rc1, out1, err1 = run(python, before, prelude, stdin)
     if rc1 != 0:
-        return False, f"before.py failed: {err1.strip().splitlines()[-1:]}"
+        return False, f"{original} failed: {err1.strip().splitlines()[-1:]}"
     rc2, out2, err2 = run(python, fixture / rewrite, PLAIN, stdin)
     if rc2 != 0:
         return False, f"{rewrite} failed: {err2.strip().splitlines()[-1:]}"
     n1, n2 = numbers(out1), numbers(out2)
     if not n1:
-        return False, "before.py printed no numbers"
+        return False, f"{original} printed no numbers"
     if len(n1) != len(n2):
         return False, f"printed {len(n1)} numbers before, {len(n2)} after"
     for i, (a, b) in enumerate(zip(n1, n2)):

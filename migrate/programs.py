@@ -1,0 +1,511 @@
+"""Programs of several files: a model module with no session, rewritten with its importers.
+
+A module that builds graph code (``variable_scope``, ``get_variable``, placeholders passed
+in) and runs no session has no TF2 form of its own: what its functions become (a Keras
+Layer or Model built once and called per step) depends on how its importers call them,
+and an importer rewritten alone cannot see the variables those functions make. So each
+importer is rewritten together with the modules it imports, as one program: the
+importer's leading imports, then each module's text, then the rest of the importer, with
+``module.name`` read as ``name``. The output is cut back into the files and the names the
+importer reads from a module are qualified again (``module.Inference``).
+
+A module is rewritten this way only when every file importing it is, and every one of
+those rewrites gives it the same text; otherwise each file is rewritten alone, as before.
+Every output must pass the checks a single file's does: it is stable, and it reads no name
+that its input had bound.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+
+from migrate import name_safety
+from migrate.api import Finding, RewriteConfig, rewrite_source
+from migrate.report import KEEPS_GRAPH
+from migrate.rules.imports import SEGMENT_MARK
+
+SEGMENT = "pass  " + SEGMENT_MARK + "{}"
+IMPORT_MARK = "pass  # tfmigrate:import:{}"
+_IMPORT_LINE = re.compile(r"^([ \t]*)pass  # tfmigrate:import:(\d+)$")
+#: A notebook cell's line importing a module (its cells are not combined with modules).
+_NOTEBOOK_IMPORT = r"(?m)^\s*(?:import\s+{0}\b|from\s+{0}\s+import\b)"
+RULE = "TF102"
+
+
+class Refused(Exception):
+    """The files cannot be rewritten as one program; each is rewritten alone."""
+
+
+@dataclass(frozen=True)
+class LocalImport:
+    """A top-level statement of an importer that imports one module of the tree."""
+
+    module: Path
+    line: int  # 1-based, the statement's only line
+    alias: str | None  # `import m [as a]`: the name bound; None for `from m import ...`
+    names: tuple[str, ...] = ()  # `from m import a, b`: the names
+
+
+@dataclass
+class Outcome:
+    """One file's part of a program's rewrite."""
+
+    code: str
+    level: str
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass
+class _File:
+    path: Path
+    text: str
+    tree: ast.Module
+    imports: list[LocalImport]
+    nested: set[Path]  # modules of the tree it imports other than at the top level
+
+
+def _text(source: bytes) -> str | None:
+    """The source as text when it can be combined: UTF-8, LF line endings, no BOM."""
+    try:
+        text = source.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if "\r" in text or text.startswith("\ufeff") else text
+
+
+def _read(path: Path, source: bytes, siblings: dict[tuple[Path, str], Path]) -> _File | None:
+    text = _text(source)
+    if text is None:
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    top: list[LocalImport] = []
+    nested: set[Path] = set()
+    lines = text.split("\n")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found = [(siblings.get((path.parent, a.name)), a) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found = [(siblings.get((path.parent, node.module)), None)]
+        else:
+            continue
+        local = [(m, a) for m, a in found if m is not None and m != path]
+        if not local:
+            continue
+        whole_line = node.lineno == node.end_lineno and lines[node.lineno - 1].strip() == ast.get_source_segment(text, node)
+        if node not in tree.body or len(found) != 1 or not whole_line:
+            nested |= {m for m, _ in local}
+            continue
+        module, alias = local[0]
+        if isinstance(node, ast.Import):
+            assert alias is not None
+            top.append(LocalImport(module, node.lineno, alias.asname or alias.name))
+        elif all(a.asname in (None, a.name) and a.name != "*" for a in node.names):
+            top.append(LocalImport(module, node.lineno, None, tuple(a.name for a in node.names)))
+        else:
+            nested.add(module)  # `from m import *` or a renaming import: not combined
+    return _File(path, text, tree, top, nested)
+
+
+def _graph_module(file: _File) -> bool:
+    """A module that builds graph code and runs no session, whose top level only binds names
+    (imports, definitions, assignments without calls): importing it earlier changes nothing."""
+    if "tensorflow" not in file.text or "Session" in file.text or file.imports or file.nested:
+        return False
+    for stmt in file.tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            continue
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and not any(isinstance(n, ast.Call) for n in ast.walk(stmt)):
+            continue
+        return False
+    return True
+
+
+@dataclass
+class Group:
+    """An importer and the graph modules it is rewritten with."""
+
+    importer: _File
+    modules: list[_File]
+
+
+def plan(sources: dict[Path, bytes]) -> list[Group]:
+    """The importers to rewrite with their graph modules: a module is in a group only when
+    every file importing it is (a notebook importing it keeps it out)."""
+    siblings = {(p.parent, p.stem): p for p in sources if p.suffix == ".py"}
+    files = {p: f for p, s in sources.items() if p.suffix == ".py" and (f := _read(p, s, siblings)) is not None}
+    modules = {p for p, f in files.items() if _graph_module(f)}
+    importers: dict[Path, set[Path]] = {m: set() for m in modules}
+    blocked: set[Path] = set()
+    for path, file in files.items():
+        for m in file.nested & modules:
+            blocked.add(m)
+        for imp in file.imports:
+            if imp.module in modules:
+                importers[imp.module].add(path)
+    imported = {imp.module for f in files.values() for imp in f.imports} | {m for f in files.values() for m in f.nested}
+    for path, source in sources.items():
+        if path.suffix != ".py":
+            for m in modules:
+                if m.parent == path.parent and re.search(_NOTEBOOK_IMPORT.format(re.escape(m.stem)), source.decode("utf-8", "replace")):
+                    blocked.add(m)
+    for m, users in importers.items():
+        # an importer that is itself imported, or unreadable, cannot change for the module
+        if not users or any(u in imported or u not in files for u in users):
+            blocked.add(m)
+    while True:
+        groups = {
+            p: [files[imp.module] for imp in f.imports if imp.module in modules]
+            for p, f in files.items() if p not in modules and any(imp.module in modules for imp in f.imports)
+        }
+        dropped = {p for p, mods in groups.items() if any(m.path in blocked for m in mods)}
+        newly = {m for p in dropped for m in (x.path for x in groups[p])} - blocked
+        if not newly:
+            return [Group(files[p], mods) for p, mods in groups.items() if p not in dropped]
+        blocked |= newly
+
+
+# ------------------------------------------------------------------ combining
+def _top_bindings(tree: ast.Module) -> dict[str, str]:
+    """Name -> what binds it at the module's top level (`import:<what>` for an import)."""
+    found: dict[str, str] = {}
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update(_import_bindings(node))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found[node.name] = "def"  # its body binds names of its own scope
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found[node.id] = "def"
+        elif not isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _import_bindings(node: ast.Import | ast.ImportFrom) -> dict[str, str]:
+    """The names an import binds, each to `import:<what it binds>`."""
+    if isinstance(node, ast.Import):
+        return {a.asname or a.name.split(".")[0]: f"import:{a.name if a.asname else a.name.split('.')[0]}"
+                for a in node.names}
+    return {a.asname or a.name: f"import:{node.module}.{a.name}" for a in node.names}
+
+
+def _bound_anywhere(tree: ast.Module, skip: set[int]) -> dict[str, str]:
+    """Every name the module binds in any scope (lines in `skip` left out), as `_top_bindings`
+    tells them; a name bound in a function counts: its reads there are not the module's."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skip and isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update(_import_bindings(node))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found[node.name] = "def"
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found[node.id] = "def"
+        elif isinstance(node, ast.arg):
+            found[node.arg] = "def"
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            found.update(dict.fromkeys(node.names, "def"))
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found[node.name] = "def"
+    return found
+
+
+def _clashes(left: dict[str, str], right: dict[str, str]) -> list[str]:
+    """Names both bind, other than by the same import."""
+    return sorted(n for n in left.keys() & right.keys() if not (left[n] == right[n] and left[n].startswith("import:")))
+
+
+def _header_end(tree: ast.Module) -> int:
+    """The number of lines before the importer's first statement that is no import or docstring."""
+    for i, stmt in enumerate(tree.body):
+        docstring = i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+        if not isinstance(stmt, (ast.Import, ast.ImportFrom)) and not docstring:
+            return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", []))]) - 1
+    return tree.body[-1].end_lineno or 0 if tree.body else 0
+
+
+def _imports_tensorflow(stmts: list[ast.stmt]) -> bool:
+    for stmt in stmts:
+        if isinstance(stmt, ast.Import) and any(a.name.split(".")[0] == "tensorflow" for a in stmt.names):
+            return True
+        if isinstance(stmt, ast.ImportFrom) and (stmt.module or "").split(".")[0] == "tensorflow":
+            return True
+    return False
+
+
+@dataclass
+class _Combined:
+    script: str
+    # (first line in the script, line count, file, its first line) of each piece
+    pieces: list[tuple[int, int, Path, int]]
+    header_lines: int
+
+
+def _unqualified(importer: _File, modules: dict[Path, _File]) -> list[str]:
+    """The importer's lines with its local imports marked and `alias.name` read as `name`."""
+    lines = importer.text.split("\n")
+    by_alias = {imp.alias: imp for imp in importer.imports if imp.alias is not None and imp.module in modules}
+    edits: dict[int, list[tuple[int, int]]] = {}  # line -> (start, end) byte spans to drop
+    for node in ast.walk(importer.tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in by_alias:
+            target = _top_bindings(modules[by_alias[node.value.id].module].tree)
+            if node.attr not in target:
+                raise Refused(f"{node.value.id}.{node.attr} is not a name the module binds")
+            value = node.value
+            edits.setdefault(value.lineno, []).append((value.col_offset, value.end_col_offset + 1))
+    reads = [n for n in ast.walk(importer.tree) if isinstance(n, ast.Name) and n.id in by_alias]
+    if len(reads) != sum(len(v) for v in edits.values()):
+        raise Refused("the importer uses a module other than by reading its names")
+    for number, spans in edits.items():
+        raw = lines[number - 1].encode("utf-8")
+        for start, end in sorted(spans, reverse=True):
+            if raw[end - 1:end] != b".":
+                raise Refused("a module's name is read across lines")
+            raw = raw[:start] + raw[end:]
+        lines[number - 1] = raw.decode("utf-8")
+    for k, imp in enumerate(importer.imports):
+        if imp.module in modules:
+            line = lines[imp.line - 1]
+            lines[imp.line - 1] = line[: len(line) - len(line.lstrip())] + IMPORT_MARK.format(k)
+    return lines
+
+
+def combine(importer: _File, modules: list[_File]) -> _Combined:
+    """One script of the importer's header, the modules, and the importer's body."""
+    by_path = {m.path: m for m in modules}
+    skip = {imp.line for imp in importer.imports if imp.module in by_path}
+    own = _bound_anywhere(importer.tree, skip)
+    tops = [_top_bindings(m.tree) for m in modules]
+    for i, top in enumerate(tops):
+        if clash := _clashes(top, own):
+            raise Refused(f"{importer.path.name} and {modules[i].path.name} both bind {', '.join(clash)}")
+        for other in tops[i + 1:]:
+            if clash := _clashes(top, other):
+                raise Refused(f"two modules bind {', '.join(clash)}")
+    for imp in importer.imports:
+        if imp.module in by_path and imp.alias is None:
+            missing = [n for n in imp.names if n not in _top_bindings(by_path[imp.module].tree)]
+            if missing:
+                raise Refused(f"{', '.join(missing)} is not a name the module binds")
+        if imp.alias is not None and imp.module in by_path and own.get(imp.alias):
+            raise Refused(f"{imp.alias} is bound again in {importer.path.name}")
+    header = _header_end(importer.tree)
+    header_stmts = [s for s in importer.tree.body if s.end_lineno is not None and s.end_lineno <= header]
+    if not _imports_tensorflow(header_stmts):
+        raise Refused("the importer does not import TensorFlow before its code")
+    lines = _unqualified(importer, by_path)
+    parts: list[str] = lines[:header]
+    pieces = [(1, header, importer.path, 1)]
+    for k, module in enumerate(modules, 1):
+        body = module.text.split("\n")
+        if body and body[-1] == "":
+            body = body[:-1]
+        parts.append(SEGMENT.format(k))
+        pieces.append((len(parts) + 1, len(body), module.path, 1))
+        parts += body
+    parts.append(SEGMENT.format(0))
+    rest = lines[header:]
+    pieces.append((len(parts) + 1, len(rest), importer.path, header + 1))
+    parts += rest
+    return _Combined("\n".join(parts), pieces, header)
+
+
+# ------------------------------------------------------------------ cutting back
+def _segments(code: str, count: int) -> tuple[list[str], list[list[str]], list[str]]:
+    """The output's header, module pieces and body, cut at the segment marks."""
+    lines = code.split("\n")
+    marks = [i for i, line in enumerate(lines) if line.startswith("pass  " + SEGMENT_MARK)]
+    expected = [SEGMENT.format(k) for k in [*range(1, count + 1), 0]]
+    if [lines[i] for i in marks] != expected:
+        raise Refused("the rewrite would move code between files")
+    pieces = [lines[a + 1:b] for a, b in pairwise(marks)]
+    return lines[: marks[0]], pieces, lines[marks[-1] + 1:]
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
+
+
+def _edges(text: str) -> tuple[int, int]:
+    """Blank lines at the start of `text` and after its last line of code."""
+    lines = text.split("\n")
+    lead = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    tail = next((i for i, line in enumerate(reversed(lines)) if line.strip()), len(lines))
+    return lead, tail
+
+
+def _module_text(lines: list[str], original: str) -> str:
+    """A module's piece of the output with the blank lines around it as the original had."""
+    lead, tail = _edges(original)
+    return "\n" * lead + "\n".join(_trimmed(lines)) + "\n" * tail
+
+
+def _importer_text(header: list[str], body: list[str], importer: _File) -> str:
+    """The importer's header and body joined with the blank lines the original had between."""
+    end = _header_end(importer.tree)
+    original = importer.text.split("\n")[:end]
+    gap = len(original) - len(_trimmed_end(original))
+    return "\n".join([*_trimmed_end(header), *[""] * gap, *body])
+
+
+def _trimmed_end(lines: list[str]) -> list[str]:
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+def _restored_imports(lines: list[str], importer: _File) -> list[str]:
+    """The importer's output lines with its marked imports as they were."""
+    out = []
+    original = importer.text.split("\n")
+    for line in lines:
+        mark = _IMPORT_LINE.match(line)
+        out.append(mark.group(1) + original[importer.imports[int(mark.group(2))].line - 1].lstrip() if mark else line)
+    return out
+
+
+def _requalified(code: str, importer: _File, modules: list[_File], outputs: list[str]) -> str:
+    """The importer's output reading each module's names through the module again: `alias.name`
+    for `import module [as alias]`, and `from module import ...` listing the names read."""
+    tree = ast.parse(code)
+    by_path = {m.path: i for i, m in enumerate(modules)}
+    imports = [imp for imp in importer.imports if imp.module in by_path]
+    skip = {imp.line for imp in imports}
+    own = _bound_anywhere(tree, skip)
+    provided: dict[str, LocalImport] = {}
+    for imp in imports:
+        top = _top_bindings(ast.parse(outputs[by_path[imp.module]]))
+        for name in top:
+            if name in provided and provided[name].module != imp.module:
+                raise Refused(f"two modules bind {name}")
+            provided.setdefault(name, imp)
+    reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+             and n.id in provided and n.id not in own]
+    for imp in imports:
+        if imp.alias is not None and own.get(imp.alias):
+            raise Refused(f"the rewrite binds {imp.alias}, the name of an imported module")
+    lines = code.split("\n")
+    edits: dict[int, list[tuple[int, str]]] = {}
+    wanted: dict[int, list[str]] = {imp.line: list(imp.names) for imp in imports if imp.alias is None}
+    for node in reads:
+        imp = provided[node.id]
+        if imp.alias is not None:
+            edits.setdefault(node.lineno, []).append((node.col_offset, f"{imp.alias}."))
+        elif node.id not in wanted[imp.line]:
+            wanted[imp.line].append(node.id)
+    for number, inserts in edits.items():
+        raw = lines[number - 1].encode("utf-8")
+        for at, text in sorted(inserts, reverse=True):
+            raw = raw[:at] + text.encode("utf-8") + raw[at:]
+        lines[number - 1] = raw.decode("utf-8")
+    read = {n.id for n in reads}
+    original = importer.text.split("\n")
+    replaced: dict[int, str | None] = {}  # row -> its new text; None: the row goes
+    for imp in imports:
+        names = [n for n in wanted.get(imp.line, []) if n in read]
+        if imp.alias is not None or names == list(imp.names):
+            continue
+        row = next(i for i, line in enumerate(lines) if line == original[imp.line - 1])
+        indent = lines[row][: len(lines[row]) - len(lines[row].lstrip())]
+        replaced[row] = f"{indent}from {imp.module.stem} import {', '.join(names)}" if names else None
+    kept = [replaced.get(i, line) for i, line in enumerate(lines)]
+    return "\n".join(line for line in kept if line is not None)
+
+
+def _file_findings(findings: list[Finding], combined: _Combined) -> dict[Path, list[Finding]]:
+    """The program's findings by file, on the files' own lines."""
+    out: dict[Path, list[Finding]] = {}
+    for finding in findings:
+        for start, count, path, first in combined.pieces:
+            if start <= finding.line < start + count:
+                out.setdefault(path, []).append(
+                    Finding(finding.rule, finding.line - start + first, finding.col, finding.message, finding.kind))
+                break
+    return out
+
+
+def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
+    """Each file of the group as the program's rewrite left it; :class:`Refused` when the files
+    must be rewritten one by one."""
+    combined = combine(group.importer, group.modules)
+    result = rewrite_source(combined.script, filename=str(group.importer.path), config=config)
+    graph = next((f for f in result.findings if f.message.endswith(KEEPS_GRAPH)), None)
+    if graph is not None:
+        raise Refused(graph.message)
+    if not result.changed:
+        raise Refused("the program's rewrite changes nothing")
+    header, pieces, body = _segments(str(result.code), len(group.modules))
+    if any(_IMPORT_LINE.match(line) for piece in pieces for line in piece):
+        raise Refused("the rewrite would move an import between files")
+    modules = [_module_text(piece, m.text) for piece, m in zip(pieces, group.modules)]
+    importer = _importer_text(_restored_imports(header, group.importer), _restored_imports(body, group.importer),
+                              group.importer)
+    try:
+        importer = _requalified(importer, group.importer, group.modules, modules)
+    except SyntaxError as error:  # pragma: no cover - a cut in the wrong place
+        raise Refused(f"the importer's part does not parse: {error}") from None
+    found = _file_findings(result.findings, combined)
+    outcomes: dict[Path, Outcome] = {}
+    for file, code in [(group.importer, importer), *zip(group.modules, modules)]:
+        refused = name_safety.refusal(file.text, code)
+        if refused is not None:
+            raise Refused(f"{file.path.name}: {refused}")
+        if rewrite_source(code, filename=str(file.path), config=config, positions=False).changed:
+            raise Refused(f"{file.path.name}: the rewrite is not stable")
+        own = found.get(file.path, [])
+        level = "partial" if any(f.kind == "manual" for f in own) else "idiomatic"
+        outcomes[file.path] = Outcome(code, level if code != file.text else "untouched", own)
+    return outcomes
+
+
+def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dict[Path, Outcome], dict[Path, str]]:
+    """The files rewritten as programs of several files, and why a graph module's importers
+    were not (each of those files is then rewritten alone)."""
+    groups = plan(sources)
+    done: dict[Path, dict[Path, Outcome]] = {}
+    refused: dict[Path, str] = {}
+    for group in groups:
+        try:
+            done[group.importer.path] = rewrite_group(group, config)
+        except Refused as why:
+            refused[group.importer.path] = str(why)
+    users: dict[Path, list[Path]] = {}
+    for group in groups:
+        for m in group.modules:
+            users.setdefault(m.path, []).append(group.importer.path)
+    while True:
+        bad = {m for m, imps in users.items()
+               if any(i not in done for i in imps) or len({done[i][m].code for i in imps}) != 1}
+        stale = [i for i in done if any(m in bad for m in done[i] if m != i)]
+        if not stale:
+            break
+        for i in stale:
+            refused.setdefault(i, "a module it imports is imported elsewhere in a way that cannot change with it")
+            del done[i]
+    out: dict[Path, Outcome] = {}
+    for importer, outcomes in done.items():
+        for path, outcome in outcomes.items():
+            if path != importer and path not in out:
+                names = ", ".join(sorted(p.name for p in users[path]))
+                outcome.findings.append(Finding(
+                    RULE, 1, 0, f"rewritten as one program with {names}, which import it; code importing it "
+                    "from other files must change as those did", "info"))
+            out.setdefault(path, outcome)
+    return out, refused
