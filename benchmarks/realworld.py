@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from migrate.api import RewriteConfig
 from migrate.process import PROBLEM_TYPES, problem_message, rewrite_bytes
+from migrate.programs import rewrite_tree
 
 FALLBACK = "; the file keeps TF1 graph semantics under tf.compat.v1"
 OUTSIDE = re.compile(r"^TF1 code outside the program model \((.*)\)$")
@@ -172,6 +173,20 @@ def rewrite_one(repo: str, repo_dir: str, path: str) -> FileOutcome:
             out.unparseable = True
     out.code = code
     return out
+
+
+def programs_of(repo: str, repo_dir: str) -> list[FileOutcome]:
+    """The repository's files that `tfmigrate rewrite` over its tree rewrites as programs of
+    several files (a model module with its importers; notebooks count as importers)."""
+    root = Path(repo_dir)
+    sources = {p: p.read_bytes() for p in tf_files(root, (".py", ".ipynb"))}
+    outcomes, _ = rewrite_tree(sources, RewriteConfig())
+    found = []
+    for path, outcome in outcomes.items():
+        out = FileOutcome(repo, str(path), level=outcome.level, code=outcome.code.encode())
+        out.reasons = fallback_reasons(outcome.findings, outcome.level)
+        found.append(out)
+    return found
 
 
 def tf_files(repo: Path, exts: tuple[str, ...]) -> list[Path]:
@@ -322,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     work = [(r.name, str(r), str(p)) for r in repos for p in tf_files(r, exts)]
     with ProcessPoolExecutor(args.jobs) as pool:
         outcomes = list(pool.map(rewrite_one, *zip(*work), chunksize=4))
+        together = {o.path: o for found in pool.map(programs_of, *zip(*[(r.name, str(r)) for r in repos]))
+                    for o in found}
+    for o in outcomes:
+        if o.path in together:
+            o.level, o.reasons, o.code = together[o.path].level, together[o.path].reasons, together[o.path].code
     rewrite_wall = time.perf_counter() - start
     checked = sample([o for o in outcomes if o.script], args.sample)
     if args.verify:

@@ -133,14 +133,14 @@ def _show_progress(count: int, quiet: bool) -> bool:
     return not quiet and count > 4 and sys.stderr.isatty() and not os.environ.get("CI")
 
 
-def _run_jobs(files: list[Path], job, jobs: int, progress: bool):
+def _run_jobs(files: list[Path], job, jobs: int, progress: bool, programs: bool = True):
     """Process every file, in a worker pool when it pays; results come back in input order.
 
     SIGINT (Ctrl-C) or SIGTERM ends the run between two writes, with every worker: each file
     is then as it was or fully rewritten, and the exit status says which signal it was.
     """
     with _ending_on_signals() as stops:
-        return _results(files, job, jobs, progress, stops)
+        return _results(files, job, jobs, progress, stops, programs)
 
 
 @contextmanager
@@ -156,7 +156,18 @@ def _ending_on_signals():
         sys.exit(stop.exit_code)
 
 
-def _results(files: list[Path], job, jobs: int, progress: bool, stops) -> list:
+def _results(files: list[Path], job, jobs: int, progress: bool, stops, programs: bool = True) -> list:
+    """Each file's result, in the order of ``files``: those of programs of several files
+    (a model module and its importers) first rewritten together, the rest one by one."""
+    from migrate.process import process_programs
+
+    together = {Path(r.path): r for r in (process_programs(files, job) if programs and len(files) > 1 else [])}
+    alone = [f for f in files if f not in together]
+    done = iter(_alone(alone, job, jobs, progress, stops))
+    return [together[f] if f in together else next(done) for f in files]
+
+
+def _alone(files: list[Path], job, jobs: int, progress: bool, stops) -> list:
     from migrate.process import process_file
     from migrate.workers import worker_pool
 
@@ -273,8 +284,9 @@ def rewrite(
     cache_dir = None if no_cache else Path(settings.cache_dir).resolve()
     job = Job(write=write, diff=diff, config=config, cache_dir=cache_dir,
               cache_salt=_cache_salt(config))
+    # `--verify` runs one file at a time on the engine: a program of several files is not verified
     results = _run_jobs(files, job, _workers(jobs or settings.jobs, len(files)),
-                        _show_progress(len(files), quiet))
+                        _show_progress(len(files), quiet), programs=not verify_)
     if verify_:
         results = _verify_all(results, settings, write=not (check or diff))
     results += passed

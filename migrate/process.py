@@ -180,3 +180,46 @@ def _process_file(path: Path, job: Job) -> FileResult:
     except FileProblem as problem:
         return FileResult(name, FAILED, entry.level, entry.findings, diff, error=str(problem))
     return FileResult(name, REWRITTEN, entry.level, entry.findings, diff, cached=cached)
+
+
+def process_programs(files: list[Path], job: Job) -> list[FileResult]:
+    """The files rewritten as programs of several files (``migrate.programs``: a model module
+    with the scripts importing it); every other file is for :func:`process_file`.
+
+    The files of programs are written together: when one cannot be written, those already
+    written go back to what they were, so no importer is left calling what its module lost.
+    """
+    from migrate import programs
+
+    sources: dict[Path, bytes] = {}
+    for path in files:
+        try:
+            data = read_bytes(path)
+        except FileProblem:
+            continue  # reported when the file is processed alone
+        if path.suffix == ".ipynb" or b"tensorflow" in data:
+            sources[path] = data
+    try:
+        outcomes, _ = programs.rewrite_tree(sources, job.config)
+    except Exception:  # noqa: BLE001 - a bug here must not end the run: the files go alone
+        return []
+    results: list[FileResult] = []
+    written: list[Path] = []
+    for path, outcome in outcomes.items():
+        code = outcome.code.encode("utf-8")
+        diff = unified_diff(str(path), sources[path], code) if job.diff else None
+        result = FileResult(str(path), WOULD_REWRITE, outcome.level, outcome.findings, diff, code=code)
+        if job.write:
+            try:
+                write_atomic(path, code, expected=sources[path])
+            except FileProblem as problem:
+                for done in written:
+                    write_atomic(done, sources[done], expected=done.read_bytes())
+                for other in results:
+                    other.status, other.error = FAILED, f"not written: {path} could not be written ({problem})"
+                result.status, result.error = FAILED, str(problem)
+                return [*results, result]
+            written.append(path)
+            result.status, result.code = REWRITTEN, None
+        results.append(result)
+    return results

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from migrate import name_safety
+from migrate import name_safety, notebooks
 from migrate.api import Finding, RewriteConfig, rewrite_source
 from migrate.report import KEEPS_GRAPH
 from migrate.rules.imports import SEGMENT_MARK
@@ -129,6 +129,15 @@ def _graph_module(file: _File) -> bool:
     return True
 
 
+def _notebook_code(source: bytes) -> str:
+    """A notebook's code cells as one script; its whole text when it is no notebook this tool
+    reads (then an import anywhere in it counts)."""
+    try:
+        return notebooks.to_script(source)[0]
+    except notebooks.NotebookError:
+        return source.decode("utf-8", "replace").replace("\\n", "\n").replace('"', "\n")
+
+
 @dataclass
 class Group:
     """An importer and the graph modules it is rewritten with."""
@@ -154,9 +163,8 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
     imported = {imp.module for f in files.values() for imp in f.imports} | {m for f in files.values() for m in f.nested}
     for path, source in sources.items():
         if path.suffix != ".py":
-            for m in modules:
-                if m.parent == path.parent and re.search(_NOTEBOOK_IMPORT.format(re.escape(m.stem)), source.decode("utf-8", "replace")):
-                    blocked.add(m)
+            code = _notebook_code(source)
+            blocked |= {m for m in modules if m.parent == path.parent and re.search(_NOTEBOOK_IMPORT.format(re.escape(m.stem)), code)}
     for m, users in importers.items():
         # an importer that is itself imported, or unreadable, cannot change for the module
         if not users or any(u in imported or u not in files for u in users):
@@ -491,13 +499,17 @@ def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dic
         for m in group.modules:
             users.setdefault(m.path, []).append(group.importer.path)
     while True:
-        bad = {m for m, imps in users.items()
-               if any(i not in done for i in imps) or len({done[i][m].code for i in imps}) != 1}
-        stale = [i for i in done if any(m in bad for m in done[i] if m != i)]
+        bad: dict[Path, str] = {}
+        for m, imps in users.items():
+            if any(i not in done for i in imps):
+                bad[m] = f"{m.name} is imported by a file that cannot change with it"
+            elif len({done[i][m].code for i in imps}) != 1:
+                bad[m] = f"the files importing {m.name} would change it in different ways"
+        stale = {i: why for i in done for m, why in bad.items() if m in done[i]}
         if not stale:
             break
-        for i in stale:
-            refused.setdefault(i, "a module it imports is imported elsewhere in a way that cannot change with it")
+        for i, why in stale.items():
+            refused.setdefault(i, why)
             del done[i]
     out: dict[Path, Outcome] = {}
     for importer, outcomes in done.items():

@@ -1,0 +1,70 @@
+"""Which files `migrate.programs` rewrites as one program, and why it leaves others apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from migrate.api import RewriteConfig
+from migrate.programs import plan, rewrite_tree
+
+TREE = Path(__file__).resolve().parents[2] / "fixtures" / "trees" / "model_module_import" / "before"
+MODEL = (TREE / "model.py").read_bytes()
+TRAIN = (TREE / "train.py").read_bytes()
+
+
+def _tree(**files: bytes) -> dict[Path, bytes]:
+    return {Path("/src") / name.replace("_py", ".py").replace("_ipynb", ".ipynb"): data for name, data in files.items()}
+
+
+def _rewrite(**files: bytes):
+    return rewrite_tree(_tree(**files), RewriteConfig())
+
+
+def test_the_script_and_its_module_form_one_group() -> None:
+    groups = plan(_tree(model_py=MODEL, train_py=TRAIN))
+    assert [(g.importer.path.name, [m.path.name for m in g.modules]) for g in groups] == [("train.py", ["model.py"])]
+
+
+def test_from_import_lists_the_names_the_script_now_reads() -> None:
+    train = TRAIN.replace(b"import model\n", b"from model import inference, INPUT_NODE\n").replace(b"model.", b"")
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
+    assert refused == {}
+    code = outcomes[Path("/src/train.py")].code
+    assert "from model import inference, INPUT_NODE\n" in code
+    assert "inference.trainable_variables" in code
+
+
+def test_a_script_binding_a_name_of_the_module_is_rewritten_alone() -> None:
+    train = TRAIN.replace(b"LEARNING_RATE = 0.5", b"HIDDEN_NODE = 7\nLEARNING_RATE = 0.5")
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
+    assert outcomes == {}
+    assert refused[Path("/src/train.py")] == "train.py and model.py both bind HIDDEN_NODE"
+
+
+def test_a_module_passed_around_as_an_object_is_rewritten_alone() -> None:
+    train = TRAIN.replace(b"LEARNING_RATE = 0.5", b"print(model)\nLEARNING_RATE = 0.5")
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
+    assert outcomes == {}
+    assert "other than by reading its names" in refused[Path("/src/train.py")]
+
+
+def test_modules_that_run_code_when_imported_or_run_sessions_are_not_combined() -> None:
+    calls = MODEL.replace(b"INPUT_NODE = 4", b"INPUT_NODE = int('4')")
+    session = MODEL + b"\n\ndef run():\n    return tf.Session()\n"
+    assert plan(_tree(model_py=calls, train_py=TRAIN)) == []
+    assert plan(_tree(model_py=session, train_py=TRAIN)) == []
+
+
+def test_a_module_imported_inside_a_function_elsewhere_is_not_combined() -> None:
+    other = b"import tensorflow as tf\n\ndef load():\n    import model\n    return model.inference\n"
+    assert plan(_tree(model_py=MODEL, train_py=TRAIN, other_py=other)) == []
+
+
+def test_each_importer_must_give_the_module_the_same_text() -> None:
+    """Two scripts whose programs make the module differ: neither is rewritten as a program."""
+    first = TRAIN
+    second = TRAIN.replace(b"logits = model.inference(x)", b'with tf.variable_scope("net"):\n    logits = model.inference(x)')
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=first, eval_py=second)
+    assert outcomes == {}
+    assert refused == dict.fromkeys(
+        [Path("/src/train.py"), Path("/src/eval.py")], "the files importing model.py would change it in different ways")
