@@ -161,10 +161,15 @@ def _results(files: list[Path], job, jobs: int, progress: bool, stops, programs:
     (a model module and its importers) first rewritten together, the rest one by one."""
     from migrate.process import process_programs
 
-    together = {Path(r.path): r for r in (process_programs(files, job) if programs and len(files) > 1 else [])}
+    made, refused = process_programs(files, job) if programs and len(files) > 1 else ([], {})
+    together = {Path(r.path): r for r in made}
     alone = [f for f in files if f not in together]
     done = iter(_alone(alone, job, jobs, progress, stops))
-    return [together[f] if f in together else next(done) for f in files]
+    results = [together[f] if f in together else next(done) for f in files]
+    for path, result in zip(files, results):
+        if path in refused:
+            result.findings = sorted([*result.findings, refused[path]], key=lambda f: f.line)
+    return results
 
 
 def _alone(files: list[Path], job, jobs: int, progress: bool, stops) -> list:

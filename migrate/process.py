@@ -182,9 +182,10 @@ def _process_file(path: Path, job: Job) -> FileResult:
     return FileResult(name, REWRITTEN, entry.level, entry.findings, diff, cached=cached)
 
 
-def process_programs(files: list[Path], job: Job) -> list[FileResult]:
+def process_programs(files: list[Path], job: Job) -> tuple[list[FileResult], dict[Path, Finding]]:
     """The files rewritten as programs of several files (``migrate.programs``: a model module
-    with the scripts importing it); every other file is for :func:`process_file`.
+    with the scripts importing it), and for importers left alone, why; every other file is for
+    :func:`process_file`.
 
     The files of programs are written together: when one cannot be written, those already
     written go back to what they were, so no importer is left calling what its module lost.
@@ -200,9 +201,9 @@ def process_programs(files: list[Path], job: Job) -> list[FileResult]:
         if path.suffix == ".ipynb" or b"tensorflow" in data:
             sources[path] = data
     try:
-        outcomes, _ = programs.rewrite_tree(sources, job.config)
+        outcomes, refused = programs.rewrite_tree(sources, job.config)
     except Exception:  # noqa: BLE001 - a bug here must not end the run: the files go alone
-        return []
+        return [], {}
     results: list[FileResult] = []
     written: list[Path] = []
     for path, outcome in outcomes.items():
@@ -218,8 +219,8 @@ def process_programs(files: list[Path], job: Job) -> list[FileResult]:
                 for other in results:
                     other.status, other.error = FAILED, f"not written: {path} could not be written ({problem})"
                 result.status, result.error = FAILED, str(problem)
-                return [*results, result]
+                return [*results, result], refused
             written.append(path)
             result.status, result.code = REWRITTEN, None
         results.append(result)
-    return results
+    return results, refused

@@ -483,17 +483,17 @@ def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
     return outcomes
 
 
-def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dict[Path, Outcome], dict[Path, str]]:
-    """The files rewritten as programs of several files, and why a graph module's importers
-    were not (each of those files is then rewritten alone)."""
+def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dict[Path, Outcome], dict[Path, Finding]]:
+    """The files rewritten as programs of several files, and for each importer of a graph
+    module that was not, a finding saying why (each of those files is rewritten alone)."""
     groups = plan(sources)
     done: dict[Path, dict[Path, Outcome]] = {}
-    refused: dict[Path, str] = {}
+    why: dict[Path, str] = {}
     for group in groups:
         try:
             done[group.importer.path] = rewrite_group(group, config)
-        except Refused as why:
-            refused[group.importer.path] = str(why)
+        except Refused as error:
+            why[group.importer.path] = str(error)
     users: dict[Path, list[Path]] = {}
     for group in groups:
         for m in group.modules:
@@ -505,11 +505,11 @@ def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dic
                 bad[m] = f"{m.name} is imported by a file that cannot change with it"
             elif len({done[i][m].code for i in imps}) != 1:
                 bad[m] = f"the files importing {m.name} would change it in different ways"
-        stale = {i: why for i in done for m, why in bad.items() if m in done[i]}
+        stale = {i: reason for i in done for m, reason in bad.items() if m in done[i]}
         if not stale:
             break
-        for i, why in stale.items():
-            refused.setdefault(i, why)
+        for i, reason in stale.items():
+            why.setdefault(i, reason)
             del done[i]
     out: dict[Path, Outcome] = {}
     for importer, outcomes in done.items():
@@ -517,7 +517,14 @@ def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dic
             if path != importer and path not in out:
                 names = ", ".join(sorted(p.name for p in users[path]))
                 outcome.findings.append(Finding(
-                    RULE, 1, 0, f"rewritten as one program with {names}, which import it; code importing it "
+                    RULE, 1, 1, f"rewritten as one program with {names}, which import it; code importing it "
                     "from other files must change as those did", "info"))
             out.setdefault(path, outcome)
+    refused: dict[Path, Finding] = {}
+    for group in groups:
+        if group.importer.path in why:
+            line = min(imp.line for imp in group.importer.imports if imp.module in {m.path for m in group.modules})
+            names = ", ".join(m.path.name for m in group.modules)
+            refused[group.importer.path] = Finding(
+                RULE, line, 1, f"not rewritten with {names} as one program: {why[group.importer.path]}", "info")
     return out, refused

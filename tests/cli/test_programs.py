@@ -76,3 +76,10 @@ def test_a_failed_write_puts_back_the_files_already_written(project: Path, monke
     assert result.exit_code == 123
     assert "read-only file system" in result.output
     assert _texts(project) == _texts(TREE / "before")
+
+
+def test_a_script_left_alone_says_why(project: Path) -> None:
+    train = project / "train.py"
+    train.write_text(train.read_text().replace("LEARNING_RATE = 0.5", "HIDDEN_NODE = 7\nLEARNING_RATE = 0.5"))
+    result = cli("rewrite", "--check", "--no-cache", str(project))
+    assert "train.py:5:1 TF102 not rewritten with model.py as one program: train.py and model.py both bind HIDDEN_NODE" in result.output

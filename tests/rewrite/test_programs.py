@@ -38,14 +38,16 @@ def test_a_script_binding_a_name_of_the_module_is_rewritten_alone() -> None:
     train = TRAIN.replace(b"LEARNING_RATE = 0.5", b"HIDDEN_NODE = 7\nLEARNING_RATE = 0.5")
     outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
     assert outcomes == {}
-    assert refused[Path("/src/train.py")] == "train.py and model.py both bind HIDDEN_NODE"
+    assert refused[Path("/src/train.py")].message == (
+        "not rewritten with model.py as one program: train.py and model.py both bind HIDDEN_NODE")
+    assert refused[Path("/src/train.py")].line == 5  # the line importing the module
 
 
 def test_a_module_passed_around_as_an_object_is_rewritten_alone() -> None:
     train = TRAIN.replace(b"LEARNING_RATE = 0.5", b"print(model)\nLEARNING_RATE = 0.5")
     outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
     assert outcomes == {}
-    assert "other than by reading its names" in refused[Path("/src/train.py")]
+    assert "other than by reading its names" in refused[Path("/src/train.py")].message
 
 
 def test_modules_that_run_code_when_imported_or_run_sessions_are_not_combined() -> None:
@@ -66,5 +68,6 @@ def test_each_importer_must_give_the_module_the_same_text() -> None:
     second = TRAIN.replace(b"logits = model.inference(x)", b'with tf.variable_scope("net"):\n    logits = model.inference(x)')
     outcomes, refused = _rewrite(model_py=MODEL, train_py=first, eval_py=second)
     assert outcomes == {}
-    assert refused == dict.fromkeys(
-        [Path("/src/train.py"), Path("/src/eval.py")], "the files importing model.py would change it in different ways")
+    assert {p.name: f.message for p, f in refused.items()} == dict.fromkeys(
+        ["train.py", "eval.py"], "not rewritten with model.py as one program: "
+        "the files importing model.py would change it in different ways")
