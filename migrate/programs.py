@@ -400,7 +400,8 @@ def _requalified(code: str, importer: _File, modules: list[_File], outputs: list
     provided: dict[str, LocalImport] = {}
     for imp in imports:
         top = _top_bindings(ast.parse(outputs[by_path[imp.module]]))
-        for name in top:
+        # a module's own imports are no names of it: the importer imports what it reads itself
+        for name in (n for n, kind in top.items() if not kind.startswith("import:")):
             if name in provided and provided[name].module != imp.module:
                 raise Refused(f"two modules bind {name}")
             provided.setdefault(name, imp)
