@@ -179,7 +179,7 @@ def programs_of(repo: str, repo_dir: str) -> list[FileOutcome]:
     """The repository's files that `tfmigrate rewrite` over its tree rewrites as programs of
     several files (a model module with its importers; notebooks count as importers)."""
     root = Path(repo_dir)
-    sources = {p: p.read_bytes() for p in tf_files(root, (".py", ".ipynb"))}
+    sources = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.suffix in (".py", ".ipynb") and p.is_file()}
     outcomes, _ = rewrite_tree(sources, RewriteConfig())
     found = []
     for path, outcome in outcomes.items():

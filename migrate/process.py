@@ -198,8 +198,7 @@ def process_programs(files: list[Path], job: Job) -> tuple[list[FileResult], dic
             data = read_bytes(path)
         except FileProblem:
             continue  # reported when the file is processed alone
-        if path.suffix == ".ipynb" or b"tensorflow" in data:
-            sources[path] = data
+        sources[path] = data  # a file not naming tensorflow is only searched for imports
     try:
         outcomes, refused = programs.rewrite_tree(sources, job.config)
     except Exception:  # noqa: BLE001 - a bug here must not end the run: the files go alone

@@ -31,8 +31,8 @@ from migrate.rules.imports import SEGMENT_MARK
 SEGMENT = "pass  " + SEGMENT_MARK + "{}"
 IMPORT_MARK = "pass  # tfmigrate:import:{}"
 _IMPORT_LINE = re.compile(r"^([ \t]*)pass  # tfmigrate:import:(\d+)$")
-#: A notebook cell's line importing a module (its cells are not combined with modules).
-_NOTEBOOK_IMPORT = r"(?m)^\s*(?:import\s+{0}\b|from\s+{0}\s+import\b)"
+#: A line importing a module, in a file not combined with modules (a notebook's cells).
+_IMPORTING = r"(?m)^\s*(?:import\s+(?:[\w.]+\s*,\s*)*{0}\b|from\s+{0}\s+import\b)"
 RULE = "TF102"
 
 
@@ -150,7 +150,8 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
     """The importers to rewrite with their graph modules: a module is in a group only when
     every file importing it is (a notebook importing it keeps it out)."""
     siblings = {(p.parent, p.stem): p for p in sources if p.suffix == ".py"}
-    files = {p: f for p, s in sources.items() if p.suffix == ".py" and (f := _read(p, s, siblings)) is not None}
+    files = {p: f for p, s in sources.items()
+             if p.suffix == ".py" and b"tensorflow" in s and (f := _read(p, s, siblings)) is not None}
     modules = {p for p, f in files.items() if _graph_module(f)}
     importers: dict[Path, set[Path]] = {m: set() for m in modules}
     blocked: set[Path] = set()
@@ -162,9 +163,9 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
                 importers[imp.module].add(path)
     imported = {imp.module for f in files.values() for imp in f.imports} | {m for f in files.values() for m in f.nested}
     for path, source in sources.items():
-        if path.suffix != ".py":
-            code = _notebook_code(source)
-            blocked |= {m for m in modules if m.parent == path.parent and re.search(_NOTEBOOK_IMPORT.format(re.escape(m.stem)), code)}
+        if path not in files:  # a notebook, or a file this cannot combine: it keeps the module as it is
+            code = _notebook_code(source) if path.suffix == ".ipynb" else source.decode("utf-8", "replace")
+            blocked |= {m for m in modules if m.parent == path.parent and re.search(_IMPORTING.format(re.escape(m.stem)), code)}
     for m, users in importers.items():
         # an importer that is itself imported, or unreadable, cannot change for the module
         if not users or any(u in imported or u not in files for u in users):

@@ -71,3 +71,14 @@ def test_each_importer_must_give_the_module_the_same_text() -> None:
     assert {p.name: f.message for p, f in refused.items()} == dict.fromkeys(
         ["train.py", "eval.py"], "not rewritten with model.py as one program: "
         "the files importing model.py would change it in different ways")
+
+
+def test_an_importer_that_cannot_be_combined_keeps_the_module_apart() -> None:
+    """A script with CRLF endings is rewritten alone: the module must keep its functions for it."""
+    crlf = TRAIN.replace(b"\n", b"\r\n")
+    assert plan(_tree(model_py=MODEL, train_py=TRAIN, old_py=crlf)) == []
+
+
+def test_a_file_importing_the_module_without_naming_tensorflow_keeps_it_apart() -> None:
+    other = b"import model\n\nprint(model.inference)\n"
+    assert plan(_tree(model_py=MODEL, train_py=TRAIN, show_py=other)) == []
