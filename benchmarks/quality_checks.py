@@ -225,15 +225,35 @@ def continuation_misaligned(after: str, before: str) -> list[Hit]:
     return new[:max(0, len(_misaligned(after)) - len(old))]
 
 
+#: Modules whose functions are the computation itself, not a function defined once in the file.
+LIBRARIES = frozenset({"tf", "np", "numpy", "tensorflow", "math"})
+
+
+def _calls_a_defined_function(value: ast.expr) -> bool:
+    """`model(x)`, `self.encoder(x)`, `compute_logits(x, y)`: a call of the file's own function
+    or model on plain values - calling what is defined once, as each step should."""
+    if not isinstance(value, ast.Call):
+        return False
+    root = value.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    plain = (ast.Name, ast.Constant)
+    return (isinstance(root, ast.Name) and root.id not in LIBRARIES
+            and all(isinstance(a, plain) for a in value.args)
+            and all(isinstance(k.value, plain) for k in value.keywords))
+
+
 def forward_copied(after: str, before: str) -> list[Hit]:
     """A statement of the forward pass repeated in several step functions: each distinct
-    computed assignment found in more than one `tf.function`, once, at its second copy."""
+    computed assignment found in more than one `tf.function`, once, at its second copy. A
+    call of a function or model the file defines once is what each step should do, not a copy."""
     seen: dict[str, int] = {}
     hits = []
     for step in _steps(_tree(after)):
         mine = set()
         for node in ast.walk(step):
-            if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Call, ast.BinOp)):
+            if (isinstance(node, ast.Assign) and isinstance(node.value, (ast.Call, ast.BinOp))
+                    and not _calls_a_defined_function(node.value)):
                 key = ast.dump(node)
                 if key in mine:
                     continue

@@ -56,6 +56,7 @@ from .rules.tutorial_mnist import RULE as MNIST_RULE
 from .rules.tutorial_mnist import helpers as mnist_helpers
 from .rules.tutorial_mnist import numpy_name, to_keras_mnist
 from .session_config import take_apart, with_setup
+from .shared_forward import share_forward
 from .suppress import SKIP_FILE
 from .tf_signs import TF2_WRITTEN, shows_tf2
 from .unbound import new_reads
@@ -333,6 +334,8 @@ def _rewrite(
             lines = moved_lines
             moved = True
     new_module = _without_gone_bindings(new_module, aliases, lines, findings)
+    if moved:
+        new_module = share_forward(new_module)
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
     if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):
