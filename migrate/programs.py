@@ -113,6 +113,10 @@ def _read(path: Path, source: bytes, siblings: dict[tuple[Path, str], Path]) -> 
     return _File(path, text, tree, top, nested)
 
 
+def _parsed(text: str, path: Path) -> _File:
+    return _File(path, text, ast.parse(text), [], set())
+
+
 def _graph_module(file: _File) -> bool:
     """A module that builds graph code and runs no session, whose top level only binds names
     (imports, definitions, assignments without calls): importing it earlier changes nothing."""
@@ -161,14 +165,15 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
         for imp in file.imports:
             if imp.module in modules:
                 importers[imp.module].add(path)
-    imported = {imp.module for f in files.values() for imp in f.imports} | {m for f in files.values() for m in f.nested}
-    for path, source in sources.items():
-        if path not in files:  # a notebook, or a file this cannot combine: it keeps the module as it is
-            code = _notebook_code(source) if path.suffix == ".ipynb" else source.decode("utf-8", "replace")
-            blocked |= {m for m in modules if m.parent == path.parent and re.search(_IMPORTING.format(re.escape(m.stem)), code)}
+    # files this cannot combine (notebooks, files not naming tensorflow, ...) keep what they import as it is
+    others = {p: _notebook_code(s) if p.suffix == ".ipynb" else s.decode("utf-8", "replace")
+              for p, s in sources.items() if p not in files}
+    kept = {p for p in files if any(q.parent == p.parent and re.search(_IMPORTING.format(re.escape(p.stem)), code)
+                                   for q, code in others.items())}
+    blocked |= kept & modules
     for m, users in importers.items():
-        # an importer that is itself imported, or unreadable, cannot change for the module
-        if not users or any(u in imported or u not in files for u in users):
+        # an importer that others import for more than its constants cannot change for the module
+        if not users or any(u in kept or not _constants_only(files[u], files) for u in users):
             blocked.add(m)
     while True:
         groups = {
@@ -180,6 +185,57 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
         if not newly:
             return [Group(files[p], mods) for p, mods in groups.items() if p not in dropped]
         blocked |= newly
+
+
+def _constants(file: _File) -> dict[str, str]:
+    """Name -> source of each name the module binds once, at its top level, to a literal."""
+    counts = _bound_counts(file.tree)
+    found = {}
+    for stmt in file.tree.body:
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and counts.get(stmt.targets[0].id) == 1 and _literal(stmt.value)):
+            found[stmt.targets[0].id] = ast.unparse(stmt)
+    return found
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _bound_counts(tree: ast.Module) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        names = ([node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+                 else [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                 else list(node.names) if isinstance(node, (ast.Global, ast.Nonlocal)) else [])
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _constants_only(importer: _File, files: dict[Path, _File]) -> bool:
+    """Every file importing `importer` reads only its literal constants, which its rewrite keeps."""
+    constants = _constants(importer)
+    for file in files.values():
+        for imp in file.imports:
+            if imp.module != importer.path:
+                continue
+            if imp.alias is None:
+                if not set(imp.names) <= constants.keys():
+                    return False
+                continue
+            reads = [n for n in ast.walk(file.tree) if isinstance(n, ast.Name) and n.id == imp.alias]
+            attrs = [n for n in ast.walk(file.tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                     and n.value.id == imp.alias]
+            if len(reads) != len(attrs) or any(a.attr not in constants for a in attrs):
+                return False
+        if importer.path in file.nested:
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ combining
@@ -471,6 +527,8 @@ def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
         importer = _requalified(importer, group.importer, group.modules, modules)
     except SyntaxError as error:  # pragma: no cover - a cut in the wrong place
         raise Refused(f"the importer's part does not parse: {error}") from None
+    if not _constants(group.importer).items() <= _constants(_parsed(importer, group.importer.path)).items():
+        raise Refused("the rewrite changes a constant that other files import")
     found = _file_findings(result.findings, combined)
     outcomes: dict[Path, Outcome] = {}
     for file, code in [(group.importer, importer), *zip(group.modules, modules)]:

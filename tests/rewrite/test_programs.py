@@ -82,3 +82,16 @@ def test_an_importer_that_cannot_be_combined_keeps_the_module_apart() -> None:
 def test_a_file_importing_the_module_without_naming_tensorflow_keeps_it_apart() -> None:
     other = b"import model\n\nprint(model.inference)\n"
     assert plan(_tree(model_py=MODEL, train_py=TRAIN, show_py=other)) == []
+
+
+def test_a_script_others_import_for_its_constants_is_still_combined() -> None:
+    """`evaluate.py` reads `train.LEARNING_RATE`: the program's rewrite keeps that literal."""
+    evaluate = b"import tensorflow as tf\nimport train\n\nprint(tf.constant(train.LEARNING_RATE))\n"
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=TRAIN, evaluate_py=evaluate)
+    assert refused == {}
+    assert "LEARNING_RATE = 0.5\n" in outcomes[Path("/src/train.py")].code
+
+
+def test_a_script_others_import_for_more_than_constants_keeps_the_module_apart() -> None:
+    evaluate = b"import tensorflow as tf\nimport train\n\nprint(train.logits)\n"
+    assert plan(_tree(model_py=MODEL, train_py=TRAIN, evaluate_py=evaluate)) == []
