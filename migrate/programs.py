@@ -113,6 +113,11 @@ def _read(path: Path, source: bytes, siblings: dict[tuple[Path, str], Path]) -> 
     return _File(path, text, tree, top, nested)
 
 
+def _needs_program(file: _File) -> bool:
+    """The module keeps TF1 code when rewritten alone (its functions wait for their callers)."""
+    return rewrite_source(file.text, filename=str(file.path), positions=False).level == "partial"
+
+
 def _parsed(text: str, path: Path) -> _File:
     return _File(path, text, ast.parse(text), [], set())
 
@@ -156,7 +161,8 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
     siblings = {(p.parent, p.stem): p for p in sources if p.suffix == ".py"}
     files = {p: f for p, s in sources.items()
              if p.suffix == ".py" and b"tensorflow" in s and (f := _read(p, s, siblings)) is not None}
-    modules = {p for p, f in files.items() if _graph_module(f)}
+    imported = {imp.module for f in files.values() for imp in f.imports}
+    modules = {p for p in imported if p in files and _graph_module(files[p]) and _needs_program(files[p])}
     importers: dict[Path, set[Path]] = {m: set() for m in modules}
     blocked: set[Path] = set()
     for path, file in files.items():
@@ -436,6 +442,30 @@ def _trimmed_end(lines: list[str]) -> list[str]:
     return lines[:end]
 
 
+def _without_instances(piece: list[str], original: str) -> tuple[list[str], list[str]]:
+    """The module's piece without the model instances the rewrite made in it, and their lines.
+
+    An instance is configured by its importer's call (`Inference(regularizer=...)`), so it is
+    the importer's: the module keeps only the classes, the same for every importer."""
+    text = "\n".join(piece)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return piece, []
+    classes = {s.name for s in tree.body if isinstance(s, ast.ClassDef)}
+    drop: set[int] = set()
+    made: list[str] = []
+    for stmt in tree.body:
+        source = ast.get_source_segment(text, stmt) or ""
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                and stmt.value.func.id in classes and source not in original):
+            rows = range(stmt.lineno - 1, stmt.end_lineno or stmt.lineno)
+            made += [piece[r] for r in rows]
+            drop |= set(rows)
+    return [line for r, line in enumerate(piece) if r not in drop], made
+
+
 def _restored_imports(lines: list[str], importer: _File) -> list[str]:
     """The importer's output lines with its marked imports as they were."""
     out = []
@@ -520,9 +550,15 @@ def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
     header, pieces, body = _segments(str(result.code), len(group.modules))
     if any(_IMPORT_LINE.match(line) for piece in pieces for line in piece):
         raise Refused("the rewrite would move an import between files")
+    instances: list[str] = []
+    for i, (piece, module) in enumerate(zip(pieces, group.modules)):
+        pieces[i], made = _without_instances(piece, module.text)
+        instances += made
     modules = [_module_text(piece, m.text) for piece, m in zip(pieces, group.modules)]
-    importer = _importer_text(_restored_imports(header, group.importer), _restored_imports(body, group.importer),
-                              group.importer)
+    header = _restored_imports(header, group.importer)
+    if instances:
+        header = [*_trimmed_end(header), "", *instances]
+    importer = _importer_text(header, _restored_imports(body, group.importer), group.importer)
     try:
         importer = _requalified(importer, group.importer, group.modules, modules)
     except SyntaxError as error:  # pragma: no cover - a cut in the wrong place

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from migrate import programs
 from migrate.api import RewriteConfig
 from migrate.programs import plan, rewrite_tree
 
@@ -30,7 +31,8 @@ def test_from_import_lists_the_names_the_script_now_reads() -> None:
     outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
     assert refused == {}
     code = outcomes[Path("/src/train.py")].code
-    assert "from model import inference, INPUT_NODE\n" in code
+    assert "from model import INPUT_NODE, Inference\n" in code
+    assert "inference = Inference()\n" in code
     assert "inference.trainable_variables" in code
 
 
@@ -62,11 +64,29 @@ def test_a_module_imported_inside_a_function_elsewhere_is_not_combined() -> None
     assert plan(_tree(model_py=MODEL, train_py=TRAIN, other_py=other)) == []
 
 
-def test_each_importer_must_give_the_module_the_same_text() -> None:
-    """Two scripts whose programs make the module differ: neither is rewritten as a program."""
-    first = TRAIN
+def test_two_scripts_configuring_the_model_differently_share_one_module() -> None:
+    """Each script makes its own instance (here named by the scope it calls the model under);
+    the module holds only the classes, the same for both."""
     second = TRAIN.replace(b"logits = model.inference(x)", b'with tf.variable_scope("net"):\n    logits = model.inference(x)')
-    outcomes, refused = _rewrite(model_py=MODEL, train_py=first, eval_py=second)
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=TRAIN, eval_py=second)
+    assert refused == {}
+    assert "inference = model.Inference()\n" in outcomes[Path("/src/train.py")].code
+    assert "inference = model.Inference(name='net')\n" in outcomes[Path("/src/eval.py")].code
+    assert "\ninference = " not in outcomes[Path("/src/model.py")].code
+
+
+def test_scripts_whose_programs_change_the_module_differently_are_left_alone(monkeypatch) -> None:
+    real = programs.rewrite_group
+
+    def differing(group, config):
+        out = real(group, config)
+        module = next(p for p in out if p.name == "model.py")
+        if group.importer.path.name == "eval.py":
+            out[module] = programs.Outcome(out[module].code + "# another text\n", "idiomatic")
+        return out
+
+    monkeypatch.setattr(programs, "rewrite_group", differing)
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=TRAIN, eval_py=TRAIN)
     assert outcomes == {}
     assert {p.name: f.message for p, f in refused.items()} == dict.fromkeys(
         ["train.py", "eval.py"], "not rewritten with model.py as one program: "
