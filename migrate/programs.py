@@ -24,7 +24,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from migrate import name_safety, notebooks
-from migrate.api import Finding, RewriteConfig, rewrite_source
+from migrate.api import Finding, ParseError, RewriteConfig, rewrite_source
 from migrate.report import KEEPS_GRAPH
 from migrate.rules.imports import SEGMENT_MARK
 
@@ -541,7 +541,10 @@ def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
     """Each file of the group as the program's rewrite left it; :class:`Refused` when the files
     must be rewritten one by one."""
     combined = combine(group.importer, group.modules)
-    result = rewrite_source(combined.script, filename=str(group.importer.path), config=config)
+    try:
+        result = rewrite_source(combined.script, filename=str(group.importer.path), config=config)
+    except ParseError as error:  # `from __future__` in a module, which must open its file
+        raise Refused(f"the files do not parse as one program: {error}") from None
     graph = next((f for f in result.findings if f.message.endswith(KEEPS_GRAPH)), None)
     if graph is not None:
         raise Refused(graph.message)

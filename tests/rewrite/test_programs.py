@@ -115,3 +115,10 @@ def test_a_script_others_import_for_its_constants_is_still_combined() -> None:
 def test_a_script_others_import_for_more_than_constants_keeps_the_module_apart() -> None:
     evaluate = b"import tensorflow as tf\nimport train\n\nprint(train.logits)\n"
     assert plan(_tree(model_py=MODEL, train_py=TRAIN, evaluate_py=evaluate)) == []
+
+
+def test_a_module_opening_with_a_future_import_keeps_it_first() -> None:
+    future = b"from __future__ import division\n" + MODEL
+    outcomes, refused = _rewrite(model_py=future, train_py=TRAIN)
+    assert refused == {}
+    assert outcomes[Path("/src/model.py")].code.startswith("from __future__ import division\n")
