@@ -121,11 +121,12 @@ def _shared(steps: list[_Step]) -> int:
 _LOSS_WORDS = ("loss", "cost", "mse", "error", "entropy")
 
 
-def _fresh(taken: set[str], outputs: list[str]) -> str | None:
-    """`forward` for the model's output, `compute_<loss>` for a loss; never a name in use."""
+def _fresh(taken: set[str], outputs: list[str], takes_inputs: bool) -> str | None:
+    """`forward` for the model's output from its inputs; `compute_<value>` for a loss, or for a
+    value computed from no input (`compute_initial_state()`); never a name in use."""
     computed = [f"compute_{o}" for o in outputs[-1:]]
     loss = any(word in outputs[-1].lower() for word in _LOSS_WORDS)
-    for name in (computed if loss else ["forward", *computed]):
+    for name in (computed if loss or not takes_inputs else ["forward", *computed]):
         if name not in taken:
             return name
     return None
@@ -181,7 +182,7 @@ def _helper(group: list[_Step], taken: set[str]) -> tuple[cst.FunctionDef, list[
         local = set(step.params) | {n for s in step.block() for n in _names(s) if _assigned(s) == n}
         if (reads & local) - set(params) - set(bound):
             return None
-    name = _fresh(taken, outputs)
+    name = _fresh(taken, outputs, bool(params))
     if name is None:
         return None
     result = ", ".join(outputs)

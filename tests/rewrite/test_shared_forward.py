@@ -218,3 +218,23 @@ def test_a_name_the_module_uses_is_not_taken() -> None:
         """
     )
     assert "def compute_pred(x):" in out
+
+
+def test_a_value_computed_from_no_input_is_named_for_what_it_is() -> None:
+    out = _shared(
+        """
+
+        @tf.function
+        def first(x):
+            state = tf.zeros([2]) + b
+            return state + x
+
+
+        @tf.function
+        def second(x):
+            state = tf.zeros([2]) + b
+            return state * x
+        """
+    )
+    assert "def compute_state():\n    return tf.zeros([2]) + b\n" in out
+    assert out.count("state = compute_state()") == 2
