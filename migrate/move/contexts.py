@@ -71,7 +71,10 @@ def gradients_hoisted(move: MoveState, stmt: cst.BaseStatement) -> list[cst.Base
     if len(inner) != 1:
         return [stmt]
     tf_gradients = move.aliases.resolve(inner[0].func) == "gradients"  # type: ignore[attr-defined]
-    name = move.fresh("grads" if tf_gradients else "grads_and_vars")
+    base = "grads" if tf_gradients else "grads_and_vars"
+    targets = {n.value for t in stmt.body[0].targets for n in walk(t.target) if isinstance(n, cst.Name)}
+    # `grads, _ = tf.clip_by_global_norm(grads, 5.0)`: the statement rebinds the name it reads
+    name = base if base in targets else move.fresh(base)
     hoisted = cst.SimpleStatementLine(
         [cst.Assign([cst.AssignTarget(cst.Name(name))], inner[0])], leading_lines=stmt.leading_lines,
     )

@@ -33,7 +33,8 @@ def test_gradients_with_grad_ys_and_placeholder_input() -> None:
 
 def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
     # `tf.clip_by_global_norm(tf.gradients(loss, tvars), ...)`, as char-rnn code writes it: the
-    # tape's gradients get a statement of their own; `tvars` reads the variables' owners.
+    # tape's gradients get a statement of their own, binding the name the clip rebinds; `tvars`
+    # reads the variables' owners.
     check_transformed(
         """\
         import numpy as np
@@ -59,8 +60,8 @@ def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
         def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
-            grads_2 = tape.gradient(loss, [w])
-            grads, _ = tf.clip_by_global_norm(grads_2, 1.0)
+            grads = tape.gradient(loss, [w])
+            grads, _ = tf.clip_by_global_norm(grads, 1.0)
             optimizer.apply_gradients(zip(grads, ([w])))
             return loss
 
