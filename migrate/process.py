@@ -203,23 +203,36 @@ def process_programs(files: list[Path], job: Job) -> tuple[list[FileResult], dic
         outcomes, refused = programs.rewrite_tree(sources, job.config)
     except Exception:  # noqa: BLE001 - a bug here must not end the run: the files go alone
         return [], {}
-    results: list[FileResult] = []
-    written: list[Path] = []
+    results = []
     for path, outcome in outcomes.items():
         code = outcome.code.encode("utf-8")
         diff = unified_diff(str(path), sources[path], code) if job.diff else None
-        result = FileResult(str(path), WOULD_REWRITE, outcome.level, outcome.findings, diff, code=code)
-        if job.write:
-            try:
-                write_atomic(path, code, expected=sources[path])
-            except FileProblem as problem:
-                for done in written:
-                    write_atomic(done, sources[done], expected=done.read_bytes())
-                for other in results:
-                    other.status, other.error = FAILED, f"not written: {path} could not be written ({problem})"
-                result.status, result.error = FAILED, str(problem)
-                return [*results, result], refused
-            written.append(path)
-            result.status, result.code = REWRITTEN, None
-        results.append(result)
+        results.append(FileResult(str(path), WOULD_REWRITE, outcome.level, outcome.findings, diff, code=code))
+    if job.write:
+        _write_together(results, sources)
     return results, refused
+
+
+def _write_together(results: list[FileResult], sources: dict[Path, bytes]) -> None:
+    """Write every result's code, or none: after a failed write, the files already written get
+    their bytes back and every file of the batch is reported not written."""
+    written: list[FileResult] = []
+    for result in results:
+        path, code = Path(result.path), result.code
+        assert code is not None
+        try:
+            write_atomic(path, code, expected=sources[path])
+        except FileProblem as problem:
+            for other in results:
+                if other is not result:
+                    other.status, other.error = FAILED, f"not written: {path} could not be written ({problem})"
+            result.status, result.error = FAILED, str(problem)
+            for done in written:
+                try:
+                    write_atomic(Path(done.path), sources[Path(done.path)], expected=done.code)  # type: ignore[arg-type]
+                except FileProblem as stuck:
+                    done.error = f"written, then could not be put back: {stuck}"
+            return
+        written.append(result)
+    for result in results:
+        result.status, result.code = REWRITTEN, None

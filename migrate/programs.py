@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+import libcst as cst
+
 from migrate import name_safety, notebooks
 from migrate.api import Finding, ParseError, RewriteConfig, rewrite_source
 from migrate.report import KEEPS_GRAPH
 from migrate.rules.imports import SEGMENT_MARK
+from migrate.scoped_models import module_constants
 
 SEGMENT = "pass  " + SEGMENT_MARK + "{}"
 IMPORT_MARK = "pass  # tfmigrate:import:{}"
@@ -118,10 +121,6 @@ def _needs_program(file: _File) -> bool:
     return rewrite_source(file.text, filename=str(file.path), positions=False).level == "partial"
 
 
-def _parsed(text: str, path: Path) -> _File:
-    return _File(path, text, ast.parse(text), [], set())
-
-
 def _graph_module(file: _File) -> bool:
     """A module that builds graph code and runs no session, whose top level only binds names
     (imports, definitions, assignments without calls): importing it earlier changes nothing."""
@@ -193,39 +192,14 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
         blocked |= newly
 
 
-def _constants(file: _File) -> dict[str, str]:
-    """Name -> source of each name the module binds once, at its top level, to a literal."""
-    counts = _bound_counts(file.tree)
-    found = {}
-    for stmt in file.tree.body:
-        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                and counts.get(stmt.targets[0].id) == 1 and _literal(stmt.value)):
-            found[stmt.targets[0].id] = ast.unparse(stmt)
-    return found
-
-
-def _literal(node: ast.expr) -> bool:
-    try:
-        ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
-
-
-def _bound_counts(tree: ast.Module) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for node in ast.walk(tree):
-        names = ([node.id] if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-                 else [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                 else list(node.names) if isinstance(node, (ast.Global, ast.Nonlocal)) else [])
-        for name in names:
-            counts[name] = counts.get(name, 0) + 1
-    return counts
+def _constants(text: str) -> dict[str, str]:
+    """The literal constants of a module's top level (`scoped_models.module_constants`)."""
+    return module_constants(cst.parse_module(text))
 
 
 def _constants_only(importer: _File, files: dict[Path, _File]) -> bool:
     """Every file importing `importer` reads only its literal constants, which its rewrite keeps."""
-    constants = _constants(importer)
+    constants = _constants(importer.text)
     for file in files.values():
         for imp in file.imports:
             if imp.module != importer.path:
@@ -320,7 +294,6 @@ class _Combined:
     script: str
     # (first line in the script, line count, file, its first line) of each piece
     pieces: list[tuple[int, int, Path, int]]
-    header_lines: int
 
 
 def _unqualified(importer: _File, modules: dict[Path, _File]) -> list[str]:
@@ -389,7 +362,7 @@ def combine(importer: _File, modules: list[_File]) -> _Combined:
     rest = lines[header:]
     pieces.append((len(parts) + 1, len(rest), importer.path, header + 1))
     parts += rest
-    return _Combined("\n".join(parts), pieces, header)
+    return _Combined("\n".join(parts), pieces)
 
 
 # ------------------------------------------------------------------ cutting back
@@ -566,7 +539,7 @@ def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
         importer = _requalified(importer, group.importer, group.modules, modules)
     except SyntaxError as error:  # pragma: no cover - a cut in the wrong place
         raise Refused(f"the importer's part does not parse: {error}") from None
-    if not _constants(group.importer).items() <= _constants(_parsed(importer, group.importer.path)).items():
+    if not _constants(group.importer.text).items() <= _constants(importer).items():
         raise Refused("the rewrite changes a constant that other files import")
     found = _file_findings(result.findings, combined)
     outcomes: dict[Path, Outcome] = {}

@@ -146,10 +146,9 @@ def share_forward(module: cst.Module) -> cst.Module:
         made = _helper(group, taken)
         if made is None:
             continue
-        helper, calls = made
+        helper, calls, count = made
         taken.add(helper.name.value)
         helpers[group[0].index] = helper
-        count = _shared(group)
         for step, call in zip(group, calls):
             body[step.index] = _replaced(step, call, count)
     if not helpers:
@@ -163,8 +162,9 @@ def share_forward(module: cst.Module) -> cst.Module:
     return module.with_changes(body=out)
 
 
-def _helper(group: list[_Step], taken: set[str]) -> tuple[cst.FunctionDef, list[cst.BaseStatement]] | None:
-    """The function the group's shared statements become, and each step's call of it."""
+def _helper(group: list[_Step], taken: set[str]) -> tuple[cst.FunctionDef, list[cst.BaseStatement], int] | None:
+    """The function the group's shared statements become, each step's call of it, and how
+    many leading statements of each step the call replaces."""
     count = _shared(group)
     lead = group[0].lead[:count]
     if not lead or any(word in _key(s) for s in lead for word in _STAYS) or all(map(_calls_defined, lead)):
@@ -202,7 +202,7 @@ def _helper(group: list[_Step], taken: set[str]) -> tuple[cst.FunctionDef, list[
         # the first step's comments went with its statements; the others' go on the call
         comments = [] if i == 0 else [line for s in step.lead[:count] for line in s.leading_lines if line.comment]
         calls.append(call.with_changes(leading_lines=comments))
-    return helper, calls
+    return helper, calls, count
 
 
 def _replaced(step: _Step, call: cst.BaseStatement, count: int) -> cst.FunctionDef:
