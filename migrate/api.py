@@ -18,6 +18,7 @@ from .explicit_graphs import eager_outside_graphs
 from .finding_list import tidy
 from .graph import clear_walk_cache
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
+from .library_api import gone_names
 from .lines import start_lines
 from .op_seeds import SET_SEED_CALLS
 from .pieces import parse_module
@@ -215,15 +216,17 @@ def _reading(path: str, call: ast.Call) -> str | None:
 
 def rewrite_source(
     source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None,
-    positions: bool = True,
+    positions: bool = True, library: bool = False,
 ) -> RewriteResult:
     """Rewrite one file's TF1 code into TF2; bytes in → bytes out, str in → str out.
 
     ``positions=False`` leaves findings at line 0, sparing a codegen pass over the whole
-    tree, for re-runs that only compare the code.
+    tree, for re-runs that only compare the code. ``library``: no code of the program imports
+    the file, so a module building graph code without a session may change its functions'
+    call convention (they become Keras models its findings describe).
     """
     with collector_paused():
-        result = _rewrite(source, filename, config or RewriteConfig(), positions)
+        result = _rewrite(source, filename, config or RewriteConfig(), positions, library=library)
     if result.findings:
         result.findings = tidy(result.findings, _text(source))
     return result
@@ -235,9 +238,11 @@ def _text(source: bytes | str) -> str:
 
 def _rewrite(
     source: bytes | str, filename: str, config: RewriteConfig, positions: bool, keep_graph: Finding | None = None,
+    library: bool = False,
 ) -> RewriteResult:
     """``keep_graph``: why the program move's output is not to be used (the file then keeps
-    graph semantics)."""
+    graph semantics). ``library``: see `rewrite_source`; a module with no session then goes
+    through the program move, and is renamed only, as any module, when that is not idiomatic."""
     text = _text(source)
     if "tensorflow" not in text or SKIP_FILE in text:
         return _untouched(source)
@@ -280,7 +285,8 @@ def _rewrite(
     level = "idiomatic"
     body: list[cst.BaseStatement] | None = None
     moved = False  # the program move's output is used
-    if not runs_sessions:
+    as_library = library and not runs_sessions and config.enabled(SESSION_RULE.id)
+    if not runs_sessions and not as_library:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
         body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
         new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled,
@@ -301,7 +307,7 @@ def _rewrite(
             findings = [keep_graph]
         elif config.enabled(SESSION_RULE.id):
             try:
-                moved, eager_written = _move(module, aliases, moved_lines, findings)
+                moved, eager_written = _move(module, aliases, moved_lines, findings, as_library)
                 _refuse_deselected(findings, config)
                 body = moved
             except Unsupported as exc:
@@ -324,6 +330,8 @@ def _rewrite(
                 body = None
             elif left:
                 level = "partial"
+        if as_library and (body is None or level != "idiomatic"):
+            return _as_module(source, filename, config, positions, findings)
         if body is None:
             new_module, _ = _rename(
                 module, _compat_body(module, aliases), aliases, lines, findings, config, compat_spelled,
@@ -357,7 +365,11 @@ def _rewrite(
     code_text = realign_continuations(text, code_text)
     if moved and (unbound := new_reads(text, code_text)):
         # the move dropped a binding the code still reads: its output would fail at that read
+        if as_library:
+            return _as_module(source, filename, config, positions, [_unbound_finding(unbound, text)])
         return _rewrite(source, filename, config, positions, _unbound_finding(unbound, text))
+    if as_library:
+        findings += gone_names(text, code_text, findings)
     code_out: bytes | str = code_text.encode(new_module.encoding) if isinstance(source, bytes) else code_text
     try:
         _syntax_tree(code_out)  # the output must parse
@@ -366,6 +378,18 @@ def _rewrite(
     changed = code_out != source
     return RewriteResult(code_out, changed, level if changed else "untouched",
                          findings + (refused if positions else []))
+
+
+def _as_module(
+    source: bytes | str, filename: str, config: RewriteConfig, positions: bool, findings: list[Finding],
+) -> RewriteResult:
+    """A library the program move could not convert, rewritten as any module without a session
+    is; with the move's reason it kept graph code."""
+    result = _rewrite(source, filename, config, positions)
+    why = [f for f in findings if f.message.endswith(KEEPS_GRAPH)]
+    if positions and result.level != "idiomatic":
+        result.findings = [*why[:1], *result.findings]
+    return result
 
 
 def _unbound_finding(unbound: list[tuple[tuple[int, int], str]], text: str) -> Finding:
@@ -380,16 +404,16 @@ def _unbound_finding(unbound: list[tuple[tuple[int, int], str]], text: str) -> F
 
 
 def _move(
-    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding],
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding], library: bool = False,
 ) -> tuple[list[cst.BaseStatement], set[str]]:
     """The program move, over the module without its session configuration (TF2 has no
     session to configure: its options become process settings made after the import); and
     the TF1-only names it wrote to run eagerly."""
     config = take_apart(module, aliases, lines)
     if config is None:
-        move = ProgramMove(module, aliases, lines, findings)
+        move = ProgramMove(module, aliases, lines, findings, library=library)
         return move.run(), move.eager_compat
-    move = ProgramMove(config.module, aliases, lines, findings)
+    move = ProgramMove(config.module, aliases, lines, findings, library=library)
     body = move.run()
     findings.extend(config.findings)
     return with_setup(body, config), move.eager_compat

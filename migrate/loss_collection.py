@@ -171,16 +171,17 @@ class _Reads(cst.CSTTransformer):
 
 
 def losses_as_regularizers(
-    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding], library: bool = False,
 ) -> cst.Module:
     """The module with its weight helpers' `'losses'` entries as their variables' regularizers,
     when those entries are all the collection ever holds and its reads are plain
-    `tf.get_collection('losses')` calls; the module as it was otherwise."""
+    `tf.get_collection('losses')` calls; the module as it was otherwise. A `library` (a module
+    no code of the program imports) reads none: its importers read the layers' `losses`."""
     calls = [n for n in walk(module) if isinstance(n, cst.Call)]
     adds = [c for c in calls if _collection_call(c, aliases, "add_to_collection")]
     reads = [c for c in calls if _collection_call(c, aliases, "get_collection")]
     mentions = [n for n in walk(module) if isinstance(n, cst.SimpleString) and n.evaluated_value == COLLECTION]
-    if not adds or not reads or len(mentions) != len(adds) + len(reads):
+    if not adds or not (reads or library) or len(mentions) != len(adds) + len(reads):
         return module
     if any(len(c.args) != 1 or not isinstance(c.func, cst.Attribute) for c in reads):
         return module
@@ -208,8 +209,9 @@ def losses_as_regularizers(
         copy_lines(stmt, read, lines)
         body.append(read)  # type: ignore[arg-type]
     for name, (old, _) in helpers.items():
+        readers = "" if reads else f" (code importing this module reads the models' `losses`, not the '{COLLECTION}' collection)"
         findings.append(Finding(RULE.id, lines.get(id(old), 0), 0, f"{name}(): its '{COLLECTION}' collection entries are "
-                                "its variables' regularizers, read from the layers that own them", "fixed"))
+                                f"its variables' regularizers, read from the layers that own them{readers}", "fixed"))
     return module.with_changes(body=body)
 
 

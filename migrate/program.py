@@ -62,11 +62,11 @@ class ProgramMove(MoveState):
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
         self.module = open_name_scopes(self.module, self.aliases, self.lines, self.findings)
-        self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings)
+        self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings, self.library)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.fresh_from = {}
-        self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module)
+        self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module, library=self.library)
         self.summary_helpers = summary_helpers(self.module, self.aliases)
         helper_ids = {id(n) for f in self.summary_helpers.values() for n in names_read(f)}
         self.helper_taken = {n.value for n in names_read(self.module) if id(n) not in helper_ids}

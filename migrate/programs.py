@@ -154,12 +154,38 @@ class Group:
     modules: list[_File]
 
 
+def _files(sources: dict[Path, bytes]) -> dict[Path, _File]:
+    """The Python files naming tensorflow that can be combined, read."""
+    siblings = {(p.parent, p.stem): p for p in sources if p.suffix == ".py"}
+    return {p: f for p, s in sources.items()
+            if p.suffix == ".py" and b"tensorflow" in s and (f := _read(p, s, siblings)) is not None}
+
+
+def libraries(sources: dict[Path, bytes]) -> list[_File]:
+    """Graph modules no file of the tree imports, under any spelling: rewritten for the
+    importers they will have (their functions become Keras models, `rewrite_source(library=)`)."""
+    files = _files(sources)
+    candidates = [f for f in files.values() if _graph_module(f)]
+    if not candidates:
+        return []
+    texts = {p: _notebook_code(s) if p.suffix == ".ipynb" else s.decode("utf-8", "replace") for p, s in sources.items()}
+    found = []
+    for file in candidates:
+        stem, package = re.escape(file.path.stem), re.escape(file.path.parent.name)
+        # a file of its folder importing its name, or one elsewhere naming it through its package
+        plain = re.compile(rf"(?m)^[ \t]*(?:from|import)\s[^\n]*\b{stem}\b")
+        dotted = re.compile(rf"(?m)^[ \t]*(?:(?:from|import)\s[^\n]*\b{package}\.{stem}\b|from\s+[\w.]*\b{package}\s+import\s[^\n]*\b{stem}\b)")
+        importers = [p for p, text in texts.items() if p != file.path
+                     and (p.parent == file.path.parent and plain.search(text) or dotted.search(text))]
+        if not importers and _needs_program(file):
+            found.append(file)
+    return found
+
+
 def plan(sources: dict[Path, bytes]) -> list[Group]:
     """The importers to rewrite with their graph modules: a module is in a group only when
     every file importing it is (a notebook importing it keeps it out)."""
-    siblings = {(p.parent, p.stem): p for p in sources if p.suffix == ".py"}
-    files = {p: f for p, s in sources.items()
-             if p.suffix == ".py" and b"tensorflow" in s and (f := _read(p, s, siblings)) is not None}
+    files = _files(sources)
     imported = {imp.module for f in files.values() for imp in f.imports}
     modules = {p for p in imported if p in files and _graph_module(files[p]) and _needs_program(files[p])}
     importers: dict[Path, set[Path]] = {m: set() for m in modules}
@@ -555,6 +581,20 @@ def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
     return outcomes
 
 
+def _library(file: _File, config: RewriteConfig) -> Outcome | None:
+    """A library's rewrite, when it is idiomatic and passes a file's checks."""
+    result = rewrite_source(file.text, filename=str(file.path), config=config, library=True)
+    code = result.code
+    assert isinstance(code, str)
+    if result.level != "idiomatic" or name_safety.refusal(file.text, code) is not None:
+        return None
+    if rewrite_source(code, filename=str(file.path), config=config, positions=False, library=True).changed:
+        return None
+    note = Finding(RULE, 1, 1, "no file given with this module imports it: its functions were rewritten for "
+                   "the code that will (the findings say how that code calls them now)", "info")
+    return Outcome(code, "idiomatic", [note, *result.findings])
+
+
 def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dict[Path, Outcome], dict[Path, Finding]]:
     """The files rewritten as programs of several files, and for each importer of a graph
     module that was not, a finding saying why (each of those files is rewritten alone)."""
@@ -592,6 +632,10 @@ def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dic
                     RULE, 1, 1, f"rewritten as one program with {names}, which import it; code importing it "
                     "from other files must change as those did", "info"))
             out.setdefault(path, outcome)
+    for library in libraries(sources):
+        outcome = _library(library, config)
+        if outcome is not None:
+            out[library.path] = outcome
     refused: dict[Path, Finding] = {}
     for group in groups:
         if group.importer.path in why:

@@ -130,6 +130,9 @@ class ModelBuilder:
     # layer function -> (position, name) of the parameter naming its variable_scope
     scope_params: dict[str, tuple[int, str]] = field(default_factory=dict)
     module: cst.Module | None = None  # where the converted functions are called
+    # a module no code of the program imports: a function it never calls takes its layers'
+    # configuration in its model's constructor, which its importers call
+    library: bool = False
 
     def calls_of(self, name: str) -> list[cst.Call]:
         """Every call of the plain name `name` in the module."""
@@ -261,16 +264,21 @@ class ModelBuilder:
     def _variable_layer(self, func: cst.FunctionDef) -> bool:
         return variable_layer(func, self.aliases)
 
-    def _note_library_function(self, func: cst.FunctionDef, cls: str) -> None:
-        """A converted function no code here calls is a library API: its importers must change (a
-        shared one is called where its instance is made)."""
-        if self.shared is None and not self.calls_of(func.name.value):
-            self.findings.append(Finding(
-                RULE.id, self._line(func), 0,
-                f"{func.name.value} is not called in this module: code importing it creates one {cls} "
-                "and calls that object",
-                "info",
-            ))
+    def _note_library_function(
+        self, func: cst.FunctionDef, cls: str, config: list[str] | None = None, instance: bool = False,
+    ) -> None:
+        """A converted function no code here calls is a library API: the finding states how its
+        importers call it now (a shared one is called where its instance is made)."""
+        name = func.name.value
+        if self.shared is not None or self.calls_of(name):
+            return
+        if instance:
+            how = (f"code importing it calls {name}(...) as before, now one {cls} made at import "
+                   "whose variables every call shares (TF1 made new ones per call)")
+        else:
+            made = f"{cls}({', '.join(config or [])})"
+            how = f"code importing it creates one {made} and calls that object"
+        self.findings.append(Finding(RULE.id, self._line(func), 0, f"{name} is not called in this module: {how}", "info"))
 
     def _scoped_layer(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> list[cst.BaseStatement] | None:
         """`def f(x[, reuse]): with tf.variable_scope("name"[, reuse=reuse]): <get_variable ...>`:
@@ -570,6 +578,12 @@ class ModelBuilder:
                 self.regularized_models.add(name)
             self._fixed(func, f"function {name} → Keras model {cls}, created once where it is called")
             return [model]
+        if scope_param is None and self.library and config_names and not self.calls_of(name):
+            # no call here says what configures it: its importers create the model
+            self._fixed(func, f"function {name} → Keras model {cls}")
+            self._note_library_function(func, cls, config_names)
+            fill_lines(model, self._line(func), self.lines)
+            return [*block_layers, model]
         if scope_param is None:
             self._seed_plan(name, cls, body, attrs, built)
             outer_name = outer_name or self.caller_scope(name)
@@ -583,7 +597,7 @@ class ModelBuilder:
             instances = self._scoped_instances(func, cls, scope_param, given)
         if outer.regularized or any(source.split("(", 1)[0] in self.regularized_layers for source in attrs.values()):
             self.regularized_models.update(assigned_names(s)[0] for s in instances)
-        self._note_library_function(func, cls)
+        self._note_library_function(func, cls, None if scope_param is None else [], instance=scope_param is None)
         fill_lines(model, self._line(func), self.lines)  # the layers' constructors report at the def
         for instance in instances:  # and so does the configuration a call gave the model
             fill_lines(instance, self._line(func), self.lines)
@@ -690,9 +704,11 @@ class ModelBuilder:
         }
         per_call = [_constant_arguments(c, params, constants) for c in calls] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
+        # A library function no code here calls: its importers give the configuration.
+        api = self.library and self.shared is None and not calls
         configurable = {
             p.name.value: p for p in params[1:]
-            if (p.default is not None or self.shared is not None or p.name.value in given_everywhere)
+            if (p.default is not None or self.shared is not None or api or p.name.value in given_everywhere)
             and p.name.value not in rebound
         }
         local = {p.name.value for p in params} | rebound

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .codegen import ReplaceNames, copy_lines, is_docstring
+from .codegen import ReplaceNames, comments, copy_lines, inner_comments, is_docstring
 from .graph import call_args, top_level_defs
 from .imports import Aliases
 from .loss_collection import losses_as_regularizers
@@ -138,12 +138,12 @@ class _Inline(cst.CSTTransformer):
 
 
 def inline_variable_wrappers(
-    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding], library: bool = False,
 ) -> cst.Module:
     """The module with each get_variable wrapper, called only by name, inlined and removed
     (a helper that also puts its weight's penalty in the 'losses' collection, when that is
     TF1's own regularizer, too)."""
-    module = losses_as_regularizers(module, aliases, lines, findings)
+    module = losses_as_regularizers(module, aliases, lines, findings, library)
     defs = top_level_defs(module)
     for name in list(defs):
         func = defs.get(name)  # looked up again: inlining an earlier wrapper into it rebuilt it
@@ -175,6 +175,13 @@ def inline_variable_wrappers(
             )
         )
         kept = iter(new_rest.body)
-        module = module.with_changes(body=[next(kept) for s in module.body if s is not func])
+        body = [next(kept) for s in module.body if s is not func]
+        at = next(i for i, s in enumerate(module.body) if s is func)
+        if at < len(body):  # the helper's comments stay, above what followed it
+            notes = [*comments(func.leading_lines), *inner_comments(func)]
+            noted = body[at].with_changes(leading_lines=[*body[at].leading_lines, *notes])
+            copy_lines(body[at], noted, lines)
+            body[at] = noted
+        module = module.with_changes(body=body)
         defs = top_level_defs(module)
     return module

@@ -2,6 +2,9 @@
 
 A model module with no session is rewritten with the script importing it; the script's
 `check.json` names it, or them (`main`), and on real TensorFlow it prints the original's numbers.
+A module nothing in the tree imports (`library`) is rewritten for the importers it will have:
+`check.json` names a TF1 script using before/ and a TF2 one using after/ as its findings say,
+and the two print the same numbers.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import tokenize
 from collections import Counter
 from pathlib import Path
@@ -58,11 +62,24 @@ def test_tree_golden_keeps_every_comment(name: str) -> None:
 
 @pytest.mark.tf
 @pytest.mark.parametrize("name", NAMES)
-def test_tree_prints_the_original_numbers_on_real_tensorflow(name: str) -> None:
+def test_tree_prints_the_original_numbers_on_real_tensorflow(name: str, tmp_path: Path) -> None:
     python = os.environ.get("TFMIGRATE_TF_PYTHON")
     if not python:
         pytest.skip("set TFMIGRATE_TF_PYTHON to a Python with TensorFlow 2.21 to run this check")
-    mains = json.loads((TREES / name / "check.json").read_text())["main"]
+    config = json.loads((TREES / name / "check.json").read_text())
+    if "library" in config:
+        _check_library(python, TREES / name, config["library"], tmp_path)
+        return
+    mains = config["main"]
     for main in [mains] if isinstance(mains, str) else mains:
         ok, message = check(python, TREES / name, f"after/{main}", f"before/{main}")
         assert ok, f"{main}: {message}"
+
+
+def _check_library(python: str, fixture: Path, drivers: dict[str, str], tmp: Path) -> None:
+    """The library's before/ and after/ each run by its driver, as `use.py` beside the module."""
+    for side in ("before", "after"):
+        shutil.copytree(fixture / side, tmp / side)
+        shutil.copy(fixture / drivers[side], tmp / side / "use.py")
+    ok, message = check(python, tmp, "after/use.py", "before/use.py")
+    assert ok, message
