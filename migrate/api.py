@@ -288,13 +288,13 @@ def _rewrite(
     as_library = library and not runs_sessions and config.enabled(SESSION_RULE.id)
     if not runs_sessions and not as_library:
         # A library: names are renamed; graph mode switches go only if no TF1 name is left.
-        body = [s for s in with_v2_imports(module.body) if not _is_mode_call(s, aliases)]
+        body = [s for s in with_v2_imports(module.body, lines) if not _is_mode_call(s, aliases)]
         new_module, compat_left = _rename(module, body, aliases, lines, findings, config, compat_spelled,
                                           read_as_tf1=read_as_tf1)
         if compat_left:
             findings.clear()
             new_module, _ = _rename(
-                module, with_v2_imports(module.body), aliases, lines, findings, config, compat_spelled,
+                module, with_v2_imports(module.body, lines), aliases, lines, findings, config, compat_spelled,
                 graph_mode=True, read_as_tf1=read_as_tf1,
             )
             level = "partial"
@@ -334,7 +334,7 @@ def _rewrite(
             return _as_module(source, filename, config, positions, findings)
         if body is None:
             new_module, _ = _rename(
-                module, _compat_body(module, aliases), aliases, lines, findings, config, compat_spelled,
+                module, _compat_body(module, aliases, lines), aliases, lines, findings, config, compat_spelled,
                 graph_mode=True,
             )
             level = "partial"
@@ -655,10 +655,10 @@ def _refuse_deselected(findings: list[Finding], config: RewriteConfig) -> None:
                           f"{rule.name} is not selected, and the program needs it ({first.message})")
 
 
-def _compat_body(module: cst.Module, aliases) -> list[cst.BaseStatement]:
+def _compat_body(module: cst.Module, aliases, lines: dict[int, int]) -> list[cst.BaseStatement]:
     """Fallback: TF2 import and graph mode kept on (`tf.compat.v1.disable_eager_execution()`),
     unless the program's graph code already has graphs of its own (`explicit_graphs`)."""
-    body = with_v2_imports(module.body)
+    body = with_v2_imports(module.body, lines)
     if not any(_is_mode_call(stmt, aliases) for stmt in body) and not eager_outside_graphs(module, aliases):
         at = next((i + 1 for i, stmt in enumerate(body) if v2_import(stmt) is not None), None)
         if at is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..codegen import comments, copy_lines, inner_comments, merge_leading, with_closing_comments
 from ..imports import Aliases, dotted
 from . import Rule
 
@@ -99,17 +100,28 @@ def starts_file(stmt: cst.BaseStatement) -> bool:
             and stmt.trailing_whitespace.comment.value.startswith(SEGMENT_MARK))
 
 
-def with_v2_imports(body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...]) -> list[cst.BaseStatement]:
+def with_v2_imports(
+    body: list[cst.BaseStatement] | tuple[cst.BaseStatement, ...], lines: dict[int, int] | None = None,
+) -> list[cst.BaseStatement]:
     """A module body with its TF imports replaced by one `import tensorflow as tf` (one for each
-    file of a program of several files, which each need their own)."""
+    file of a program of several files, which each need their own). The comments of an import
+    dropped as a repeat go above the next statement (`lines`: where the statements came from)."""
     out: list[cst.BaseStatement] = []
     seen = False
+    pending: list[cst.EmptyLine] = []
     for stmt in body:
         new = v2_import(stmt)
-        if new is None:
-            out.append(stmt)
-            seen = seen and not starts_file(stmt)
-        elif not seen:
-            out.append(new)
-            seen = True
+        if new is not None and seen:
+            pending += [*stmt.leading_lines, *inner_comments(stmt)]
+            continue
+        kept = stmt if new is None else new
+        if pending:
+            noted = kept.with_changes(leading_lines=merge_leading(pending, list(kept.leading_lines)))
+            if lines is not None:
+                copy_lines(kept, noted, lines)
+            kept, pending = noted, []
+        out.append(kept)
+        seen = True if new is not None else seen and not starts_file(stmt)
+    if pending and out:
+        out[-1] = with_closing_comments(out[-1:], comments(pending))[0]
     return out
