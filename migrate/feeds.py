@@ -2,7 +2,8 @@
 
 Placeholders do not exist in TF2, so such a dict is keyed by the placeholder's name instead
 (`{"x": xs, "y": ys}`, `feed["keep_prob"] = 1.0`); a run site that feeds it passes
-`feed["x"], feed["y"]` to its step function, whose parameters carry those names.
+`feed["x"], feed["y"]` to its step function, whose parameters carry those names. A graph
+class's placeholder `self.x` is keyed `"x"`, as its step's parameter is named.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from .graph_classes import PREFIX as SELF_PREFIX
 from .walk import walk
 
 
@@ -39,9 +41,10 @@ def subscript_key(node: cst.BaseExpression, feeds: dict[str, list[str]],
     return None
 
 
-def record(stmt: cst.CSTNode, feeds: dict[str, list[str]], is_placeholder: Callable[[str], bool]) -> set[int]:
-    """Record the feed variables a statement builds; the ids of the placeholder names it keys by."""
-    keyed: set[int] = set()
+def record(stmt: cst.CSTNode, feeds: dict[str, list[str]], is_placeholder: Callable[[str], bool]) -> dict[int, list[str]]:
+    """Record the feed variables a statement builds; the ids of the placeholder names it keys
+    by, each with the keys of its feed."""
+    keyed: dict[int, list[str]] = {}
 
     for node in walk(stmt):
         if not isinstance(node, cst.Assign) or len(node.targets) != 1:
@@ -50,20 +53,27 @@ def record(stmt: cst.CSTNode, feeds: dict[str, list[str]], is_placeholder: Calla
         keys = dict_feed_keys(node.value, is_placeholder)
         if keys is not None and isinstance(target, cst.Name):
             feeds[target.value] = keys
-            keyed.update(id(e.key) for e in node.value.elements)  # type: ignore[union-attr]
+            keyed.update((id(e.key), keys) for e in node.value.elements)  # type: ignore[union-attr]
             continue
         found = subscript_key(target, feeds, is_placeholder)  # type: ignore[arg-type]
         if found is not None:
             if found[1].value not in feeds[found[0]]:
                 feeds[found[0]].append(found[1].value)
-            keyed.add(id(found[1]))
+            keyed[id(found[1])] = feeds[found[0]]
     return keyed
 
 
-def string_key(name: cst.Name) -> cst.SimpleString:
-    return cst.SimpleString(f'"{name.value}"')
+def key_text(name: str, keys: list[str]) -> str:
+    """The string a placeholder is keyed by: its user-facing name (`self__x` → `x`) unless that
+    is another key of the same feed."""
+    short = name.removeprefix(SELF_PREFIX)
+    return short if short == name or short not in keys else name
+
+
+def string_key(name: cst.Name, keys: list[str]) -> cst.SimpleString:
+    return cst.SimpleString(f'"{key_text(name.value, keys)}"')
 
 
 def fed_values(feed: str, keys: list[str]) -> dict[str, cst.BaseExpression]:
     """Each fed placeholder's value, read from the feed variable."""
-    return {key: cst.parse_expression(f'{feed}["{key}"]') for key in keys}
+    return {key: cst.parse_expression(f'{feed}["{key_text(key, keys)}"]') for key in keys}

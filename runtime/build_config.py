@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.compare import Divergence, model_variables, pair_variables
+from runtime.compare import Divergence, first_steps, model_variables, pair_variables
 from runtime.update_rules import rule_difference
 
 #: What ``trace.configured`` records, paired by order.
@@ -30,7 +30,7 @@ def compare_built(old: dict[str, Any], new: dict[str, Any]) -> tuple[Divergence 
     """The first setting built otherwise (initializers first, by the original's creation
     order), and notes on what could not be paired."""
     old_vars, new_vars = old["variables"], new["variables"]
-    pairs = pair_variables(old_vars, new_vars, model_variables(old), model_variables(new))
+    pairs = pair_variables(old_vars, new_vars, model_variables(old), model_variables(new), first_steps(old), first_steps(new))
     for i, j in sorted(pairs.items()):
         changed = rule_difference(old_vars[i].get("init"), new_vars[j].get("init"))
         if changed is not None:

@@ -533,16 +533,30 @@ def model_variables(trace: dict[str, Any]) -> set[int]:
     return {v["index"] for v in trace["variables"] if v.get("trainable", True)}
 
 
+def first_steps(trace: dict[str, Any]) -> dict[int, int]:
+    """Creation index -> the optimizer step that first updated the variable."""
+    first: dict[int, int] = {}
+    for number, step in enumerate(trace["steps"]):
+        for g in step["grads"]:
+            first.setdefault(g["index"], number)
+    return first
+
+
 def pair_variables(
     old_vars: list[dict[str, Any]],
     new_vars: list[dict[str, Any]],
     old_model: set[int],
     new_model: set[int],
+    old_first: dict[int, int] | None = None,
+    new_first: dict[int, int] | None = None,
 ) -> dict[int, int]:
     """Map old creation index -> new creation index: by name, else model order + shape.
 
     A name matches the same name, or, failing that, the other side's name under
-    one more leading scope (see ``_pair_by_scope``).
+    one more leading scope (see ``_pair_by_scope``). Model order is the order of the step
+    that first updated each variable (``first_steps``), then creation order: a Keras layer
+    is created where it is first called, so two models built in one order in TF1 may be
+    built in the other in TF2, yet each trains at the same steps as before.
     """
 
     def keyed(variables: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
@@ -562,8 +576,13 @@ def pair_variables(
         [v for v in new_vars if v["index"] not in taken],
     )
     taken = set(pairs.values())
-    rest_new = [v for v in new_vars if v["index"] not in taken and v["index"] in new_model]
-    for v in old_vars:
+
+    def order(first: dict[int, int] | None) -> Any:
+        return lambda v: ((first or {}).get(v["index"], math.inf), v["index"])
+
+    rest_new = sorted((v for v in new_vars if v["index"] not in taken and v["index"] in new_model),
+                      key=order(new_first))
+    for v in sorted(old_vars, key=order(old_first)):
         if v["index"] in pairs or v["index"] not in old_model:
             continue
         for candidate in rest_new:
@@ -691,7 +710,7 @@ def compare_traces(
     """Divergences in variables, updates and final state; and the number of steps compared."""
     old_vars, new_vars = old["variables"], new["variables"]
     old_model, new_model = model_variables(old), model_variables(new)
-    pairs = pair_variables(old_vars, new_vars, old_model, new_model)
+    pairs = pair_variables(old_vars, new_vars, old_model, new_model, first_steps(old), first_steps(new))
     reverse = {j: i for i, j in pairs.items()}
     candidates: list[_Candidate] = []
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.compare import Divergence, model_variables, pair_variables
+from runtime.compare import Divergence, first_steps, model_variables, pair_variables
 from runtime.step_states import Entry, read_array
 
 #: Relative difference within which two lockstep values are the same, per kind of value:
@@ -76,7 +76,8 @@ def _entries(trace: dict[str, Any]) -> dict[tuple[int, int, Kind], Entry]:
 
 
 def _pairs(old: dict[str, Any], new: dict[str, Any]) -> dict[int, int]:
-    return pair_variables(old["variables"], new["variables"], model_variables(old), model_variables(new))
+    return pair_variables(old["variables"], new["variables"], model_variables(old), model_variables(new),
+                          first_steps(old), first_steps(new))
 
 
 def recorded_steps(trace: dict[str, Any]) -> int:

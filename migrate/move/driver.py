@@ -27,9 +27,39 @@ def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Base
     record_instances(move, stmt)
 
     class Driver(cst.CSTTransformer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.dropped: list[list[cst.EmptyLine]] = []  # per open block: comments of statements removed
+
+        def _remove(self, original: cst.SimpleStatementLine) -> cst.RemovalSentinel:
+            if self.dropped:  # inside a block: the next statement (or the block's end) keeps them
+                self.dropped[-1] += [*original.leading_lines, *cg.inner_comments(original)]
+            return cst.RemovalSentinel.REMOVE
+
+        def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
+            self.dropped.append([])
+            return True
+
+        def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+            left = cg.comments(self.dropped.pop())
+            return updated.with_changes(footer=[*left, *updated.footer]) if left else updated
+
+        def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):  # type: ignore[override]
+            result = super().on_leave(original, updated)
+            pending = self.dropped[-1] if self.dropped and isinstance(original, cst.BaseStatement) else []
+            if not pending or isinstance(result, cst.RemovalSentinel):
+                return result
+            nodes = list(result.nodes) if isinstance(result, cst.FlattenSentinel) else [result]
+            nodes[0] = nodes[0].with_changes(leading_lines=cg.merge_leading(pending, list(nodes[0].leading_lines)))
+            pending.clear()
+            return cst.FlattenSentinel(nodes) if isinstance(result, cst.FlattenSentinel) else nodes[0]
+
         def leave_SimpleStatementLine(
             self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
         ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+            if id(original) in lookups:
+                move.fixed(SESSION_RULE.id, original, "default session lookup removed: its runs are step calls")
+                return self._remove(original)
             if len(original.body) == 1 and isinstance(original.body[0], cst.Expr):
                 call = original.body[0].value
                 restart = run_sites.iterator_restart(move, call) if isinstance(call, cst.Call) else None
@@ -37,7 +67,7 @@ def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Base
                     return restart.with_changes(leading_lines=updated.leading_lines)
                 if isinstance(call, cst.Call) and run_sites.is_noop_session_call(move, call):
                     move.fixed(SESSION_RULE.id, original, "initializer run / session close removed")
-                    return cst.RemovalSentinel.REMOVE
+                    return self._remove(original)
                 converted = updated.body[0].value  # type: ignore[attr-defined]
                 write = summary_ops.summary_write(move, call, converted) if isinstance(call, cst.Call) else None
                 if write is not None:
@@ -51,7 +81,7 @@ def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Base
         def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
             if id(original) in eager:
                 return eager[id(original)]
-            return feed_vars.string_key(original) if id(original) in keyed else updated
+            return feed_vars.string_key(original, keyed[id(original)]) if id(original) in keyed else updated
 
         def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
             return eager.get(id(original), updated)
@@ -103,13 +133,14 @@ def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Base
     picked: dict[cst.BaseExpression, int] = {}  # `sess.run([loss, train_op])[0]` -> 0
 
     session_withs = run_sites.session_with_ids(move, stmt)
+    lookups = run_sites.default_session_lookups(move, stmt)
     eager_locals = eager_local_names(move, stmt)
     keyed = feed_vars.record(stmt, move.feeds, partial(classify.is_placeholder, move))
     reads = find_reads(stmt, move.scope, move.aliases, driver_allowed(move, stmt, keyed), bound_names(stmt))
     check_driver_refs(move, stmt, keyed, reads)
     record_driver_bindings(move, stmt)
     eager_values.report_shown(move, reads)
-    if not keyed and not reads.rewrites and not session_withs and not any(
+    if not keyed and not reads.rewrites and not session_withs and not lookups and not any(
         run_sites.run_site(move, c) or run_sites.is_noop_session_call(move, c) or savers.saver_call(move, c)
         or run_sites.session_arguments(move, c) or summary_ops.summary_write(move, c)
         for c in calls_in(stmt)
@@ -162,7 +193,7 @@ def record_driver_bindings(move: MoveState, stmt: cst.BaseStatement) -> None:
             move.driver_bound[node.value] = len(move.scope.nodes)
 
 
-def driver_allowed(move: MoveState, stmt: cst.BaseStatement, keyed: set[int]) -> set[int]:
+def driver_allowed(move: MoveState, stmt: cst.BaseStatement, keyed: dict[int, list[str]]) -> set[int]:
     """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
     allowed: set[int] = set(keyed) | bound_names(stmt)
     allowed.update(id(name) for name in names_read(stmt) if rebound_by_driver(move, name.value))
@@ -186,7 +217,7 @@ def eager_local_names(move: MoveState, stmt: cst.BaseStatement) -> frozenset[str
     )
 
 
-def check_driver_refs(move: MoveState, stmt: cst.BaseStatement, keyed: set[int], reads: Reads) -> None:
+def check_driver_refs(move: MoveState, stmt: cst.BaseStatement, keyed: dict[int, list[str]], reads: Reads) -> None:
     """Tensors may be read outside a run only through run sites or as eager reads; anything
     else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
     keys become strings."""

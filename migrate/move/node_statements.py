@@ -142,8 +142,6 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
             move.scope.add(opt)
             opt.index = node.index - 0.5  # type: ignore[assignment]
             out.append(cst.parse_statement(f"{opt.name} = {optimizer_objects.optimizer_source(move, opt)}\n"))
-    if (node.info.get("layer") or node.info.get("rnn")) and "{" in item.prefix:
-        raise Unsupported(SCOPE_RULE.id, item.line, "a layer under a variable_scope named at run time")
     out.extend(node.info.get("layer_instances", []))  # type: ignore[arg-type]
     if node.info.get("layer"):
         out.append(layer_instances.layer_instance(move, node, item.prefix))

@@ -130,6 +130,33 @@ def iterator_restart(move: MoveState, call: cst.Call) -> cst.SimpleStatementLine
     return cst.parse_statement(f"{iterator.name} = {source}\n")  # type: ignore[return-value]
 
 
+def default_session_lookups(move: MoveState, stmt: cst.BaseStatement) -> set[int]:
+    """Ids of the statements of `stmt`'s functions that take TF1's default session for a
+    session parameter (`sess = sess or tf.get_default_session()`) whose every other read is
+    a `sess.run(...)`: the runs become step calls, so the lookup goes."""
+    def lookup(value: cst.BaseExpression) -> bool:
+        return isinstance(value, cst.Call) and move.aliases.resolve(value.func) == "get_default_session"
+
+    found: set[int] = set()
+    for func in (n for n in walk(stmt) if isinstance(n, cst.FunctionDef)):
+        for line in (n for n in walk(func.body) if isinstance(n, cst.SimpleStatementLine) and len(n.body) == 1):
+            assign = line.body[0]
+            if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1
+                    and isinstance(assign.targets[0].target, cst.Name)):
+                continue
+            name, value = assign.targets[0].target.value, assign.value
+            if not (lookup(value) or isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or)
+                    and isinstance(value.left, cst.Name) and value.left.value == name and lookup(value.right)):
+                continue
+            runs = {id(c.func.value) for c in calls_in(func) if isinstance(c.func, cst.Attribute)
+                    and c.func.attr.value == "run" and isinstance(c.func.value, cst.Name) and c.func.value.value == name}
+            skip = {id(m) for m in walk(line)} | {id(m) for m in walk(func.params)} | {id(func.name)}
+            reads = [n for n in names_read(func) if n.value == name and id(n) not in skip]
+            if all(id(n) in runs for n in reads):
+                found.add(id(line))
+    return found
+
+
 def is_noop_session_call(move: MoveState, call: cst.Call) -> bool:
     func = call.func
     if not isinstance(func, cst.Attribute):

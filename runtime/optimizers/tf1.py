@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime import context, dtypes
 from runtime.convert import convert_to_tensor
+from runtime.errors import Unsupported
 from runtime.gradients import gradients
 from runtime.graph import GraphKeys
 from runtime.optimizers.common import f32, minus_step, step_op, times
@@ -349,6 +350,14 @@ def get_or_create_global_step(graph: Any = None) -> Variable:
 
 
 def get_global_step(graph: Any = None) -> Any:
+    """The GLOBAL_STEP collection's variable. With none there, TF1 looks `global_step:0` up by
+    name: TF 1.x returns a ref variable so named, TF 2.21's resource one fails its integer
+    check, so that case is named rather than given either answer."""
     g = graph or context.get_default_graph()
     existing = g.get_collection(GraphKeys.GLOBAL_STEP)
-    return existing[0] if existing else None
+    if existing:
+        return existing[0]
+    if any(getattr(v, "name", "") == "global_step:0" for v in g.get_collection(GraphKeys.GLOBAL_VARIABLES)):
+        raise Unsupported("tf.train.get_global_step() finding a variable named 'global_step' outside the "
+                          "GLOBAL_STEP collection (TF 1.x returns it; TF 2.21 raises TypeError)")
+    return None

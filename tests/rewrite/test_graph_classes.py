@@ -1,5 +1,7 @@
 """Classes holding placeholders/ops as attributes: steps built in __init__, runs in methods."""
 
+import textwrap
+
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
@@ -336,3 +338,168 @@ def test_a_step_named_as_a_layer_of_init_does_not_shadow_it() -> None:
         print(m.compute_out(np.ones((2, 4))).numpy())
         """,
     )
+
+
+def test_a_default_session_lookup_goes_with_the_runs_it_served() -> None:
+    """`sess = sess or tf.get_default_session()`: every read of `sess` is a run, which becomes a step call; the comment stays."""
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        class Doubler:
+            def __init__(self):
+                self.x = tf.placeholder(tf.float32)
+                self.y = self.x * 2.0
+
+            def predict(self, x, sess=None):
+                sess = sess or tf.get_default_session()  # the caller's
+                return sess.run(self.y, {self.x: x})
+
+
+        doubler = Doubler()
+        with tf.Session() as sess:
+            print(doubler.predict(3.0))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Doubler:
+            def __init__(self):
+                @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+                def compute_y(x):
+                    y = x * 2.0
+                    return y
+                self.compute_y = compute_y
+
+            def predict(self, x, sess=None):
+                # the caller's
+                return self.compute_y(x).numpy()
+
+
+        doubler = Doubler()
+        print(doubler.predict(3.0))
+        """,
+    )
+
+
+def test_layers_under_a_scope_named_by_a_constructor_argument_convert() -> None:
+    """Each instance's layer is its own Keras layer; the scope only named TF1's variables."""
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        class Head:
+            def __init__(self, scope="head"):
+                with tf.variable_scope(scope):
+                    self.x = tf.placeholder(tf.float32, [None, 2])
+                    self.y = tf.contrib.layers.fully_connected(
+                        self.x, 1, activation_fn=None, weights_initializer=tf.ones_initializer())
+
+            def predict(self, sess, x):
+                return sess.run(self.y, {self.x: x})
+
+
+        a = Head("a")
+        b = Head("b")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(a.predict(sess, [[1.0, 2.0]]), b.predict(sess, [[3.0, 4.0]]))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Head:
+            def __init__(self, scope="head"):
+                dense = tf.keras.layers.Dense(1, activation=None, kernel_initializer=tf.ones_initializer())
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def compute_y(x):
+                    y = dense(x)
+                    return y
+                self.compute_y = compute_y
+
+            def predict(self, sess, x):
+                return self.compute_y(x).numpy()
+
+
+        a = Head("a")
+        b = Head("b")
+        print(a.predict(None, [[1.0, 2.0]]), b.predict(None, [[3.0, 4.0]]))
+        """,
+    )
+
+
+def test_a_feed_dict_of_attribute_placeholders_is_keyed_by_their_names() -> None:
+    """`{self.a: a}` → `{"a": a}`: the key is the step's parameter name, not an internal one."""
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        class Adder:
+            def __init__(self):
+                self.a = tf.placeholder(tf.float32)
+                self.b = tf.placeholder(tf.float32)
+                self.total = self.a + self.b
+
+            def add(self, sess, a, b):
+                feed = {self.a: a, self.b: b}
+                return sess.run(self.total, feed)
+
+
+        adder = Adder()
+        with tf.Session() as sess:
+            print(adder.add(sess, 1.0, 2.0))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Adder:
+            def __init__(self):
+                @tf.function(input_signature=[
+                    tf.TensorSpec(None, tf.float32),
+                    tf.TensorSpec(None, tf.float32),
+                ])
+                def compute_total(a, b):
+                    total = a + b
+                    return total
+                self.compute_total = compute_total
+
+            def add(self, sess, a, b):
+                feed = {"a": a, "b": b}
+                return self.compute_total(feed["a"], feed["b"]).numpy()
+
+
+        adder = Adder()
+        print(adder.add(None, 1.0, 2.0))
+        """,
+    )
+
+
+def test_a_default_session_lookup_read_otherwise_keeps_graph_mode() -> None:
+    result = rewrite_source(textwrap.dedent("""\
+        import tensorflow as tf
+
+
+        class Doubler:
+            def __init__(self):
+                self.x = tf.placeholder(tf.float32)
+                self.y = self.x * 2.0
+
+            def predict(self, x, sess=None):
+                sess = sess or tf.get_default_session()
+                print(sess.graph)
+                return sess.run(self.y, {self.x: x})
+
+
+        doubler = Doubler()
+        with tf.Session() as sess:
+            print(doubler.predict(3.0))
+        """))
+    assert result.level == "partial"
+    assert "get_default_session" in result.code

@@ -176,3 +176,56 @@ def test_a_rate_decayed_at_a_computed_step_becomes_a_callable_rate() -> None:
     assert "optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: lr(batch * 4))" in result.code
     assert "batch.assign_add(1)" in result.code
     assert any(f.message == "learning rate lr decayed at batch * 4 → a callable rate" for f in result.findings)
+
+
+def test_get_global_step_is_the_module_global_step() -> None:
+    """`minimize(global_step=tf.train.get_global_step())` increments the variable TF1 found."""
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+        step = tf.train.get_or_create_global_step()
+        w = tf.Variable(1.0)
+        loss = w * w
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train)
+            print(sess.run(step))
+        """,
+        """\
+        import tensorflow as tf
+
+        step = tf.Variable(0, dtype=tf.int64, trainable=False, name='global_step')
+        w = tf.Variable(1.0)
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+
+        @tf.function
+        def train_step():
+            with tf.GradientTape() as tape:
+                loss = w * w
+            grads = tape.gradient(loss, [w])
+            optimizer.apply_gradients(zip(grads, [w]))
+            step.assign_add(1)
+
+
+        train_step()
+        print(step.numpy())
+        """,
+    )
+
+
+def test_get_global_step_with_no_global_step_keeps_graph_mode() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        loss = w * w
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train)
+        """))
+    assert result.level == "partial"
+    assert any("no one module-level variable is TF1's global step" in f.message for f in result.findings)

@@ -659,3 +659,41 @@ def test_a_fed_fetch_reading_driver_values_keeps_graph_mode() -> None:
     assert result.level == "partial"
     assert result.fallback.line == 6
     assert "the fetch reads i, bound by the code running it" in result.fallback.message
+
+
+def test_comments_of_session_calls_removed_inside_a_function_stay() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32)
+        y = x * 2.0
+
+
+        def run(sess, v):
+            # set up first
+            sess.run(tf.global_variables_initializer())  # every variable
+            return sess.run(y, {x: v})
+
+
+        with tf.Session() as sess:
+            print(run(sess, 1.0))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        def run(sess, v):
+            # set up first
+            # every variable
+            return compute_y(v).numpy()
+
+
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        def compute_y(x):
+            y = x * 2.0
+            return y
+
+
+        print(run(None, 1.0))
+        """,
+    )
