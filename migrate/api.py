@@ -330,6 +330,7 @@ def _rewrite(
                 body = None
             elif left:
                 level = "partial"
+                findings += _unreported(left, findings, path_lines)
         if as_library and (body is None or level != "idiomatic"):
             return _as_module(source, filename, config, positions, findings)
         if body is None:
@@ -390,6 +391,17 @@ def _as_module(
     if positions and result.level != "idiomatic":
         result.findings = [*why[:1], *result.findings]
     return result
+
+
+def _unreported(left: set[str], findings: list[Finding], path_lines: list[tuple[int, str]]) -> list[Finding]:
+    """A finding for each TF1 name left in the output that none names yet (the move copied
+    it into code it wrote), at the first line of the input naming it."""
+    said = " ".join(f.message for f in findings)
+    return [
+        Finding(COMPAT_RULE.id, min((line for line, q in path_lines if q == p), default=0), 0,
+                f"tf.{p} has no TF 2.21 form; the file will not run on TF 2.21 until it is replaced", "manual")
+        for p in sorted(left) if f"tf.{p} " not in said and not api_data.has_tf221_form(p)
+    ]
 
 
 def _unbound_finding(unbound: list[tuple[tuple[int, int], str]], text: str) -> Finding:

@@ -171,6 +171,8 @@ def convert_class(
             new_init.append(_to_self(stmt, {}, lines))  # type: ignore[arg-type]
     if not new_init:
         new_init = [cst.parse_statement("pass\n")]
+    if move.init_comments:
+        new_init[0] = new_init[0].with_changes(leading_lines=[*move.init_comments, *new_init[0].leading_lines])
     info = GraphClass(cls.name.value, {
         n[len(PREFIX):] for node in move.scope.nodes if node.kind == "variable"
         for n in node.names if n.startswith(PREFIX)

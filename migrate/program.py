@@ -17,6 +17,8 @@ from functools import partial
 import libcst as cst
 
 from . import codegen as cg
+from .builder_methods import inline_builder_methods
+from .global_steps import resolve_global_step
 from .graph import INSIDE, Scope, calls_by_callee, calls_in, memoised_walk, names_read
 from .graph_classes import convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
@@ -64,6 +66,7 @@ class ProgramMove(MoveState):
         self.module = open_name_scopes(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings, self.library)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
+        self.module = resolve_global_step(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.fresh_from = {}
         self.models = ModelBuilder(self.aliases, self.lines, self.findings, module=self.module, library=self.library)
@@ -113,8 +116,14 @@ class ProgramMove(MoveState):
                 out.extend(block[0])
                 continue
             if isinstance(item.stmt, cst.FunctionDef) and (self.class_mode or run_sites.has_run_calls(self, item.stmt)):
-                deferred.append((len(out), item.stmt))
-                out.append(item.stmt)
+                func = item.stmt
+                if self.class_mode:  # comments of the dropped statements of __init__ stay in it
+                    self.init_comments += cg.comments(pending)
+                elif cg.comments(pending):  # ... of those before it: above it
+                    func = func.with_changes(leading_lines=cg.merge_leading(pending, list(func.leading_lines)))
+                    cg.record_line(self.lines, func, self.line(item.stmt))
+                deferred.append((len(out), func))
+                out.append(func)
                 pending = []
                 continue
             if insert_at is None and self._calls_deferred(item.stmt, deferred):
@@ -179,6 +188,8 @@ class ProgramMove(MoveState):
         if isinstance(stmt, cst.If) and _is_main_guard(stmt) and self._creates_session(stmt):
             inner = self._process(list(stmt.body.body), top=False)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
+        if isinstance(stmt, cst.ClassDef):
+            stmt = inline_builder_methods(stmt, self.module, self.lines, self.findings)
         if isinstance(stmt, cst.ClassDef) and is_graph_class(stmt, self._builds_graph):
             converted, info = convert_class(stmt, self._class_move, self.lines, self._external_runs(stmt.name.value))
             self.graph_classes[info.name] = info

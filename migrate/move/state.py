@@ -102,6 +102,7 @@ class MoveState:
     scope_handles: set[str] = field(default_factory=set)  # `with variable_scope(...) as scope`
     gap: int = 2  # blank lines around generated functions (1 inside a function body)
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
+    init_comments: list[cst.EmptyLine] = field(default_factory=list)  # of __init__'s dropped statements
     library: bool = False  # a module no code of the program imports: its functions are its API
     # names holding a constructor argument a converted class's variable_scope may be named by
     # (`scope`, `self__scope`): its variables are named from it at run time

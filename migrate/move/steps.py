@@ -11,7 +11,8 @@ import libcst as cst
 from .. import codegen as cg
 from .. import feeds as feed_vars
 from ..codegen import code
-from ..graph import INSIDE, Node, backward_slice, call_args, calls_in, memoised_walk, names_read
+from ..global_steps import LOOKUPS as GLOBAL_STEP_LOOKUPS
+from ..graph import INSIDE, Node, backward_slice, calls_in, memoised_walk, names_read
 from ..graph_classes import PREFIX as SELF_PREFIX
 from ..graph_classes import external_key
 from ..imports import Aliases
@@ -543,46 +544,17 @@ def after_tape_source(move: MoveState, node: Node, counter) -> list[cst.BaseStat
                 names = (move.fresh("rescale"), move.fresh("momentum"))
                 lines.extend(_momentum_rescale(instance, schedule.name, *names))  # type: ignore[union-attr]
         if "global_step" in args:
-            lines.append(f"{global_step_source(move, args['global_step'], node.stmt)}.assign_add(1)")
+            step = args["global_step"]
+            if isinstance(step, cst.Call) and move.aliases.resolve(step.func) in GLOBAL_STEP_LOOKUPS:
+                raise Unsupported(OPTIMIZER_RULE.id, move.line(node.stmt), "the global step is looked up with "
+                                  "get_global_step(), and no one module-level variable is TF1's global step")
+            lines.append(f"{code(step)}.assign_add(1)")
         move.fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
     else:
         return [node.stmt]
     stmts = [cst.parse_statement(line + "\n") for line in lines]
     stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines) + cg.inner_comments(node.stmt))
     return stmts
-
-
-#: Calls that look the graph's global step up (TF2 keeps no graph to find it in).
-GLOBAL_STEP_LOOKUPS = frozenset({"train.get_global_step", "contrib.framework.get_global_step"})
-#: Calls that make the global step variable.
-GLOBAL_STEP_MAKERS = frozenset({
-    "train.get_or_create_global_step", "train.create_global_step",
-    "contrib.framework.get_or_create_global_step", "contrib.framework.create_global_step",
-})
-
-
-def global_step_source(move: MoveState, expr: cst.BaseExpression, stmt: cst.CSTNode) -> str:
-    """The global step a train op increments: `tf.train.get_global_step()` is the one module
-    name bound to the variable TF1 found (`global_step = tf.Variable(0, name="global_step")`,
-    `tf.train.get_or_create_global_step()`)."""
-    if not (isinstance(expr, cst.Call) and move.aliases.resolve(expr.func) in GLOBAL_STEP_LOOKUPS):
-        return code(expr)
-    found: list[str] = []
-    for top in move.module.body:
-        line = top.body[0] if isinstance(top, cst.SimpleStatementLine) and len(top.body) == 1 else None
-        if not (isinstance(line, cst.Assign) and len(line.targets) == 1 and isinstance(line.targets[0].target, cst.Name)
-                and isinstance(line.value, cst.Call)):
-            continue
-        path = move.aliases.resolve(line.value.func)
-        named = call_args(line.value, ("initial_value", "trainable", "collections", "validate_shape",
-                                       "caching_device", "name")).get("name")
-        if path in GLOBAL_STEP_MAKERS or path == "Variable" and isinstance(named, cst.SimpleString) \
-                and named.evaluated_value == "global_step":
-            found.append(line.targets[0].target.value)
-    if len(set(found)) != 1:
-        raise Unsupported(OPTIMIZER_RULE.id, move.line(stmt), "the global step is looked up with get_global_step() "
-                          "but no one module-level variable is TF1's global step")
-    return found[0]
 
 
 def return_source(

@@ -503,3 +503,82 @@ def test_a_default_session_lookup_read_otherwise_keeps_graph_mode() -> None:
         """))
     assert result.level == "partial"
     assert "get_default_session" in result.code
+
+
+
+def test_a_builder_method_called_once_from_init_is_inlined() -> None:
+    """`self._build_model()` in `__init__`: its graph is `__init__`'s, its docstring a comment."""
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        class Scaler:
+            def __init__(self, scope="scaler"):
+                with tf.variable_scope(scope):
+                    self._build_model()  # the graph
+
+            def _build_model(self):
+                '''Builds the graph.'''
+                self.x = tf.placeholder(tf.float32)
+                self.y = self.x * 3.0
+
+            def predict(self, sess, x):
+                return sess.run(self.y, {self.x: x})
+
+
+        scaler = Scaler()
+        with tf.Session() as sess:
+            print(scaler.predict(sess, 2.0))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Scaler:
+            def __init__(self, scope="scaler"):
+                # the graph
+                # Builds the graph.
+                @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+                def compute_y(x):
+                    y = x * 3.0
+                    return y
+                self.compute_y = compute_y
+
+            def predict(self, sess, x):
+                return self.compute_y(x).numpy()
+
+
+        scaler = Scaler()
+        print(scaler.predict(None, 2.0))
+        """,
+    )
+
+
+def test_a_builder_method_called_elsewhere_too_is_not_inlined() -> None:
+    result = rewrite_source(textwrap.dedent("""\
+        import tensorflow as tf
+
+
+        class Scaler:
+            def __init__(self, scope="scaler"):
+                with tf.variable_scope(scope):
+                    self._build_model()  # the graph
+
+            def _build_model(self):
+                '''Builds the graph.'''
+                self.x = tf.placeholder(tf.float32)
+                self.y = self.x * 3.0
+
+            def rebuild(self):
+                self._build_model()
+
+            def predict(self, sess, x):
+                return sess.run(self.y, {self.x: x})
+
+
+        scaler = Scaler()
+        with tf.Session() as sess:
+            print(scaler.predict(sess, 2.0))
+        """))
+    assert "def _build_model(self):" in result.code

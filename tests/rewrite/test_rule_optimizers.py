@@ -228,4 +228,4 @@ def test_get_global_step_with_no_global_step_keeps_graph_mode() -> None:
             sess.run(train)
         """))
     assert result.level == "partial"
-    assert any("no one module-level variable is TF1's global step" in f.message for f in result.findings)
+    assert any("and no one module-level variable is TF1's global step" in f.message for f in result.findings)
