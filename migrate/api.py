@@ -361,7 +361,7 @@ def _rewrite(
         return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
     code_text, limit = new_module.code, line_limit(text)
     if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement
-        new_module = wrap_long_lines(new_module, limit)
+        new_module = wrap_long_lines(new_module, limit, text)
         code_text = new_module.code
     code_text = realign_continuations(text, code_text)
     if moved and (unbound := new_reads(text, code_text)):

@@ -54,8 +54,9 @@ def test_nce_loss_draws_through_a_sampler_with_the_op_seed() -> None:
         "print(sess.run(loss, {x: [[1.0, 2.0, 3.0]], labels: [[1]]}))\n"
     )
     assert (
-        "sampled_values=tf.random.log_uniform_candidate_sampler(tf.cast(labels, tf.int64), 1, 1, True, 2, "
-        "seed=1)"
+        "            sampled_values=tf.random.log_uniform_candidate_sampler(\n"
+        "                tf.cast(labels, tf.int64), 1, 1, True, 2, seed=1\n"
+        "            ),\n"
     ) in code
 
 

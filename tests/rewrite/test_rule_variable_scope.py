@@ -601,7 +601,9 @@ def test_a_variables_trainable_flag_reads_the_layer_configuration_from_self() ->
                 self.w = self.add_weight(
                     name="w",
                     shape=[in_dim, self.units],
-                    initializer=lambda shape, dtype: tf.random.truncated_normal(shape, stddev=1.0 / self.units, seed=self.seed),
+                    initializer=lambda shape, dtype: tf.random.truncated_normal(
+                        shape, stddev=1.0 / self.units, seed=self.seed
+                    ),
                     trainable=self.train,
                 )
 
