@@ -40,9 +40,10 @@ def _global_step_name(module: cst.Module, aliases: Aliases) -> str | None:
         if path in MAKERS or (path == "Variable" and isinstance(named, cst.SimpleString)
                               and named.evaluated_value == "global_step"):
             found.append(line.targets[0].target.value)
+    top = {id(t) for t in _top_targets(module)}
     bound = [n for n in walk(module) if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name)
-             and n.target.value in found and n not in _top_targets(module)]
-    return found[0] if len(found) == 1 and not bound and len(set(found)) == 1 else None
+             and n.target.value in found and id(n) not in top]
+    return found[0] if len(found) == 1 and not bound else None
 
 
 def _top_targets(module: cst.Module) -> list[cst.AssignTarget]:
