@@ -304,6 +304,12 @@ def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutc
     return "\n".join(lines)
 
 
+def file_list(outcomes: list[FileOutcome]) -> str:
+    """One line per file not idiomatic: its level, path and the reasons it fell back."""
+    rows = [o for o in outcomes if o.level != "idiomatic"]
+    return "\n".join(f"{o.level:9} {o.path}: {'; '.join(o.reasons) or o.error}" for o in rows)
+
+
 def sample(scripts: list[FileOutcome], n: int | None) -> list[FileOutcome]:
     """Up to ``n`` scripts, taken in turn from each repository so every one is represented."""
     if n is None:
@@ -330,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-steps", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--files", action="store_true", help="also list every file not idiomatic, with its reasons")
     args = parser.parse_args(argv)
     exts = tuple("." + e.strip(".") for e in args.ext.split(","))
     start = time.perf_counter()
@@ -354,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
         for repo in repos:
             run_on_tf(args.tf_python, repo, [o for o in checked if o.repo == repo.name], args.timeout)
     print(report(outcomes, [r.name for r in repos], checked, args.top))
+    if args.files:
+        print("\n" + file_list(outcomes))
     print(f"\n{len(outcomes)} files from {len(repos)} repositories; rewrite pass {rewrite_wall:.0f} s, "
           f"total {time.perf_counter() - start:.0f} s wall.")
     return 0

@@ -20,6 +20,8 @@ pure get_variable wrapper, and the layers built from it own their penalties (`mo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from .api_table import REGULARIZERS
@@ -215,24 +217,67 @@ def losses_as_regularizers(
     return module.with_changes(body=body)
 
 
-def regularizer_constants(module: cst.Module, aliases: Aliases) -> dict[str, str]:
-    """Name -> source of each name the module binds once, at its top level, to a TF1 regularizer
-    of literal arguments (`regularizer = tf.contrib.layers.l2_regularizer(0.0001)`): stateless,
-    so a model built with that call once regularizes as TF1's calls of it did."""
+def regularizers_at_calls(module: cst.Module, aliases: Aliases, constants: dict[str, str]) -> dict[int, dict[str, str]]:
+    """Id of each call -> name -> source of the regularizers of constant arguments its names
+    hold there: bound once at the module's top level (`regularizer = tf.contrib.layers.
+    l2_regularizer(0.0001)`) for calls there and in functions not binding the name, or bound once
+    in the function making the call (`def train(): regularizer = l2_regularizer(RATE); y =
+    inference(x, regularizer)`). A regularizer is stateless, so a model built with that call
+    once regularizes as TF1's calls of it did. An argument naming a module constant
+    (`constants`: name -> literal) is written as its literal, which holds wherever the model is
+    built."""
     if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in walk(module)):
         return {}
+    top = _top_level_nodes(module)
+    top_counts: dict[str, int] = {}
+    for node in top:
+        for name, count in _bindings_of(node).items():
+            top_counts[name] = top_counts.get(name, 0) + count
+    module_level = _regularizers(module.body, top_counts, aliases, constants)
+    found: dict[int, dict[str, str]] = {}
+    if module_level:
+        found.update({id(c): module_level for c in top if isinstance(c, cst.Call)})
+    for func in walk(module):
+        if not (isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock)):
+            continue
+        counts = _binding_counts(func)
+        held = {k: v for k, v in module_level.items() if k not in counts}
+        held |= _regularizers(func.body.body, _binding_counts(func.body), aliases, constants)
+        if held:
+            found.update({id(c): held for c in walk(func.body) if isinstance(c, cst.Call)})
+    return found
+
+
+def _binding_counts(node: cst.CSTNode) -> dict[str, int]:
+    """How often each name is bound anywhere in `node` (parameters of functions in it too)."""
     counts: dict[str, int] = {}
-    for node in _top_level_nodes(module):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-            targets = [node.target]
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.AsName)):
-            targets = [node.name]
-        for name in (n for t in targets for n in walk(t)):
-            if isinstance(name, cst.Name):
-                counts[name.value] = counts.get(name.value, 0) + 1
+    for child in walk(node):
+        for name, count in _bindings_of(child).items():
+            counts[name] = counts.get(name, 0) + count
+    return counts
+
+
+def _bindings_of(node: cst.CSTNode) -> dict[str, int]:
+    """The names `node` itself binds (an assignment's targets, a def's name, a parameter)."""
+    targets: list[cst.CSTNode] = []
+    if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+        targets = [node.target]
+    elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.AsName, cst.Param)):
+        targets = [node.name]
+    counts: dict[str, int] = {}
+    for name in (n for t in targets for n in walk(t)):
+        if isinstance(name, cst.Name):
+            counts[name.value] = counts.get(name.value, 0) + 1
+    return counts
+
+
+def _regularizers(
+    body: Sequence[cst.BaseStatement], counts: dict[str, int], aliases: Aliases, constants: dict[str, str],
+) -> dict[str, str]:
+    """Name -> source of the regularizers of constant arguments `body`'s own statements bind
+    to a name bound once (`counts`)."""
     found: dict[str, str] = {}
-    for stmt in module.body:
+    for stmt in body:
         if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):
             continue
         assign = stmt.body[0]
@@ -243,10 +288,28 @@ def regularizer_constants(module: cst.Module, aliases: Aliases) -> dict[str, str
             and counts.get(target.value) == 1
             and isinstance(value, cst.Call)
             and aliases.resolve(value.func) in REGULARIZERS
-            and all(isinstance(a.value, (cst.Integer, cst.Float)) and not a.star for a in value.args)
+            and all(_constant(a.value, constants) and not a.star for a in value.args)
         ):
-            found[target.value] = cst.Module([]).code_for_node(value)
+            found[target.value] = cst.Module([]).code_for_node(value.visit(_Literals(constants)))
     return found
+
+
+def _constant(expr: cst.BaseExpression, constants: dict[str, str]) -> bool:
+    return isinstance(expr, (cst.Integer, cst.Float)) or isinstance(expr, cst.Name) and expr.value in constants
+
+
+class _Literals(cst.CSTTransformer):
+    """Module constants' names replaced by their literals."""
+
+    def __init__(self, constants: dict[str, str]) -> None:
+        super().__init__()
+        self.constants = constants
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        value = updated.value
+        if isinstance(value, cst.Name) and value.value in self.constants:
+            return updated.with_changes(value=cst.parse_expression(self.constants[value.value]))
+        return updated
 
 
 def _top_level_nodes(module: cst.Module) -> list[cst.CSTNode]:

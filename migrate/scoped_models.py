@@ -19,7 +19,7 @@ from .codegen import ReplaceNames, copy_lines, fill_lines, is_docstring, record_
 from .graph import Scope, call_args, calls_by_callee, memoised_walk, names_read
 from .imports import Aliases
 from .layer_seeds import LayerSeeds, SeedPlan
-from .loss_collection import regularizer_constants
+from .loss_collection import regularizers_at_calls
 from .op_seeds import is_random, uncounted
 from .report import Finding, Unsupported
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
@@ -698,11 +698,13 @@ class ModelBuilder:
         rebound = {n for s in body for n in bound_names(s)}
         # A shared instance takes its configuration from the arguments of its calls.
         calls = [] if self.shared is not None else self.calls_of(func.name.value)
-        constants = {} if self.module is None else {
-            **memoised_walk("constants", self.module, module_constants),
-            **regularizer_constants(self.module, self.aliases),
-        }
-        per_call = [_constant_arguments(c, params, constants) for c in calls] if scope_param or len(calls) == 1 else []
+        constants: dict[str, str] = {}
+        if self.module is not None:
+            constants = memoised_walk("constants", self.module, module_constants)
+        held = {} if self.module is None else regularizers_at_calls(self.module, self.aliases, constants)
+        per_call = [
+            _constant_arguments(c, params, {**constants, **held.get(id(c), {})}) for c in calls
+        ] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
         # A library function no code here calls: its importers give the configuration.
         api = self.library and self.shared is None and not calls
@@ -1323,6 +1325,7 @@ class _LayerCalls(cst.CSTTransformer):
             attr = default
         else:
             raise Unsupported(RULE.id, self.builder._line(original), "layer outside a named variable_scope")
+        layer_name = attr  # TF1's scope name, kept where the attribute takes another
         if attr in _MODEL_ATTRIBUTES:
             attr = f"{attr}_layer"
         if not attr.isidentifier():
@@ -1342,7 +1345,7 @@ class _LayerCalls(cst.CSTTransformer):
                 flag, arguments = _code(training), keras.inputs
             if any(k.endswith("_regularizer") for k in keras.keywords):
                 self.regularized.add(attr)
-        named = computed_name or repr(attr)
+        named = computed_name or repr(layer_name)
         if self.loop_names is not None and computed_name is None:
             named = ""  # a variable-free layer per iteration, named by Keras
         ctor = ", ".join(part for part in (ctor, f"name={named}" if named else "") if part)

@@ -27,6 +27,7 @@ from ..step_names import what_is_trained
 from . import contexts, layer_instances, optimizer_objects, run_sites, savers, summary_ops
 from .foreign_calls import check_foreign_calls
 from .state import TRAIN_METHODS, Item, MoveState
+from .steps import makes_updates
 
 # Keras objects a TF1 graph may build by name and then call, as it would a model instance.
 KERAS_OBJECTS = ("keras.layers.", "keras.Sequential", "keras.models.Sequential")
@@ -215,8 +216,20 @@ def kind_of(move: MoveState, value: cst.BaseExpression, deps: list[Node], item: 
         kind, info = train_kind(move, pairs, pairs.func, item)
         return kind, {**info, "unzipped": True}
     if path in VALUELESS_OPS:
-        return "tensor", {"valueless": True}
+        return "tensor", {"valueless": True, **grouped_ops(move, value, path)}
     return "tensor", {}
+
+
+def grouped_ops(move: MoveState, value: cst.Call, path: str) -> dict[str, object]:
+    """`tf.group(train_step, ema_op)` of ops the graph names: a step runs each of them in the
+    order they were built (TF1 set none), so the group itself leaves the step."""
+    args = [a for a in value.args if a.keyword is None]
+    if path != "group" or not args or any(a.star or not isinstance(a.value, cst.Name) for a in args):
+        return {}
+    nodes = [move.scope.lookup(a.value.value) for a in args]  # type: ignore[attr-defined]
+    if any(n is None or not makes_updates(move, n) for n in nodes):
+        return {}
+    return {"runs": [n.name for n in nodes if n is not None]}
 
 
 def makes_cells(move: MoveState, value: cst.BaseExpression) -> bool:

@@ -37,6 +37,10 @@ def flatten(
             move.fixed(SUMMARIES_RULE.id, stmt, f"{helper.name.value}() inlined: its summaries join the merge")
             flatten(move, inlined, prefix, out, names)
             continue
+        grouped = grouped_no_op(move, stmt)
+        if grouped is not None:
+            out.append(Item(grouped, prefix, move.line(stmt), names))
+            continue
         if isinstance(stmt, cst.With):
             new_prefix = graph_context(move, stmt, prefix)
             if new_prefix is not None:
@@ -50,6 +54,34 @@ def flatten(
         for part in gradients_hoisted(move, stmt):
             out.append(Item(part, prefix, move.line(stmt), names))
     return out
+
+
+def grouped_no_op(move: MoveState, stmt: cst.BaseStatement) -> cst.SimpleStatementLine | None:
+    """`with tf.control_dependencies([train_step, ema_op]): train_op = tf.no_op(name=...)` as
+    `train_op = tf.group(train_step, ema_op, name=...)`: TF1 builds the same op for both, a
+    no-op that runs the listed ones first."""
+    if not (isinstance(stmt, cst.With) and len(stmt.items) == 1 and isinstance(stmt.body, cst.IndentedBlock)
+            and len(stmt.body.body) == 1):
+        return None
+    call, inner = stmt.items[0].item, stmt.body.body[0]
+    if not (isinstance(call, cst.Call) and move.aliases.resolve(call.func) == "control_dependencies"
+            and len(call.args) == 1 and isinstance(call.args[0].value, (cst.List, cst.Tuple))
+            and all(isinstance(e.value, cst.Name) and not isinstance(e, cst.StarredElement)
+                    for e in call.args[0].value.elements)):
+        return None
+    if not (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1 and isinstance(inner.body[0], cst.Assign)
+            and isinstance(no_op := inner.body[0].value, cst.Call) and isinstance(no_op.func, cst.Attribute)
+            and move.aliases.resolve(no_op.func) == "no_op"
+            and all(a.keyword is not None and a.keyword.value == "name" for a in no_op.args)):
+        return None
+    ops = [cst.Arg(e.value) for e in call.args[0].value.elements]
+    group = no_op.with_changes(func=no_op.func.with_changes(attr=cst.Name("group")), args=[*ops, *no_op.args])
+    grouped = inner.with_changes(
+        body=[inner.body[0].with_changes(value=group)],
+        leading_lines=[*stmt.leading_lines, *cg.comments(inner.leading_lines)],
+    )
+    cg.record_line(move.lines, grouped, move.line(stmt))
+    return grouped
 
 
 def gradients_hoisted(move: MoveState, stmt: cst.BaseStatement) -> list[cst.BaseStatement]:

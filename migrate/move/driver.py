@@ -10,6 +10,7 @@ import libcst as cst
 
 from .. import codegen as cg
 from .. import feeds as feed_vars
+from ..codegen import code
 from ..eager_reads import Reads, find_reads
 from ..graph import INSIDE, calls_in, names_read, refers_to_tf
 from ..graph_classes import PREFIX as SELF_PREFIX
@@ -241,4 +242,16 @@ def check_driver_refs(move: MoveState, stmt: cst.BaseStatement, keyed: dict[int,
                 f"graph tensor {name.value.replace(SELF_PREFIX, 'self.')} used outside a session run",
             )
         if name.value in move.scope.sessions:
-            raise Unsupported(SESSION_RULE.id, move.line(stmt), f"session {name.value} used outside run()")
+            use = session_use(stmt, name)
+            raise Unsupported(SESSION_RULE.id, move.line(stmt), f"session {name.value} used outside run(){use}")
+
+
+def session_use(stmt: cst.BaseStatement, name: cst.Name) -> str:
+    """How a statement uses a session outside `run()`, for the finding: `: sess.graph`,
+    `: passed to saver.restore()`; empty when neither."""
+    for node in walk(stmt):
+        if isinstance(node, cst.Attribute) and node.value is name:
+            return f": {name.value}.{node.attr.value}"
+        if isinstance(node, cst.Call) and any(a.value is name for a in node.args):
+            return f": passed to {code(node.func)}()"
+    return ""

@@ -273,8 +273,11 @@ def make_function(
     grad_nodes = [n for n in inside if n.kind in ("train", "gradients", "compute_gradients")]
     tape_calls = [n for n in grad_nodes if n.kind != "train" or n.info["method"] == "minimize"]
     after_tape = set()
+    # Ops grouped with a train op run after its update, as the user listed them beside it.
+    beside_training = {m for n in inside if groups_training(move, n)
+                       for m in (move.scope.lookup(r) for r in n.info["runs"]) if m is not None}  # type: ignore[union-attr]
     for node in inside:
-        if node in grad_nodes or any(d in after_tape or d in grad_nodes for d in node.deps):
+        if node in grad_nodes or node in beside_training or any(d in after_tape or d in grad_nodes for d in node.deps):
             after_tape.add(node)
     forward = [n for n in inside if n not in after_tape]
     later = [n for n in inside if n in after_tape]
@@ -336,10 +339,21 @@ def make_function(
         statements.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=inner)))
     else:
         statements.extend(cg.strip_leading_blank(forward_stmts))
-    for source_or_stmt in later_sources:
+    # A removed group's comments go to the statement after it.
+    remarks: list[cst.EmptyLine] = []
+    for node, source_or_stmt in zip(later, later_sources):
+        if "runs" in node.info:
+            remarks += cg.comments(node.stmt.leading_lines) + cg.inner_comments(node.stmt)
+        if source_or_stmt and remarks:
+            first = source_or_stmt[0]
+            source_or_stmt = [first.with_changes(leading_lines=[*remarks, *first.leading_lines]), *source_or_stmt[1:]]
+            remarks = []
         statements.extend(source_or_stmt)
     if returns is not None:
-        statements.append(cst.parse_statement(f"return {returns}\n"))
+        statements.append(cst.parse_statement(f"return {returns}\n").with_changes(leading_lines=remarks))
+        remarks = []
+    if remarks:
+        statements.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=remarks))
     if not statements:
         statements.append(cst.parse_statement("pass\n"))
     # The collection's own statement left the step: every read of it there reads the owners.
@@ -359,7 +373,7 @@ def function_name(move: MoveState, fetch: cst.BaseExpression) -> str:
         n.value for n in names_read(fetch) if move.scope.lookup(n.value) is not None
     ))
     nodes = [move.scope.lookup(leaf) for leaf in leaves]
-    trained = [leaf for leaf, n in zip(leaves, nodes) if n is not None and n.kind == "train"]
+    trained = [leaf for leaf, n in zip(leaves, nodes) if n is not None and (n.kind == "train" or groups_training(move, n))]
     updates = any(n is not None and makes_updates(move, n) for n in nodes)
     if trained or not updates:  # an update of its own (`inc = v.assign_add(1)`) keeps its name
         train_ops = sum(1 for n in move.scope.nodes if n.kind == "train")
@@ -550,11 +564,29 @@ def after_tape_source(move: MoveState, node: Node, counter) -> list[cst.BaseStat
                                   "get_global_step(), and no one module-level variable is TF1's global step")
             lines.append(f"{code(step)}.assign_add(1)")
         move.fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
+    elif "runs" in node.info:
+        return grouped_runs(move, node)
     else:
         return [node.stmt]
     stmts = [cst.parse_statement(line + "\n") for line in lines]
     stmts[0] = stmts[0].with_changes(leading_lines=cg.comments(node.stmt.leading_lines) + cg.inner_comments(node.stmt))
     return stmts
+
+
+def groups_training(move: MoveState, node: Node) -> bool:
+    """Is `node` a group of ops one of which is a train op?"""
+    runs: list[str] = node.info.get("runs", [])  # type: ignore[assignment]
+    return any((m := move.scope.lookup(r)) is not None and m.kind == "train" for r in runs)
+
+
+def grouped_runs(move: MoveState, node: Node) -> list[cst.BaseStatement]:
+    """A group of the graph's ops leaves the step, which runs each of them already (its
+    comments go to the statement after it)."""
+    runs: list[str] = node.info["runs"]  # type: ignore[assignment]
+    if len(runs) > 1:
+        move.fixed(SESSION_RULE.id, node.stmt, f"{node.name}: TF1 ran {', '.join(runs)} in no set order; "
+                   "the step runs them in the order they were built")
+    return []
 
 
 def return_source(

@@ -69,3 +69,69 @@ def test_a_second_statement_after_the_guard_keeps_the_collection() -> None:
     source = BEFORE.replace("if regularizer != None:\n        tf.add_to_collection(",
                             "if regularizer != None: print(weights); tf.add_to_collection(")
     assert source != BEFORE and not _taken(source)
+
+
+def _held(source: str) -> dict[str, dict[str, str] | None]:
+    """Each call of `inference` -> the regularizers its names hold there."""
+    from migrate.loss_collection import regularizers_at_calls
+
+    module = cst.parse_module(source)
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "inference":
+                found.append(node)
+
+    module.visit(Calls())
+    held = regularizers_at_calls(module, collect_aliases(module), {"RATE": "0.01"})
+    return {cst.Module([]).code_for_node(c): held.get(id(c)) for c in found}
+
+
+def test_a_module_regularizer_of_a_constant_is_written_with_its_literal() -> None:
+    assert _held(
+        "import tensorflow as tf\n"
+        "regularizer = tf.contrib.layers.l2_regularizer(RATE)\n"
+        "y = inference(x, regularizer)\n"
+    ) == {"inference(x, regularizer)": {"regularizer": "tf.contrib.layers.l2_regularizer(0.01)"}}
+
+
+def test_a_module_regularizer_does_not_hold_where_a_function_binds_its_name() -> None:
+    assert _held(
+        "import tensorflow as tf\n"
+        "regularizer = tf.contrib.layers.l2_regularizer(0.1)\n"
+        "def build(x, regularizer):\n"
+        "    return inference(x, regularizer)\n"
+        "def main(x):\n"
+        "    return inference(x + 1, regularizer)\n"
+    ) == {
+        "inference(x, regularizer)": None,
+        "inference(x + 1, regularizer)": {"regularizer": "tf.contrib.layers.l2_regularizer(0.1)"},
+    }
+
+
+def test_a_function_local_regularizer_holds_at_the_calls_of_that_function_only() -> None:
+    assert _held(
+        "import tensorflow as tf\n"
+        "def train(x):\n"
+        "    regularizer = tf.contrib.layers.l2_regularizer(RATE)\n"
+        "    return inference(x, regularizer)\n"
+        "def evaluate(x, regularizer):\n"
+        "    return inference(x * 2, regularizer)\n"
+    ) == {
+        "inference(x, regularizer)": {"regularizer": "tf.contrib.layers.l2_regularizer(0.01)"},
+        "inference(x * 2, regularizer)": None,
+    }
+
+
+def test_a_local_regularizer_bound_twice_or_of_a_computed_rate_is_no_constant() -> None:
+    assert _held(
+        "import tensorflow as tf\n"
+        "def train(x, rate):\n"
+        "    regularizer = tf.contrib.layers.l2_regularizer(RATE)\n"
+        "    if x is None:\n"
+        "        regularizer = None\n"
+        "    a = inference(x, regularizer)\n"
+        "    other = tf.contrib.layers.l2_regularizer(rate)\n"
+        "    return inference(a, other)\n"
+    ) == {"inference(x, regularizer)": None, "inference(a, other)": None}
