@@ -57,6 +57,39 @@ def _initial_array(initial_value: Any, dtype: dtypes.DType | None) -> tuple[Any,
     return t._value, None
 
 
+_WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+
+
+def _refuse_updated_source(initial_value: Any) -> None:
+    """A variable a tf.function creates from a variable it has already written in this trace.
+
+    TF 2.21 lifts such an initializer out of the function only when it reads nothing the
+    function changed before it: otherwise it is computed in place on the first call and takes
+    the updated value (`v2 = tf.Variable(v)` after `v.assign_add(1)` starts at v + 1). The
+    engine computes every initializer before the body, so it refuses the case it would get wrong."""
+    engine_var = getattr(initial_value, "_engine_variable", initial_value)
+    sources = [engine_var] if isinstance(engine_var, Variable) else []
+    if isinstance(initial_value, SymbolicTensor):
+        todo, seen = [initial_value.op], set()
+        while todo:
+            op = todo.pop()
+            if id(op) in seen:
+                continue
+            seen.add(id(op))
+            if op.type == "ReadVariableOp":
+                sources.append(op.attrs["var"])
+            todo.extend(t.op for t in op.inputs)
+    if not sources:
+        return
+    graph = context.get_default_graph()
+    written = {id(getattr(v, "_engine_variable", v)) for op in graph.get_operations()
+               for v in ([op.attrs.get("var")] if op.type in _WRITES else op.attrs.get("writes", ()))}
+    if any(id(v) in written for v in sources):
+        from runtime.errors import Unsupported
+
+        raise Unsupported("a tf.function creating a variable from a variable it updated before in the same call")
+
+
 class Variable:
     """A mutable tensor. Reads and writes are ops, so they work eagerly, in graphs and in plans."""
 
@@ -73,6 +106,8 @@ class Variable:
         trace_ctx = context.current_trace()
         if trace_ctx is not None and not trace_ctx.may_create_variables:
             raise ValueError(SINGLETON_ERROR)
+        if trace_ctx is not None:
+            _refuse_updated_source(initial_value)
         dt = None if dtype is None else dtypes.as_dtype(dtype)
         self.trainable = True if trainable is None else bool(trainable)
         self.constraint = constraint

@@ -73,10 +73,13 @@ register("PyCall", _pycall_make, shape_fn=lambda i, a: a["specs"], stateful=True
 not_differentiable("PyCall")
 
 
-def py_call(fn: Any, inputs: list, specs: list, name: str | None = None) -> Any:
-    """Run ``fn(*arrays)`` as an op: now (eager) or on every execution (graph/function)."""
-    out = apply("PyCall", inputs, {"fn": fn, "specs": specs}, name=name)
-    return out
+def py_call(fn: Any, inputs: list, specs: list, name: str | None = None, writes: list | None = None) -> Any:
+    """Run ``fn(*arrays)`` as an op: now (eager) or on every execution (graph/function).
+    ``writes``: the variables it changes (an optimizer step's), for what reads them later."""
+    attrs = {"fn": fn, "specs": specs}
+    if writes:
+        attrs["writes"] = writes
+    return apply("PyCall", inputs, attrs, name=name)
 
 
 # --- printing -------------------------------------------------------------------------------------

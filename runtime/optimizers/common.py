@@ -37,7 +37,7 @@ def step_op(grads: list, hypers: list, update: Callable[[list, list], None], tra
             trace.step_applied()
         return ()
 
-    return py_call(kernel, g_ts + h_ts, [], name=name)
+    return py_call(kernel, g_ts + h_ts, [], name=name, writes=traced)
 
 
 def minus_step(value: np.ndarray, step: Any) -> Any:

@@ -299,3 +299,42 @@ def test_mean_kernel_matches_numpy_mean_bit_for_bit(dtype: type) -> None:
                     want = np.asarray(np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
                     got = np.asarray(_mean(x, axis, keepdims))
                 assert (got.dtype, got.shape, got.tobytes()) == (want.dtype, want.shape, want.tobytes())
+
+
+def test_a_variable_made_in_a_function_from_one_it_updated_is_refused(tmp_path: Path) -> None:
+    # TF 2.21 computes this initializer in place on the first call, after the update (the new
+    # variable starts at 2.0); the engine computes initializers before the body, so it refuses.
+    prog = tmp_path / "p.py"
+    prog.write_text(
+        "import tensorflow as tf\n"
+        "v = tf.Variable(1.0)\n"
+        "made = []\n"
+        "@tf.function\n"
+        "def f():\n"
+        "    v.assign_add(1.0)\n"
+        "    if not made:\n"
+        "        made.append(tf.Variable(v))\n"
+        "    return made[0].read_value()\n"
+        "print(f().numpy())\n"
+    )
+    out = run_engine(prog, face="tf2")
+    assert out.returncode != 0
+    assert "Unsupported: a tf.function creating a variable from a variable it updated before" in out.stderr
+
+
+def test_a_variable_made_in_a_function_from_one_it_did_not_update_starts_at_its_value(tmp_path: Path) -> None:
+    prog = tmp_path / "p.py"
+    prog.write_text(
+        "import tensorflow as tf\n"
+        "v = tf.Variable(1.0)\n"
+        "made = []\n"
+        "@tf.function\n"
+        "def f():\n"
+        "    if not made:\n"
+        "        made.append(tf.Variable(v))\n"
+        "    v.assign_add(1.0)\n"
+        "    return made[0].read_value()\n"
+        "print(f().numpy(), f().numpy(), v.numpy())\n"
+    )
+    out = run_engine(prog, face="tf2")
+    assert out.stdout == "1.0 1.0 3.0\n", out.stderr
