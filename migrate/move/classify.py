@@ -24,7 +24,15 @@ from ..rules.session import INIT_CALLS, SESSION_CALLS
 from ..rules.session import RULE as SESSION_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
 from ..step_names import what_is_trained
-from . import contexts, layer_instances, optimizer_objects, run_sites, savers, summary_ops
+from . import (
+    contexts,
+    layer_instances,
+    moving_averages,
+    optimizer_objects,
+    run_sites,
+    savers,
+    summary_ops,
+)
 from .foreign_calls import check_foreign_calls
 from .state import TRAIN_METHODS, Item, MoveState
 from .steps import makes_updates
@@ -167,6 +175,11 @@ def kind_of(move: MoveState, value: cst.BaseExpression, deps: list[Node], item: 
         return "variable", {"trainable": _trainable(value) and path == "Variable"}
     if path in OPTIMIZERS:
         return "optimizer", {"path": path, "call": value}
+    if path == "train.ExponentialMovingAverage":
+        return "averages", {}
+    averages = moving_averages.is_apply(move, value)
+    if averages is not None:
+        return "tensor", {"valueless": True, "averages": averages}
     if isinstance(value.func, cst.Name) and value.func.value in move.variable_factories:
         return "variable", {"trainable": True}
     if path in INIT_CALLS:

@@ -20,7 +20,7 @@ from ..rules.session import RULE as SESSION_RULE
 from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
 from ..walk import walk
-from . import contexts, layer_instances, optimizer_objects, savers, seeding
+from . import contexts, layer_instances, moving_averages, optimizer_objects, savers, seeding
 from .state import Item, MoveState
 
 #: The Saver methods a tf.train.Checkpoint takes over (`save` → `write`, `restore` → `read`).
@@ -88,6 +88,8 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
         return [seeded]  # type: ignore[list-item]
     if node.kind == "optimizer":
         return [replace_value(move, stmt, optimizer_objects.optimizer_source(move, node))]
+    if node.kind == "averages":
+        return [replace_value(move, stmt, moving_averages.averages_source(move, node))]
     if node.kind == "schedule":
         return [replace_value(move, stmt, optimizer_objects.schedule_source(move, node))]
     if node.kind == "saver":

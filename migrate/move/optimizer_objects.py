@@ -143,12 +143,16 @@ def collections_read(move: MoveState, expr: cst.CSTNodeT) -> cst.CSTNodeT:
 
 def collection_source(move: MoveState, node: Node) -> str:
     """Trainable variables of a TF1 collection, read from their owners inside the step."""
+    return trainable_source(move, node.info["scope"], node.stmt)  # type: ignore[arg-type]
+
+
+def trainable_source(move: MoveState, scope: str | None, stmt: cst.CSTNode) -> str:
+    """TF1's trainable variables (under `scope`, or all of them), read from their owners."""
     assert move.models is not None
-    scope = node.info["scope"]
     if scope is not None:
         instance = move.models.scoped_instances.get(str(scope))
         if instance is None:
-            raise Unsupported(SCOPE_RULE.id, move.line(node.stmt), f"no model owns scope {scope!r}")
+            raise Unsupported(SCOPE_RULE.id, move.line(stmt), f"no model owns scope {scope!r}")
         return f"{instance}.trainable_variables"
     plain = [n.name for n in move.scope.nodes if n.kind == "variable" and n.trainable and "container" not in n.info]
     parts = (["[" + ", ".join(plain) + "]"] if plain else []) + [
@@ -157,7 +161,7 @@ def collection_source(move: MoveState, node: Node) -> str:
                      *(str(n.info["instance"]) for n in move.scope.nodes if layer_instances.layer_has_weights(n))]
     ]
     if any("container" in n.info for n in move.scope.nodes):
-        raise Unsupported(SCOPE_RULE.id, move.line(node.stmt), "trainable_variables() over variable containers")
+        raise Unsupported(SCOPE_RULE.id, move.line(stmt), "trainable_variables() over variable containers")
     return " + ".join(parts) or "[]"
 
 

@@ -98,6 +98,7 @@ def checkpoint_source(move: MoveState) -> str:
     owners = [n.name for n in move.scope.nodes if n.kind == "variable"]
     owners += move.models.instances()
     owners += [str(n.info["instance"]) for n in move.scope.nodes if layer_instances.layer_has_weights(n)]
+    owners += [n.name for n in move.scope.nodes if n.kind == "averages"]  # the shadows TF1's Saver saved
     return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
 
 

@@ -123,6 +123,7 @@ class MoveState:
     inlined_calls: set[int] = field(default_factory=set)  # ids of the helper calls inlined
     name_scopes: NameScopes = field(default_factory=NameScopes)
     new_imports: set[str] = field(default_factory=set)  # stdlib modules the rewrite calls into
+    helper_sources: dict[str, str] = field(default_factory=dict)  # classes the rewrite defines: name -> source
     update_factories: set[str] = field(default_factory=set)  # functions returning a deferred update
     # module functions running sessions -> their parameters a call passes a session in
     session_params: dict[str, set[str]] = field(default_factory=dict)

@@ -26,7 +26,7 @@ from ..rules.optimizers import RULE as OPTIMIZER_RULE
 from ..rules.session import RULE as SESSION_RULE
 from ..step_names import step_base, update_base
 from ..walk import walk
-from . import contexts, optimizer_objects, run_sites, seeding, summary_ops
+from . import contexts, moving_averages, optimizer_objects, run_sites, seeding, summary_ops
 from .state import MoveState, StepFunction, assigns_by_name, assigns_in, bound_names, valueless
 
 # Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
@@ -273,13 +273,17 @@ def make_function(
     grad_nodes = [n for n in inside if n.kind in ("train", "gradients", "compute_gradients")]
     tape_calls = [n for n in grad_nodes if n.kind != "train" or n.info["method"] == "minimize"]
     after_tape = set()
-    # Ops grouped with a train op run after its update, as the user listed them beside it.
-    beside_training = {m for n in inside if groups_training(move, n)
-                       for m in (move.scope.lookup(r) for r in n.info["runs"]) if m is not None}  # type: ignore[union-attr]
     for node in inside:
-        if node in grad_nodes or node in beside_training or any(d in after_tape or d in grad_nodes for d in node.deps):
+        if node in grad_nodes or any(d in after_tape or d in grad_nodes for d in node.deps):
             after_tape.add(node)
-    forward = [n for n in inside if n not in after_tape]
+    # Ops grouped with a train op and not waiting for it, and moving averages, run between the
+    # tape and the updates: TF1 ran them as soon as the run began, so they read the variables
+    # as they were before the step's update.
+    averaged = [n for n in inside if "averages" in n.info]
+    grouped = {m for n in inside if groups_training(move, n)
+               for m in (move.scope.lookup(r) for r in n.info["runs"]) if m is not None}  # type: ignore[union-attr]
+    between = [n for n in inside if (n in grouped or n in averaged) and n not in after_tape]
+    forward = [n for n in inside if n not in after_tape and n not in between]
     later = [n for n in inside if n in after_tape]
     body: list[str] = []
     # A fetched decayed rate is the schedule at the step before this update, as in TF1.
@@ -296,6 +300,10 @@ def make_function(
         for leaf in beside_update if summary_ops.is_variable(move, leaf)
     }
     forward_stmts += [cst.parse_statement(f"{v} = tf.identity({k})\n") for k, v in read_first.items()]
+    if read_first and any(groups_training(move, n) for n in inside):
+        # Through a group TF1's threads read a fetched variable before or after the update.
+        move.fixed(SESSION_RULE.id, site, f"{', '.join(read_first)} fetched beside a group of updates: TF1 read "
+                   "it before or after them as its threads ran; the step reads it before", "info")
     forward_stmts += [inside_statement(move, n) for n in forward]
     # So is a summary of variables fetched beside it: taken once the forward pass ran.
     snapshots: dict[str, str] = {}
@@ -314,6 +322,17 @@ def make_function(
         watch = watched(move, grad_nodes, placeholders)
         body.append(f"with tf.GradientTape({'persistent=True' if persistent else ''}) as tape:")
         body.extend(f"    tape.watch({w})" for w in watch)
+    tracked = [moving_averages.track_and_apply(move, n) for n in averaged]
+    for node, (_, apply) in zip(averaged, tracked):
+        node.info["apply"] = apply
+    # Shadows are made before any update changes what they start from.
+    between_stmts = [cst.parse_statement(track + "\n") for track, _ in tracked]
+    for node in between:
+        if "averages" in node.info:
+            between_stmts.append(cst.parse_statement(f"{node.info['apply']}\n").with_changes(
+                leading_lines=cg.comments(node.stmt.leading_lines) + cg.inner_comments(node.stmt)))
+        else:
+            between_stmts.append(inside_statement(move, node))
     later_sources = [after_tape_source(move, n, counter) for n in later]
     returns, structure = return_source(move, fetch if returned is None else returned, read_first, snapshots)
     # Assemble text for the signature; statements are attached as nodes to keep comments.
@@ -339,6 +358,7 @@ def make_function(
         statements.append(with_stmt.with_changes(body=with_stmt.body.with_changes(body=inner)))
     else:
         statements.extend(cg.strip_leading_blank(forward_stmts))
+    statements.extend(between_stmts)
     # A removed group's comments go to the statement after it.
     remarks: list[cst.EmptyLine] = []
     for node, source_or_stmt in zip(later, later_sources):
@@ -566,6 +586,8 @@ def after_tape_source(move: MoveState, node: Node, counter) -> list[cst.BaseStat
         move.fixed(OPTIMIZER_RULE.id, node.stmt, f"{node.info['method']} → tape + apply_gradients")
     elif "runs" in node.info:
         return grouped_runs(move, node)
+    elif "averages" in node.info:
+        lines.append(str(node.info["apply"]))
     else:
         return [node.stmt]
     stmts = [cst.parse_statement(line + "\n") for line in lines]
@@ -583,7 +605,14 @@ def grouped_runs(move: MoveState, node: Node) -> list[cst.BaseStatement]:
     """A group of the graph's ops leaves the step, which runs each of them already (its
     comments go to the statement after it)."""
     runs: list[str] = node.info["runs"]  # type: ignore[assignment]
-    if len(runs) > 1:
+    trains = [r for r in runs if (m := move.scope.lookup(r)) is not None and m.kind == "train"]
+    others = [r for r in runs if r not in trains]
+    if trains and others:
+        move.fixed(SESSION_RULE.id, node.stmt, f"{node.name}: TF1 ran {', '.join(runs)} side by side; the step "
+                   f"runs {', '.join(others)} before the update of {', '.join(trains)}, which "
+                   f"{'they do' if len(others) > 1 else 'it does'} not wait for, reading the variables as "
+                   "TF1's run did")
+    elif len(runs) > 1:
         move.fixed(SESSION_RULE.id, node.stmt, f"{node.name}: TF1 ran {', '.join(runs)} in no set order; "
                    "the step runs them in the order they were built")
     return []

@@ -100,14 +100,15 @@ def test_a_group_of_a_train_op_and_an_update_runs_both_in_the_step() -> None:
         def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_sum(w * x)
+            count = n.assign_add(1.0)
             grads = tape.gradient(loss, [w])
             optimizer.apply_gradients(zip(grads, [w]))
-            count = n.assign_add(1.0)
 
 
         train_step([1.0, 2.0])
         print(n.numpy())
         """,
     )
-    assert "train_op: TF1 ran train_step, count in no set order; the step runs them in the order they were built" in [
+    assert ("train_op: TF1 ran train_step, count side by side; the step runs count before the update of "
+            "train_step, which it does not wait for, reading the variables as TF1's run did") in [
         f.message for f in result.findings]

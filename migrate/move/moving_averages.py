@@ -1,0 +1,115 @@
+"""`tf.train.ExponentialMovingAverage` of trained variables → a class defined in the file.
+
+TF 2.21's ExponentialMovingAverage rejects Keras 3 variables (it reads `dtype.base_dtype`
+of a string dtype), so the rewrite defines a small class computing TF1's averages: each
+shadow starts at its variable's initial value, as TF1's initializer made it, and every
+`apply` moves it toward the variable by `1 - min(decay, (1 + n) / (10 + n))`. A step makes
+the shadows (`track`) before it trains the variables: a variable a tf.function makes on its
+first call from one it updated earlier in that call takes the updated value.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..codegen import code
+from ..graph import Node, call_args
+from ..report import Unsupported
+from ..rules.optimizers import RULE as OPTIMIZER_RULE
+from ..walk import walk
+from . import optimizer_objects
+from .state import MoveState
+
+CLASS_NAME = "ExponentialMovingAverage"
+EMA_PARAMS = ("decay", "num_updates", "zero_debias", "name")
+APPLY_PARAMS = ("var_list",)
+
+CLASS_SOURCE = '''\
+class ExponentialMovingAverage(tf.Module):
+    """TF1's tf.train.ExponentialMovingAverage for Keras 3 variables, which TF 2.21's rejects:
+    track() makes each variable's shadow from its value before training changes it, apply()
+    moves the shadows toward the variables as TF1's did. A checkpoint holds the shadows."""
+
+    def __init__(self, decay, num_updates=None):
+        super().__init__()
+        self.decay = decay
+        self.num_updates = num_updates
+        self.shadows = []
+        self.positions = {}
+
+    def track(self, variables):
+        for variable in variables:
+            if id(variable) not in self.positions:
+                self.positions[id(variable)] = len(self.shadows)
+                self.shadows.append(tf.Variable(variable, trainable=False))
+
+    def apply(self, variables):
+        decay = tf.constant(self.decay, tf.float32)
+        if self.num_updates is not None:
+            updates = tf.cast(self.num_updates, tf.float32)
+            decay = tf.minimum(decay, (1.0 + updates) / (10.0 + updates))
+        for variable in variables:
+            shadow = self.average(variable)
+            shadow.assign_sub((shadow - variable) * (1.0 - decay))
+
+    def average(self, variable):
+        return self.shadows[self.positions[id(variable)]]
+'''
+
+
+def averages_source(move: MoveState, node: Node) -> str:
+    """The constructor of the file's class for `tf.train.ExponentialMovingAverage(...)`; the
+    object may only be applied (`average`, `variables_to_restore` read TF1 names)."""
+    call = node.value
+    assert isinstance(call, cst.Call)
+    args = call_args(call, EMA_PARAMS)
+    if any(a.star for a in call.args) or "decay" not in args:
+        raise Unsupported(OPTIMIZER_RULE.id, move.line(node.stmt), "ExponentialMovingAverage without a plain decay")
+    if "zero_debias" in args and code(args["zero_debias"]) != "False":
+        raise Unsupported(OPTIMIZER_RULE.id, move.line(node.stmt), "ExponentialMovingAverage(zero_debias=True)")
+    for attribute in walk(move.module):
+        if (isinstance(attribute, cst.Attribute) and isinstance(attribute.value, cst.Name)
+                and attribute.value.value == node.name and attribute.attr.value != "apply"):
+            raise Unsupported(OPTIMIZER_RULE.id, move.line(node.stmt),
+                              f"{node.name}.{attribute.attr.value}: only apply() of an ExponentialMovingAverage converts")
+    move.helper_sources[CLASS_NAME] = CLASS_SOURCE
+    updates = f", num_updates={code(args['num_updates'])}" if "num_updates" in args else ""
+    move.fixed(OPTIMIZER_RULE.id, node.stmt, f"tf.train.ExponentialMovingAverage → {CLASS_NAME}, defined in the file "
+               "(TF 2.21's rejects Keras 3 variables); its shadows start at the variables' initial values")
+    return f"{CLASS_NAME}({code(args['decay'])}{updates})"
+
+
+def applied_variables(move: MoveState, node: Node) -> str:
+    """The TF2 source of the variables `ema.apply(var_list)` averages."""
+    call = node.value
+    assert isinstance(call, cst.Call)
+    given = call_args(call, APPLY_PARAMS).get("var_list")
+    if given is None:
+        return optimizer_objects.trainable_source(move, None, node.stmt)
+    if isinstance(given, cst.Call) and not given.args and move.aliases.resolve(given.func) == "trainable_variables":
+        return optimizer_objects.trainable_source(move, None, node.stmt)
+    deps = move.scope.deps_of(given)
+    if isinstance(given, cst.Name) and deps and deps[0].kind == "collection":
+        return optimizer_objects.collection_source(move, deps[0])
+    if isinstance(given, (cst.List, cst.Tuple)) and deps and all(d.kind == "variable" for d in deps):
+        return code(given)
+    raise Unsupported(OPTIMIZER_RULE.id, move.line(node.stmt), "ExponentialMovingAverage.apply of variables the rewrite cannot list")
+
+
+def is_apply(move: MoveState, value: cst.BaseExpression) -> Node | None:
+    """The averages node of `ema.apply(...)`, when `ema` is one."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "apply"
+            and isinstance(value.func.value, cst.Name)):
+        return None
+    node = move.scope.lookup(value.func.value.value)
+    return node if node is not None and node.kind == "averages" else None
+
+
+def track_and_apply(move: MoveState, node: Node) -> tuple[str, str]:
+    """The step's statements for `ema.apply(...)`: the shadows made before any update, and
+    the averages moved."""
+    averages: Node = node.info["averages"]  # type: ignore[assignment]
+    variables = applied_variables(move, node)
+    move.fixed(OPTIMIZER_RULE.id, node.stmt, f"{averages.name}.apply → {averages.name}.track, making the shadows "
+               f"before any update, and {averages.name}.apply")
+    return f"{averages.name}.track({variables})", f"{averages.name}.apply({variables})"
