@@ -494,7 +494,11 @@ def _requalified(code: str, importer: _File, modules: list[_File], outputs: list
     reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
              and n.id in provided and n.id not in own]
     for imp in imports:
-        if imp.alias is not None and own.get(imp.alias):
+        kind = own.get(imp.alias or "")
+        # the import itself, moved by lines the rewrite added above it, binds it as before
+        itself = kind is not None and kind.startswith("import:") and kind.rsplit(".", 1)[-1].removeprefix(
+            "import:") == imp.module.stem
+        if imp.alias is not None and kind and not itself:
             raise Refused(f"the rewrite binds {imp.alias}, the name of an imported module")
     lines = code.split("\n")
     edits: dict[int, list[tuple[int, str]]] = {}

@@ -122,3 +122,19 @@ def test_a_module_opening_with_a_future_import_keeps_it_first() -> None:
     outcomes, refused = _rewrite(model_py=future, train_py=TRAIN)
     assert refused == {}
     assert outcomes[Path("/src/model.py")].code.startswith("from __future__ import division\n")
+
+
+def test_a_script_whose_rewrite_defines_classes_above_the_module_import_is_one_program() -> None:
+    # the moving averages' class goes after the first imports, so `import model` moves down
+    train = TRAIN.replace(b"train_op = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss)\n", (
+        b"step = tf.Variable(0, trainable=False)\n"
+        b"train_step = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss, global_step=step)\n"
+        b"ema = tf.train.ExponentialMovingAverage(0.9, step)\n"
+        b"ema_op = ema.apply(tf.trainable_variables())\n"
+        b"train_op = tf.group(train_step, ema_op)\n"))
+    assert train != TRAIN
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
+    assert refused == {}
+    assert {o.level for o in outcomes.values()} == {"idiomatic"}, [o.findings for o in outcomes.values()]
+    code = outcomes[Path("/src/train.py")].code
+    assert "class ExponentialMovingAverage(tf.Module):" in code and "import model\n" in code
