@@ -39,6 +39,7 @@ class GraphKeys:
     VARIABLES = "variables"
     WEIGHTS = "weights"
     BIASES = "biases"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
 
 
 class Operation:
@@ -242,7 +243,11 @@ class Graph:
                   name: str | None = None) -> Operation:
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        name = self.unique_name(name or opdef.name)
+        if name and name.endswith("/"):  # TF: a name scope's own name, taken as it is
+            name = name[:-1]
+            self._names_in_use.setdefault(name.lower(), 1)
+        else:
+            name = self.unique_name(name or opdef.name)
         control = [c for group in self._control_stack for c in group]
         op = Operation(self, opdef, inputs, attrs, name, control)
         self._ops.append(op)

@@ -28,7 +28,8 @@ CLASS_SOURCE = '''\
 class ExponentialMovingAverage(tf.Module):
     """TF1's tf.train.ExponentialMovingAverage for Keras 3 variables, which TF 2.21's rejects:
     track() makes each variable's shadow from its value before training changes it, apply()
-    moves the shadows toward the variables as TF1's did. A checkpoint holds the shadows."""
+    moves the shadows toward the variables as TF1's did. Shadows take TF1's names; a checkpoint
+    holds them."""
 
     def __init__(self, decay, num_updates=None):
         super().__init__()
@@ -41,7 +42,9 @@ class ExponentialMovingAverage(tf.Module):
         for variable in variables:
             if id(variable) not in self.positions:
                 self.positions[id(variable)] = len(self.shadows)
-                self.shadows.append(tf.Variable(variable, trainable=False))
+                name = getattr(variable, "path", None) or variable.name.split(":")[0]
+                name = f"{name}/ExponentialMovingAverage"
+                self.shadows.append(tf.Variable(variable, trainable=False, name=name))
 
     def apply(self, variables):
         decay = tf.constant(self.decay, tf.float32)

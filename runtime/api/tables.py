@@ -17,6 +17,7 @@ from runtime import initializers as I
 from runtime import losses_v1 as LV1
 from runtime import lr_schedules as LR
 from runtime import metrics_v1 as MV1
+from runtime import moving_averages as MA
 from runtime import nest
 from runtime import rnn as RNN
 from runtime import sampled as SAMPLED
@@ -188,8 +189,9 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "RMSPropOptimizer": O1.RMSPropOptimizer, "AdadeltaOptimizer": O1.AdadeltaOptimizer,
             "Optimizer": O1.Optimizer, "get_or_create_global_step": O1.get_or_create_global_step,
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
-TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1
+TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1 | {"ExponentialMovingAverage": MA.ExponentialMovingAverage}
 TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
+TRAIN_V2["ExponentialMovingAverage"] = MA.ExponentialMovingAverage
 LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "conv2d_transpose": L1.conv2d_transpose,
              "batch_normalization": L1.batch_normalization, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,
@@ -218,6 +220,7 @@ V1_ONLY = {
     "executing_eagerly_outside_functions": V1.executing_eagerly_outside_functions,
     "report_uninitialized_variables": V1.report_uninitialized_variables,
     "trace": LA.trace, "matrix_diag_part": LA.matrix_diag_part, "confusion_matrix": EV.confusion_matrix_v1,
+    "moving_average_variables": MA.moving_average_variables,
 } | V1_INIT_NAMES
 V1_ONLY = {k: v for k, v in V1_ONLY.items() if v is not None}
 V1_ONLY |= V1_TOP_MATH | CHECKS.TOP_V1
