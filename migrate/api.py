@@ -422,11 +422,12 @@ def _move(
     session to configure: its options become process settings made after the import); and
     the TF1-only names it wrote to run eagerly."""
     config = take_apart(module, aliases, lines)
-    if config is None:
-        move = ProgramMove(module, aliases, lines, findings, library=library)
-        return move.run(), move.eager_compat
-    move = ProgramMove(config.module, aliases, lines, findings, library=library)
+    move = ProgramMove(module if config is None else config.module, aliases, lines, findings, library=library)
     body = move.run()
+    if move.helper_sources:  # the classes the move defines, placed as the other rules' helpers
+        body = _with_helpers(body, move.helper_sources, aliases)
+    if config is None:
+        return body, move.eager_compat
     findings.extend(config.findings)
     return with_setup(body, config), move.eager_compat
 

@@ -79,20 +79,7 @@ class ProgramMove(MoveState):
                 if id(call) not in self.inlined_calls:
                     # its definition is gone: a call the move did not reach would fail
                     raise Unsupported(SUMMARIES_RULE.id, self.line(call), f"{name}() called where its summaries reach no merge")
-        body = self._with_helpers(unsuffixed(body, self.suffixed, self.lines, self.findings))
-        return self._with_imports(body)
-
-    def _with_helpers(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-        """The classes the rewrite defines, after the module's docstring and leading imports."""
-        if not self.helper_sources:
-            return body
-        at = 1 if body and cg.is_docstring(body[0]) else 0
-        while at < len(body) and isinstance(body[at], cst.SimpleStatementLine) and isinstance(
-                body[at].body[0], (cst.Import, cst.ImportFrom)):  # type: ignore[attr-defined]
-            at += 1
-        added = [cst.parse_statement(s).with_changes(leading_lines=cg.blank(2)) for s in self.helper_sources.values()]
-        rest = [body[at].with_changes(leading_lines=[*cg.blank(2), *cg.comments(body[at].leading_lines)]), *body[at + 1:]] if at < len(body) else []
-        return [*body[:at], *added, *rest]
+        return self._with_imports(unsuffixed(body, self.suffixed, self.lines, self.findings))
 
     def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         """`import <module>` lines for what the rewrite calls into, before the first import."""

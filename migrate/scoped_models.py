@@ -701,7 +701,8 @@ class ModelBuilder:
         constants: dict[str, str] = {}
         if self.module is not None:
             constants = memoised_walk("constants", self.module, module_constants)
-        held = {} if self.module is None else regularizers_at_calls(self.module, self.aliases, constants)
+        held = {} if self.module is None else memoised_walk(
+            "regularizers at calls", self.module, lambda m: regularizers_at_calls(m, self.aliases, constants))
         per_call = [
             _constant_arguments(c, params, {**constants, **held.get(id(c), {})}) for c in calls
         ] if scope_param or len(calls) == 1 else []

@@ -595,17 +595,22 @@ def after_tape_source(move: MoveState, node: Node, counter) -> list[cst.BaseStat
     return stmts
 
 
+def trained_in_group(move: MoveState, node: Node) -> list[str]:
+    """The train ops among the ops `node` groups (none when it groups none)."""
+    runs: list[str] = node.info.get("runs", [])  # type: ignore[assignment]
+    return [r for r in runs if (m := move.scope.lookup(r)) is not None and m.kind == "train"]
+
+
 def groups_training(move: MoveState, node: Node) -> bool:
     """Is `node` a group of ops one of which is a train op?"""
-    runs: list[str] = node.info.get("runs", [])  # type: ignore[assignment]
-    return any((m := move.scope.lookup(r)) is not None and m.kind == "train" for r in runs)
+    return bool(trained_in_group(move, node))
 
 
 def grouped_runs(move: MoveState, node: Node) -> list[cst.BaseStatement]:
     """A group of the graph's ops leaves the step, which runs each of them already (its
     comments go to the statement after it)."""
     runs: list[str] = node.info["runs"]  # type: ignore[assignment]
-    trains = [r for r in runs if (m := move.scope.lookup(r)) is not None and m.kind == "train"]
+    trains = trained_in_group(move, node)
     others = [r for r in runs if r not in trains]
     if trains and others:
         move.fixed(SESSION_RULE.id, node.stmt, f"{node.name}: TF1 ran {', '.join(runs)} side by side; the step "
