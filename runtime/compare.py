@@ -44,10 +44,13 @@ change of a gradient or of the parameters is found at any step
 Variables are paired by name, or by name once one side's leading scope is
 dropped (a Keras weight ``model/dense1/weight`` against the TF1 ``dense1/weight``);
 names that still do not match fall back to creation order and shape among the
-*model's* variables: those an optimizer updates, or, in a program that never
-steps, the trainable ones. Optimizer state (Adam moments, ``beta1_power``, Keras ``iteration``...)
-gets no gradient and has no counterpart on the other side by design, so an
-unpaired variable outside the model is left out and counted in a note.
+*model's* variables (those an optimizer updates, or, in a program that never
+steps, the trainable ones), then among the rest of the program's variables.
+Optimizer state (Adam moments, ``beta1_power``, Keras ``iterations``...) has no
+counterpart on the other side by design and is not traced. A model variable
+without a counterpart is a difference; any other variable without one (a
+counter, a moving average) makes the verdict *unverified*: its values were
+never compared.
 
 "First divergence" means first in the original program's order: the trace
 records how much stdout had been written when each variable was created and
@@ -97,6 +100,7 @@ class Comparison:
     variables_compared: int = 0
     printed_numbers_compared: int = 0
     notes: list[str] = field(default_factory=list)
+    uncompared: list[str] = field(default_factory=list)  # state paired with nothing: why not
 
 
 #: Optimizer steps whose values are judged at the base ``rtol``; past them it widens.
@@ -550,9 +554,10 @@ def pair_variables(
     old_first: dict[int, int] | None = None,
     new_first: dict[int, int] | None = None,
 ) -> dict[int, int]:
-    """Map old creation index -> new creation index: by name, else model order + shape.
+    """Map old creation index -> new creation index: by name, else order + shape.
 
-    A name matches the same name, or, failing that, the other side's name under
+    Names left unpaired pair by order and shape among the model's variables, then among the
+    rest of the state (counters, moving statistics). A name matches the same name, or, failing that, the other side's name under
     one more leading scope (see ``_pair_by_scope``). Model order is the order of the step
     that first updated each variable (``first_steps``), then creation order: a Keras layer
     is created where it is first called, so two models built in one order in TF1 may be
@@ -580,16 +585,21 @@ def pair_variables(
     def order(first: dict[int, int] | None) -> Any:
         return lambda v: ((first or {}).get(v["index"], math.inf), v["index"])
 
-    rest_new = sorted((v for v in new_vars if v["index"] not in taken and v["index"] in new_model),
-                      key=order(new_first))
-    for v in sorted(old_vars, key=order(old_first)):
-        if v["index"] in pairs or v["index"] not in old_model:
-            continue
-        for candidate in rest_new:
-            if _shape(candidate) == _shape(v):
-                pairs[v["index"]] = candidate["index"]
-                rest_new.remove(candidate)
-                break
+    for in_model in (True, False):  # the model's variables, then the rest of the state
+        rest_new = sorted(
+            (v for v in new_vars
+             if v["index"] not in taken and (v["index"] in new_model) == in_model),
+            key=order(new_first),
+        )
+        for v in sorted(old_vars, key=order(old_first)):
+            if v["index"] in pairs or (v["index"] in old_model) != in_model:
+                continue
+            for candidate in rest_new:
+                if _shape(candidate) == _shape(v):
+                    pairs[v["index"]] = candidate["index"]
+                    taken.add(candidate["index"])
+                    rest_new.remove(candidate)
+                    break
     return pairs
 
 
@@ -705,9 +715,17 @@ def _brief(record: dict[str, Any] | None) -> Any:
 
 
 def compare_traces(
-    old: dict[str, Any], new: dict[str, Any], tol: Tolerance, stats: _Stats, notes: list[str]
+    old: dict[str, Any],
+    new: dict[str, Any],
+    tol: Tolerance,
+    stats: _Stats,
+    notes: list[str],
+    uncompared: list[str],
 ) -> tuple[list[_Candidate], int]:
-    """Divergences in variables, updates and final state; and the number of steps compared."""
+    """Divergences in variables, updates and final state; and the number of steps compared.
+
+    State outside the model that pairs with nothing on the other side goes to ``uncompared``:
+    a counter the rewrite renamed and updates wrongly would otherwise pass unseen."""
     old_vars, new_vars = old["variables"], new["variables"]
     old_model, new_model = model_variables(old), model_variables(new)
     pairs = pair_variables(old_vars, new_vars, old_model, new_model, first_steps(old), first_steps(new))
@@ -770,15 +788,15 @@ def compare_traces(
                     ended=True,
                 )
             )
-    unpaired = sum(1 for v in old_vars if v["index"] not in pairs and v["index"] not in old_model)
-    unpaired += sum(
-        1 for v in new_vars if v["index"] not in reverse and v["index"] not in new_model
-    )
-    if unpaired:
-        notes.append(
-            f"{unpaired} variable(s) outside the model without a counterpart"
-            " (optimizer state) left out"
+    uncompared.extend(
+        f"the {side}'s {v['var']} (shape {_shape(v)}, line {v['line']}) has no counterpart"
+        for side, variables, paired, model in (
+            ("original", old_vars, pairs, old_model),
+            ("rewrite", new_vars, reverse, new_model),
         )
+        for v in variables
+        if v["index"] not in paired and v["index"] not in model
+    )
 
     # Starting values: a changed initializer shows here before it shows in a gradient.
     old_steps, new_steps = old["steps"], new["steps"]
@@ -1094,9 +1112,10 @@ def compare_runs(
     stats = _Stats()
     notes: list[str] = []
     candidates: list[_Candidate] = []
+    uncompared: list[str] = []
     steps_compared = 0
     if old.trace is not None and new.trace is not None:
-        found, steps_compared = compare_traces(old.trace, new.trace, tol, stats, notes)
+        found, steps_compared = compare_traces(old.trace, new.trace, tol, stats, notes, uncompared)
         candidates += found
         candidates += compare_summaries(
             old.trace.get("summaries", []), new.trace.get("summaries", []), tol, stats
@@ -1141,6 +1160,7 @@ def compare_runs(
         stats.variables,
         stats.printed_numbers,
         notes,
+        uncompared,
     )
 
 

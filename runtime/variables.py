@@ -23,6 +23,7 @@ class TracedValue:
     def __init__(self, var: Variable, path: str | None = None) -> None:
         self.var = var
         self.name = var.name
+        self.trainable = var.trainable
         if path is not None:
             self.path = path
 

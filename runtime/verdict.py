@@ -283,6 +283,10 @@ def _verify_in(
                        f"{lines}{after}", **common)
     if d is None and checked is not None and checked.unverified is not None:
         return Verdict("unverified", checked.unverified, **common)
+    if d is None and comparison.uncompared:
+        return Verdict("unverified", "variables outside the model pair with nothing on the other "
+                       f"side, so their values were not compared: {'; '.join(comparison.uncompared)}",
+                       **common)
     missed = _unreached(sources, new) if d is None else []
     if missed:
         return Verdict("unverified", _not_run_reason(missed, new), **common, not_run=missed)

@@ -345,7 +345,7 @@ def get_or_create_global_step(graph: Any = None) -> Variable:
         return existing[0]
     v = Variable(np.int64(0), trainable=False, name="global_step", dtype=dtypes.int64,
                  collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP]
-                 if not context.executing_eagerly() else None, _report=False)
+                 if not context.executing_eagerly() else None)
     return v
 
 

@@ -324,10 +324,10 @@ def test_names_fall_back_to_creation_order_and_shape() -> None:
     old_vars = [
         var("dense1/weight", 0, np.ones((3, 2))),
         var("dense1/bias", 1, np.zeros(2)),
-        var("beta1_power", 2, 0.9, trainable=False),
+        var("Variable_2", 2, 3.0, trainable=False),  # a counter, unnamed
     ]
     new_vars = [
-        var("iteration", 0, 1.0, trainable=False),
+        var("steps_seen", 0, 3.0, trainable=False),
         var("my_model/dense/kernel", 1, np.ones((3, 2))),
         var("my_model/dense/bias", 2, np.zeros(2)),
     ]
@@ -347,22 +347,34 @@ def test_names_fall_back_to_creation_order_and_shape() -> None:
         ],
     )
     assert model_variables(old.trace) == {0, 1} and model_variables(new.trace) == {1, 2}
-    assert pair_variables(old_vars, new_vars, {0, 1}, {1, 2}) == {0: 1, 1: 2}
+    # the model pairs among itself, the counter with the rest of the state
+    assert pair_variables(old_vars, new_vars, {0, 1}, {1, 2}) == {0: 1, 1: 2, 2: 0}
     result = compare_runs(old, new, TOL)
-    assert result.divergence is None
-    assert any("2 variable(s) outside the model" in note for note in result.notes)
+    assert result.divergence is None and result.uncompared == []
 
 
-def test_optimizer_state_reported_as_trainable_is_left_out_when_the_program_steps() -> None:
-    # an engine that does not say which variables are trainable: the steps tell
+def test_a_renamed_counter_with_another_value_is_a_difference() -> None:
+    steps = [step(("w", 0, 0.5))]
+    old = run("", [var("w", 0, 1.0), var("Variable_1", 1, 6.0, trainable=False, line=4)], steps)
+    new = run("", [var("w", 0, 1.0), var("count", 1, 5.0, trainable=False, line=7)], steps)
+    d = compare_runs(old, new, TOL).divergence
+    assert (d.observable, d.variable, d.old, d.new, d.new_line) == ("variable", "Variable_1", 6.0, 5.0, 7)
+
+
+def test_state_outside_the_model_without_a_counterpart_is_not_compared() -> None:
     old_vars = [var("a", 0, 1.0), var("b", 1, 2.0)]
-    new_vars = [var("a", 0, 1.0), var("b", 1, 2.0), var("sgd/iteration", 2, 300.0)]
+    new_vars = [var("a", 0, 1.0), var("b", 1, 2.0), var("examples_seen", 2, 300.0, trainable=False)]
     steps = [step(("a", 0, 0.5), ("b", 1, 0.5))]
     result = compare_runs(run("", old_vars, steps), run("", new_vars, steps), TOL)
     assert result.divergence is None
+    assert [u.split(" (")[0] for u in result.uncompared] == ["the rewrite's examples_seen"]
+    # the original's counter the rewrite drops is not compared either
+    result = compare_runs(run("", new_vars, steps), run("", old_vars, steps), TOL)
+    assert [u.split(" (")[0] for u in result.uncompared] == ["the original's examples_seen"]
     # without steps, trainable variables are the model: an extra one is a difference
+    new_vars[2]["trainable"] = True
     d = compare_runs(run("", old_vars), run("", new_vars), TOL).divergence
-    assert (d.observable, d.variable) == ("variable", "sgd/iteration")
+    assert (d.observable, d.variable) == ("variable", "examples_seen")
 
 
 def test_fallback_pairing_still_finds_a_value_difference() -> None:

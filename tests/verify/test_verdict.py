@@ -272,3 +272,13 @@ def test_a_difference_before_an_incomparable_print_is_still_different(write_prog
     new = write_program("print('total', 4.0)\nprint('tf.Tensor(3.0, shape=(), dtype=float32)')\n", "new.py")
     verdict = verify(old, new)
     assert verdict.status == "different", verdict.reason
+
+
+def test_a_counter_only_one_side_keeps_is_unverified_and_named(write_program) -> None:
+    old = program(write_program, "old.py", 1.0)
+    counted = TRAINING.replace('b = Var("b:0", 0.5)', 'b = Var("b:0", 0.5)\nseen = Var("seen:0", 12.0, trainable=False)')
+    new = write_program(counted.replace("SCALE", "1.0"), "new.py")
+    result = verify(old, new)
+    assert result.status == "unverified"
+    assert "the rewrite's seen (shape (), line 7) has no counterpart" in result.reason
+    assert verify(new, old).status == "unverified"
