@@ -609,6 +609,13 @@ class _Wrap(cst.CSTTransformer):
         item = layout.opened(last.item, 0, layout.base + len(header) - tail - len(code(last.item)))
         return updated if item is None else updated.with_changes(items=[*updated.items[:-1], last.with_changes(item=item)])
 
+    def leave_Decorator(self, original: cst.Decorator, updated: cst.Decorator) -> cst.Decorator:
+        """`@tf.function(input_signature=[...])` laid out as a statement's value, after its `@`."""
+        if self._fits("@" + code(updated.decorator)) or updated.trailing_whitespace.comment is not None:
+            return updated
+        layout = self._layout
+        return updated.with_changes(decorator=layout.statement(updated.decorator, layout.base + 1, None))
+
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         header = self._header(updated)
         if header is None or self._fits(header) or not _parameters(updated.params):

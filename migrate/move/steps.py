@@ -341,10 +341,8 @@ def make_function(
     specs = [] if any("iterator" in p.info for p in placeholders) else [placeholder_spec(move, p) for p in placeholders]
     if not specs:
         decorator = "@tf.function"
-    elif len(specs) == 1:
-        decorator = f"@tf.function(input_signature=[{specs[0]}])"
-    else:
-        decorator = "@tf.function(input_signature=[\n" + "".join(f"    {s},\n" for s in specs) + "])"
+    else:  # one line, which wrap_lines splits as black would when it is too long
+        decorator = f"@tf.function(input_signature=[{', '.join(specs)}])"
     stub = cst.parse_statement(f"{decorator}\ndef {name}({params}):\n    pass\n")
     assert isinstance(stub, cst.FunctionDef)
     statements: list[cst.BaseStatement] = []
@@ -451,7 +449,13 @@ def placeholder_spec(move: MoveState, placeholder: Node) -> str:
         shape = "[]"
     else:
         shape = code(args["shape"]) if "shape" in args else "None"
+    if dtype in _FLOAT32:  # TensorSpec's own default
+        return f"tf.TensorSpec({shape})"
     return f"tf.TensorSpec({shape}, {dtype})"
+
+
+#: The spellings of float32 a placeholder's dtype takes.
+_FLOAT32 = frozenset({"tf.float32", '"float"', "'float'", '"float32"', "'float32'", "tf.dtypes.float32"})
 
 
 def is_model_flag(move: MoveState, placeholder: Node) -> bool:

@@ -36,7 +36,7 @@ def test_class_with_session_parameter() -> None:
             def __init__(self, n):
                 self.w = tf.Variable(tf.ones([n]))
 
-                @tf.function(input_signature=[tf.TensorSpec([None, n], tf.float32)])
+                @tf.function(input_signature=[tf.TensorSpec([None, n])])
                 def compute_out(x):
                     out = tf.reduce_sum(x * self.w)
                     return out
@@ -183,7 +183,7 @@ def test_scope_argument_names_variables_and_lists_them() -> None:
                 params = [w]
                 self.optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
-                @tf.function(input_signature=[tf.TensorSpec([None, n], tf.float32)])
+                @tf.function(input_signature=[tf.TensorSpec([None, n])])
                 def train_step(x):
                     with tf.GradientTape() as tape:
                         loss = tf.reduce_sum(tf.square(x * w - 1.0))
@@ -326,7 +326,7 @@ def test_a_step_named_as_a_layer_of_init_does_not_shadow_it() -> None:
                 h_layer = Linear(n_hidden, name='h')
                 out = Linear(n_out, name='out')
 
-                @tf.function(input_signature=[tf.TensorSpec([None, n_in], tf.float32)])
+                @tf.function(input_signature=[tf.TensorSpec([None, n_in])])
                 def compute_out(x):
                     h = tf.nn.tanh(h_layer(x))
                     out_ = out(h)
@@ -367,7 +367,7 @@ def test_a_default_session_lookup_goes_with_the_runs_it_served() -> None:
 
         class Doubler:
             def __init__(self):
-                @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+                @tf.function(input_signature=[tf.TensorSpec(None)])
                 def compute_y(x):
                     y = x * 2.0
                     return y
@@ -416,7 +416,7 @@ def test_layers_under_a_scope_named_by_a_constructor_argument_convert() -> None:
             def __init__(self, scope="head"):
                 dense = tf.keras.layers.Dense(1, activation=None, kernel_initializer=tf.ones_initializer())
 
-                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                @tf.function(input_signature=[tf.TensorSpec([None, 2])])
                 def compute_y(x):
                     y = dense(x)
                     return y
@@ -461,10 +461,7 @@ def test_a_feed_dict_of_attribute_placeholders_is_keyed_by_their_names() -> None
 
         class Adder:
             def __init__(self):
-                @tf.function(input_signature=[
-                    tf.TensorSpec(None, tf.float32),
-                    tf.TensorSpec(None, tf.float32),
-                ])
+                @tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
                 def compute_total(a, b):
                     total = a + b
                     return total
@@ -539,7 +536,7 @@ def test_a_builder_method_called_once_from_init_is_inlined() -> None:
             def __init__(self, scope="scaler"):
                 # the graph
                 # Builds the graph.
-                @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+                @tf.function(input_signature=[tf.TensorSpec(None)])
                 def compute_y(x):
                     y = x * 3.0
                     return y

@@ -73,7 +73,7 @@ def test_the_layer_function_becomes_a_keras_layer() -> None:
         y_layer = Layer(3)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2])])
         def compute_y(x):
             y = y_layer(x)
             return y

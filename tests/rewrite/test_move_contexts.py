@@ -96,7 +96,7 @@ def test_a_group_of_a_train_op_and_an_update_runs_both_in_the_step() -> None:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_sum(w * x)

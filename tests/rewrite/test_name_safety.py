@@ -144,5 +144,5 @@ def test_a_notebooks_refused_rewrite_names_the_cell_and_its_line() -> None:
         for source in (graph + "\n", "with tf.Session()" + session)
     ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1).encode()
     # The step function, update line included, is the first cell's rewrite.
-    with pytest.raises(process.UnsafeRewrite, match=r"undefined name params \(cell 1, line 16\)$"):
+    with pytest.raises(process.UnsafeRewrite, match=r"undefined name params \(cell 1, line 13\)$"):
         process.rewrite_bytes(notebook, "train.ipynb", RewriteConfig())

@@ -86,7 +86,7 @@ def test_helper_creating_variables_with_no_scope_to_name_a_layer_is_inlined() ->
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 3])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 pred = tf.matmul(x, w)

@@ -17,7 +17,7 @@ def test_gradients_with_grad_ys_and_placeholder_input() -> None:
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([2])])
         def compute_g(x):
             with tf.GradientTape() as tape:
                 tape.watch(x)
@@ -56,7 +56,7 @@ def test_gradients_clipped_in_one_statement_are_bound_first() -> None:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([4, 3])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
@@ -96,7 +96,7 @@ def test_a_listing_read_by_the_loss_reads_the_variables_in_the_step() -> None:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([4, 3])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))
@@ -138,7 +138,7 @@ def test_pairs_zipped_with_a_listing_and_the_listing_fetched_read_the_variables(
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([4, 3])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(tf.matmul(x, w)))

@@ -25,7 +25,7 @@ def test_dense_layer_created_once_and_trained_through_its_variables() -> None:
         optimizer = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 h = h_layer(x)
@@ -113,7 +113,7 @@ def test_contrib_layers_get_contrib_defaults_and_keras_names() -> None:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 h = fc(x)
@@ -203,7 +203,7 @@ def test_keras_layer_built_in_the_graph_is_created_once_as_written() -> None:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 h = dense(x)
@@ -239,10 +239,7 @@ def test_keras_layers_built_by_name_in_a_graph_are_trained_through_their_variabl
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[
-            tf.TensorSpec([None, 2], tf.float32),
-            tf.TensorSpec([None, 2], tf.float32),
-        ])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2]), tf.TensorSpec([None, 2])])
         def train_step(a, b):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(head(encoder(a) - encoder(b)))

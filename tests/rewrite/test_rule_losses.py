@@ -44,7 +44,7 @@ def test_weighted_loss_keeps_compat_v1_in_eager_code() -> None:
         w = tf.Variable(1.0)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None])])
         def compute_loss(y):
             loss = tf.compat.v1.losses.mean_squared_error(y, w * y, weights=2.0)
             return loss

@@ -79,7 +79,7 @@ def test_learning_rate_placeholder_is_assigned_in_the_step() -> None:
         opt = tf.keras.optimizers.SGD(learning_rate=0.01)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([])])
         def train_step(lr):
             with tf.GradientTape() as tape:
                 loss = w * w

@@ -22,7 +22,7 @@ def test_placeholder_becomes_argument_with_signature() -> None:
 
 
         # inputs
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2])])
         def compute_y(x):
             y = tf.reduce_sum(x * 2.0)
             return y
@@ -89,7 +89,7 @@ def test_train_op_and_loss_unpacked_returns_loss_only() -> None:
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([3])])
         def train_step(x):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_sum(tf.square(w * x - 1.0))
@@ -156,7 +156,7 @@ def test_run_site_inside_a_function_defined_before_the_graph() -> None:
             return compute_y(value).numpy()
 
 
-        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([])])
         def compute_y(x):
             y = x + 1.0
             return y
@@ -300,7 +300,7 @@ def test_named_graph_entered_and_given_to_the_session_goes() -> None:
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([2])])
         def compute_y(x):
             y = tf.reduce_sum(x * 2.0)
             return y
@@ -688,7 +688,7 @@ def test_comments_of_session_calls_removed_inside_a_function_stay() -> None:
             return compute_y(v).numpy()
 
 
-        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec(None)])
         def compute_y(x):
             y = x * 2.0
             return y

@@ -65,7 +65,7 @@ def test_scoped_layers_become_model_with_shared_instance() -> None:
         net = Net()
 
 
-        @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([1, 4])])
         def compute_out(inp):
             out = net(inp)
             return out
@@ -331,7 +331,7 @@ def test_unnamed_layers_in_the_scope_each_call_opens_keep_tf1_default_names() ->
         critic = Critic(name='critic')
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2])])
         def compute_score(a):
             score = critic(a) - critic(2.0 * a)
             return score
@@ -477,7 +477,7 @@ def test_a_weights_initializer_reads_the_layer_configuration_from_self() -> None
         net = Net(name='net')
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 4])])
         def compute_out(x):
             out = net(x)
             return out
@@ -547,7 +547,7 @@ def test_a_scope_blocks_initializer_reads_the_models_argument_from_self() -> Non
         net = Net(n_hidden=3)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 4])])
         def compute_out(x):
             out = net(x)
             return out
@@ -625,7 +625,7 @@ def test_a_variables_trainable_flag_reads_the_layer_configuration_from_self() ->
         net = Net()
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 4])])
         def compute_out(inp):
             out = net(inp)
             return out

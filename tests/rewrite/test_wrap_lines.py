@@ -29,6 +29,20 @@ def test_otherwise_one_argument_per_line_with_a_trailing_comma() -> None:
     )
 
 
+def test_a_decorator_too_long_opens_as_black_opens_it() -> None:
+    specs = "tf.TensorSpec([None, 784]), tf.TensorSpec([None, 10])"
+    source = f"class M:\n    @tf.function(input_signature=[{specs}])\n    def step(self, x, y):\n        pass\n"
+    assert wrapped(source) == source  # fits: one line
+    assert wrapped(source, 85) == (
+        f"class M:\n    @tf.function(\n        input_signature=[{specs}]\n    )\n"
+        "    def step(self, x, y):\n        pass\n"
+    )
+    assert wrapped(source, 50) == (
+        "class M:\n    @tf.function(\n        input_signature=[\n            tf.TensorSpec([None, 784]),\n"
+        "            tf.TensorSpec([None, 10]),\n        ]\n    )\n    def step(self, x, y):\n        pass\n"
+    )
+
+
 def test_the_call_a_method_is_called_on_opens_when_the_method_call_cannot_help() -> None:
     source = "Manager(saver, os.path.dirname(logdir), max_to_keep=5, checkpoint_name=name).save(checkpoint_number=5)\n"
     assert wrapped(source, 76) == (
