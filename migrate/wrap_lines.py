@@ -610,7 +610,7 @@ class _Wrap(cst.CSTTransformer):
         return updated if item is None else updated.with_changes(items=[*updated.items[:-1], last.with_changes(item=item)])
 
     def leave_Decorator(self, original: cst.Decorator, updated: cst.Decorator) -> cst.Decorator:
-        """`@tf.function(input_signature=[...])` laid out as a statement's value, after its `@`."""
+        """A decorator laid out as a statement's value after its `@` (a step's long signature)."""
         if self._fits("@" + code(updated.decorator)) or updated.trailing_whitespace.comment is not None:
             return updated
         layout = self._layout

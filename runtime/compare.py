@@ -557,8 +557,8 @@ def pair_variables(
     """Map old creation index -> new creation index: by name, else order + shape.
 
     Names left unpaired pair by order and shape among the model's variables, then among the
-    rest of the state (counters, moving statistics). A name matches the same name, or, failing that, the other side's name under
-    one more leading scope (see ``_pair_by_scope``). Model order is the order of the step
+    rest of the state (counters, moving statistics). A name matches the same name, or, failing
+    that, the other side's name under one more leading scope (see ``_pair_by_scope``). Model order is the order of the step
     that first updated each variable (``first_steps``), then creation order: a Keras layer
     is created where it is first called, so two models built in one order in TF1 may be
     built in the other in TF2, yet each trains at the same steps as before.
