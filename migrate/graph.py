@@ -166,6 +166,11 @@ def refers_to_tf(expr: cst.CSTNode, aliases: Aliases) -> bool:
     return False
 
 
+def valueless(node: Node) -> bool:
+    """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
+    return node.kind == "train" or bool(node.info.get("valueless"))
+
+
 @dataclass
 class Scope:
     """The graph model of a scope: its nodes and the current binding of each name."""

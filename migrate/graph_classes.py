@@ -15,7 +15,7 @@ import libcst as cst
 
 from .class_scopes import scope_arguments, scoped_lists
 from .codegen import copy_lines, is_docstring, record_line
-from .graph import INSIDE, calls_in, names_read
+from .graph import INSIDE, calls_in, names_read, valueless
 from .report import Finding, Unsupported
 from .rules.session import RULE as SESSION_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
@@ -64,9 +64,9 @@ class GraphClass:
     name: str
     variables: set[str] = field(default_factory=set)
     # run sites outside the class (`sess.run(gan.fake, {gan.z: noise})`), by `external_key`:
-    # the step function attribute, the placeholder attributes it takes, in order, and the
-    # structure it returns
-    runs: dict[str, tuple[str, list[str], str]] = field(default_factory=dict)
+    # the step function attribute, the placeholder attributes it takes, in order, the
+    # structure it returns, and the positions of the fetch it returns (None: all of them)
+    runs: dict[str, ExternalStep] = field(default_factory=dict)
     savers: set[str] = field(default_factory=set)  # attributes holding a Saver (now a Checkpoint)
 
 
@@ -75,9 +75,29 @@ def _attributes(fetch: str, prefix: str) -> str:
     return re.sub(r"\w+", lambda m: prefix + m.group(), fetch)
 
 
-def external_key(fetch: str, fed: list[str]) -> str:
-    """A run site by its fetched attribute and the attributes it feeds."""
-    return f"{fetch} <- {', '.join(sorted(fed))}"
+@dataclass(frozen=True)
+class ExternalRun:
+    """A run site outside the class: the fetched attributes (`loss`, `[train, loss]`), the
+    attributes it feeds, and the positions its result unpacks into `_`."""
+
+    fetch: str
+    fed: tuple[str, ...]
+    discarded: tuple[int, ...] = ()
+
+    @property
+    def key(self) -> str:
+        dropped = f" _{','.join(map(str, self.discarded))}" if self.discarded else ""
+        return f"{self.fetch} <- {', '.join(sorted(self.fed))}{dropped}"
+
+
+@dataclass(frozen=True)
+class ExternalStep:
+    """The step function a converted class made for an `ExternalRun`."""
+
+    name: str
+    params: list[str]
+    structure: str
+    kept: list[int] | None = None
 
 
 #: The method holding the class's run sites found outside it, while the class is converted.
@@ -98,12 +118,12 @@ def _method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
 
 
 def convert_class(
-    cls: cst.ClassDef, make_move, lines: dict[int, int], external: list[tuple[str, list[str]]] = (),
+    cls: cst.ClassDef, make_move, lines: dict[int, int], external: list[ExternalRun] = (),
 ) -> tuple[list[cst.BaseStatement], GraphClass]:
     """The class with its graph moved into step functions built in `__init__`, after the
-    Layer/Model classes its variable-creating static methods became. `external` lists the
-    (fetched attribute, fed attributes) of its instances' run sites outside the class: each
-    gets a step function too."""
+    Layer/Model classes its variable-creating static methods became. `external` lists its
+    instances' run sites outside the class: each gets a step function too (returning only
+    what the site keeps, when it unpacks a train op's None into `_`)."""
     init = _method(cls, "__init__")
     assert init is not None
     move = make_move()
@@ -115,10 +135,7 @@ def convert_class(
         move.findings.append(Finding(SCOPE_RULE.id, line, 0, "variables listed by a constructor-named scope → the instance's variables", "fixed"))
     members = list(cls.body.body)  # type: ignore[union-attr]
     if external:
-        runs = "".join(
-            f"    tfmigrate__session.run({_attributes(fetch, 'self.')}, {{{', '.join(f'self.{f}: None' for f in fed)}}})\n"
-            for fetch, fed in external
-        )
+        runs = "".join(f"    {_external_statement(run)}\n" for run in external)
         members.append(cst.parse_statement(f"def {EXTERNAL}(self):\n{runs}"))
     init, classes, converted = _shared_models(cls, init, move, lines)
     init, block_classes = _scope_blocks(cls, init, move, lines)
@@ -179,12 +196,15 @@ def convert_class(
     })
     info.savers = {n[len(PREFIX):] for node in move.scope.nodes if node.kind == "saver"
                    for n in node.names if n.startswith(PREFIX)}
-    for fetch, fed in external:
-        step = move.functions.get(f"{_attributes(fetch, PREFIX)} -> {_attributes(fetch, PREFIX)}")
+    for run in external:
+        kept = _kept(move, run)
+        fetched = _attributes(run.fetch, PREFIX)
+        returned = fetched if kept is None else _returned(fetched, kept)
+        step = move.functions.get(f"{fetched} -> {returned}")
         if step is None or step.returns_structure not in ("single", "list", "nested", "nested_with_none", "none"):
             continue  # a variable read, or a fetch the module's run site reports on
         params = [p.name.removeprefix(PREFIX) for p in step.params]
-        info.runs[external_key(fetch, fed)] = (step.name.removeprefix(PREFIX), params, step.returns_structure)
+        info.runs[run.key] = ExternalStep(step.name.removeprefix(PREFIX), params, step.returns_structure, kept)
     rebuilt: list[cst.BaseStatement] = []
     for member in members:
         if member is init:
@@ -201,6 +221,35 @@ def convert_class(
     if placed:
         converted_cls = converted_cls.with_changes(leading_lines=blank)
     return [*placed, converted_cls], info
+
+
+def _external_statement(run: ExternalRun) -> str:
+    """The made-up run of an outside site inside the class, unpacked as the site unpacks it."""
+    feed = ", ".join(f"self.{f}: None" for f in run.fed)
+    call = f"tfmigrate__session.run({_attributes(run.fetch, 'self.')}, {{{feed}}})"
+    if not run.discarded:
+        return call
+    count = len(re.findall(r"\w+", run.fetch))
+    targets = ", ".join("_" if i in run.discarded else f"tfmigrate__kept{i}" for i in range(count))
+    return f"{targets} = {call}"
+
+
+def _kept(move, run: ExternalRun) -> list[int] | None:
+    """The positions a step for an outside site returns when every op it fetches (a train op,
+    a group: TF1 gave None) is unpacked into `_` there; None when it returns all."""
+    attrs = re.findall(r"\w+", run.fetch)
+    if not run.discarded or not run.fetch.startswith(("[", "(")):
+        return None
+    ops = {i for i, a in enumerate(attrs) if (n := move.scope.lookup(PREFIX + a)) is not None and valueless(n)}
+    if not ops or not ops <= set(run.discarded) or len(ops) == len(attrs):
+        return None
+    return [i for i in range(len(attrs)) if i not in ops]
+
+
+def _returned(fetched: str, kept: list[int]) -> str:
+    """The source of what a step returns for the kept positions of a fetched list."""
+    names = [n for i, n in enumerate(re.findall(r"\w+", fetched)) if i in kept]
+    return names[0] if len(names) == 1 else f"[{', '.join(names)}]"
 
 
 def _shared_models(

@@ -20,7 +20,7 @@ from . import codegen as cg
 from .builder_methods import inline_builder_methods
 from .global_steps import resolve_global_step
 from .graph import INSIDE, Scope, calls_by_callee, calls_in, memoised_walk, names_read
-from .graph_classes import convert_class, is_graph_class
+from .graph_classes import ExternalRun, convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
 from .inline import inline_builders
 from .layer_name_scopes import open_name_scopes
@@ -217,14 +217,15 @@ class ProgramMove(MoveState):
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
         return None
 
-    def _external_runs(self, cls: str) -> list[tuple[str, list[str]]]:
-        """(fetched attribute, fed attributes) of each `sess.run(inst.attr, {inst.ph: ...})` on an
-        instance `inst = cls(...)` of the module: the class makes a step function for each."""
+    def _external_runs(self, cls: str) -> list[ExternalRun]:
+        """Each `sess.run(inst.attr, {inst.ph: ...})` on an instance `inst = cls(...)` (or
+        `self.inst = cls(...)`) of the module: the class makes a step function for each."""
         instances = memoised_walk("instances", self.module, _instances_by_class).get(cls, set())
         runs = memoised_walk("runs by owner", self.module, _runs_by_owner)
-        found: list[tuple[str, list[str]]] = []
+        targets = memoised_walk("run targets", self.module, _run_targets)
+        found: list[ExternalRun] = []
         for _, call in sorted((p for i in instances for p in runs.get(i, [])), key=lambda p: p[0]):
-            site = run_sites.instance_run(call, instances)
+            site = run_sites.instance_run(call, instances, targets.get(id(call)))
             if site is not None and site not in found:
                 found.append(site)
         return found
@@ -233,6 +234,7 @@ class ProgramMove(MoveState):
         return ProgramMove(
             self.module, self.aliases, self.lines, self.findings,
             used_names=self.used_names, suffixed=self.suffixed, models=self.models, gap=1, class_mode=True,
+            graph_classes=self.graph_classes,
             summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
             helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
             helper_sources=self.helper_sources,
@@ -401,18 +403,25 @@ def _globals_read(func: cst.FunctionDef) -> list[str]:
 
 
 def _runs_by_owner(node: cst.CSTNode) -> dict[str, list[tuple[int, cst.Call]]]:
-    """`<session>.run(...)` calls under ``node`` (numbered in order) by the one name whose
-    attributes they fetch (`inst` of `sess.run([inst.a, inst.b])`)."""
+    """`<session>.run(...)` calls under ``node`` (numbered in order) by the one instance whose
+    attributes they fetch (`inst` of `sess.run([inst.a, inst.b])`, `self.inst` of
+    `self.sess.run(self.inst.a)`)."""
     index: dict[str, list[tuple[int, cst.Call]]] = {}
     for number, call in enumerate(calls_by_callee(node).get(".run", [])):
         if not call.args or call.args[0].keyword is not None:
             continue
         fetch = call.args[0].value
         elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
-        owners = {e.value.value for e in elements if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)}
-        if len(owners) == 1:
-            index.setdefault(owners.pop(), []).append((number, call))
+        owners = {run_sites.instance_owner(e) for e in elements}
+        if len(owners) == 1 and None not in owners:
+            index.setdefault(owners.pop(), []).append((number, call))  # type: ignore[arg-type]
     return index
+
+
+def _run_targets(node: cst.CSTNode) -> dict[int, cst.BaseAssignTargetExpression]:
+    """What each call assigned whole to one target under ``node`` is unpacked into, by its id."""
+    return {id(a.value): a.targets[0].target for a in memoised_walk("assigns", node, assigns_in)
+            if len(a.targets) == 1 and isinstance(a.value, cst.Call)}
 
 
 def _loops(module: cst.Module) -> list[cst.CSTNode]:
@@ -440,11 +449,16 @@ def _as_assign(aug: cst.AugAssign) -> cst.AugAssign | cst.Assign:
 
 
 def _instances_by_class(node: cst.CSTNode) -> dict[str, set[str]]:
-    """The names bound by `name = Cls(...)` under ``node``, by the plain name called."""
+    """The instances made by `name = Cls(...)` (or `self.name = Cls(...)`, spelled
+    `self.name`) under ``node``, by the plain name called."""
     index: dict[str, set[str]] = {}
     for assign in memoised_walk("assigns", node, assigns_in):
         value, targets = assign.value, assign.targets
-        if (len(targets) == 1 and isinstance(targets[0].target, cst.Name) and isinstance(value, cst.Call)
-                and isinstance(value.func, cst.Name)):
-            index.setdefault(value.func.value, set()).add(targets[0].target.value)
+        if not (len(targets) == 1 and isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            continue
+        target = targets[0].target
+        if isinstance(target, cst.Name):
+            index.setdefault(value.func.value, set()).add(target.value)
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+            index.setdefault(value.func.value, set()).add(f"self.{target.attr.value}")
     return index

@@ -32,8 +32,10 @@ from migrate.rules.imports import SEGMENT_MARK
 from migrate.scoped_models import module_constants
 
 SEGMENT = "pass  " + SEGMENT_MARK + "{}"
-IMPORT_MARK = "pass  # tfmigrate:import:{}"
-_IMPORT_LINE = re.compile(r"^([ \t]*)pass  # tfmigrate:import:(\d+)$")
+#: An import of the importer's that names a module of the program, while the files are one
+#: script: an import statement still, so code the rewrite adds goes below it as below the others.
+IMPORT_MARK = "import tfmigrate__import_{}"
+_IMPORT_LINE = re.compile(r"^([ \t]*)import tfmigrate__import_(\d+)$")
 #: A line importing a module, in a file not combined with modules (a notebook's cells).
 _IMPORTING = r"(?m)^\s*(?:import\s+(?:[\w.]+\s*,\s*)*{0}\b|from\s+{0}\s+import\b)"
 RULE = "TF102"
@@ -481,8 +483,12 @@ def _requalified(code: str, importer: _File, modules: list[_File], outputs: list
     tree = ast.parse(code)
     by_path = {m.path: i for i, m in enumerate(modules)}
     imports = [imp for imp in importer.imports if imp.module in by_path]
-    skip = {imp.line for imp in imports}
-    own = _bound_anywhere(tree, skip)
+    original = importer.text.split("\n")
+    lines = code.split("\n")
+    # the imports' own lines, where lines the rewrite added above them moved them
+    at = {imp.line: next((i for i, line in enumerate(lines) if line == original[imp.line - 1]), imp.line - 1)
+          for imp in imports}
+    own = _bound_anywhere(tree, {row + 1 for row in at.values()})
     provided: dict[str, LocalImport] = {}
     for imp in imports:
         top = _top_bindings(ast.parse(outputs[by_path[imp.module]]))
@@ -500,7 +506,6 @@ def _requalified(code: str, importer: _File, modules: list[_File], outputs: list
             "import:") == imp.module.stem
         if imp.alias is not None and kind and not itself:
             raise Refused(f"the rewrite binds {imp.alias}, the name of an imported module")
-    lines = code.split("\n")
     edits: dict[int, list[tuple[int, str]]] = {}
     wanted: dict[int, list[str]] = {imp.line: list(imp.names) for imp in imports if imp.alias is None}
     for node in reads:
@@ -515,13 +520,12 @@ def _requalified(code: str, importer: _File, modules: list[_File], outputs: list
             raw = raw[:at] + text.encode("utf-8") + raw[at:]
         lines[number - 1] = raw.decode("utf-8")
     read = {n.id for n in reads}
-    original = importer.text.split("\n")
     replaced: dict[int, str | None] = {}  # row -> its new text; None: the row goes
     for imp in imports:
         names = [n for n in wanted.get(imp.line, []) if n in read]
         if imp.alias is not None or names == list(imp.names):
             continue
-        row = next(i for i, line in enumerate(lines) if line == original[imp.line - 1])
+        row = at[imp.line]
         indent = lines[row][: len(lines[row]) - len(lines[row].lstrip())]
         replaced[row] = f"{indent}from {imp.module.stem} import {', '.join(names)}" if names else None
     kept = [replaced.get(i, line) for i, line in enumerate(lines)]

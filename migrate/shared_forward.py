@@ -133,10 +133,32 @@ def _fresh(taken: set[str], outputs: list[str], takes_inputs: bool) -> str | Non
 
 
 def share_forward(module: cst.Module) -> cst.Module:
-    """The module with each run of leading statements that several steps repeat defined once."""
-    body = list(module.body)
+    """The module with each run of leading statements that several steps of one block repeat
+    defined once in that block: the module's own steps, and those nested in a function or in
+    a class's `__init__` (each a closure over what it reads there)."""
+    return module.visit(_Blocks(_names(module)))
+
+
+class _Blocks(cst.CSTTransformer):
+    """Shares the forward pass of the steps in the module body and in every indented block."""
+
+    def __init__(self, taken: set[str]) -> None:
+        super().__init__()
+        self.taken = taken
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        body = _shared_in(list(updated.body), self.taken, gap=1)
+        return updated if body is None else updated.with_changes(body=body)
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        body = _shared_in(list(updated.body), self.taken, gap=2)
+        return updated if body is None else updated.with_changes(body=body)
+
+
+def _shared_in(body: list[cst.BaseStatement], taken: set[str], gap: int) -> list[cst.BaseStatement] | None:
+    """The statements of one block with its steps' shared leading statements defined once, as
+    a function above the first of them; None when no steps share any."""
     steps = [_step(i, s) for i, s in enumerate(body) if _is_step(s)]
-    taken = _names(module)
     groups: dict[str, list[_Step]] = {}
     for step in steps:
         if step.lead:
@@ -152,14 +174,14 @@ def share_forward(module: cst.Module) -> cst.Module:
         for step, call in zip(group, calls):
             body[step.index] = _replaced(step, call, count)
     if not helpers:
-        return module
+        return None
     out: list[cst.BaseStatement] = []
     for i, stmt in enumerate(body):
         if i in helpers:
             out.append(helpers[i].with_changes(leading_lines=stmt.leading_lines))
-            stmt = stmt.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+            stmt = stmt.with_changes(leading_lines=[cst.EmptyLine(indent=False) for _ in range(gap)])
         out.append(stmt)
-    return module.with_changes(body=out)
+    return out
 
 
 def _helper(group: list[_Step], taken: set[str]) -> tuple[cst.FunctionDef, list[cst.BaseStatement], int] | None:

@@ -7,14 +7,24 @@ from __future__ import annotations
 import libcst as cst
 
 from ..codegen import code
-from ..graph import INSIDE, Node, call_args, calls_by_callee, calls_in, memoised_walk, names_read
+from ..graph import (
+    INSIDE,
+    Node,
+    call_args,
+    calls_by_callee,
+    calls_in,
+    memoised_walk,
+    names_read,
+    valueless,
+)
+from ..graph_classes import ExternalRun, ExternalStep
 from ..op_seeds import is_random, uncounted
 from ..report import Unsupported
 from ..rules.data import RULE as DATA_RULE
 from ..rules.session import INIT_CALLS, SESSION_CALLS
 from ..walk import walk
 from . import savers
-from .state import MoveState, valueless
+from .state import MoveState
 
 
 def session_with_ids(move: MoveState, stmt: cst.BaseStatement) -> set[int]:
@@ -42,6 +52,10 @@ def unpacked_ops(move: MoveState, assign: cst.Assign) -> tuple[list[int], cst.Ba
     site = run_site(move, assign.value)
     if site is None or not isinstance(target, (cst.Tuple, cst.List)):
         return None
+    outside = instance_run(assign.value, set(move.graph_instances), target)
+    if outside is not None:
+        step = instance_step_of(move, outside, assign.value)
+        return None if step is None or step.kept is None else (step.kept, _kept_target(target, step.kept))
     fetch = site[0]
     if not isinstance(fetch, (cst.List, cst.Tuple)) or len(fetch.elements) != len(target.elements):
         return None
@@ -54,11 +68,30 @@ def unpacked_ops(move: MoveState, assign: cst.Assign) -> tuple[list[int], cst.Ba
             keep.append(i)
     if not keep or len(keep) == len(fetch.elements):
         return None
+    return keep, _kept_target(target, keep)
+
+
+def _kept_target(target: cst.Tuple | cst.List, keep: list[int]) -> cst.BaseAssignTargetExpression:
+    """The unpacking target with only the kept positions."""
     kept = [target.elements[i].value for i in keep]
-    new_target = kept[0] if len(kept) == 1 else target.with_changes(
+    return kept[0] if len(kept) == 1 else target.with_changes(  # type: ignore[return-value]
         elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in (target.elements[i] for i in keep)]
     )
-    return keep, new_target  # type: ignore[return-value]
+
+
+def instance_step_of(move: MoveState, run: ExternalRun, site: cst.Call, keep: list[int] | None = None) -> ExternalStep | None:
+    """The step function the converted class of the site's instance made for it (`keep`: the
+    one returning just those positions, made for a site unpacking its ops into `_`)."""
+    fetch = site.args[0].value
+    first = fetch.elements[0].value if isinstance(fetch, (cst.List, cst.Tuple)) else fetch  # type: ignore[attr-defined]
+    owner = instance_owner(first)
+    if owner not in move.graph_instances:
+        return None
+    runs = move.graph_instances[owner].runs
+    if keep is None:
+        return runs.get(run.key)
+    plain = ExternalRun(run.fetch, run.fed).key
+    return next((step for key, step in runs.items() if key.startswith(plain) and step.kept == keep), None)
 
 
 def element_nodes(move: MoveState, seq: cst.List | cst.Tuple) -> list[Node | None]:
@@ -280,9 +313,25 @@ def feed_of(call: cst.Call) -> cst.BaseExpression | None:
     return args.get("feed_dict")
 
 
-def instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] | None:
-    """(fetched attributes, fed attributes) of `<session>.run(inst.attr, {inst.ph: value, ...})`
-    on one of `instances` (`[a, b]` for a list of its attributes); None for any other call."""
+def instance_owner(expr: cst.BaseExpression) -> str | None:
+    """The instance an attribute belongs to: `inst` of `inst.a`, `self.inst` of
+    `self.inst.a` (a driver class holding the model it runs); None for anything else."""
+    if not isinstance(expr, cst.Attribute):
+        return None
+    owner = expr.value
+    if isinstance(owner, cst.Name):
+        return owner.value
+    if isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self":
+        return f"self.{owner.attr.value}"
+    return None
+
+
+def instance_run(
+    call: cst.Call, instances: set[str], target: cst.BaseAssignTargetExpression | None = None,
+) -> ExternalRun | None:
+    """`<session>.run(inst.attr, {inst.ph: value, ...})` on one of `instances` (`[a, b]` for a
+    list of its attributes), with the positions `target` (what the result is assigned to)
+    unpacks into `_`; None for any other call."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
         return None
@@ -290,9 +339,7 @@ def instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] |
     if call.args[0].keyword is not None:
         return None
     elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
-    if not all(isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) for e in elements):
-        return None
-    owners = {e.value.value for e in elements}  # type: ignore[attr-defined]
+    owners = {instance_owner(e) for e in elements}
     if len(owners) != 1 or not owners <= instances:
         return None
     owner = owners.pop()
@@ -305,7 +352,11 @@ def instance_run(call: cst.Call, instances: set[str]) -> tuple[str, list[str]] |
             return None
         for element in feed.elements:
             key = element.key if isinstance(element, cst.DictElement) else None
-            if not (isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name) and key.value.value == owner):
+            if key is None or instance_owner(key) != owner:
                 return None
-            fed.append(key.attr.value)
-    return fetched, fed
+            fed.append(key.attr.value)  # type: ignore[attr-defined]
+    discarded: tuple[int, ...] = ()
+    if (isinstance(fetch, (cst.List, cst.Tuple)) and isinstance(target, (cst.List, cst.Tuple))
+            and len(target.elements) == len(elements)):
+        discarded = tuple(i for i, t in enumerate(target.elements) if isinstance(t.value, cst.Name) and t.value.value == "_")
+    return ExternalRun(fetched, tuple(fed), discarded)

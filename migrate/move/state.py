@@ -196,6 +196,3 @@ def assigns_by_name(node: cst.CSTNode) -> dict[str, list[cst.Assign]]:
     return index
 
 
-def valueless(node: Node) -> bool:
-    """Fetches ``sess.run`` answers with None: train ops, ``tf.group``, ``tf.no_op``."""
-    return node.kind == "train" or bool(node.info.get("valueless"))

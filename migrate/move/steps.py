@@ -12,9 +12,8 @@ from .. import codegen as cg
 from .. import feeds as feed_vars
 from ..codegen import code
 from ..global_steps import LOOKUPS as GLOBAL_STEP_LOOKUPS
-from ..graph import INSIDE, Node, backward_slice, calls_in, memoised_walk, names_read
+from ..graph import INSIDE, Node, backward_slice, calls_in, memoised_walk, names_read, valueless
 from ..graph_classes import PREFIX as SELF_PREFIX
-from ..graph_classes import external_key
 from ..imports import Aliases
 from ..model_flags import FlagScan
 from ..op_seeds import is_random, uncounted
@@ -27,7 +26,7 @@ from ..rules.session import RULE as SESSION_RULE
 from ..step_names import step_base, update_base
 from ..walk import walk
 from . import contexts, moving_averages, optimizer_objects, run_sites, seeding, summary_ops
-from .state import MoveState, StepFunction, assigns_by_name, assigns_in, bound_names, valueless
+from .state import MoveState, StepFunction, assigns_by_name, assigns_in, bound_names
 
 # Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
 _TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
@@ -106,7 +105,7 @@ def call_for(
     if deferred_run(move, fetch):
         move.fixed(ASSIGN_RULE.id, site, f"run of {code(fetch)} → {code(fetch)}()")
         return cst.parse_expression(f"{code(fetch)}()")
-    outside = instance_step(move, site)
+    outside = instance_step(move, site, keep)
     if outside is not None:
         move.fixed(SESSION_RULE.id, site, "run site → the instance's step function")
         return outside
@@ -230,23 +229,23 @@ def step_key(move: MoveState, text: str, roots: list[Node]) -> str:
     return f"{text} @ {','.join(map(str, graph))}"
 
 
-def instance_step(move: MoveState, site: cst.Call) -> cst.BaseExpression | None:
+def instance_step(move: MoveState, site: cst.Call, keep: list[int] | None = None) -> cst.BaseExpression | None:
     """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
-    converted class made for this run site."""
-    run = run_sites.instance_run(site, set(move.graph_instances))
+    converted class made for this run site (`keep`: the positions an unpacking keeps)."""
+    owners = set(move.graph_instances)
+    run = run_sites.instance_run(site, owners)
     if run is None:
+        return None
+    step = run_sites.instance_step_of(move, run, site, keep)
+    if step is None:
         return None
     fetch = site.args[0].value
     first = fetch.elements[0].value if isinstance(fetch, (cst.List, cst.Tuple)) else fetch  # type: ignore[attr-defined]
-    receiver = first.value.value  # type: ignore[attr-defined]
-    step = move.graph_instances[receiver].runs.get(external_key(*run))
-    if step is None:
-        return None
-    name, params, structure = step
+    receiver = code(first.value)  # type: ignore[attr-defined]
     feed = run_sites.feed_of(site)
     feeds = {code(e.key.attr): code(e.value) for e in feed.elements} if feed is not None else {}  # type: ignore[union-attr]
-    call = f"{receiver}.{name}({', '.join(feeds[p] for p in params)})"
-    return cst.parse_expression(call if structure == "none" else cg.convert_result(call, structure))
+    call = f"{receiver}.{step.name}({', '.join(feeds[p] for p in step.params)})"
+    return cst.parse_expression(call if step.structure == "none" else cg.convert_result(call, step.structure))
 
 
 def instance_variable(move: MoveState, expr: cst.BaseExpression) -> bool:

@@ -2,7 +2,7 @@
 
 import textwrap
 
-from helpers import check_transformed
+from helpers import check_transformed, squeezed
 
 from migrate.api import rewrite_source
 
@@ -579,3 +579,91 @@ def test_a_builder_method_called_elsewhere_too_is_not_inlined() -> None:
             print(scaler.predict(sess, 2.0))
         """))
     assert "def _build_model(self):" in result.code
+
+
+def test_a_class_owning_the_session_runs_the_model_it_holds_through_its_steps() -> None:
+    check_transformed(
+        """\
+        import tensorflow as tf
+
+
+        class Net:
+            def __init__(self):
+                self.x = tf.placeholder(tf.float32, [None, 2])
+                self.w = tf.Variable(tf.ones([2]))
+                self.loss = tf.reduce_sum(tf.square(self.x * self.w))
+                self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+
+
+        class Trainer:
+            def __init__(self):
+                self.net = Net()
+                self.sess = tf.Session()
+                self.sess.run(tf.global_variables_initializer())
+
+            def fit(self, x):
+                _, loss = self.sess.run([self.net.train, self.net.loss], feed_dict={self.net.x: x})
+                return loss
+
+
+        print(Trainer().fit([[1.0, 2.0]]))
+        """,
+        """\
+        import tensorflow as tf
+
+
+        class Net:
+            def __init__(self):
+                self.w = tf.Variable(tf.ones([2]))
+                self.optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        loss = tf.reduce_sum(tf.square(x * self.w))
+                    grads = tape.gradient(loss, [self.w])
+                    self.optimizer.apply_gradients(zip(grads, [self.w]))
+                    return loss
+                self.train_step = train_step
+
+
+        class Trainer:
+            def __init__(self):
+                self.net = Net()
+
+            def fit(self, x):
+                loss = self.net.train_step(x).numpy()
+                return loss
+
+
+        print(Trainer().fit([[1.0, 2.0]]))
+        """,
+    )
+
+
+def test_an_outside_run_keeping_its_train_ops_result_gets_the_none() -> None:
+    # `out` keeps the whole list, None included: the step returns the op's place too
+    result = rewrite_source(textwrap.dedent("""\
+        import tensorflow as tf
+
+
+        class Net:
+            def __init__(self):
+                self.x = tf.placeholder(tf.float32, [None, 2])
+                self.w = tf.Variable(tf.ones([2]))
+                self.loss = tf.reduce_sum(tf.square(self.x * self.w))
+                self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)
+
+
+        net = Net()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run([net.train, net.loss], {net.x: [[1.0, 2.0]]})
+            _, loss = sess.run([net.train, net.loss], {net.x: [[1.0, 2.0]]})
+            print(out[1], loss)
+        """))
+    code = str(result.code)
+    assert result.level == "idiomatic", result.findings
+    assert "return [None, loss]" in code and "return loss\n" in code
+    assert squeezed("out = tf.nest.map_structure(lambda t: None if t is None else t.numpy(), net.train_step(") in squeezed(code)
+    assert "loss = net.train_step_2([[1.0, 2.0]]).numpy()" in code

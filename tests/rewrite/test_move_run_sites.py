@@ -4,6 +4,7 @@ import libcst as cst
 from helpers import expression, move_state
 
 from migrate.codegen import code
+from migrate.graph_classes import ExternalRun
 from migrate.move import run_sites
 
 PROGRAM = "import tensorflow as tf\n"
@@ -49,9 +50,16 @@ def test_initializer_runs_and_session_closes_go_other_runs_stay() -> None:
 
 def test_a_run_of_an_instance_attribute_names_the_fetched_and_fed_attributes() -> None:
     instances = {"model"}
-    assert run_sites.instance_run(call("sess.run(model.loss, {model.x: xs, model.y: ys})"), instances) == ("loss", ["x", "y"])
-    assert run_sites.instance_run(call("sess.run([model.loss, model.acc])"), instances) == ("[loss, acc]", [])
-    assert run_sites.instance_run(call("sess.run((model.loss,))"), instances) == ("(loss,)", [])
+    assert run_sites.instance_run(call("sess.run(model.loss, {model.x: xs, model.y: ys})"), instances) == ExternalRun("loss", ("x", "y"))
+    assert run_sites.instance_run(call("sess.run([model.loss, model.acc])"), instances) == ExternalRun("[loss, acc]", ())
+    assert run_sites.instance_run(call("sess.run((model.loss,))"), instances) == ExternalRun("(loss,)", ())
+    # a driver class's attribute holding the model: `self.net` of `self.sess.run(self.net.loss)`
+    assert run_sites.instance_run(call("self.sess.run(self.net.loss, {self.net.x: xs})"), {"self.net"}) == ExternalRun("loss", ("x",))
+    assert run_sites.instance_run(call("self.sess.run(self.net.loss, {x: xs})"), {"self.net"}) is None
+    # positions the result unpacks into `_`
+    target = cst.parse_expression("_, loss, _")
+    assert run_sites.instance_run(call("sess.run([model.train, model.loss, model.acc])"), instances, target) == ExternalRun(
+        "[train, loss, acc]", (), (0, 2))
     # another owner in the fetch or the feed: not a step of the instance's class
     assert run_sites.instance_run(call("sess.run([model.loss, other.acc])"), instances) is None
     assert run_sites.instance_run(call("sess.run(model.loss, {x: xs})"), instances) is None

@@ -124,17 +124,26 @@ def test_a_module_opening_with_a_future_import_keeps_it_first() -> None:
     assert outcomes[Path("/src/model.py")].code.startswith("from __future__ import division\n")
 
 
-def test_a_script_whose_rewrite_defines_classes_above_the_module_import_is_one_program() -> None:
-    # the moving averages' class goes after the first imports, so `import model` moves down
-    train = TRAIN.replace(b"train_op = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss)\n", (
-        b"step = tf.Variable(0, trainable=False)\n"
-        b"train_step = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss, global_step=step)\n"
-        b"ema = tf.train.ExponentialMovingAverage(0.9, step)\n"
-        b"ema_op = ema.apply(tf.trainable_variables())\n"
-        b"train_op = tf.group(train_step, ema_op)\n"))
-    assert train != TRAIN
-    outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
+_WITH_AVERAGES = TRAIN.replace(b"train_op = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss)\n", (
+    b"step = tf.Variable(0, trainable=False)\n"
+    b"train_step = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss, global_step=step)\n"
+    b"ema = tf.train.ExponentialMovingAverage(0.9, step)\n"
+    b"ema_op = ema.apply(tf.trainable_variables())\n"
+    b"train_op = tf.group(train_step, ema_op)\n"))
+
+
+def test_a_script_whose_rewrite_defines_classes_is_one_program_with_its_imports_first() -> None:
+    # the moving averages' class the rewrite defines goes below the script's imports
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=_WITH_AVERAGES)
     assert refused == {}
     assert {o.level for o in outcomes.values()} == {"idiomatic"}, [o.findings for o in outcomes.values()]
     code = outcomes[Path("/src/train.py")].code
-    assert "class ExponentialMovingAverage(tf.Module):" in code and "import model\n" in code
+    assert code.index("import model\n") < code.index("class ExponentialMovingAverage(tf.Module):")
+
+
+def test_a_from_import_below_classes_the_rewrite_defines_still_imports_the_names_read() -> None:
+    train = _WITH_AVERAGES.replace(b"import model\n", b"from model import inference, INPUT_NODE\n").replace(b"model.", b"")
+    outcomes, refused = _rewrite(model_py=MODEL, train_py=train)
+    assert refused == {}
+    code = outcomes[Path("/src/train.py")].code
+    assert code.index("from model import INPUT_NODE, Inference\n") < code.index("class ExponentialMovingAverage")
