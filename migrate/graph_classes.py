@@ -62,7 +62,7 @@ class GraphClass:
     """What module code may still read from instances of a converted class."""
 
     name: str
-    variables: set[str] = field(default_factory=set)
+    variables: list[str] = field(default_factory=list)  # in the order they were made
     # run sites outside the class (`sess.run(gan.fake, {gan.z: noise})`), by `external_key`:
     # the step function attribute, the placeholder attributes it takes, in order, the
     # structure it returns, and the positions of the fetch it returns (None: all of them)
@@ -190,10 +190,10 @@ def convert_class(
         new_init = [cst.parse_statement("pass\n")]
     if move.init_comments:
         new_init[0] = new_init[0].with_changes(leading_lines=[*move.init_comments, *new_init[0].leading_lines])
-    info = GraphClass(cls.name.value, {
+    info = GraphClass(cls.name.value, list(dict.fromkeys(
         n[len(PREFIX):] for node in move.scope.nodes if node.kind == "variable"
         for n in node.names if n.startswith(PREFIX)
-    })
+    )))
     info.savers = {n[len(PREFIX):] for node in move.scope.nodes if node.kind == "saver"
                    for n in node.names if n.startswith(PREFIX)}
     for run in external:

@@ -16,6 +16,7 @@ from ..graph import INSIDE, calls_in, names_read, refers_to_tf
 from ..graph_classes import PREFIX as SELF_PREFIX
 from ..report import Unsupported
 from ..rules.optimizers import RULE as OPTIMIZER_RULE
+from ..rules.saver import RULE as SAVER_RULE
 from ..rules.session import RULE as SESSION_RULE
 from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..walk import transform, walk
@@ -24,8 +25,23 @@ from .state import TRAIN_METHODS, MoveState, assigns_by_name, bound_names, rebou
 
 
 def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
+    """A driver statement with its run sites as step calls; a function's Savers are known
+    while it is converted."""
+    outer = move.driver_savers
+    move.driver_savers = {**outer, **savers.driver_savers(move, stmt)}
+    try:
+        return _emit_driver(move, stmt)
+    finally:
+        move.driver_savers = outer
+
+
+def _emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.BaseStatement], list[cst.FunctionDef]]:
     new_functions: list[cst.FunctionDef] = []
     record_instances(move, stmt)
+    made_savers = {id(c) for c in move.driver_savers.values()}
+    top = not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))
+    again = run_sites.reinitializations(move, stmt, top and move.ran)
+    move.ran = move.ran or (top and run_sites.runs_graph(move, stmt))
 
     class Driver(cst.CSTTransformer):
         def __init__(self) -> None:
@@ -67,6 +83,10 @@ def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Base
                 if restart is not None:
                     return restart.with_changes(leading_lines=updated.leading_lines)
                 if isinstance(call, cst.Call) and run_sites.is_noop_session_call(move, call):
+                    if id(original) in again:
+                        # TF1 set the variables back to their initial values; TF2 has no such run
+                        raise Unsupported(SESSION_RULE.id, move.line(original),
+                                          "variables initialized again after the graph ran")
                     move.fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                     return self._remove(original)
                 converted = updated.body[0].value  # type: ignore[attr-defined]
@@ -90,6 +110,9 @@ def emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Base
         def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
             if id(original) in eager:
                 return eager[id(original)]
+            if id(original) in made_savers:
+                move.fixed(SAVER_RULE.id, original, "tf.train.Saver → tf.train.Checkpoint")
+                return cst.parse_expression(savers.driver_saver_source(move, original, move.line(original)))
             saver = savers.saver_call(move, original)
             if saver is not None:
                 return saver

@@ -10,6 +10,7 @@ from ..codegen import code
 from ..graph import (
     INSIDE,
     Node,
+    backward_slice,
     call_args,
     calls_by_callee,
     calls_in,
@@ -211,6 +212,82 @@ def is_noop_session_call(move: MoveState, call: cst.Call) -> bool:
             return fetch is not None and is_init(move, fetch)
         return is_init(move, receiver)
     return False
+
+
+#: Variable methods and TF functions that write a variable.
+_WRITES = frozenset({"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"})
+
+
+def runs_graph(move: MoveState, node: cst.CSTNode) -> bool:
+    """Does the code run graph ops that may change variables (a train op, an assignment, a
+    group, a model's step), not only read them?"""
+    return any(_may_write(move, c) for c in calls_in(node)
+               if run_site(move, c) is not None and not is_noop_session_call(move, c))
+
+
+def _may_write(move: MoveState, call: cst.Call) -> bool:
+    if instance_run(call, set(move.graph_instances)) is not None:
+        return True  # a converted class's step: what it runs is the class's
+    site = run_site(move, call)
+    roots = move.scope.deps_of(site[0]) if site is not None else []
+    inside, _, _ = backward_slice(roots)
+    return not roots or any(_writes(move, n) for n in [*roots, *inside])
+
+
+def _writes(move: MoveState, node: Node) -> bool:
+    if node.kind in ("train", "updates", "averages") or valueless(node):
+        return True
+    value = node.value
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else move.aliases.resolve(func)
+    return name in _WRITES or move.aliases.resolve(func) in _WRITES
+
+
+def reinitializations(move: MoveState, stmt: cst.BaseStatement, ran: bool) -> set[int]:
+    """Ids of the initializer-run statements under ``stmt`` that may run after a step of the
+    graph ran (`ran`: one ran before ``stmt``): after a statement running one in the same or
+    an enclosing block, or in a loop that runs one. TF1 set the variables back to their
+    initial values there; TF2 has no such run to drop."""
+    found: set[int] = set()
+
+    def visit(stmts: list[cst.BaseStatement], before: bool, looped: bool) -> None:
+        for s in stmts:
+            if isinstance(s, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            if (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
+                    and isinstance(call := s.body[0].value, cst.Call) and is_noop_session_call(move, call)
+                    and isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and (before or looped)):
+                found.add(id(s))
+            loop = isinstance(s, (cst.For, cst.While)) and runs_graph(move, s)
+            for block in _blocks(s):
+                visit(block, before, looped or loop)
+            before = before or runs_graph(move, s)
+
+    visit(list(stmt.body.body) if isinstance(stmt, cst.FunctionDef) else [stmt], ran, False)  # type: ignore[union-attr]
+    return found
+
+
+def _blocks(stmt: cst.BaseStatement) -> list[list[cst.BaseStatement]]:
+    """The statement lists a compound statement holds (its body, else, handlers, finally)."""
+    out: list[list[cst.BaseStatement]] = []
+
+    def add(part: object) -> None:
+        if isinstance(part, cst.If):
+            out.append([part])  # an `elif`
+        elif isinstance(part, (cst.Else, cst.Finally, cst.ExceptHandler)):
+            add(part.body)
+        elif isinstance(part, cst.IndentedBlock):
+            out.append(list(part.body))
+
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        add(getattr(stmt, "body", None))
+        add(getattr(stmt, "orelse", None))
+        for handler in getattr(stmt, "handlers", ()):
+            add(handler)
+        add(getattr(stmt, "finalbody", None))
+    return out
 
 
 def is_init(move: MoveState, expr: cst.BaseExpression) -> bool:

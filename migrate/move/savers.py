@@ -92,14 +92,41 @@ def name_based_saver(move: MoveState, call: cst.Call, objects: str, line: int) -
     return f"tf.compat.v1.train.Saver(var_list={listed}{keep})"
 
 
-def checkpoint_source(move: MoveState) -> str:
-    """A Checkpoint tracking every variable and model the program created so far."""
+def checkpoint_source(move: MoveState, line: int = 0) -> str:
+    """A Checkpoint tracking every variable and model the program created so far, and the
+    variables of the converted graph classes' instances it holds (`self.net.w` as `w`)."""
     assert move.models is not None
     owners = [n.name for n in move.scope.nodes if n.kind == "variable"]
     owners += move.models.instances()
     owners += [str(n.info["instance"]) for n in move.scope.nodes if layer_instances.layer_has_weights(n)]
     owners += [n.name for n in move.scope.nodes if n.kind == "averages"]  # the shadows TF1's Saver saved
-    return "tf.train.Checkpoint(" + ", ".join(f"{o.removeprefix(SELF_PREFIX)}={o}" for o in owners) + ")"
+    pairs = [(o.removeprefix(SELF_PREFIX), o) for o in owners]
+    for instance, cls in move.graph_instances.items():
+        pairs += [(attr, f"{instance}.{attr}") for attr in cls.variables]
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise Unsupported(SAVER_RULE.id, line, "Saver of variables that share an attribute name in two objects")
+    return "tf.train.Checkpoint(" + ", ".join(f"{key}={value}" for key, value in pairs) + ")"
+
+
+def driver_savers(move: MoveState, stmt: cst.BaseStatement) -> dict[str, cst.Call]:
+    """`name = tf.train.Saver(...)` in a function run after the graph is built, by name."""
+    if not isinstance(stmt, cst.FunctionDef):
+        return {}
+    found: dict[str, cst.Call] = {}
+    for node in walk(stmt.body):
+        if (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+                and isinstance(node.value, cst.Call) and move.aliases.resolve(node.value.func) == "train.Saver"):
+            found[node.targets[0].target.value] = node.value
+    return found
+
+
+def driver_saver_source(move: MoveState, call: cst.Call, line: int) -> str:
+    """The Checkpoint a driver function's Saver becomes, over the variables made by then."""
+    if keeps_tf1_names(move):
+        raise Unsupported(SAVER_RULE.id, line, "a Saver made after the graph, its checkpoint read by TF1 name")
+    objects = saved_objects(move, call, line)
+    return f"tf.train.Checkpoint({objects})" if objects else checkpoint_source(move, line)
 
 
 def saver_call(move: MoveState, call: cst.Call) -> cst.BaseExpression | None:
@@ -109,10 +136,13 @@ def saver_call(move: MoveState, call: cst.Call) -> cst.BaseExpression | None:
         return None
     receiver = func.value
     node = move.scope.lookup(receiver.value) if isinstance(receiver, cst.Name) else None
+    made = move.driver_savers.get(receiver.value) if isinstance(receiver, cst.Name) else None
+    if node is not None and node.kind == "saver":
+        made = node.value  # type: ignore[assignment]
     # `model.saver.save(sess, path)` outside a converted class reaches its Checkpoint too.
     of_instance = (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
                    and receiver.attr.value in getattr(move.graph_instances.get(receiver.value.value), "savers", ()))
-    if not of_instance and (node is None or node.kind != "saver"):
+    if not of_instance and made is None:
         return None
     args = call_args(call, ("sess", "save_path", "global_step"))
     if "save_path" not in args or set(args) - {"sess", "save_path", "global_step"}:
@@ -127,11 +157,11 @@ def saver_call(move: MoveState, call: cst.Call) -> cst.BaseExpression | None:
     if func.attr.value == "save" and module_calls(move, CHECKPOINT_STATE_READS):
         # Saver.save also recorded the file in the directory's `checkpoint` state, which
         # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-        if "global_step" not in args or node is None:
+        if "global_step" not in args or made is None:
             raise Unsupported(SAVER_RULE.id, move.line(call), "Saver.save read back through latest_checkpoint")
         if not imports_os(move):
             move.new_imports.add("os")
-        keep = call_args(node.value, SAVER_PARAMS).get("max_to_keep")  # type: ignore[arg-type]
+        keep = call_args(made, SAVER_PARAMS).get("max_to_keep")
         return cst.parse_expression(
             f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
             f"max_to_keep={code(keep) if keep is not None else '5'}, "

@@ -90,6 +90,10 @@ class MoveState:
     # names a top-level driver statement bound again (`x = sess.run(x)`) -> how many graph
     # nodes existed then: a node older than that is no longer what the name holds
     driver_bound: dict[str, int] = field(default_factory=dict)
+    # Savers the driver function being converted makes (`saver = tf.train.Saver()` in a method
+    # run after the graph is built), by name: each becomes a Checkpoint where it stands
+    driver_savers: dict[str, cst.Call] = field(default_factory=dict)
+    ran: bool = False  # a top-level driver statement before this one runs the graph
     # seeded random ops -> the step functions that build a copy of them
     random_copies: dict[int, list[str]] = field(default_factory=dict)
     layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken

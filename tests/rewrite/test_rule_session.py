@@ -697,3 +697,82 @@ def test_comments_of_session_calls_removed_inside_a_function_stay() -> None:
         print(run(None, 1.0))
         """,
     )
+
+
+_TRAINED = (
+    "import tensorflow as tf\n\n"
+    "w = tf.Variable(1.0)\n"
+    "train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.square(w - 3.0))\n"
+)
+
+
+@pytest.mark.parametrize("driver", [
+    # set back after training, in the same session block
+    ("with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+     "    sess.run(train)\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(w))\n"),
+    # at the top of each round of a loop that trains
+    ("sess = tf.Session()\nfor trial in range(2):\n    sess.run(tf.global_variables_initializer())\n"
+     "    sess.run(train)\n    print(sess.run(w))\n"),
+    # a later top-level statement
+    ("sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
+     "sess.run(tf.global_variables_initializer())\nprint(sess.run(w))\n"),
+])
+def test_variables_initialized_again_after_the_graph_ran_keep_graph_mode(driver: str) -> None:
+    # TF1 set the variables back to their initial values; dropping the run would not
+    result = rewrite_source(_TRAINED + driver)
+    assert result.level == "partial"
+    assert any("variables initialized again after the graph ran" in f.message for f in result.findings)
+
+
+def test_an_initializer_run_in_the_branch_not_taken_after_a_run_is_dropped() -> None:
+    result = rewrite_source(_TRAINED + (
+        "sess = tf.Session()\nif False:\n    sess.run(train)\nelse:\n"
+        "    sess.run(tf.global_variables_initializer())\nprint(sess.run(w))\n"))
+    assert result.level == "idiomatic", result.findings
+    assert "global_variables_initializer" not in str(result.code)
+
+
+def test_an_initializer_run_after_runs_that_only_read_is_dropped() -> None:
+    # the variables still hold their initial values there
+    result = rewrite_source(_TRAINED + (
+        "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nprint(sess.run(w * 2.0))\n"
+        "sess.run(tf.global_variables_initializer())\nprint(sess.run(w))\n"))
+    assert result.level == "idiomatic", result.findings
+    assert "global_variables_initializer" not in str(result.code)
+
+
+def test_a_saver_made_in_a_method_checkpoints_the_variables_of_the_model_held() -> None:
+    result = rewrite_source(dedent("""\
+        import tensorflow as tf
+
+
+        class Net:
+            def __init__(self):
+                self.x = tf.placeholder(tf.float32, [None])
+                self.w = tf.Variable(1.0)
+                self.step = tf.Variable(0, trainable=False)
+                self.loss = tf.reduce_sum(tf.square(self.w * self.x))
+                self.train = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss, global_step=self.step)
+
+
+        class Trainer:
+            def __init__(self):
+                self.net = Net()
+                self.sess = tf.Session()
+                self.sess.run(tf.global_variables_initializer())
+
+            def fit(self, path):
+                saver = tf.train.Saver()
+                self.sess.run(self.net.train, {self.net.x: [1.0, 2.0]})
+                saver.save(self.sess, path)
+                saver.restore(self.sess, path)
+                return self.sess.run(self.net.step)
+
+
+        print(Trainer().fit("/tmp/model"))
+        """))
+    code = str(result.code)
+    assert result.level == "idiomatic", result.findings
+    assert "saver = tf.train.Checkpoint(w=self.net.w, step=self.net.step)\n" in code
+    assert "saver.write(path)\n" in code and "saver.read(path)\n" in code
+    assert "return self.net.step.numpy()\n" in code
