@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
@@ -17,6 +17,7 @@ from .collector import collector_paused
 from .explicit_graphs import eager_outside_graphs
 from .finding_list import tidy
 from .graph import clear_walk_cache
+from .graph_classes import ExternalRun
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .library_api import gone_names
 from .lines import start_lines
@@ -216,17 +217,20 @@ def _reading(path: str, call: ast.Call) -> str | None:
 
 def rewrite_source(
     source: bytes | str, *, filename: str = "<stdin>", config: RewriteConfig | None = None,
-    positions: bool = True, library: bool = False,
+    positions: bool = True, library: bool = False, outside_runs: Mapping[str, Sequence[ExternalRun]] | None = None,
 ) -> RewriteResult:
     """Rewrite one file's TF1 code into TF2; bytes in → bytes out, str in → str out.
 
     ``positions=False`` leaves findings at line 0, sparing a codegen pass over the whole
     tree, for re-runs that only compare the code. ``library``: no code of the program imports
     the file, so a module building graph code without a session may change its functions'
-    call convention (they become Keras models its findings describe).
+    call convention (they become Keras models its findings describe). ``outside_runs``: by
+    class name, every run site on its instances in the program's files, in order (a module
+    several scripts import): each converted class makes a step for each, whichever file runs it.
     """
     with collector_paused():
-        result = _rewrite(source, filename, config or RewriteConfig(), positions, library=library)
+        result = _rewrite(source, filename, config or RewriteConfig(), positions, library=library,
+                          outside_runs=outside_runs)
     if result.findings:
         result.findings = tidy(result.findings, _text(source))
     return result
@@ -238,7 +242,7 @@ def _text(source: bytes | str) -> str:
 
 def _rewrite(
     source: bytes | str, filename: str, config: RewriteConfig, positions: bool, keep_graph: Finding | None = None,
-    library: bool = False,
+    library: bool = False, outside_runs: Mapping[str, Sequence[ExternalRun]] | None = None,
 ) -> RewriteResult:
     """``keep_graph``: why the program move's output is not to be used (the file then keeps
     graph semantics). ``library``: see `rewrite_source`; a module with no session then goes
@@ -307,7 +311,7 @@ def _rewrite(
             findings = [keep_graph]
         elif config.enabled(SESSION_RULE.id):
             try:
-                moved, eager_written = _move(module, aliases, moved_lines, findings, as_library)
+                moved, eager_written = _move(module, aliases, moved_lines, findings, as_library, outside_runs)
                 _refuse_deselected(findings, config)
                 body = moved
             except Unsupported as exc:
@@ -417,12 +421,14 @@ def _unbound_finding(unbound: list[tuple[tuple[int, int], str]], text: str) -> F
 
 def _move(
     module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding], library: bool = False,
+    outside_runs: Mapping[str, Sequence[ExternalRun]] | None = None,
 ) -> tuple[list[cst.BaseStatement], set[str]]:
     """The program move, over the module without its session configuration (TF2 has no
     session to configure: its options become process settings made after the import); and
     the TF1-only names it wrote to run eagerly."""
     config = take_apart(module, aliases, lines)
-    move = ProgramMove(module if config is None else config.module, aliases, lines, findings, library=library)
+    move = ProgramMove(module if config is None else config.module, aliases, lines, findings, library=library,
+                       outside_runs={k: list(v) for k, v in (outside_runs or {}).items()})
     body = move.run()
     if move.helper_sources:  # the classes the move defines, placed as the other rules' helpers
         body = _with_helpers(body, move.helper_sources, aliases)

@@ -219,15 +219,10 @@ class ProgramMove(MoveState):
 
     def _external_runs(self, cls: str) -> list[ExternalRun]:
         """Each `sess.run(inst.attr, {inst.ph: ...})` on an instance `inst = cls(...)` (or
-        `self.inst = cls(...)`) of the module: the class makes a step function for each."""
-        instances = memoised_walk("instances", self.module, _instances_by_class).get(cls, set())
-        runs = memoised_walk("runs by owner", self.module, _runs_by_owner)
-        targets = memoised_walk("run targets", self.module, _run_targets)
-        found: list[ExternalRun] = []
-        for _, call in sorted((p for i in instances for p in runs.get(i, [])), key=lambda p: p[0]):
-            site = run_sites.instance_run(call, instances, targets.get(id(call)))
-            if site is not None and site not in found:
-                found.append(site)
+        `self.inst = cls(...)`): the class makes a step function for each (for all of the
+        program's files when the files importing the class's module were named)."""
+        found = list(self.outside_runs.get(cls, ()))
+        found += [run for run in outside_runs(self.module, {cls}).get(cls, []) if run not in found]
         return found
 
     def _class_move(self) -> ProgramMove:
@@ -416,6 +411,24 @@ def _runs_by_owner(node: cst.CSTNode) -> dict[str, list[tuple[int, cst.Call]]]:
         if len(owners) == 1 and None not in owners:
             index.setdefault(owners.pop(), []).append((number, call))  # type: ignore[arg-type]
     return index
+
+
+def outside_runs(module: cst.Module, classes: set[str]) -> dict[str, list[ExternalRun]]:
+    """The run sites on instances of these classes in a module, in order, by class."""
+    instances = memoised_walk("instances", module, _instances_by_class)
+    runs = memoised_walk("runs by owner", module, _runs_by_owner)
+    targets = memoised_walk("run targets", module, _run_targets)
+    out: dict[str, list[ExternalRun]] = {}
+    for cls in sorted(classes):
+        made = instances.get(cls, set())
+        found: list[ExternalRun] = []
+        for _, call in sorted((p for i in made for p in runs.get(i, [])), key=lambda p: p[0]):
+            site = run_sites.instance_run(call, made, targets.get(id(call)))
+            if site is not None and site not in found:
+                found.append(site)
+        if found:
+            out[cls] = found
+    return out
 
 
 def _run_targets(node: cst.CSTNode) -> dict[int, cst.BaseAssignTargetExpression]:

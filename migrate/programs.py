@@ -25,8 +25,9 @@ from pathlib import Path
 
 import libcst as cst
 
-from migrate import name_safety, notebooks
+from migrate import name_safety, notebooks, program
 from migrate.api import Finding, ParseError, RewriteConfig, rewrite_source
+from migrate.graph_classes import ExternalRun
 from migrate.report import KEEPS_GRAPH
 from migrate.rules.imports import SEGMENT_MARK
 from migrate.scoped_models import module_constants
@@ -544,12 +545,13 @@ def _file_findings(findings: list[Finding], combined: _Combined) -> dict[Path, l
     return out
 
 
-def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
+def rewrite_group(group: Group, config: RewriteConfig, runs: dict[str, list[ExternalRun]] | None = None) -> dict[Path, Outcome]:
     """Each file of the group as the program's rewrite left it; :class:`Refused` when the files
-    must be rewritten one by one."""
+    must be rewritten one by one. ``runs``: the run sites on instances of the modules' classes
+    in every file importing them (see `outside_runs`)."""
     combined = combine(group.importer, group.modules)
     try:
-        result = rewrite_source(combined.script, filename=str(group.importer.path), config=config)
+        result = rewrite_source(combined.script, filename=str(group.importer.path), config=config, outside_runs=runs)
     except ParseError as error:  # `from __future__` in a module, which must open its file
         raise Refused(f"the files do not parse as one program: {error}") from None
     graph = next((f for f in result.findings if f.message.endswith(KEEPS_GRAPH)), None)
@@ -589,6 +591,23 @@ def rewrite_group(group: Group, config: RewriteConfig) -> dict[Path, Outcome]:
     return outcomes
 
 
+def outside_runs(groups: list[Group]) -> dict[str, list[ExternalRun]]:
+    """By class of a module, the run sites on its instances in every importer (in path order):
+    a class several scripts run (train.py its train op, predict.py its prediction) then gets
+    the same steps, and so the same code, in each script's program."""
+    classes = {s.name for g in groups for m in g.modules for s in m.tree.body if isinstance(s, ast.ClassDef)}
+    found: dict[str, list[ExternalRun]] = {}
+    for group in sorted(groups, key=lambda g: g.importer.path):
+        by_path = {m.path: m for m in group.modules}
+        try:
+            module = cst.parse_module("\n".join(_unqualified(group.importer, by_path)))
+        except (Refused, cst.ParserSyntaxError):
+            continue  # the group is refused when it is combined
+        for cls, sites in program.outside_runs(module, classes).items():
+            found.setdefault(cls, []).extend(s for s in sites if s not in found[cls])
+    return found
+
+
 def _library(file: _File, config: RewriteConfig) -> Outcome | None:
     """A library's rewrite, when it is idiomatic and passes a file's checks."""
     result = rewrite_source(file.text, filename=str(file.path), config=config, library=True)
@@ -607,11 +626,12 @@ def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dic
     """The files rewritten as programs of several files, and for each importer of a graph
     module that was not, a finding saying why (each of those files is rewritten alone)."""
     groups = plan(sources)
+    runs = outside_runs(groups)
     done: dict[Path, dict[Path, Outcome]] = {}
     why: dict[Path, str] = {}
     for group in groups:
         try:
-            done[group.importer.path] = rewrite_group(group, config)
+            done[group.importer.path] = rewrite_group(group, config, runs)
         except Refused as error:
             why[group.importer.path] = str(error)
     users: dict[Path, list[Path]] = {}

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ..graph import Node, Scope, memoised_walk
-from ..graph_classes import GraphClass
+from ..graph_classes import ExternalRun, GraphClass
 from ..imports import Aliases
 from ..model_flags import FlagScan
 from ..op_seeds import OpSeeds
@@ -108,6 +108,8 @@ class MoveState:
     class_mode: bool = False  # converting a class: any `<name>.run(fetch)` is a session run
     init_comments: list[cst.EmptyLine] = field(default_factory=list)  # of __init__'s dropped statements
     library: bool = False  # a module no code of the program imports: its functions are its API
+    # every run site on instances of a class in the program's files, by class (`rewrite_source`)
+    outside_runs: dict[str, list[ExternalRun]] = field(default_factory=dict)
     # names holding a constructor argument a converted class's variable_scope may be named by
     # (`scope`, `self__scope`): its variables are named from it at run time
     scope_arguments: set[str] = field(default_factory=set)

@@ -78,8 +78,8 @@ def test_two_scripts_configuring_the_model_differently_share_one_module() -> Non
 def test_scripts_whose_programs_change_the_module_differently_are_left_alone(monkeypatch) -> None:
     real = programs.rewrite_group
 
-    def differing(group, config):
-        out = real(group, config)
+    def differing(group, config, runs=None):
+        out = real(group, config, runs)
         module = next(p for p in out if p.name == "model.py")
         if group.importer.path.name == "eval.py":
             out[module] = programs.Outcome(out[module].code + "# another text\n", "idiomatic")
@@ -147,3 +147,17 @@ def test_a_from_import_below_classes_the_rewrite_defines_still_imports_the_names
     assert refused == {}
     code = outcomes[Path("/src/train.py")].code
     assert code.index("from model import INPUT_NODE, Inference\n") < code.index("class ExponentialMovingAverage")
+
+
+def test_a_class_two_scripts_run_differently_gets_the_steps_of_both_in_each_program() -> None:
+    tree = Path(__file__).resolve().parents[2] / "fixtures" / "trees" / "trainer_and_predictor_module" / "before"
+    sources = {Path("/src") / p.name: p.read_bytes() for p in tree.glob("*.py")}
+    runs = programs.outside_runs(plan(sources))
+    # by path: predict.py's prediction first, then train.py's runs (its `_` unpacking kept)
+    assert [(r.fetch, r.fed, r.discarded) for r in runs["Network"]] == [
+        ("y", ("x",), ()), ("global_step", (), ()), ("[train, loss]", ("x", "label"), (0,)),
+        ("accuracy", ("x", "label"), ())]
+    outcomes, refused = rewrite_tree(sources, RewriteConfig())
+    assert refused == {}
+    model = outcomes[Path("/src/model.py")].code
+    assert "def compute_y(x):" in model and "def train_step(x, label):" in model
