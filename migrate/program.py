@@ -47,6 +47,7 @@ from .scoped_models import ModelBuilder
 from .shared_steps import share_steps
 from .summary_helpers import call_statements, summary_helpers
 from .suppress import is_skipped
+from .variable_factories import get_variable_factory, returned_structure
 from .variable_wrappers import inline_variable_wrappers
 from .walk import walk
 
@@ -211,7 +212,7 @@ class ProgramMove(MoveState):
                 summary_kinds=self.summary_kinds, summary_helpers=self.summary_helpers,
                 helper_taken=self.helper_taken, inlined_calls=self.inlined_calls, new_imports=self.new_imports,
             helper_sources=self.helper_sources,
-                session_params=self.session_params,
+                session_params=self.session_params, variable_factories=self.variable_factories,
             )
             inner = sub._process(list(stmt.body.body), top=True)
             return [stmt.with_changes(body=stmt.body.with_changes(body=inner))], []
@@ -331,11 +332,12 @@ class ProgramMove(MoveState):
         if isinstance(stmt, cst.FunctionDef):
             assert self.models is not None
             self.scope.functions[stmt.name.value] = _globals_read(stmt)
+            stmt = get_variable_factory(stmt, self.aliases, self.lines, self.findings) or stmt
             converted = self.models.convert_function(stmt, self.scope)
             if converted is not None:
                 return converted, []
             if any(self.aliases.resolve(c.func) == "Variable" for c in calls_in(stmt)):
-                self.variable_factories.add(stmt.name.value)
+                self.variable_factories[stmt.name.value] = returned_structure(stmt, self.aliases)
             if run_sites.contains_run_site(self, stmt) or run_sites.reads_session(self, stmt):
                 return driver.emit_driver(self, stmt)
             deferred = steps.deferred_updates(self, stmt)

@@ -3,8 +3,9 @@
 `tf.get_variable('x', [], initializer=tf.constant_initializer(3.))` starts from the constant
 3.0: `tf.Variable(3., name='x')` says that, where calling the initializer object
 (`tf.constant_initializer(value=3.)([], tf.float32)`) only repeats TF1's machinery. Each form
-here gives the same values and dtype as the initializer call; anything else (another dtype, a
-value that is not a literal, a list whose shape is not the variable's) keeps the call.
+here gives the same values and dtype as the initializer call: another value (an array, a list
+of ints) is `tf.constant(value, tf.float32, shape)`, which is what the initializer computes;
+another dtype, or a float list of another shape than the variable's, keeps the call.
 """
 
 from __future__ import annotations
@@ -80,4 +81,7 @@ def constant_start(key: str, call: cst.Call | None, shape: cst.BaseExpression, d
         return f"tf.fill({code(shape)}, {scalar})" if dims is not None else None
     if dims is not None and (literal := _literal_dims(dims)) is not None and _float_nest_shape(value) == literal:
         return code(value)
-    return None
+    if isinstance(value, (cst.List, cst.Tuple)) and _float_nest_shape(value) is not None:
+        return None  # a list of another shape: TF1 repeated its last value, TF2 refuses it
+    # any other value (an array, an int list): what the initializer computes
+    return f"tf.constant({code(value)}, tf.float32, {code(shape)})"

@@ -101,6 +101,7 @@ class EngineFinder:
             from runtime.datasets import mount
 
             mount(self._modules)
+            _mount_framework_ops(self._modules)
             if self.face == "tf1":
                 from runtime import context, shapes
 
@@ -127,6 +128,26 @@ class EngineFinder:
         if is_pkg:
             spec.submodule_search_locations = []
         return spec
+
+
+#: What TF1 code reaches through ``from tensorflow.python.framework import ops`` (course code
+#: resets the graph so): TF's own ``tf.compat.v1`` functions, which are these.
+FRAMEWORK_OPS = ("reset_default_graph", "get_default_graph")
+
+
+def _mount_framework_ops(modules: dict[str, types.ModuleType]) -> None:
+    """``tensorflow.python.framework.ops`` with `FRAMEWORK_OPS`; any other name of the
+    package stays a loud Unsupported."""
+    v1 = modules["tensorflow"].compat.v1  # type: ignore[attr-defined]
+    ops = UnsupportedModule("tensorflow.python.framework.ops")
+    for name in FRAMEWORK_OPS:
+        setattr(ops, name, getattr(v1, name))
+    framework = UnsupportedModule("tensorflow.python.framework")
+    framework.ops = ops  # type: ignore[attr-defined]
+    python = UnsupportedModule("tensorflow.python")
+    python.framework = framework  # type: ignore[attr-defined]
+    modules.update({"tensorflow.python": python, "tensorflow.python.framework": framework,
+                    "tensorflow.python.framework.ops": ops})
 
 
 ABSL_MODULES = ("absl", "absl.flags", "absl.app")

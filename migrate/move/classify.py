@@ -24,6 +24,7 @@ from ..rules.session import INIT_CALLS, SESSION_CALLS
 from ..rules.session import RULE as SESSION_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
 from ..step_names import what_is_trained
+from ..variable_factories import DICT, LIST
 from . import (
     contexts,
     layer_instances,
@@ -181,7 +182,11 @@ def kind_of(move: MoveState, value: cst.BaseExpression, deps: list[Node], item: 
     if averages is not None:
         return "tensor", {"valueless": True, "averages": averages}
     if isinstance(value.func, cst.Name) and value.func.value in move.variable_factories:
-        return "variable", {"trainable": True}
+        structure = move.variable_factories[value.func.value]
+        if structure is None:
+            raise Unsupported(SCOPE_RULE.id, item.line, f"{value.func.value}() returns its variables in a "
+                              "structure the rewrite does not follow")
+        return "variable", {"trainable": True, **({"container": structure} if structure in (DICT, LIST) else {})}
     if path in INIT_CALLS:
         return "init", {}
     if path == "gradients":

@@ -99,7 +99,8 @@ class MoveState:
     layer_scopes: Counter[str] = field(default_factory=Counter)  # TF1 default layer scopes taken
     # module functions whose random ops take TF1's op seeds: name -> (def, seeded def)
     seeded_helpers: dict[str, tuple[cst.FunctionDef, cst.FunctionDef]] = field(default_factory=dict)
-    variable_factories: set[str] = field(default_factory=set)
+    # functions creating variables -> what a call returns (`variable_factories`; None: unknown)
+    variable_factories: dict[str, str | None] = field(default_factory=dict)
     # a layer function's call in the graph -> the first op seed TF1 gave its weights there
     instance_seeds: dict[int, int] = field(default_factory=dict)
     tf_imported: bool = False

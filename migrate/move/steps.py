@@ -26,7 +26,14 @@ from ..rules.session import RULE as SESSION_RULE
 from ..step_names import step_base, update_base
 from ..walk import walk
 from . import contexts, moving_averages, optimizer_objects, run_sites, seeding, summary_ops
-from .state import MoveState, StepFunction, assigns_by_name, assigns_in, bound_names
+from .state import (
+    MoveState,
+    StepFunction,
+    assigns_by_name,
+    assigns_in,
+    bound_names,
+    rebound_by_driver,
+)
 
 # Ops whose one result is a tuple of tensors (`top = tf.nn.top_k(x, 2)`): sess.run fetches a tuple.
 _TUPLE_OPS = frozenset({"nn.top_k", "math.top_k", "nn.moments", "unique", "math.unique", "meshgrid", "unstack", "split"})
@@ -142,6 +149,12 @@ def call_for(
             if key_node is None or key_node.kind != "placeholder":
                 raise Unsupported(SESSION_RULE.id, move.line(site), f"feeding {element.key.value}, which is not a placeholder")
             feeds[element.key.value] = element.value
+    held = move.scope.lookup(fetch.value) if isinstance(fetch, cst.Name) else None
+    if held is not None and held.kind == "variable" and held.info.get("container") in ("dict", "list"):
+        move.fixed(SESSION_RULE.id, site, "variables read with .numpy()")
+        name = code(fetch)
+        read = {"dict": f"{{k: v.numpy() for k, v in {name}.items()}}", "list": f"[v.numpy() for v in {name}]"}
+        return cst.parse_expression(read[str(held.info["container"])])
     leaves = cg.leaves(fetch)
     if leaves is not None and leaves and all(
         (n := move.scope.lookup(leaf)) is not None and n.kind == "variable"
@@ -259,7 +272,14 @@ def make_function(
     move: MoveState, fetch: cst.BaseExpression, roots: list[Node], site: cst.CSTNode,
     returned: cst.BaseExpression | None = None,
 ) -> StepFunction:
-    inside, placeholders, _ = backward_slice(roots)
+    inside, placeholders, outside = backward_slice(roots)
+    for node in outside:
+        # the step reads the variables by name when it is traced, after the driver bound the
+        # name to their values (`w = sess.run(w)`): TF1's graph kept reading the variables
+        rebound = [n for n in node.names if node.kind == "variable" and rebound_by_driver(move, n)]
+        if rebound:
+            raise Unsupported(SESSION_RULE.id, move.line(site), f"{rebound[0].removeprefix(SELF_PREFIX)} is bound "
+                              "to the variables' values before a step reading the variables by that name")
     move.sliced.update(dict.fromkeys(id(n) for n in inside))
     for node in inside:
         if node.kind == "train":

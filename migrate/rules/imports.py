@@ -26,6 +26,7 @@ RULE = Rule(
 MODE_CALLS = frozenset({
     "disable_eager_execution", "disable_v2_behavior", "reset_default_graph",
     "enable_resource_variables", "disable_tensor_equality",
+    "python.framework.ops.reset_default_graph",  # `from tensorflow.python.framework import ops`
 })
 
 

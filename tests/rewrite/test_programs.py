@@ -125,9 +125,9 @@ def test_a_module_opening_with_a_future_import_keeps_it_first() -> None:
 
 
 _WITH_AVERAGES = TRAIN.replace(b"train_op = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss)\n", (
-    b"step = tf.Variable(0, trainable=False)\n"
-    b"train_step = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss, global_step=step)\n"
-    b"ema = tf.train.ExponentialMovingAverage(0.9, step)\n"
+    b"global_step = tf.Variable(0, trainable=False)\n"
+    b"train_step = tf.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss, global_step=global_step)\n"
+    b"ema = tf.train.ExponentialMovingAverage(0.9, global_step)\n"
     b"ema_op = ema.apply(tf.trainable_variables())\n"
     b"train_op = tf.group(train_step, ema_op)\n"))
 

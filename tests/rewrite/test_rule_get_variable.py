@@ -126,15 +126,15 @@ def test_a_scalar_constant_start_is_written_as_its_value(initializer: str, start
     ("[2]", "tf.constant_initializer([1., -2.])", "[1., -2.]"),
     ("[2, 3]", "tf.ones_initializer()", "tf.ones([2, 3])"),
     ("[2, 3]", "tf.zeros_initializer(), dtype=tf.int32", "tf.zeros([2, 3], tf.int32)"),
-    # kept as the initializer call: TF's float32 from an int list, a shape not the list's,
-    # another dtype, a value that is not a literal
-    ("[2]", "tf.constant_initializer([1, 2])", "tf.constant_initializer(value=[1, 2])([2], tf.float32)"),
+    # what the initializer computes, for an int list or a value that is no literal
+    ("[2]", "tf.constant_initializer([1, 2])", "tf.constant([1, 2], tf.float32, [2])"),
+    ("[2]", "tf.constant_initializer(v)", "tf.constant(v, tf.float32, [2])"),
+    # kept as the initializer call: a shape not the list's, another dtype
     ("[4]", "tf.constant_initializer([1., 2.])", "tf.constant_initializer(value=[1., 2.])([4], tf.float32)"),
     ("[2]", "tf.constant_initializer(0.5), dtype=tf.float64",
      "tf.constant_initializer(value=0.5)([2], tf.float64)"),
     ("[n, 3]", "tf.constant_initializer(0.5)", "tf.fill([n, 3], 0.5)"),
     ("(n,) * 2", "tf.constant_initializer(0.5)", "tf.constant_initializer(value=0.5)((n,) * 2, tf.float32)"),
-    ("[2]", "tf.constant_initializer(v)", "tf.constant_initializer(value=v)([2], tf.float32)"),
 ])
 def test_constant_starts_are_plain_where_the_values_and_dtype_stay(shape: str, initializer: str, start: str) -> None:
     result = rewrite_source(START.format(shape=shape, initializer=initializer))

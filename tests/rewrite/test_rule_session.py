@@ -776,3 +776,12 @@ def test_a_saver_made_in_a_method_checkpoints_the_variables_of_the_model_held() 
     assert "saver = tf.train.Checkpoint(w=self.net.w, step=self.net.step)\n" in code
     assert "saver.write(path)\n" in code and "saver.read(path)\n" in code
     assert "return self.net.step.numpy()\n" in code
+
+
+def test_a_variable_read_by_a_step_after_the_driver_bound_its_name_to_the_value_keeps_graph_mode() -> None:
+    # `w = sess.run(w)`, then a step reading `w`: traced then, it would compute with the array
+    result = rewrite_source(_TRAINED + (
+        "y = w * 2.0\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
+        "w = sess.run(w)\nprint(sess.run(y), w)\n"))
+    assert result.level == "partial"
+    assert any("w is bound to the variables' values before a step" in f.message for f in result.findings)

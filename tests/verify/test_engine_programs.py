@@ -120,3 +120,19 @@ def test_a_name_based_saver_rewrite_is_never_called_equivalent_unchecked() -> No
     verdict = verify_files(fixture / "before.py", fixture / "after.py", Options())
     assert verdict.status == "unverified"
     assert verdict.reason.startswith("unsupported API tf.train.")
+
+
+def test_course_code_resets_the_graph_through_framework_ops_and_nothing_else_of_it_runs(tmp_path) -> None:
+    """`from tensorflow.python.framework import ops; ops.reset_default_graph()` runs as
+    tf.compat.v1's; any other name of TF's internals is a loud Unsupported."""
+    program = (
+        "import tensorflow as tf\nfrom tensorflow.python.framework import ops\n"
+        "ops.reset_default_graph()\nw = tf.Variable(2.0)\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(w))\n"
+    )
+    rewrite = "import tensorflow as tf\nw = tf.Variable(2.0)\nprint(w.numpy())\n"
+    assert verify_sources(program, rewrite, tmp_path, Options()).status == "equivalent"
+    other = program.replace("ops.reset_default_graph()", "ops.convert_to_tensor(1.0)")
+    verdict = verify_sources(other, rewrite, tmp_path, Options())
+    assert verdict.status == "unverified"
+    assert verdict.reason == "unsupported API tensorflow.python.framework.ops.convert_to_tensor (original)"
