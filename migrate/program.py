@@ -37,6 +37,7 @@ from .move import (
 from .move.state import Item, MoveState, assigns_in, bound_names, rebound_by_driver
 from .move.suffixes import unsuffixed
 from .op_seeds import is_random
+from .rebound_values import rename_rebound_values
 from .report import Finding, Unsupported
 from .rules.imports import RULE as IMPORT_RULE
 from .rules.imports import is_mode_call, starts_file, v2_import
@@ -64,6 +65,7 @@ class ProgramMove(MoveState):
 
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        self.module = rename_rebound_values(self.module, self.aliases, self.lines, self.findings)
         self.module = open_name_scopes(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings, self.library)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)

@@ -779,9 +779,27 @@ def test_a_saver_made_in_a_method_checkpoints_the_variables_of_the_model_held() 
 
 
 def test_a_variable_read_by_a_step_after_the_driver_bound_its_name_to_the_value_keeps_graph_mode() -> None:
-    # `w = sess.run(w)`, then a step reading `w`: traced then, it would compute with the array
+    # `w = sess.run(w)` in a loop, then a step reading `w`: traced then, it would compute with
+    # the array (a binding in a loop keeps its name)
+    result = rewrite_source(_TRAINED + (
+        "y = w * 2.0\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
+        "for _ in range(1):\n    w = sess.run(w)\nprint(sess.run(y), w)\n"))
+    assert result.level == "partial"
+    assert any("w is bound to the variables' values before a step" in f.message for f in result.findings)
+
+
+def test_a_variable_name_bound_to_its_value_before_later_runs_takes_a_name_of_its_own() -> None:
     result = rewrite_source(_TRAINED + (
         "y = w * 2.0\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
         "w = sess.run(w)\nprint(sess.run(y), w)\n"))
-    assert result.level == "partial"
-    assert any("w is bound to the variables' values before a step" in f.message for f in result.findings)
+    code = str(result.code)
+    assert result.level == "idiomatic", result.findings
+    assert "w_value = w.numpy()\nprint(compute_y().numpy(), w_value)\n" in code
+    assert any("w bound to its value → w_value" in f.message for f in result.findings)
+
+
+def test_a_name_bound_to_its_value_with_no_run_after_keeps_its_name() -> None:
+    result = rewrite_source(_TRAINED + (
+        "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
+        "w = sess.run(w)\nprint(w)\n"))
+    assert "w = w.numpy()\nprint(w)\n" in str(result.code)
