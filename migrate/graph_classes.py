@@ -94,6 +94,7 @@ class ExternalRun:
 class ExternalStep:
     """The step function a converted class made for an `ExternalRun`."""
 
+    run: ExternalRun
     name: str
     params: list[str]
     structure: str
@@ -204,7 +205,7 @@ def convert_class(
         if step is None or step.returns_structure not in ("single", "list", "nested", "nested_with_none", "none"):
             continue  # a variable read, or a fetch the module's run site reports on
         params = [p.name.removeprefix(PREFIX) for p in step.params]
-        info.runs[run.key] = ExternalStep(step.name.removeprefix(PREFIX), params, step.returns_structure, kept)
+        info.runs[run.key] = ExternalStep(run, step.name.removeprefix(PREFIX), params, step.returns_structure, kept)
     rebuilt: list[cst.BaseStatement] = []
     for member in members:
         if member is init:

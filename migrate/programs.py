@@ -604,7 +604,8 @@ def outside_runs(groups: list[Group]) -> dict[str, list[ExternalRun]]:
         except (Refused, cst.ParserSyntaxError):
             continue  # the group is refused when it is combined
         for cls, sites in program.outside_runs(module, classes).items():
-            found.setdefault(cls, []).extend(s for s in sites if s not in found[cls])
+            known = found.setdefault(cls, [])
+            known += [site for site in sites if site not in known]
     return found
 
 

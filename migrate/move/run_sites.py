@@ -21,6 +21,7 @@ from ..graph import (
 from ..graph_classes import ExternalRun, ExternalStep
 from ..op_seeds import is_random, uncounted
 from ..report import Unsupported
+from ..rules.assign import ASSIGN_CALLS
 from ..rules.data import RULE as DATA_RULE
 from ..rules.session import INIT_CALLS, SESSION_CALLS
 from ..walk import walk
@@ -91,8 +92,8 @@ def instance_step_of(move: MoveState, run: ExternalRun, site: cst.Call, keep: li
     runs = move.graph_instances[owner].runs
     if keep is None:
         return runs.get(run.key)
-    plain = ExternalRun(run.fetch, run.fed).key
-    return next((step for key, step in runs.items() if key.startswith(plain) and step.kept == keep), None)
+    return next((step for step in runs.values() if (step.run.fetch, sorted(step.run.fed)) == (run.fetch, sorted(run.fed))
+                 and step.kept == keep), None)
 
 
 def element_nodes(move: MoveState, seq: cst.List | cst.Tuple) -> list[Node | None]:
@@ -215,34 +216,30 @@ def is_noop_session_call(move: MoveState, call: cst.Call) -> bool:
 
 
 #: Variable methods and TF functions that write a variable.
-_WRITES = frozenset({"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub"})
+_WRITES = ASSIGN_CALLS | {"scatter_update", "scatter_add", "scatter_sub"}
 
 
 def runs_graph(move: MoveState, node: cst.CSTNode) -> bool:
     """Does the code run graph ops that may change variables (a train op, an assignment, a
     group, a model's step), not only read them?"""
-    return any(_may_write(move, c) for c in calls_in(node)
-               if run_site(move, c) is not None and not is_noop_session_call(move, c))
-
-
-def _may_write(move: MoveState, call: cst.Call) -> bool:
-    if instance_run(call, set(move.graph_instances)) is not None:
-        return True  # a converted class's step: what it runs is the class's
-    site = run_site(move, call)
-    roots = move.scope.deps_of(site[0]) if site is not None else []
-    inside, _, _ = backward_slice(roots)
-    return not roots or any(_writes(move, n) for n in [*roots, *inside])
+    for call in calls_in(node):
+        site = run_site(move, call)
+        if site is None or is_noop_session_call(move, call):
+            continue
+        if instance_run(call, set(move.graph_instances)) is not None:
+            return True  # a converted class's step: what it runs is the class's
+        roots = move.scope.deps_of(site[0])
+        if not roots or any(_writes(move, n) for n in [*roots, *backward_slice(roots)[0]]):
+            return True
+    return False
 
 
 def _writes(move: MoveState, node: Node) -> bool:
     if node.kind in ("train", "updates", "averages") or valueless(node):
         return True
-    value = node.value
-    if not isinstance(value, cst.Call):
-        return False
-    func = value.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else move.aliases.resolve(func)
-    return name in _WRITES or move.aliases.resolve(func) in _WRITES
+    func = node.value.func if isinstance(node.value, cst.Call) else None
+    return func is not None and (
+        (isinstance(func, cst.Attribute) and func.attr.value in _WRITES) or move.aliases.resolve(func) in _WRITES)
 
 
 def reinitializations(move: MoveState, stmt: cst.BaseStatement, ran: bool) -> set[int]:
@@ -260,10 +257,10 @@ def reinitializations(move: MoveState, stmt: cst.BaseStatement, ran: bool) -> se
                     and isinstance(call := s.body[0].value, cst.Call) and is_noop_session_call(move, call)
                     and isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and (before or looped)):
                 found.add(id(s))
-            loop = isinstance(s, (cst.For, cst.While)) and runs_graph(move, s)
+            ran = runs_graph(move, s)
             for block in _blocks(s):
-                visit(block, before, looped or loop)
-            before = before or runs_graph(move, s)
+                visit(block, before, looped or (ran and isinstance(s, (cst.For, cst.While))))
+            before = before or ran
 
     visit(list(stmt.body.body) if isinstance(stmt, cst.FunctionDef) else [stmt], ran, False)  # type: ignore[union-attr]
     return found

@@ -245,8 +245,7 @@ def step_key(move: MoveState, text: str, roots: list[Node]) -> str:
 def instance_step(move: MoveState, site: cst.Call, keep: list[int] | None = None) -> cst.BaseExpression | None:
     """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
     converted class made for this run site (`keep`: the positions an unpacking keeps)."""
-    owners = set(move.graph_instances)
-    run = run_sites.instance_run(site, owners)
+    run = run_sites.instance_run(site, set(move.graph_instances))
     if run is None:
         return None
     step = run_sites.instance_step_of(move, run, site, keep)
