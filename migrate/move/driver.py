@@ -20,7 +20,7 @@ from ..rules.saver import RULE as SAVER_RULE
 from ..rules.session import RULE as SESSION_RULE
 from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..walk import transform, walk
-from . import classify, eager_values, run_sites, savers, steps, summary_ops
+from . import classify, eager_values, reinitialization, run_sites, savers, steps, summary_ops
 from .state import TRAIN_METHODS, MoveState, assigns_by_name, bound_names, rebound_by_driver
 
 
@@ -84,9 +84,15 @@ def _emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Bas
                     return restart.with_changes(leading_lines=updated.leading_lines)
                 if isinstance(call, cst.Call) and run_sites.is_noop_session_call(move, call):
                     if id(original) in again:
-                        # TF1 set the variables back to their initial values; TF2 has no such run
-                        raise Unsupported(SESSION_RULE.id, move.line(original),
-                                          "variables initialized again after the graph ran")
+                        if not top:
+                            raise Unsupported(SESSION_RULE.id, move.line(original),
+                                              "variables initialized again after the graph ran")
+                        assigned = reinitialization.reassignments(move, call, original)
+                        move.fixed(SESSION_RULE.id, original, "initializer run again → its variables "
+                                   "assigned their initial values")
+                        first = assigned[0].with_changes(leading_lines=updated.leading_lines,
+                                                           trailing_whitespace=updated.trailing_whitespace)
+                        return cst.FlattenSentinel([first, *assigned[1:]])  # type: ignore[return-value]
                     move.fixed(SESSION_RULE.id, original, "initializer run / session close removed")
                     return self._remove(original)
                 converted = updated.body[0].value  # type: ignore[attr-defined]

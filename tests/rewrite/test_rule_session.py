@@ -706,22 +706,58 @@ _TRAINED = (
 )
 
 
-@pytest.mark.parametrize("driver", [
+@pytest.mark.parametrize(("driver", "reset"), [
     # set back after training, in the same session block
-    ("with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
-     "    sess.run(train)\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(w))\n"),
+    (("with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+      "    sess.run(train)\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(w))\n"),
+     "train_step()\nw.assign(1.0)\nprint(w.numpy())\n"),
     # at the top of each round of a loop that trains
-    ("sess = tf.Session()\nfor trial in range(2):\n    sess.run(tf.global_variables_initializer())\n"
-     "    sess.run(train)\n    print(sess.run(w))\n"),
-    # a later top-level statement
-    ("sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
-     "sess.run(tf.global_variables_initializer())\nprint(sess.run(w))\n"),
+    (("sess = tf.Session()\nfor trial in range(2):\n    sess.run(tf.global_variables_initializer())\n"
+      "    sess.run(train)\n    print(sess.run(w))\n"),
+     "for trial in range(2):\n    w.assign(1.0)\n    train_step()\n    print(w.numpy())\n"),
+    # a later top-level statement, its comment kept
+    (("sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
+      "sess.run(tf.global_variables_initializer())  # start over\nprint(sess.run(w))\n"),
+     "train_step()\nw.assign(1.0)  # start over\nprint(w.numpy())\n"),
 ])
-def test_variables_initialized_again_after_the_graph_ran_keep_graph_mode(driver: str) -> None:
+def test_variables_initialized_again_after_the_graph_ran_are_assigned_their_initial_values(
+    driver: str, reset: str,
+) -> None:
     # TF1 set the variables back to their initial values; dropping the run would not
     result = rewrite_source(_TRAINED + driver)
+    assert result.level == "idiomatic", result.findings
+    assert str(result.code).endswith(reset)
+
+
+def test_a_named_initializer_run_again_sets_back_only_the_variables_made_before_it() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\n\nw = tf.Variable([0.5, 1.5])\ninit = tf.global_variables_initializer()\n"
+        "v = tf.Variable(tf.zeros([2]))\ntrain = tf.train.GradientDescentOptimizer(0.1).minimize("
+        "tf.reduce_sum(tf.square(w - v)))\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())\n"
+        "sess.run(train)\nsess.run(init)\nprint(sess.run([w, v]))\n")
+    assert result.level == "idiomatic", result.findings
+    assert "w.assign([0.5, 1.5])\nprint(" in str(result.code)
+    assert "v.assign" not in str(result.code)
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    (("GradientDescentOptimizer(0.1)", "AdamOptimizer(0.1)"), "tf.train.AdamOptimizer keeps slot variables"),
+    (("tf.Variable(1.0)", "tf.Variable(tf.random_normal([]))"),
+     "w's initial value calls tf.random_normal(), which the rewrite does not call again"),
+    (("w = tf.Variable(1.0)\n", "start = 1.0\nw = tf.Variable(start)\nstart = 2.0\n"),
+     "w's initial value reads start, which is bound again"),
+    (("w = tf.Variable(1.0)\n", "w = tf.Variable(1.0)\nlayer = tf.layers.dense(tf.ones([1, 1]), 1)\n"),
+     "Keras layers made by layer hold weights of their own"),
+    (("w = tf.Variable(1.0)\n", "w = tf.get_variable('w', [], initializer=tf.ones_initializer())\n"),
+     "w is not a tf.Variable made from its value"),
+])
+def test_a_reset_the_assignments_would_not_reproduce_keeps_graph_mode(change: tuple[str, str], why: str) -> None:
+    driver = ("sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
+              "sess.run(tf.global_variables_initializer())\nprint(sess.run(w))\n")
+    result = rewrite_source(_TRAINED.replace(*change) + driver)
     assert result.level == "partial"
-    assert any("variables initialized again after the graph ran" in f.message for f in result.findings)
+    messages = [f.message for f in result.findings]
+    assert any(f"variables initialized again after the graph ran: {why}" in m for m in messages), messages
 
 
 def test_an_initializer_run_in_the_branch_not_taken_after_a_run_is_dropped() -> None:
