@@ -6,6 +6,12 @@ in the CIFAR-10 model, `weight_variable(name, shape)` elsewhere) whose body is o
 computes nothing. Inlined, each call is a `tf.get_variable` of the function that called it, which
 the layer and model conversion then reads as that function's own weight. TF2 places variables
 itself, so a device the helper pinned them to is dropped.
+
+A `tf.Variable` helper (`def get_weight(shape): return tf.Variable(tf.truncated_normal(shape,
+stddev=0.1))`, maybe through `initial = ...; return tf.Variable(initial)`) is inlined the same
+way where only model functions call it (`def forward(x): w1 = get_weight([784, 500])`): their
+weights are then the function's own `tf.Variable`s. Called at the top level, it stays a helper
+whose calls are the program's variables.
 """
 
 from __future__ import annotations
@@ -35,14 +41,18 @@ _ATOMS = (
 )
 
 
-def _created(stmts: list[cst.BaseStatement], aliases: Aliases) -> tuple[cst.Call, bool] | None:
-    """(the get_variable call, whether a `tf.device` block held it) of a wrapper's body."""
+def _created(stmts: list[cst.BaseStatement], aliases: Aliases, maker: str = "get_variable") -> tuple[cst.Call, bool] | None:
+    """(the `maker` call, whether a `tf.device` block held it) of a wrapper's body."""
     if stmts and is_docstring(stmts[0]):
         stmts = stmts[1:]
     if len(stmts) == 1:
         value = _returned(stmts[0])
-        ok = isinstance(value, cst.Call) and aliases.resolve(value.func) == "get_variable"
+        ok = isinstance(value, cst.Call) and aliases.resolve(value.func) == maker
         return (value, False) if ok else None  # type: ignore[return-value]
+    if maker == "Variable" and len(stmts) == 2:
+        made = _from_initial(stmts, aliases)
+        if made is not None:
+            return made, False
     if len(stmts) != 2 or not isinstance(_returned(stmts[1]), cst.Name):
         return None
     name = _returned(stmts[1]).value  # type: ignore[union-attr]
@@ -70,10 +80,36 @@ def _created(stmts: list[cst.BaseStatement], aliases: Aliases) -> tuple[cst.Call
         and isinstance(assign.targets[0].target, cst.Name)
         and assign.targets[0].target.value == name
         and isinstance(assign.value, cst.Call)
-        and aliases.resolve(assign.value.func) == "get_variable"
+        and aliases.resolve(assign.value.func) == maker
     ):
         return None
     return assign.value, device
+
+
+def _from_initial(stmts: list[cst.BaseStatement], aliases: Aliases) -> cst.Call | None:
+    """`tf.Variable(<value>)` of `initial = <value>; return tf.Variable(initial)`."""
+    first, value = stmts[0], _returned(stmts[1])
+    if not (isinstance(value, cst.Call) and aliases.resolve(value.func) == "Variable" and value.args
+            and value.args[0].keyword is None and isinstance(value.args[0].value, cst.Name)
+            and isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1
+            and isinstance(first.body[0], cst.Assign) and len(first.body[0].targets) == 1
+            and isinstance(first.body[0].targets[0].target, cst.Name)):
+        return None
+    name = first.body[0].targets[0].target.value
+    reads = [n for n in walk(value) if isinstance(n, cst.Name) and n.value == name]
+    if value.args[0].value.value != name or len(reads) != 1:
+        return None
+    return value.with_changes(args=[value.args[0].with_changes(value=first.body[0].value), *value.args[1:]])
+
+
+def _called_in_functions_only(module: cst.Module, name: str) -> bool:
+    """Every call of ``name`` stands in a top-level function's body, none at the top level."""
+    for stmt in module.body:
+        if type(stmt) is cst.FunctionDef:
+            continue
+        if any(isinstance(n, cst.Name) and n.value == name for n in walk(stmt)):
+            return False
+    return True
 
 
 def _returned(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
@@ -151,6 +187,10 @@ def inline_variable_wrappers(
             continue
         params = _plain_params(func)
         created = _created(list(func.body.body), aliases)  # type: ignore[arg-type]
+        kind = "get_variable wrapper"
+        if created is None and _called_in_functions_only(module.with_changes(
+                body=[s for s in module.body if s is not func]), name):
+            created, kind = _created(list(func.body.body), aliases, "Variable"), "variable helper"  # type: ignore[arg-type]
         if params is None or created is None or func.decorators:
             continue
         rest = cst.Module([s for s in module.body if s is not func])
@@ -170,7 +210,7 @@ def inline_variable_wrappers(
                 RULE.id,
                 where,
                 0,
-                f"get_variable wrapper {name}() inlined at its calls{placed}",
+                f"{kind} {name}() inlined at its calls{placed}",
                 "fixed",
             )
         )

@@ -19,6 +19,8 @@ class _State:
         self.function_traces: list[Any] = []
         self.eager_seed_counter = 0
         self.eager_draw_counts: dict[str, int] = {}
+        self.eager_kernels: dict[tuple, Any] = {}  # eager random kernels of explicitly seeded ops
+        self.graph_kernels = False  # eager random ops drawing as graph ops (`graph_kernels`)
         self.global_seed: int | None = None
 
 
@@ -64,6 +66,18 @@ def init_scope() -> Iterator[None]:
     finally:
         STATE.graph_stack = saved
         STATE.tapes = saved_tapes
+
+
+@contextlib.contextmanager
+def graph_kernels(on: bool = True) -> Iterator[None]:
+    """Eager random ops in here draw as graph ops do: each call from a kernel of its own, where
+    eager TF shares one kernel among the calls of an explicitly seeded op."""
+    saved = STATE.graph_kernels
+    STATE.graph_kernels = saved or on
+    try:
+        yield
+    finally:
+        STATE.graph_kernels = saved
 
 
 @contextlib.contextmanager

@@ -378,9 +378,12 @@ class _CallableInit(Initializer):
         self.fn = fn
 
     def sample(self, shape: Any, dtype: Any, name: str | None) -> np.ndarray:
-        from runtime.context import init_scope
+        from runtime import context
 
-        with init_scope():
+        # Keras calls it where the layer is built: in a function being traced its random ops
+        # are graph ops, each with a kernel of its own (`context.graph_kernels`), not eager ones.
+        traced = not context.executing_eagerly()
+        with context.init_scope(), context.graph_kernels(traced):
             try:
                 out = self.fn(shape, dtype=dtype)
             except TypeError:

@@ -24,6 +24,20 @@ from ..variable_layers import variable_layer
 from .state import Item, MoveState, assigns_in
 
 
+def _input_arg(call: cst.Call, func: cst.FunctionDef) -> cst.Arg | None:
+    """The argument a layer function's call gives its input (first parameter): the first
+    positional one, or the one naming that parameter (`new_fc_layer(input=x, ...)`)."""
+    params = func.params.params
+    if not call.args or not params:
+        return None
+    first = call.args[0]
+    if first.keyword is None:
+        return first
+    if any(a.keyword is None for a in call.args):
+        return None
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == params[0].name.value), None)
+
+
 def scoped_layer_instances(move: MoveState, value: cst.BaseExpression, target: str, item: Item) -> list[cst.BaseStatement]:
     """`h1 = fc_layer(x, 16, "layer1")` in the graph: the layer function became a Layer class
     that model functions build; called here, each call makes its instance here, named by the
@@ -37,11 +51,12 @@ def scoped_layer_instances(move: MoveState, value: cst.BaseExpression, target: s
             continue
         defs = [s for s in move.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
         scoped = move.models.scope_params.get(name)
+        inputs = _input_arg(call, defs[0]) if len(defs) == 1 else None
+        config_args = [a for a in call.args if a is not inputs]
         # The configuration moves to a constructor run once: it must not read graph values.
-        if (item.prefix or len(defs) != 1 or not call.args or call.args[0].keyword is not None
-                or any(a.star for a in call.args)
+        if (item.prefix or inputs is None or any(a.star for a in call.args)
                 or (scoped is None and (not variable_layer(defs[0], move.aliases)
-                                        or any(move.scope.deps_of(a.value) for a in call.args[1:])))):
+                                        or any(move.scope.deps_of(a.value) for a in config_args)))):
             raise Unsupported(SCOPE_RULE.id, item.line, f"{target} calls layer function {name} outside a model function")
         # the op seed TF1's graph gave this call's weights (`number_layer_call`)
         seed = [f"seed={move.instance_seeds[id(call)]}"] if id(call) in move.instance_seeds else []
@@ -49,7 +64,7 @@ def scoped_layer_instances(move: MoveState, value: cst.BaseExpression, target: s
             # No scope names it: TF1 made new variables at each call, so each call makes
             # its own instance, named after what it computes.
             instance = move.fresh(f"{target}_layer")
-            config = ", ".join([*(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:]), *seed])
+            config = ", ".join([*(code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in config_args), *seed])
             made.append(cst.parse_statement(f"{instance} = {move.models.layer_classes[name]}({config})\n"))
             move.models.call_instances[id(call)] = instance
             params = [p.name.value for p in defs[0].params.params]
@@ -65,7 +80,7 @@ def scoped_layer_instances(move: MoveState, value: cst.BaseExpression, target: s
         literal = scope_arg.value.evaluated_value if isinstance(scope_arg.value, cst.SimpleString) else None
         instance = move.fresh(_instance_name(move, literal) if isinstance(literal, str) and literal.isidentifier()
                               else f"{name}_layer")
-        config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[1:] if a is not scope_arg]
+        config = [code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in config_args if a is not scope_arg]
         args = ", ".join([*config, *seed, f"name={code(scope_arg.value)}"])
         made.append(cst.parse_statement(f"{instance} = {move.models.layer_classes[name]}({args})\n"))
         move.models.call_instances[id(call)] = instance

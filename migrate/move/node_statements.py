@@ -178,6 +178,13 @@ def without_dropped(move: MoveState, stmt: cst.SimpleStatementLine) -> cst.Simpl
                     for i, a in enumerate(updated.args)
                     if not (a.keyword is not None and a.keyword.value in names)
                     and not (a.keyword is None and i in positions)]
+            if id(original) in per_call and args and args[0].keyword is not None:
+                # a layer instance takes its input positionally (`layer(x)`, not `layer(input=x)`)
+                first = _first_param(move, func.value)
+                given = next((a for a in args if a.keyword is not None and a.keyword.value == first), None)
+                if given is not None:
+                    args = [given.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT),
+                            *(a for a in args if a is not given)]
             if args:
                 args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(args=args)
@@ -189,6 +196,13 @@ def without_dropped(move: MoveState, stmt: cst.SimpleStatementLine) -> cst.Simpl
     new = stmt.visit(Drop())
     cg.copy_lines(stmt, new, move.lines)
     return new  # type: ignore[return-value]
+
+
+def _first_param(move: MoveState, name: str) -> str | None:
+    """The first parameter of the module's function ``name``."""
+    func = next((s for s in move.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
+    params = func.params.params if func is not None else ()
+    return params[0].name.value if params else None
 
 
 def replace_value(move: MoveState, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:

@@ -70,9 +70,23 @@ def _gated(inputs: list) -> list:
     return inputs if gate is None else [*inputs, gate]
 
 
-def _make(sample: Any) -> Any:
+def _generator(op_type: str, attrs: dict) -> np.random.Generator:
+    """The op's generator. Eagerly, TF runs every call of an op type with the same explicit
+    seed on one cached kernel, whose stream goes on from call to call (`tf.random.uniform([1],
+    seed=1)` twice draws two numbers); the cache empties when the global seed is set."""
+    seed = attrs["seed"]
+    if not (context.executing_eagerly() and seed[1] == 1) or context.STATE.graph_kernels:
+        return np.random.default_rng(seed)
+    key = (op_type, attrs["dtype"].name, *seed)
+    cache = context.STATE.eager_kernels
+    if key not in cache:
+        cache[key] = np.random.default_rng(seed)
+    return cache[key]
+
+
+def _make(op_type: str, sample: Any) -> Any:
     def make(attrs: dict) -> Any:
-        rng = np.random.default_rng(attrs["seed"])
+        rng = _generator(op_type, attrs)
         dt = attrs["dtype"].np
 
         def kernel(shape: Any, *gate: Any) -> np.ndarray:
@@ -90,14 +104,15 @@ def _stand_in(attrs: dict) -> Any:
     return lambda shape, *_: np.zeros(tuple(int(d) for d in shape), dtype=dt)
 
 
-register("RandomStandardNormal", _make(lambda r, s, dt: r.standard_normal(s).astype(dt)),
+register("RandomStandardNormal", _make("RandomStandardNormal", lambda r, s, dt: r.standard_normal(s).astype(dt)),
          stateful=True, probe=_stand_in)
-register("RandomUniform", _make(lambda r, s, dt: r.random(s).astype(dt)), stateful=True, probe=_stand_in)
-register("TruncatedNormal", _make(_truncated), stateful=True, probe=_stand_in)
+register("RandomUniform", _make("RandomUniform", lambda r, s, dt: r.random(s).astype(dt)), stateful=True,
+         probe=_stand_in)
+register("TruncatedNormal", _make("TruncatedNormal", _truncated), stateful=True, probe=_stand_in)
 
 
 def _uniform_int_make(attrs: dict) -> Any:
-    rng = np.random.default_rng(attrs["seed"])
+    rng = _generator("RandomUniformInt", attrs)
     dt = attrs["dtype"].np
 
     def kernel(shape: Any, lo: Any, hi: Any, *gate: Any) -> np.ndarray:
@@ -160,6 +175,7 @@ def set_seed(seed: Any) -> None:
     context.STATE.global_seed = None if seed is None else int(seed)
     context.STATE.eager_seed_counter = 0
     context.STATE.eager_draw_counts.clear()
+    context.STATE.eager_kernels.clear()
     if not context.executing_eagerly():
         context.get_default_graph().seed = seed
 

@@ -142,3 +142,38 @@ def test_a_loop_of_random_variables_is_not_given_one_seed() -> None:
     assert "tf.random.normal([3, 2], seed=0)" in code
     assert "for k in [1, 2, 3]]" in code and "stddev=0.1)" in code and "seed=1" not in code
     assert any("v_list: random initial value" in m for m in messages)
+
+
+_SAME_SEED = """\
+import tensorflow as tf
+
+w1 = tf.Variable(tf.random_normal([2, 3], stddev=1, seed=1))
+w2 = tf.Variable(tf.random_normal([3, 1], stddev={stddev}, seed={seed}))
+x = tf.placeholder(tf.float32, [None, 2])
+y = tf.matmul(tf.matmul(x, w1), w2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, feed_dict={{x: [[0.7, 0.5]]}}))
+"""
+
+
+def test_eager_draws_sharing_an_op_seed_keep_graph_mode() -> None:
+    # TF1's two ops each start over; eager TF2 draws w2 on from w1's kernel
+    result = rewrite_source(_SAME_SEED.format(stddev=1, seed=1))
+    assert result.level == "partial"
+    assert any("random ops seeded 1 drawn twice at the top level" in f.message for f in result.findings)
+
+
+def test_eager_draws_with_their_own_seeds_move() -> None:
+    result = rewrite_source(_SAME_SEED.format(stddev=1, seed=2))
+    assert result.level == "idiomatic", result.findings
+    assert "seed=2" in str(result.code)
+
+
+def test_a_seeded_eager_draw_in_a_loop_keeps_graph_mode() -> None:
+    source = _SAME_SEED.format(stddev=1, seed=2).replace(
+        "w1 = tf.Variable(tf.random_normal([2, 3], stddev=1, seed=1))\n",
+        "ws = [tf.Variable(tf.random_normal([2, 3], seed=1)) for _ in range(2)]\nw1 = ws[0]\n")
+    result = rewrite_source(source)
+    assert result.level == "partial"
+    assert any("random ops seeded 1 drawn in a loop at the top level" in f.message for f in result.findings)

@@ -294,6 +294,45 @@ def test_get_variable_wrapper_used_as_a_value_stays() -> None:
     assert not any("inlined at its calls" in f.message for f in result.findings)
 
 
+_HELPERS = """\
+import tensorflow as tf
+
+
+def weight_variable(shape):
+    initial = tf.truncated_normal(shape, stddev=0.1, seed=2)
+    return tf.Variable(initial)
+
+
+def forward(x):
+    w = weight_variable([2, 3])
+    return tf.matmul(x, w)
+{top}
+
+x = tf.placeholder(tf.float32, [None, 2])
+y = forward(x)
+loss = tf.reduce_sum(y)
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run([train, loss], {{x: [[1.0, 2.0]]}})[1])
+"""
+
+
+def test_variable_helper_called_by_a_model_function_is_inlined_into_it() -> None:
+    # `initial = ...; return tf.Variable(initial)`: its weight is the function's own variable
+    result = rewrite_source(_HELPERS.format(top=""))
+    assert result.level == "idiomatic", result.findings
+    assert "def weight_variable" not in result.code
+    assert "w = tf.Variable(tf.random.truncated_normal([2, 3], stddev=0.1, seed=2))" in result.code
+    assert "variable helper weight_variable() inlined at its calls" in [f.message for f in result.findings]
+
+
+def test_variable_helper_also_called_at_the_top_level_stays_a_helper() -> None:
+    result = rewrite_source(_HELPERS.format(top="\n\nbias = weight_variable([3])"))
+    assert "def weight_variable(shape):" in result.code
+    assert not any("inlined at its calls" in f.message for f in result.findings)
+
+
 def test_unnamed_layers_in_the_scope_each_call_opens_keep_tf1_default_names() -> None:
     # Every entry into the scope restarts TF1's `dense`, `dense_1`: reused calls share them.
     check_transformed(
