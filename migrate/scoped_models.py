@@ -156,6 +156,9 @@ class ModelBuilder:
     # configuration its constructor took, the scope name a per-call model was given
     dropped_params: dict[str, tuple[list[tuple[int, str]], str]] = field(default_factory=dict)
     call_instances: dict[int, str] = field(default_factory=dict)  # id of a call -> the model it calls
+    # layer function -> the module's placeholders its body reads: its Layer's `call` takes them
+    # after the input, and every call of an instance passes them (`layer(x, keep_prob)`)
+    placeholder_inputs: dict[str, list[str]] = field(default_factory=dict)
     # model instance -> (position, name) of parameters its layers take as `training`: calls pass
     # them by keyword (Keras takes only tensors positionally), a fed flag is a scalar
     flag_params: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
@@ -408,6 +411,10 @@ class ModelBuilder:
         block = cls is not None
         cls = cls or _camel(func.name.value)
         self.layer_classes[func.name.value] = cls
+        fed = [] if block else self._placeholders_read(func, call_body)
+        if fed:
+            self.placeholder_inputs[func.name.value] = fed
+            inputs = ", ".join([inputs, *fed])
         if regularized:
             self.regularized_layers.add(cls)
         config_sig = "".join(f"{_code(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))}, " for p in config)
@@ -446,6 +453,19 @@ class ModelBuilder:
         layer = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
         fill_lines(layer, self._line(func), self.lines)  # the weights built from source report at the def
         return layer
+
+    def _placeholders_read(self, func: cst.FunctionDef, body: list[cst.BaseStatement]) -> list[str]:
+        """The module-level placeholders (`keep_prob = tf.placeholder(tf.float32)`) a layer
+        function reads as globals, in the order it reads them."""
+        if self.module is None:
+            return []
+        own = {p.name.value for p in func.params.params} | {n for s in func.body.body for n in assigned_names(s)}
+        made = {t.target.value for stmt in self.module.body if isinstance(stmt, cst.SimpleStatementLine)
+                for small in stmt.body if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)
+                and self.aliases.resolve(small.value.func) == "placeholder"
+                for t in small.targets if isinstance(t.target, cst.Name)}
+        read = [n.value for s in body for n in names_read(s)]
+        return list(dict.fromkeys(n for n in read if n in made and n not in own))
 
     def _weight_inputs(self, body: list[cst.BaseStatement]) -> set[int]:
         """Ids of the statements computing what the weights of `body` read (their shapes,

@@ -178,6 +178,13 @@ def without_dropped(move: MoveState, stmt: cst.SimpleStatementLine) -> cst.Simpl
                     for i, a in enumerate(updated.args)
                     if not (a.keyword is not None and a.keyword.value in names)
                     and not (a.keyword is None and i in positions)]
+            fed = move.models.placeholder_inputs.get(func.value, []) if id(original) in per_call else []
+            if fed:  # the placeholders the layer function read as globals, now its call's inputs
+                at = next((i for i, a in enumerate(args) if a.keyword is not None), len(args))
+                if at:
+                    args[at - 1] = args[at - 1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                args = [*args[:at], *(cst.Arg(cst.Name(n), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                                      for n in fed), *args[at:]]
             if id(original) in per_call and args and args[0].keyword is not None:
                 # a layer instance takes its input positionally (`layer(x)`, not `layer(input=x)`)
                 first = _first_param(move, func.value)

@@ -463,7 +463,11 @@ def takes_tensor_name(move: MoveState, base: str) -> bool:
 def placeholder_spec(move: MoveState, placeholder: Node) -> str:
     args: dict[str, cst.BaseExpression] = placeholder.info["args"]  # type: ignore[assignment]
     dtype = code(args["dtype"]) if "dtype" in args else "tf.float32"
-    if id(placeholder) in move.lr_placeholders or (is_model_flag(move, placeholder) and "shape" not in args):
+    # a rate, a flag, or an input a Keras layer's call takes besides its tensor (`keep_prob`):
+    # Keras refuses a tensor of unknown rank there, and TF1 code feeds these scalars
+    layer_input = move.models is not None and any(
+        placeholder.name in fed for fed in move.models.placeholder_inputs.values())
+    if "shape" not in args and (layer_input or is_model_flag(move, placeholder)) or id(placeholder) in move.lr_placeholders:
         shape = "[]"
     else:
         shape = code(args["shape"]) if "shape" in args else "None"

@@ -127,6 +127,17 @@ def _build_shape(inputs: Any) -> Any:
     return tuple(shape.as_list()) if shape is not None and shape.rank is not None else shape
 
 
+def _known_ranks(inputs: Any, args: tuple, kwargs: dict) -> None:
+    """Keras 3 reads the shape of every tensor argument of a layer's first call to build it
+    (`training` and masks aside), and a tensor of unknown rank has none: `layer(x, keep_prob)`
+    with `keep_prob` of `TensorSpec(None)` is a ValueError."""
+    given = [inputs, *args, *(v for k, v in kwargs.items() if k not in ("mask", "training") and not k.startswith("mask_"))]
+    for x in nest.flatten(given):
+        shape = getattr(x, "shape", None) if isinstance(x, Tensor) else None
+        if shape is not None and shape.rank is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+
 def _only_tensors_positional(inputs: Any, args: tuple) -> None:
     """Keras 3 takes only tensors (or None) positionally: ``layer([[1.0]])`` and
     ``dropout(x, True)`` are ValueErrors."""
@@ -389,6 +400,7 @@ class Layer:
 
     def _scoped_call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if not self.built:
+            _known_ranks(inputs, args, kwargs)
             self.build(_build_shape(inputs))
             self.built = True
         outputs = self.call(inputs, *args, **kwargs)
