@@ -5,7 +5,8 @@ TF1 makes one graph op per random call; an op seeded `seed=1` starts its numbers
 1], seed=1))` start alike. Eager TF2 runs every call of an op type with the same seed on one
 cached kernel whose numbers go on from call to call: moved out of the graph as they are, `w2`
 would start from other numbers. A seeded call in a loop is the same case (TF1 made an op per
-pass). In a tf.function each call is an op of its own again, as in TF1.
+pass), and so is one in a constructor the rewrite runs eagerly (`self.w1`, `self.w2` in
+`__init__`). In a tf.function each call is an op of its own again, as in TF1.
 """
 
 from __future__ import annotations
@@ -27,19 +28,31 @@ _KERNELS = {
 }
 
 
+#: Methods Keras runs where a layer is first called, maybe while a step is traced.
+_TRACED_METHODS = frozenset({"build", "call"})
+
+
 class _Draws(cst.CSTVisitor):
-    """Seeded random calls of eager code: the module's statements and plain functions'
-    bodies (not tf.function steps, not classes, whose layers are built where first called)."""
+    """Seeded random calls of eager code: the module's statements, plain functions' bodies and
+    methods such as `__init__` (not tf.function steps, nor a layer's `build` and `call`, which
+    run where it is first called)."""
 
     def __init__(self, move: MoveState) -> None:
         self.move = move
         self.loops = 0
+        self.classes = 0
         self.found: list[tuple[str, str, cst.Call, bool]] = []  # kernel, seed, call, in a loop
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
+        self.classes += 1
+        return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.classes -= 1
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if self.classes and node.name.value in _TRACED_METHODS:
+            return False
         return not any(self.move.aliases.resolve(d.decorator if not isinstance(d.decorator, cst.Call)
                                                  else d.decorator.func) == "function" for d in node.decorators)
 
@@ -75,6 +88,6 @@ def check_shared_seeds(move: MoveState, body: list[cst.BaseStatement]) -> None:
         if looped or (kernel, seed) in seen:
             where = "in a loop" if looped else "twice"
             raise Unsupported(SESSION_RULE.id, move.line(call),
-                              f"random ops seeded {seed} drawn {where} at the top level: eager TF2 draws them from "
+                              f"random ops seeded {seed} drawn {where} outside a step: eager TF2 draws them from "
                               "one kernel whose numbers go on, where TF1's graph ops each started over")
         seen.add((kernel, seed))

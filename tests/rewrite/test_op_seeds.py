@@ -161,7 +161,7 @@ def test_eager_draws_sharing_an_op_seed_keep_graph_mode() -> None:
     # TF1's two ops each start over; eager TF2 draws w2 on from w1's kernel
     result = rewrite_source(_SAME_SEED.format(stddev=1, seed=1))
     assert result.level == "partial"
-    assert any("random ops seeded 1 drawn twice at the top level" in f.message for f in result.findings)
+    assert any("random ops seeded 1 drawn twice outside a step" in f.message for f in result.findings)
 
 
 def test_eager_draws_with_their_own_seeds_move() -> None:
@@ -176,4 +176,20 @@ def test_a_seeded_eager_draw_in_a_loop_keeps_graph_mode() -> None:
         "ws = [tf.Variable(tf.random_normal([2, 3], seed=1)) for _ in range(2)]\nw1 = ws[0]\n")
     result = rewrite_source(source)
     assert result.level == "partial"
-    assert any("random ops seeded 1 drawn in a loop at the top level" in f.message for f in result.findings)
+    assert any("random ops seeded 1 drawn in a loop outside a step" in f.message for f in result.findings)
+
+
+def test_eager_draws_sharing_an_op_seed_in_a_class_constructor_keep_graph_mode() -> None:
+    source = (
+        "import tensorflow as tf\n\n\nclass TwoLayer(object):\n    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None, 2])\n"
+        "        self.w1 = tf.Variable(tf.random_normal([2, 3], seed=1))\n"
+        "        self.w2 = tf.Variable(tf.random_normal([3, 1], seed=1))\n"
+        "        self.loss = tf.reduce_sum(tf.matmul(tf.matmul(self.x, self.w1), self.w2))\n"
+        "        self.train_op = tf.train.GradientDescentOptimizer(0.1).minimize(self.loss)\n\n\n"
+        "model = TwoLayer()\nwith tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(model.train_op, feed_dict={model.x: [[1.0, 2.0]]})\n"
+        "    print(sess.run(model.loss, feed_dict={model.x: [[1.0, 2.0]]}))\n")
+    result = rewrite_source(source)
+    assert result.level == "partial"
+    assert any("random ops seeded 1 drawn twice outside a step" in f.message for f in result.findings)
