@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from .api_table import REGULARIZERS
-from .codegen import copy_lines, is_docstring, record_line
+from .codegen import ReplaceNames, copy_lines, is_docstring, record_line
 from .graph import top_level_defs
 from .imports import Aliases
 from .report import Finding
@@ -322,3 +322,159 @@ def _top_level_nodes(module: cst.Module) -> list[cst.CSTNode]:
         if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             todo.extend(children(node))
     return found
+
+
+def _penalty_helper(func: cst.FunctionDef, aliases: Aliases) -> tuple[int, cst.If | None, cst.Call] | None:
+    """(index of the add in the body, its `if r != None:` guard, the penalty call `pen(v)`) of a
+    `v = tf.Variable(...)`, guarded add, `return v` helper."""
+    body = list(func.body.body)
+    if len(body) != 3 or func.decorators:
+        return None
+    first, add, last = body
+    if not (isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 and isinstance(first.body[0], cst.Assign)
+            and len(first.body[0].targets) == 1 and isinstance(first.body[0].targets[0].target, cst.Name)
+            and isinstance(first.body[0].value, cst.Call) and aliases.resolve(first.body[0].value.func) == "Variable"):
+        return None
+    var = first.body[0].targets[0].target.value
+    if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)
+            and isinstance(last.body[0].value, cst.Name) and last.body[0].value.value == var):
+        return None
+    guard = add if isinstance(add, cst.If) else None
+    stmt: cst.CSTNode = add
+    if guard is not None:
+        if guard.orelse is not None or len(guard.body.body) != 1 or _guard_param(guard) is None:
+            return None
+        stmt = guard.body if isinstance(guard.body, cst.SimpleStatementSuite) else guard.body.body[0]
+    if not (isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Expr)):
+        return None
+    call = stmt.body[0].value
+    if not (_collection_call(call, aliases, "add_to_collection") and len(call.args) == 2):  # type: ignore[arg-type]
+        return None
+    penalty = call.args[1].value  # type: ignore[union-attr]
+    if not (isinstance(penalty, cst.Call) and len(penalty.args) == 1 and isinstance(penalty.args[0].value, cst.Name)
+            and penalty.args[0].value.value == var and not penalty.args[0].star):
+        return None
+    return 1, guard, penalty
+
+
+def _guard_param(guard: cst.If) -> str | None:
+    """`r` of `if r != None:`, `if r is not None:` or `if r:`."""
+    test = guard.test
+    if isinstance(test, cst.Name):
+        return test.value
+    if (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, (cst.NotEqual, cst.IsNot))
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
+        return test.left.value
+    return None
+
+
+def _bound_once(module: cst.Module, name: str) -> bool:
+    return sum(1 for n in walk(module) for bound, count in _bindings_of(n).items() if bound == name for _ in range(count)) == 1
+
+
+def variable_penalties_listed(module: cst.Module, aliases: Aliases, lines: dict[int, int],
+                              findings: list[Finding]) -> cst.Module:
+    """A `tf.Variable` helper's `'losses'` entries listed where the collection is read.
+
+    `def get_weight(shape, r): w = tf.Variable(...); tf.add_to_collection('losses',
+    tf.contrib.layers.l2_regularizer(r)(w)); return w`, called at the top level (`w1 =
+    get_weight([2, 11], 0.01)`) before `tf.add_n(tf.get_collection('losses'))`: the read is the
+    list of those penalties (`[tf.contrib.layers.l2_regularizer(0.01)(w1), ...]`), the same
+    tensors of the same graph, and the helper a plain variable helper. Only when every entry
+    comes from such calls, each binding a name bound once, and every read follows them all."""
+    calls = [n for n in walk(module) if isinstance(n, cst.Call)]
+    adds = [c for c in calls if _collection_call(c, aliases, "add_to_collection")]
+    reads = [c for c in calls if _collection_call(c, aliases, "get_collection")]
+    mentions = [n for n in walk(module) if isinstance(n, cst.SimpleString) and n.evaluated_value == COLLECTION]
+    if not adds or not reads or len(mentions) != len(adds) + len(reads) or _regularizes_otherwise(module, aliases):
+        return module
+    helpers = {name: (func, found) for name, func in top_level_defs(module).items()
+               if (found := _penalty_helper(func, aliases)) is not None}
+    added, read_ids = {id(c) for c in adds}, {id(c) for c in reads}
+    if sum(1 for h, _ in helpers.values() for n in walk(h) if id(n) in added) != len(adds):
+        return module
+    entries: list[str] = []
+    read_at: list[int] = []
+    for index, stmt in enumerate(module.body):
+        if any(id(n) in read_ids for n in walk(stmt)):
+            read_at.append(index)
+            continue
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            if any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in helpers
+                   for n in walk(stmt) if stmt.name.value not in helpers):
+                return module  # a helper called in a function: when it runs is not known here
+            continue
+        for node in walk(stmt):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in helpers:
+                entry = _entry(module, stmt, node, helpers[node.func.value])
+                if entry is None or read_at:
+                    return module
+                entries.extend(entry)
+    if not entries or any(isinstance(module.body[i], (cst.FunctionDef, cst.ClassDef)) for i in read_at):
+        return module
+    listed = cst.parse_expression(f"[{', '.join(entries)}]")
+    body: list[cst.BaseStatement] = []
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value in helpers:
+            func, (at, _, _) = helpers[stmt.name.value]
+            kept = [s for i, s in enumerate(func.body.body) if i != at]
+            new: cst.BaseStatement = func.with_changes(body=func.body.with_changes(body=kept))
+            findings.append(Finding(RULE.id, lines.get(id(func), 0), 0, f"{func.name.value}(): its '{COLLECTION}' "
+                                    "collection entries listed where the collection is read", "fixed"))
+        else:
+            new = stmt.visit(_Listed(aliases, listed))
+        copy_lines(stmt, new, lines)
+        body.append(new)
+    return module.with_changes(body=body)
+
+
+def _entry(module: cst.Module, stmt: cst.BaseStatement, call: cst.Call,
+           helper: tuple[cst.FunctionDef, tuple[int, cst.If | None, cst.Call]]) -> list[str] | None:
+    """The penalty `call` of the helper adds, as source over its arguments and its variable's
+    name (`name = helper(...)` bound once); [] when a None regularizer adds nothing."""
+    func, (_, guard, penalty) = helper
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
+            and stmt.body[0].value is call and len(stmt.body[0].targets) == 1
+            and isinstance(stmt.body[0].targets[0].target, cst.Name)):
+        return None
+    name = stmt.body[0].targets[0].target.value
+    params = [p.name.value for p in func.params.params]
+    if any(a.star for a in call.args) or not _bound_once(module, name):
+        return None
+    bound: dict[str, cst.BaseExpression] = {}
+    for i, arg in enumerate(call.args):
+        key = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
+        if key is None or key not in params:
+            return None
+        bound[key] = arg.value
+    for p in func.params.params:
+        if p.name.value not in bound and p.default is not None:
+            bound[p.name.value] = p.default
+    guarded = _guard_param(guard) if guard is not None else None
+    if guarded is not None:
+        given = bound.get(guarded)
+        if isinstance(given, cst.Name) and given.value == "None":
+            return []
+        if not isinstance(given, (cst.Integer, cst.Float, cst.Call)):
+            return None  # whether it adds depends on a value known when it runs
+    reads = {n.value for n in walk(penalty) if isinstance(n, cst.Name)}
+    if reads & set(params) - set(bound):
+        return None
+    atoms = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Call, cst.Attribute, cst.Subscript)
+    mapping = {p: (code if isinstance(v, atoms) else f"({code})")
+               for p, v in bound.items() for code in [cst.Module([]).code_for_node(v)]}
+    source = cst.Module([]).code_for_node(penalty.func.visit(ReplaceNames(mapping)))
+    return [f"{source}({name})"]
+
+
+class _Listed(cst.CSTTransformer):
+    """`tf.get_collection('losses')` → the list of its entries."""
+
+    def __init__(self, aliases: Aliases, listed: cst.BaseExpression) -> None:
+        super().__init__()
+        self.aliases, self.listed = aliases, listed
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        return self.listed if _collection_call(original, self.aliases, "get_collection") else updated

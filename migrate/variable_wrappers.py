@@ -21,7 +21,7 @@ import libcst as cst
 from .codegen import ReplaceNames, comments, copy_lines, inner_comments, is_docstring
 from .graph import call_args, top_level_defs
 from .imports import Aliases
-from .loss_collection import losses_as_regularizers
+from .loss_collection import losses_as_regularizers, variable_penalties_listed
 from .report import Finding
 from .rules.variable_scope import RULE
 from .walk import walk
@@ -180,6 +180,8 @@ def inline_variable_wrappers(
     (a helper that also puts its weight's penalty in the 'losses' collection, when that is
     TF1's own regularizer, too)."""
     module = losses_as_regularizers(module, aliases, lines, findings, library)
+    if not library:
+        module = variable_penalties_listed(module, aliases, lines, findings)
     defs = top_level_defs(module)
     for name in list(defs):
         func = defs.get(name)  # looked up again: inlining an earlier wrapper into it rebuilt it

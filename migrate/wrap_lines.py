@@ -579,7 +579,10 @@ class _Wrap(cst.CSTTransformer):
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine:
         text = self._text(updated)
-        if self._fits(text) or len(updated.body) != 1 or updated.trailing_whitespace.comment is not None:
+        comment = updated.trailing_whitespace.comment
+        if comment is not None:  # black wraps the code and leaves the comment after its last line
+            text = self._text(updated.with_changes(trailing_whitespace=cst.TrailingWhitespace()))
+        if self._fits(text) or len(updated.body) != 1:
             return updated
         if "\n" in text.rstrip("\n"):  # spread over lines: the user's layout, unless the rewrite made its long line
             if self.made is None or not any(line.strip() in self.made for line in text.splitlines()) \

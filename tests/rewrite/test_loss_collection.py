@@ -135,3 +135,41 @@ def test_a_local_regularizer_bound_twice_or_of_a_computed_rate_is_no_constant() 
         "    other = tf.contrib.layers.l2_regularizer(rate)\n"
         "    return inference(a, other)\n"
     ) == {"inference(x, regularizer)": None, "inference(a, other)": None}
+
+
+_VARIABLE_HELPER = (Path(__file__).resolve().parents[2] / "fixtures" / "programs" / "variable_helper_penalties"
+                    / "before.py").read_text()
+_LISTED = "its 'losses' collection entries listed where the collection is read"
+
+
+def test_variable_helper_penalties_are_listed_where_the_collection_is_read() -> None:
+    result = rewrite_source(_VARIABLE_HELPER)
+    assert result.level == "idiomatic", result.findings
+    assert "[tf.keras.regularizers.L2(0.5 * 0.01)(w1), tf.keras.regularizers.L2(0.5 * 0.01)(w2)]" in result.code
+    assert "get_collection" not in result.code and "add_to_collection" not in result.code
+    assert any(_LISTED in f.message for f in result.findings)
+
+
+def test_a_guarded_helper_given_none_adds_no_entry() -> None:
+    source = _VARIABLE_HELPER.replace(
+        "    tf.add_to_collection('losses', tf.contrib.layers.l2_regularizer(regularizer)(w))",
+        "    if regularizer != None:\n        tf.add_to_collection('losses', tf.contrib.layers.l2_regularizer(regularizer)(w))",
+    ).replace("w2 = get_weight([11, 1], 0.01)", "w2 = get_weight([11, 1], None)")
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert "tf.add_n([tf.keras.regularizers.L2(0.5 * 0.01)(w1)])" in result.code
+
+
+def test_a_variable_helper_called_in_a_loop_keeps_the_collection() -> None:
+    # each pass added an entry: how many is not known before it runs
+    source = _VARIABLE_HELPER.replace(
+        "w2 = get_weight([11, 1], 0.01)", "for _ in range(2):\n    w2 = get_weight([11, 1], 0.01)")
+    result = rewrite_source(source)
+    assert not any(_LISTED in f.message for f in result.findings)
+    assert "get_collection('losses')" in result.code
+
+
+def test_a_read_before_a_helper_call_keeps_the_collection() -> None:
+    source = _VARIABLE_HELPER.replace("y1 = tf.nn.relu", "early = tf.add_n(tf.get_collection('losses'))\ny1 = tf.nn.relu")
+    result = rewrite_source(source)
+    assert not any(_LISTED in f.message for f in result.findings)
