@@ -111,7 +111,9 @@ def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, lis
 
     A rewrite may wrap code from a later cell into a statement that starts earlier
     (a ``@tf.function`` whose body is the next cell's graph code); that cell then
-    starts where the wrapping statement starts, so no statement spans two cells.
+    starts where the wrapping statement starts, so no statement spans two cells. Code of
+    an earlier cell wrapped into a later cell's statement (a step defined where it is first
+    called) stays in that later cell, which runs after it; a cell left with nothing is empty.
     """
     cells: dict[int, list[str]] = {}
     order: list[int] = []
@@ -123,6 +125,10 @@ def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, lis
         if cell:
             index = int(cell.group(1))
             moved: list[str] = []
+            if line[:1].isspace() and (index in cells or (order and index < order[-1])):
+                # an earlier cell's statements copied into a function a later cell defines
+                # (a step): they run there, after that cell, and the cell keeps the rest
+                continue
             if line[:1].isspace():
                 if current is None or statement_start is None:
                     raise NotebookError("the rewrite would move code between cells")
@@ -141,9 +147,9 @@ def _split(script: str, magics: list[str], expected: list[int]) -> dict[int, lis
         if top_level and not (current and current[-1].startswith("@")):
             statement_start = len(current)
         current.append(line)
-    if order != expected:
+    if order != [i for i in expected if i in cells]:
         raise NotebookError("the rewrite would move code between cells; rewrite it as a script")
-    return cells
+    return {i: cells.get(i, []) for i in expected}  # a cell whose statements all moved is empty
 
 
 def _cell_source(lines: list[str], old: str) -> str:

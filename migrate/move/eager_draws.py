@@ -6,7 +6,8 @@ TF1 makes one graph op per random call; an op seeded `seed=1` starts its numbers
 cached kernel whose numbers go on from call to call: moved out of the graph as they are, `w2`
 would start from other numbers. A seeded call in a loop is the same case (TF1 made an op per
 pass), and so is one in a constructor the rewrite runs eagerly (`self.w1`, `self.w2` in
-`__init__`). In a tf.function each call is an op of its own again, as in TF1.
+`__init__`). In a tf.function each call is an op of its own again, as in TF1. The code moves
+all the same; the finding tells a person that those numbers are not TF1's (the file is partial).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import libcst as cst
 from ..codegen import code
 from ..graph import call_args
 from ..op_seeds import RANDOM_OPS
-from ..report import Unsupported
 from ..rules.session import RULE as SESSION_RULE
 from .state import MoveState
 
@@ -80,14 +80,15 @@ class _Draws(cst.CSTVisitor):
 
 
 def check_shared_seeds(move: MoveState, body: list[cst.BaseStatement]) -> None:
-    """Unsupported when eager code of the output draws twice from one seeded kernel."""
+    """A finding for a person (the file is then partial) at each eager draw of the output
+    that goes on from an earlier one's seeded kernel: its numbers are not TF1's."""
     draws = _Draws(move)
     cst.Module(body=body).visit(draws)
     seen: set[tuple[str, str]] = set()
     for kernel, seed, call, looped in draws.found:
         if looped or (kernel, seed) in seen:
-            where = "in a loop" if looped else "twice"
-            raise Unsupported(SESSION_RULE.id, move.line(call),
-                              f"random ops seeded {seed} drawn {where} outside a step: eager TF2 draws them from "
-                              "one kernel whose numbers go on, where TF1's graph ops each started over")
+            where = "in a loop" if looped else "again"
+            move.fixed(SESSION_RULE.id, move.line(call) or move.line(move.module),
+                       f"a random op seeded {seed} drawn {where} outside a step draws other numbers than TF1's: eager "
+                       "TF2 goes on from the same kernel, where each TF1 graph op started over", "manual")
         seen.add((kernel, seed))

@@ -126,3 +126,28 @@ def test_a_cell_source_list_holding_a_number_is_an_invalid_notebook(tmp_path: Pa
     bad.write_bytes(notebook(["import tensorflow as tf\n", 5], TF1_CELL))
     result = CliRunner().invoke(main, ["rewrite", "--no-cache", str(bad)])
     assert result.exit_code == 123 and "invalid notebook" in result.stderr
+
+
+def test_graph_code_of_an_earlier_cell_moves_into_the_steps_a_later_cell_defines() -> None:
+    # cell 2 builds the model, cell 4 trains it: the steps are defined before they are first
+    # called, after cell 3, so cell 2 is left empty (it holds nothing cell 3 reads)
+    source = notebook(
+        ["import numpy as np\n", "import tensorflow as tf\n", "w = tf.Variable([[0.5], [-0.5]])\n",
+         "x = tf.placeholder(tf.float32, [None, 2])\n"],
+        ["y = tf.matmul(x, w)\n", "loss = tf.reduce_mean(tf.square(y - 1.0))\n",
+         "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"],
+        ["data = np.ones([4, 2], np.float32)\n"],
+        ["with tf.Session() as sess:\n", "    sess.run(tf.global_variables_initializer())\n",
+         "    for i in range(3):\n", "        sess.run(train_op, feed_dict={x: data})\n",
+         "        print(sess.run(loss, feed_dict={x: data}))\n"],
+    )
+    result = rewrite_notebook(source)
+    cells = ["".join(s) for s in cell_sources(result.code)]  # type: ignore[arg-type]
+    assert result.level == "idiomatic", result.findings
+    assert cells[1] == "" and cells[2].startswith("data = np.ones([4, 2], np.float32)\n")
+    steps = "".join(cells[2:])
+    assert steps.index("def train_step(x):") < steps.index("for i in range(3):")
+    assert "for i in range(3):" in cells[3]
+    assert "tfmigrate" not in "".join(cells)
+    script, _ = to_script(result.code)  # type: ignore[arg-type]
+    compile(script, "nb", "exec")
