@@ -66,34 +66,31 @@ def _assigned_get_variable(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[s
     return assign.targets[0].target.value, value
 
 
-def _guarded_add(stmt: cst.BaseStatement, aliases: Aliases, var: str, params: set[str]) -> str | None:
-    """The regularizer parameter `r` of `tf.add_to_collection('losses', r(var))`, maybe under
-    `if r != None:` / `if r is not None:` / `if r:` (a None regularizer adds nothing either)."""
+def _guarded_entry(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str | None, cst.BaseExpression] | None:
+    """(the guard's parameter, the entry) of `tf.add_to_collection('losses', <entry>)`, maybe
+    under `if r != None:` / `if r is not None:` / `if r:` (a None regularizer adds nothing)."""
     guard: str | None = None
-    if isinstance(stmt, cst.If) and stmt.orelse is None and len(stmt.body.body) == 1:
-        test = stmt.test
-        if isinstance(test, cst.Name):
-            guard = test.value
-        elif (
-            isinstance(test, cst.Comparison)
-            and isinstance(test.left, cst.Name)
-            and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, (cst.NotEqual, cst.IsNot))
-            and isinstance(test.comparisons[0].comparator, cst.Name)
-            and test.comparisons[0].comparator.value == "None"
-        ):
-            guard = test.left.value
-        else:
+    if isinstance(stmt, cst.If):
+        guard = _guard_param(stmt)
+        if guard is None or stmt.orelse is not None or len(stmt.body.body) != 1:
             return None
         # the add in the if's block, or after its colon (`if r != None: tf.add_to_collection(...)`)
-        stmt = stmt.body if isinstance(stmt.body, cst.SimpleStatementSuite) else stmt.body.body[0]
+        stmt = stmt.body if isinstance(stmt.body, cst.SimpleStatementSuite) else stmt.body.body[0]  # type: ignore[assignment]
     if not (isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and len(stmt.body) == 1
             and isinstance(stmt.body[0], cst.Expr)):
         return None
     call = stmt.body[0].value
     if not (_collection_call(call, aliases, "add_to_collection") and len(call.args) == 2):  # type: ignore[arg-type]
         return None
-    penalty = call.args[1].value  # type: ignore[union-attr]
+    return guard, call.args[1].value  # type: ignore[union-attr]
+
+
+def _guarded_add(stmt: cst.BaseStatement, aliases: Aliases, var: str, params: set[str]) -> str | None:
+    """The regularizer parameter `r` of `tf.add_to_collection('losses', r(var))`, guarded or not."""
+    found = _guarded_entry(stmt, aliases)
+    if found is None:
+        return None
+    guard, penalty = found
     if not (
         isinstance(penalty, cst.Call)
         and isinstance(penalty.func, cst.Name)
@@ -339,19 +336,11 @@ def _penalty_helper(func: cst.FunctionDef, aliases: Aliases) -> tuple[int, cst.I
     if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)
             and isinstance(last.body[0].value, cst.Name) and last.body[0].value.value == var):
         return None
+    found = _guarded_entry(add, aliases)
+    if found is None:
+        return None
     guard = add if isinstance(add, cst.If) else None
-    stmt: cst.CSTNode = add
-    if guard is not None:
-        if guard.orelse is not None or len(guard.body.body) != 1 or _guard_param(guard) is None:
-            return None
-        stmt = guard.body if isinstance(guard.body, cst.SimpleStatementSuite) else guard.body.body[0]
-    if not (isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and len(stmt.body) == 1
-            and isinstance(stmt.body[0], cst.Expr)):
-        return None
-    call = stmt.body[0].value
-    if not (_collection_call(call, aliases, "add_to_collection") and len(call.args) == 2):  # type: ignore[arg-type]
-        return None
-    penalty = call.args[1].value  # type: ignore[union-attr]
+    penalty = found[1]
     if not (isinstance(penalty, cst.Call) and len(penalty.args) == 1 and isinstance(penalty.args[0].value, cst.Name)
             and penalty.args[0].value.value == var and not penalty.args[0].star):
         return None
