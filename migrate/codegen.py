@@ -212,6 +212,21 @@ def fill_lines(node: cst.CSTNode, line: int, lines: dict[int, int]) -> None:
         stack.extend(children(current))
 
 
+# Arguments that need no parentheses where a parameter was an operand.
+ATOMS = (
+    cst.Name,
+    cst.Integer,
+    cst.Float,
+    cst.SimpleString,
+    cst.Call,
+    cst.Attribute,
+    cst.Subscript,
+    cst.List,
+    cst.Tuple,
+    cst.Dict,
+)
+
+
 class ReplaceNames(cst.CSTTransformer):
     """Replace reads of some names by expressions (e.g. `weight` → `self.weight`)."""
 

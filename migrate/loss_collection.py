@@ -25,11 +25,12 @@ from collections.abc import Sequence
 import libcst as cst
 
 from .api_table import REGULARIZERS
-from .codegen import ReplaceNames, copy_lines, is_docstring, record_line
-from .graph import top_level_defs
+from .codegen import ATOMS, ReplaceNames, copy_lines, is_docstring, record_line
+from .graph import call_args, top_level_defs
 from .imports import Aliases
 from .report import Finding
 from .rules.variable_scope import RULE
+from .variable_layers import variable_call
 from .walk import children, walk
 
 COLLECTION = "losses"
@@ -45,6 +46,16 @@ def _collection_call(node: cst.CSTNode, aliases: Aliases, path: str) -> bool:
         and isinstance(node.args[0].value, cst.SimpleString)
         and node.args[0].value.evaluated_value == COLLECTION
     )
+
+
+def _collection_uses(module: cst.Module, aliases: Aliases) -> tuple[list[cst.Call], list[cst.Call]]:
+    """The module's `tf.add_to_collection('losses', ...)` and `tf.get_collection('losses')` calls;
+    none when the collection's name stands anywhere else (a key the passes cannot follow)."""
+    calls = [n for n in walk(module) if isinstance(n, cst.Call)]
+    adds = [c for c in calls if _collection_call(c, aliases, "add_to_collection")]
+    reads = [c for c in calls if _collection_call(c, aliases, "get_collection")]
+    mentions = [n for n in walk(module) if isinstance(n, cst.SimpleString) and n.evaluated_value == COLLECTION]
+    return (adds, reads) if len(mentions) == len(adds) + len(reads) else ([], [])
 
 
 def _assigned_get_variable(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.Call] | None:
@@ -176,11 +187,8 @@ def losses_as_regularizers(
     when those entries are all the collection ever holds and its reads are plain
     `tf.get_collection('losses')` calls; the module as it was otherwise. A `library` (a module
     no code of the program imports) reads none: its importers read the layers' `losses`."""
-    calls = [n for n in walk(module) if isinstance(n, cst.Call)]
-    adds = [c for c in calls if _collection_call(c, aliases, "add_to_collection")]
-    reads = [c for c in calls if _collection_call(c, aliases, "get_collection")]
-    mentions = [n for n in walk(module) if isinstance(n, cst.SimpleString) and n.evaluated_value == COLLECTION]
-    if not adds or not (reads or library) or len(mentions) != len(adds) + len(reads):
+    adds, reads = _collection_uses(module, aliases)
+    if not adds or not (reads or library):
         return module
     if any(len(c.args) != 1 or not isinstance(c.func, cst.Attribute) for c in reads):
         return module
@@ -321,30 +329,26 @@ def _top_level_nodes(module: cst.Module) -> list[cst.CSTNode]:
     return found
 
 
-def _penalty_helper(func: cst.FunctionDef, aliases: Aliases) -> tuple[int, cst.If | None, cst.Call] | None:
-    """(index of the add in the body, its `if r != None:` guard, the penalty call `pen(v)`) of a
-    `v = tf.Variable(...)`, guarded add, `return v` helper."""
+def _penalty_helper(func: cst.FunctionDef, aliases: Aliases) -> tuple[str | None, cst.Call] | None:
+    """(the parameter an `if r != None:` guard tests, the penalty call `pen(v)`) of a
+    `v = tf.Variable(...)`, guarded add, `return v` helper: the add is its second statement."""
     body = list(func.body.body)
     if len(body) != 3 or func.decorators:
         return None
     first, add, last = body
-    if not (isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 and isinstance(first.body[0], cst.Assign)
-            and len(first.body[0].targets) == 1 and isinstance(first.body[0].targets[0].target, cst.Name)
-            and isinstance(first.body[0].value, cst.Call) and aliases.resolve(first.body[0].value.func) == "Variable"):
-        return None
-    var = first.body[0].targets[0].target.value
-    if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)
-            and isinstance(last.body[0].value, cst.Name) and last.body[0].value.value == var):
+    created = variable_call(first, aliases)
+    if created is None or not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1
+                               and isinstance(last.body[0], cst.Return) and isinstance(last.body[0].value, cst.Name)
+                               and last.body[0].value.value == created[0]):
         return None
     found = _guarded_entry(add, aliases)
     if found is None:
         return None
-    guard = add if isinstance(add, cst.If) else None
-    penalty = found[1]
+    guard, penalty = found
     if not (isinstance(penalty, cst.Call) and len(penalty.args) == 1 and isinstance(penalty.args[0].value, cst.Name)
-            and penalty.args[0].value.value == var and not penalty.args[0].star):
+            and penalty.args[0].value.value == created[0] and not penalty.args[0].star):
         return None
-    return 1, guard, penalty
+    return guard, penalty
 
 
 def _guard_param(guard: cst.If) -> str | None:
@@ -359,10 +363,6 @@ def _guard_param(guard: cst.If) -> str | None:
     return None
 
 
-def _bound_once(module: cst.Module, name: str) -> bool:
-    return sum(1 for n in walk(module) for bound, count in _bindings_of(n).items() if bound == name for _ in range(count)) == 1
-
-
 def variable_penalties_listed(module: cst.Module, aliases: Aliases, lines: dict[int, int],
                               findings: list[Finding]) -> cst.Module:
     """A `tf.Variable` helper's `'losses'` entries listed where the collection is read.
@@ -373,11 +373,8 @@ def variable_penalties_listed(module: cst.Module, aliases: Aliases, lines: dict[
     list of those penalties (`[tf.contrib.layers.l2_regularizer(0.01)(w1), ...]`), the same
     tensors of the same graph, and the helper a plain variable helper. Only when every entry
     comes from such calls, each binding a name bound once, and every read follows them all."""
-    calls = [n for n in walk(module) if isinstance(n, cst.Call)]
-    adds = [c for c in calls if _collection_call(c, aliases, "add_to_collection")]
-    reads = [c for c in calls if _collection_call(c, aliases, "get_collection")]
-    mentions = [n for n in walk(module) if isinstance(n, cst.SimpleString) and n.evaluated_value == COLLECTION]
-    if not adds or not reads or len(mentions) != len(adds) + len(reads) or _regularizes_otherwise(module, aliases):
+    adds, reads = _collection_uses(module, aliases)
+    if not adds or not reads or _regularizes_otherwise(module, aliases):
         return module
     helpers = {name: (func, found) for name, func in top_level_defs(module).items()
                if (found := _penalty_helper(func, aliases)) is not None}
@@ -407,8 +404,8 @@ def variable_penalties_listed(module: cst.Module, aliases: Aliases, lines: dict[
     body: list[cst.BaseStatement] = []
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in helpers:
-            func, (at, _, _) = helpers[stmt.name.value]
-            kept = [s for i, s in enumerate(func.body.body) if i != at]
+            func = helpers[stmt.name.value][0]
+            kept = [s for i, s in enumerate(func.body.body) if i != 1]  # the add (`_penalty_helper`)
             new: cst.BaseStatement = func.with_changes(body=func.body.with_changes(body=kept))
             findings.append(Finding(RULE.id, lines.get(id(func), 0), 0, f"{func.name.value}(): its '{COLLECTION}' "
                                     "collection entries listed where the collection is read", "fixed"))
@@ -420,28 +417,24 @@ def variable_penalties_listed(module: cst.Module, aliases: Aliases, lines: dict[
 
 
 def _entry(module: cst.Module, stmt: cst.BaseStatement, call: cst.Call,
-           helper: tuple[cst.FunctionDef, tuple[int, cst.If | None, cst.Call]]) -> list[str] | None:
+           helper: tuple[cst.FunctionDef, tuple[str | None, cst.Call]]) -> list[str] | None:
     """The penalty `call` of the helper adds, as source over its arguments and its variable's
     name (`name = helper(...)` bound once); [] when a None regularizer adds nothing."""
-    func, (_, guard, penalty) = helper
+    func, (guarded, penalty) = helper
     if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
             and stmt.body[0].value is call and len(stmt.body[0].targets) == 1
             and isinstance(stmt.body[0].targets[0].target, cst.Name)):
         return None
     name = stmt.body[0].targets[0].target.value
     params = [p.name.value for p in func.params.params]
-    if any(a.star for a in call.args) or not _bound_once(module, name):
+    if any(a.star for a in call.args) or _binding_counts(module).get(name) != 1:
         return None
-    bound: dict[str, cst.BaseExpression] = {}
-    for i, arg in enumerate(call.args):
-        key = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
-        if key is None or key not in params:
-            return None
-        bound[key] = arg.value
+    bound = call_args(call, tuple(params))
+    if len(call.args) > len(params) or set(bound) - set(params):
+        return None
     for p in func.params.params:
         if p.name.value not in bound and p.default is not None:
             bound[p.name.value] = p.default
-    guarded = _guard_param(guard) if guard is not None else None
     if guarded is not None:
         given = bound.get(guarded)
         if isinstance(given, cst.Name) and given.value == "None":
@@ -451,8 +444,7 @@ def _entry(module: cst.Module, stmt: cst.BaseStatement, call: cst.Call,
     reads = {n.value for n in walk(penalty) if isinstance(n, cst.Name)}
     if reads & set(params) - set(bound):
         return None
-    atoms = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Call, cst.Attribute, cst.Subscript)
-    mapping = {p: (code if isinstance(v, atoms) else f"({code})")
+    mapping = {p: (code if isinstance(v, ATOMS) else f"({code})")
                for p, v in bound.items() for code in [cst.Module([]).code_for_node(v)]}
     source = cst.Module([]).code_for_node(penalty.func.visit(ReplaceNames(mapping)))
     return [f"{source}({name})"]

@@ -18,27 +18,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .codegen import ReplaceNames, comments, copy_lines, inner_comments, is_docstring
+from .codegen import ATOMS, ReplaceNames, comments, copy_lines, inner_comments, is_docstring
 from .graph import call_args, top_level_defs
 from .imports import Aliases
 from .loss_collection import losses_as_regularizers, variable_penalties_listed
 from .report import Finding
 from .rules.variable_scope import RULE
 from .walk import walk
-
-# Arguments that need no parentheses where a parameter was an operand.
-_ATOMS = (
-    cst.Name,
-    cst.Integer,
-    cst.Float,
-    cst.SimpleString,
-    cst.Call,
-    cst.Attribute,
-    cst.Subscript,
-    cst.List,
-    cst.Tuple,
-    cst.Dict,
-)
 
 
 def _created(stmts: list[cst.BaseStatement], aliases: Aliases, maker: str = "get_variable") -> tuple[cst.Call, bool] | None:
@@ -168,7 +154,7 @@ class _Inline(cst.CSTTransformer):
             source = cst.Module([]).code_for_node(value)
             operand = param.name.value in self.operands
             mapping[param.name.value] = (
-                f"({source})" if operand and not isinstance(value, _ATOMS) else source
+                f"({source})" if operand and not isinstance(value, ATOMS) else source
             )
         return self.created.visit(ReplaceNames(mapping))
 

@@ -17,6 +17,7 @@ import libcst as cst
 from ..codegen import code
 from ..graph import call_args
 from ..op_seeds import RANDOM_OPS
+from ..rules.control_flow import is_tf_function
 from ..rules.session import RULE as SESSION_RULE
 from .state import MoveState
 
@@ -53,8 +54,7 @@ class _Draws(cst.CSTVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if self.classes and node.name.value in _TRACED_METHODS:
             return False
-        return not any(self.move.aliases.resolve(d.decorator if not isinstance(d.decorator, cst.Call)
-                                                 else d.decorator.func) == "function" for d in node.decorators)
+        return not is_tf_function(self.move.aliases, node)
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False  # an initializer: called where its layer is built

@@ -8,7 +8,7 @@ import libcst as cst
 
 from .. import codegen as cg
 from ..codegen import code
-from ..graph import Node, call_args, calls_in
+from ..graph import Node, call_args, calls_in, top_level_defs
 from ..op_seeds import is_random
 from ..report import Unsupported
 from ..rules.data import RULE as DATA_RULE
@@ -207,7 +207,7 @@ def without_dropped(move: MoveState, stmt: cst.SimpleStatementLine) -> cst.Simpl
 
 def _first_param(move: MoveState, name: str) -> str | None:
     """The first parameter of the module's function ``name``."""
-    func = next((s for s in move.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
+    func = top_level_defs(move.module).get(name)
     params = func.params.params if func is not None else ()
     return params[0].name.value if params else None
 

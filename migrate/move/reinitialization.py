@@ -101,15 +101,11 @@ def _check_state(move: MoveState, node: Node, stmt: cst.BaseStatement) -> None:
     """Unsupported when the node holds state besides plain variables the reset would miss."""
     if lazy_owners(move, node):
         raise _fail(move, stmt, f"Keras layers made by {node.name} hold weights of their own")
-    if node.kind == "train":
-        optimizer = node.info["optimizer"]
+    if node.kind in ("train", "optimizer"):
+        optimizer = node.info["optimizer"] if node.kind == "train" else node
         path = optimizer.info["path"]  # type: ignore[attr-defined]
         if path != _SLOTLESS:
             raise _fail(move, stmt, f"tf.{path} keeps slot variables")
-        return
-    if node.kind == "optimizer":
-        if node.info["path"] != _SLOTLESS:
-            raise _fail(move, stmt, f"tf.{node.info['path']} keeps slot variables")
         return
     if node.kind not in _STATELESS:
         raise _fail(move, stmt, f"{node.name} ({node.kind}) holds state the initializer resets")

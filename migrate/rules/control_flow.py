@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate.codegen import ReplaceNames, code
+from migrate.imports import Aliases
 from migrate.report import Finding
 from migrate.walk import children, walk
 
@@ -78,7 +79,7 @@ def _applied(fn: cst.BaseExpression, names: list[str]) -> str | None:
     return code(fn.body.visit(ReplaceNames(mapping)))  # type: ignore[arg-type]
 
 
-def _is_tf_function(aliases, node: cst.FunctionDef) -> bool:
+def is_tf_function(aliases: Aliases, node: cst.FunctionDef) -> bool:
     """Decorated with ``tf.function`` (bare or called with options)."""
     return any(aliases.resolve(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) == "function"
                for d in node.decorators)
@@ -107,7 +108,7 @@ class PythonControlFlow(cst.CSTTransformer):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         top = len(self.converted) == 1
-        self.converted.append(_is_tf_function(self.aliases, node) or (top and node.name.value in self.functions))
+        self.converted.append(is_tf_function(self.aliases, node) or (top and node.name.value in self.functions))
         return True
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
@@ -228,7 +229,7 @@ def _references(module: cst.Module, aliases) -> tuple[dict[str, int], dict[str, 
             return
         if isinstance(node, cst.FunctionDef):
             definitions.add(id(node.name))  # a def's own name is no reference
-            in_function = _is_tf_function(aliases, node) or in_function
+            in_function = is_tf_function(aliases, node) or in_function
         elif isinstance(node, cst.Lambda):
             in_function = False
             # A lambda's parameters live in the lambda only: a new loop variable may take their names.
