@@ -25,7 +25,15 @@ from collections.abc import Sequence
 import libcst as cst
 
 from .api_table import REGULARIZERS
-from .codegen import ATOMS, ReplaceNames, copy_lines, is_docstring, record_line
+from .codegen import (
+    ATOMS,
+    ReplaceNames,
+    comments,
+    copy_lines,
+    inner_comments,
+    is_docstring,
+    record_line,
+)
 from .graph import call_args, top_level_defs
 from .imports import Aliases
 from .report import Finding
@@ -151,6 +159,50 @@ def _regularized_helper(func: cst.FunctionDef, aliases: Aliases, lines: dict[int
     return new
 
 
+def _regularized_blocks(func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int]) -> cst.FunctionDef | None:
+    """A model function with each `v = tf.get_variable(...)` followed by its guarded entry
+    (`if regularizer != None: tf.add_to_collection('losses', regularizer(v))`, the LeNet-5
+    layout of the same books) as `tf.get_variable(..., regularizer=regularizer)`, in its body
+    or its `with` blocks; None when an entry of the function is not so placed."""
+    params = {p.name.value for p in func.params.params}
+    paired = 0
+
+    def block(stmts: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        nonlocal paired
+        out: list[cst.BaseStatement] = []
+        for stmt in stmts:
+            created = _assigned_get_variable(out[-1], aliases) if out else None
+            regularizer = _guarded_add(stmt, aliases, created[0], params) if created else None
+            if created is not None and regularizer is not None:
+                arg = cst.Arg(keyword=cst.Name("regularizer"), value=cst.Name(regularizer))
+                call = created[1]
+                regularized = call.with_changes(
+                    args=[*call.args[:-1], call.args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT), arg])
+                last = out[-1]
+                notes = [*comments(stmt.leading_lines), *inner_comments(stmt)]  # the add's, above its weight
+                new = last.with_changes(body=[last.body[0].with_changes(value=regularized)],  # type: ignore[attr-defined]
+                                        leading_lines=[*last.leading_lines, *notes])
+                copy_lines(last, new, lines)
+                out[-1] = new
+                paired += 1
+                continue
+            if isinstance(stmt, cst.With) and isinstance(stmt.body, cst.IndentedBlock):
+                inner = stmt.body.with_changes(body=block(stmt.body.body))
+                new_with = stmt.with_changes(body=inner)
+                copy_lines(stmt, new_with, lines)
+                stmt = new_with
+            out.append(stmt)
+        return out
+
+    body = block(func.body.body)  # type: ignore[arg-type]
+    if not paired:
+        return None
+    new = func.with_changes(body=func.body.with_changes(body=body))
+    record_line(lines, new, lines.get(id(func), 0))
+    record_line(lines, new.body, lines.get(id(func.body), 0))
+    return new
+
+
 def _regularizes_otherwise(module: cst.Module, aliases: Aliases) -> bool:
     """Does anything else regularize, read TF1's regularization losses, or reuse variables (a
     reused get_variable adds no penalty, a helper's add_to_collection adds one per call)?"""
@@ -188,7 +240,7 @@ def losses_as_regularizers(
     `tf.get_collection('losses')` calls; the module as it was otherwise. A `library` (a module
     no code of the program imports) reads none: its importers read the layers' `losses`."""
     adds, reads = _collection_uses(module, aliases)
-    if not adds or not (reads or library):
+    if not adds:
         return module
     if any(len(c.args) != 1 or not isinstance(c.func, cst.Attribute) for c in reads):
         return module
@@ -200,8 +252,8 @@ def losses_as_regularizers(
     for name, func in top_level_defs(module).items():
         inside = sum(1 for n in walk(func) if id(n) in added)
         if inside:
-            new = _regularized_helper(func, aliases, lines)
-            if new is None:
+            new = _regularized_helper(func, aliases, lines) or _regularized_blocks(func, aliases, lines)
+            if new is None or any(_collection_call(n, aliases, "add_to_collection") for n in walk(new)):
                 return module
             helpers[name], held = (func, new), held + inside
     if held != len(adds):
@@ -216,7 +268,9 @@ def losses_as_regularizers(
         copy_lines(stmt, read, lines)
         body.append(read)  # type: ignore[arg-type]
     for name, (old, _) in helpers.items():
-        readers = "" if reads else f" (code importing this module reads the models' `losses`, not the '{COLLECTION}' collection)"
+        readers = "" if reads else (
+            f" (code importing this module reads the models' `losses`, not the '{COLLECTION}' collection)" if library
+            else f" (nothing reads the '{COLLECTION}' collection)")
         findings.append(Finding(RULE.id, lines.get(id(old), 0), 0, f"{name}(): its '{COLLECTION}' collection entries are "
                                 f"its variables' regularizers, read from the layers that own them{readers}", "fixed"))
     return module.with_changes(body=body)

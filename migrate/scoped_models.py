@@ -22,6 +22,7 @@ from .layer_seeds import LayerSeeds, SeedPlan
 from .loss_collection import regularizers_at_calls
 from .op_seeds import is_random, uncounted
 from .report import Finding, Unsupported
+from .reshaped_dims import reshaped_dims
 from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
@@ -48,6 +49,11 @@ def _code(node: cst.CSTNode) -> str:
 
 def _camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+
+
+def _identifier(name: str) -> str:
+    """A scope name as a Python name part (`layer1-conv1` → `layer1_conv1`)."""
+    return re.sub(r"\W", "_", name)
 
 
 def _indented(stmts: list[cst.BaseStatement]) -> cst.IndentedBlock:
@@ -125,6 +131,7 @@ class ModelBuilder:
     lines: dict[int, int]
     findings: list[Finding]
     layer_classes: dict[str, str] = field(default_factory=dict)  # function -> Layer class
+    spelled: dict[str, str] = field(default_factory=dict)  # attribute -> the scope name it spells
     model_instances: dict[str, str] = field(default_factory=dict)  # function -> instance name
     scoped_instances: dict[str, str] = field(default_factory=dict)  # variable_scope -> instance
     # layer function -> (position, name) of the parameter naming its variable_scope
@@ -880,7 +887,7 @@ class ModelBuilder:
         if not any(_get_variable_call(s, self.aliases) for s in inner):
             return None
         name = str(scope.evaluated_value)
-        return name if name.isidentifier() else None
+        return name if _identifier(name).isidentifier() else None
 
     def _block_layer(
         self, func: cst.FunctionDef, block: cst.With, scope: str, local: set[str], later: set[str], rebound: set[str],
@@ -922,13 +929,17 @@ class ModelBuilder:
         params = [p.name.value for p in func.params.params[1:]]
         config = [p for p in params if p in read and p not in rebound]
         inputs = sorted(read & local - set(config))
+        reshaped = reshaped_dims(func.body.body, set(inputs), self.aliases) if len(inputs) > 1 else None  # type: ignore[arg-type]
+        if reshaped is not None:  # `nodes` of `reshaped = tf.reshape(pool, [batch, nodes])`: read in build
+            inputs = [reshaped[0]]
+            layer = [cst.parse_statement(source + "\n") for source in reshaped[1]] + layer
         if len(inputs) != 1:
             raise Unsupported(RULE.id, line, f"variable_scope {scope!r} computes from {len(inputs)} tensors, not one input")
         returned = _returned_value(layer[-1])
         outputs = sorted((bound_in_layer - weights) & later)
         if (bound_in_layer & weights & later) or returned is None and len(outputs) != 1 or returned is not None and outputs:
             raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: the block's results are not one tensor")
-        fname = f"{func.name.value}__{scope}"
+        fname = f"{func.name.value}__{_identifier(scope)}"
         result = outputs[0] if returned is None else None
         body = layer if result is None else [*layer, cst.parse_statement(f"return {result}\n")]
         arguments = ", ".join([inputs[0], *config])
@@ -936,8 +947,10 @@ class ModelBuilder:
         assert isinstance(synthetic, cst.FunctionDef)
         synthetic = synthetic.with_changes(body=synthetic.body.with_changes(body=body))
         record_line(self.lines, synthetic, line)
-        cls = _camel(scope)
-        if cls in self.calls_of_names():
+        cls = _camel(_identifier(scope))
+        if cls in self.layer_classes.values():  # another model's block of that scope: its own class
+            cls = _camel(func.name.value) + cls
+        if cls in self.calls_of_names() or cls in self.layer_classes.values():
             cls = f"{cls}Layer"
         layer_class = self._layer_class(synthetic, body, cls=cls)
         call = f"{fname}({arguments})"
@@ -1349,8 +1362,11 @@ class _LayerCalls(cst.CSTTransformer):
         layer_name = attr  # TF1's scope name, kept where the attribute takes another
         if attr in _MODEL_ATTRIBUTES:
             attr = f"{attr}_layer"
-        if not attr.isidentifier():
-            raise Unsupported(RULE.id, self.builder._line(original), f"scope name {attr!r} is not an identifier")
+        # `layer1-conv1`: the attribute spells it as a name, the layer keeps TF1's; two scopes
+        # one spelling would make share one layer
+        attr = _identifier(attr)
+        if not attr.isidentifier() or self.builder.spelled.setdefault(attr, layer_name) != layer_name:
+            raise Unsupported(RULE.id, self.builder._line(original), f"scope name {layer_name!r} is not an identifier")
         ctor_args = [a for a in rest if not (a.keyword is not None and a.keyword.value in ("name", "reuse"))]
         ctor = ", ".join(_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in ctor_args)
         arguments = _code(inputs.with_changes(comma=cst.MaybeSentinel.DEFAULT))

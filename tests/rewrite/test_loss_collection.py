@@ -173,3 +173,37 @@ def test_a_read_before_a_helper_call_keeps_the_collection() -> None:
     source = _VARIABLE_HELPER.replace("y1 = tf.nn.relu", "early = tf.add_n(tf.get_collection('losses'))\ny1 = tf.nn.relu")
     result = rewrite_source(source)
     assert not any(_LISTED in f.message for f in result.findings)
+
+
+BLOCKS = (Path(__file__).resolve().parents[2] / "fixtures" / "mutants" / "block_penalty_dropped" / "original.py").read_text()
+
+
+def test_entries_added_right_after_their_weights_in_model_blocks_become_regularizers() -> None:
+    result = rewrite_source(BLOCKS)
+    assert result.level == "idiomatic", result.findings
+    assert result.code.count("regularizer=self.regularizer") == 2
+    assert "get_collection" not in result.code and "add_to_collection" not in result.code
+    # the comment on the removed add stays, above the weight it regularizes
+    assert "# the output layer's penalty\n        self.fc2_weights = self.add_weight(" in result.code
+
+
+def test_an_entry_not_right_after_its_weight_keeps_the_collection() -> None:
+    # between the two, the name could be bound again: the entry is then not the weight's penalty
+    moved = BLOCKS.replace(
+        "        if regularizer != None: tf.add_to_collection('losses', regularizer(fc1_weights))\n"
+        "        fc1_biases = tf.get_variable(\"bias\", [FC_SIZE], initializer=tf.constant_initializer(0.1))\n",
+        "        fc1_biases = tf.get_variable(\"bias\", [FC_SIZE], initializer=tf.constant_initializer(0.1))\n"
+        "        if regularizer != None: tf.add_to_collection('losses', regularizer(fc1_weights))\n",
+    )
+    assert moved != BLOCKS
+    assert not _taken(moved)
+
+
+def test_entries_never_read_still_become_regularizers() -> None:
+    # an eval script passes no regularizer and reads no 'losses': the helper is a weight wrapper
+    source = BEFORE.replace(READ, "loss = cross_entropy_mean")
+    assert source != BEFORE
+    module = cst.parse_module(source)
+    findings: list = []
+    assert losses_as_regularizers(module, collect_aliases(module), {}, findings) is not module
+    assert any("nothing reads the 'losses' collection" in f.message for f in findings)

@@ -752,3 +752,74 @@ def test_comments_of_a_layer_helpers_weights_go_to_build() -> None:
     assert result.level == "idiomatic", result.findings
     build = result.code[result.code.index("def build"):result.code.index("def call")]
     assert "# the weights" in build and "# zeros" in build
+
+
+HYPHENATED = """\
+import tensorflow as tf
+
+
+def inference(x):
+    with tf.variable_scope('layer1-fc'):
+        w = tf.get_variable('weight', [3, 2], initializer=tf.zeros_initializer())
+        h = tf.matmul(x, w)
+    with tf.variable_scope('{second}'):
+        v = tf.get_variable('weight', [2, 1], initializer=tf.zeros_initializer())
+        y = tf.matmul(h, v)
+    return y
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+y = inference(x)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, {{x: [[1.0, 2.0, 3.0]]}}))
+"""
+
+
+def test_a_hyphenated_scope_names_its_layer_attribute_as_an_identifier() -> None:
+    result = rewrite_source(HYPHENATED.format(second="layer2-out"))
+    assert result.level == "idiomatic", result.findings
+    assert "self.layer1_fc = Layer1Fc(name='layer1-fc')" in result.code
+    assert "self.layer2_out = Layer2Out(name='layer2-out')" in result.code
+
+
+def test_two_scopes_spelled_as_one_identifier_are_refused() -> None:
+    # `layer1-fc` and `layer1_fc` would share one attribute, so one layer's weights
+    result = rewrite_source(HYPHENATED.format(second="layer1_fc"))
+    assert result.level != "idiomatic"
+    assert any("'layer1" in f.message and "not an identifier" in f.message for f in result.findings), result.findings
+
+
+def test_blocks_of_one_scope_name_in_two_models_are_two_classes() -> None:
+    # one class name for both would leave the second's definition to build the first model
+    source = """\
+import tensorflow as tf
+
+
+def encoder(x):
+    with tf.variable_scope('fc'):
+        w = tf.get_variable('weight', [3, 2], initializer=tf.ones_initializer())
+        h = tf.matmul(x, w)
+    return h
+
+
+def decoder(h):
+    with tf.variable_scope('fc'):
+        v = tf.get_variable('weight', [2, 1], initializer=tf.ones_initializer())
+        y = tf.matmul(h, v)
+    return y
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+with tf.variable_scope('enc'):
+    h = encoder(x)
+with tf.variable_scope('dec'):
+    y = decoder(h)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, {x: [[1.0, 2.0, 3.0]]}))
+"""
+    result = rewrite_source(source)
+    classes = [line.split("(")[0] for line in result.code.splitlines() if line.startswith("class ")]
+    assert len(classes) == len(set(classes)) == 4, classes
+    assert "self.fc = DecoderFc(name='fc')" in result.code
