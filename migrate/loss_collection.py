@@ -151,7 +151,9 @@ def _regularized_helper(func: cst.FunctionDef, aliases: Aliases, lines: dict[int
         return None
     arg = cst.Arg(keyword=cst.Name("regularizer"), value=cst.Name(regularizer))
     regularized = call.with_changes(args=[*call.args[:-1], call.args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT), arg])
-    first = body[0].with_changes(body=[body[0].body[0].with_changes(value=regularized)])  # type: ignore[attr-defined]
+    notes = [*comments(body[1].leading_lines), *inner_comments(body[1])]  # the add's, above its weight
+    first = body[0].with_changes(body=[body[0].body[0].with_changes(value=regularized)],  # type: ignore[attr-defined]
+                                 leading_lines=[*body[0].leading_lines, *notes])
     copy_lines(body[0], first, lines)
     new = func.with_changes(body=func.body.with_changes(body=[*docstring, first, last]))
     record_line(lines, new, lines.get(id(func), 0))

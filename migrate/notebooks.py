@@ -187,13 +187,21 @@ def rewrite_notebook(
 ) -> RewriteResult:
     """Rewrite a notebook's code cells; bytes in, bytes out."""
     raw = source.encode("utf-8") if isinstance(source, str) else source
-    notebook, layout = _load(raw)
-    cells = _code_cells(notebook)
     script, magics = to_script(raw)
     result = rewrite_source(script, filename=filename, config=config, positions=positions)
     if not result.changed:
         return RewriteResult(source, False, result.level, result.findings)
-    rewritten = _split(str(result.code), magics, cells)
+    out = from_script(raw, str(result.code), magics)
+    code: bytes | str = out if isinstance(source, str) else out.encode("utf-8")
+    return RewriteResult(code, code != source, result.level, result.findings)
+
+
+def from_script(source: bytes, script: str, magics: list[str]) -> str:
+    """The notebook's text with its code cells cut from ``script``, a rewrite of the script
+    `to_script` made of it (:class:`NotebookError` when code moved between cells)."""
+    notebook, layout = _load(source)
+    cells = _code_cells(notebook)
+    rewritten = _split(script, magics, cells)
     for index in cells:
         cell = notebook["cells"][index]
         old = _cell_text(cell)
@@ -201,6 +209,4 @@ def rewrite_notebook(
         if new == old:
             continue
         cell["source"] = _lines(new) if isinstance(cell.get("source"), list) else new
-    out = layout.dumps(notebook)
-    code: bytes | str = out if isinstance(source, str) else out.encode("utf-8")
-    return RewriteResult(code, code != source, result.level, result.findings)
+    return layout.dumps(notebook)

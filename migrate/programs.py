@@ -68,10 +68,12 @@ class Outcome:
 @dataclass
 class _File:
     path: Path
-    text: str
+    text: str  # a notebook's: its code cells as one script (`notebooks.to_script`)
     tree: ast.Module
     imports: list[LocalImport]
     nested: set[Path]  # modules of the tree it imports other than at the top level
+    notebook: bytes | None = None  # a notebook importer's own bytes
+    magics: list[str] = field(default_factory=list)  # the lines its script stands in for
 
 
 def _text(source: bytes) -> str | None:
@@ -127,7 +129,9 @@ def _needs_program(file: _File) -> bool:
 def _graph_module(file: _File) -> bool:
     """A module that builds graph code and runs no session, whose top level only binds names
     (imports, definitions, assignments without calls): importing it earlier changes nothing."""
-    if "tensorflow" not in file.text or "Session" in file.text or file.imports or file.nested:
+    if file.notebook is not None or "tensorflow" not in file.text or "Session" in file.text:
+        return False
+    if file.imports or file.nested:
         return False
     for stmt in file.tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)):
@@ -158,10 +162,33 @@ class Group:
 
 
 def _files(sources: dict[Path, bytes]) -> dict[Path, _File]:
-    """The Python files naming tensorflow that can be combined, read."""
+    """The Python files and notebooks naming tensorflow that can be combined, read; a notebook
+    as the script of its code cells (it imports modules, nothing imports it)."""
     siblings = {(p.parent, p.stem): p for p in sources if p.suffix == ".py"}
-    return {p: f for p, s in sources.items()
-            if p.suffix == ".py" and b"tensorflow" in s and (f := _read(p, s, siblings)) is not None}
+    found = {}
+    for path, source in sources.items():
+        if b"tensorflow" not in source:
+            continue
+        if path.suffix == ".py":
+            file = _read(path, source, siblings)
+        elif path.suffix == ".ipynb":
+            file = _read_notebook(path, source, siblings)
+        else:
+            continue
+        if file is not None:
+            found[path] = file
+    return found
+
+
+def _read_notebook(path: Path, source: bytes, siblings: dict[tuple[Path, str], Path]) -> _File | None:
+    try:
+        script, magics = notebooks.to_script(source)
+    except notebooks.NotebookError:
+        return None
+    file = _read(path, script.encode("utf-8"), siblings)
+    if file is not None:
+        file.notebook, file.magics = source, magics
+    return file
 
 
 def libraries(sources: dict[Path, bytes]) -> list[_File]:
@@ -187,7 +214,7 @@ def libraries(sources: dict[Path, bytes]) -> list[_File]:
 
 def plan(sources: dict[Path, bytes]) -> list[Group]:
     """The importers to rewrite with their graph modules: a module is in a group only when
-    every file importing it is (a notebook importing it keeps it out)."""
+    every file importing it is (a notebook this cannot read keeps what it imports out)."""
     files = _files(sources)
     imported = {imp.module for f in files.values() for imp in f.imports}
     modules = {p for p in imported if p in files and _graph_module(files[p]) and _needs_program(files[p])}
@@ -199,7 +226,7 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
         for imp in file.imports:
             if imp.module in modules:
                 importers[imp.module].add(path)
-    # files this cannot combine (notebooks, files not naming tensorflow, ...) keep what they import as it is
+    # files this cannot combine (unreadable notebooks, files not naming tensorflow, ...) keep what they import as it is
     others = {p: _notebook_code(s) if p.suffix == ".ipynb" else s.decode("utf-8", "replace")
               for p, s in sources.items() if p not in files}
     kept = {p for p in files if any(q.parent == p.parent and re.search(_IMPORTING.format(re.escape(p.stem)), code)
@@ -587,7 +614,14 @@ def rewrite_group(group: Group, config: RewriteConfig, runs: dict[str, list[Exte
             raise Refused(f"{file.path.name}: the rewrite is not stable")
         own = found.get(file.path, [])
         level = "partial" if any(f.kind == "manual" for f in own) else "idiomatic"
-        outcomes[file.path] = Outcome(code, level if code != file.text else "untouched", own)
+        original = file.text
+        if file.notebook is not None:
+            original = file.notebook.decode("utf-8")
+            try:
+                code = notebooks.from_script(file.notebook, code, file.magics)
+            except notebooks.NotebookError as error:
+                raise Refused(f"{file.path.name}: {error}") from None
+        outcomes[file.path] = Outcome(code, level if code != original else "untouched", own)
     return outcomes
 
 

@@ -1,7 +1,8 @@
 """Programs of several files: fixtures/trees/<name>/before/ rewrites to after/ as one program.
 
-A model module with no session is rewritten with the script importing it; the script's
-`check.json` names it, or them (`main`), and on real TensorFlow it prints the original's numbers.
+A model module with no session is rewritten with the script (or notebook) importing it; the
+script's `check.json` names it, or them (`main`), and on real TensorFlow it prints the original's
+numbers (a notebook runs as its code cells in order).
 A module nothing in the tree imports (`library`) is rewritten for the importers it will have:
 `check.json` names a TF1 script using before/ and a TF2 one using after/ as its findings say,
 and the two print the same numbers.
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 from check_on_tf import check
 
+from migrate import notebooks
 from migrate.api import RewriteConfig, rewrite_source
 from migrate.programs import rewrite_tree
 
@@ -28,7 +30,12 @@ NAMES = sorted(p.name for p in TREES.iterdir() if (p / "before").is_dir())
 
 
 def _sources(folder: Path) -> dict[Path, bytes]:
-    return {p: p.read_bytes() for p in sorted(folder.glob("*.py"))}
+    return {p: p.read_bytes() for p in sorted(folder.iterdir()) if p.suffix in (".py", ".ipynb")}
+
+
+def _code(path: Path) -> str:
+    """A file's Python code: a notebook's code cells as one script."""
+    return notebooks.to_script(path.read_bytes())[0] if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")
 
 
 def _comments(source: str) -> Counter[str]:
@@ -40,7 +47,7 @@ def _comments(source: str) -> Counter[str]:
 def test_tree_rewrites_to_its_golden(name: str) -> None:
     outcomes, refused = rewrite_tree(_sources(TREES / name / "before"), RewriteConfig())
     assert refused == {}
-    after = {p.name: p.read_text(encoding="utf-8") for p in (TREES / name / "after").glob("*.py")}
+    after = {p.name: p.read_text(encoding="utf-8") for p in _sources(TREES / name / "after")}
     assert {p.name: o.code for p, o in outcomes.items()} == after
     assert {o.level for o in outcomes.values()} == {"idiomatic"}
 
@@ -49,15 +56,15 @@ def test_tree_rewrites_to_its_golden(name: str) -> None:
 def test_tree_golden_is_a_fixed_point(name: str) -> None:
     sources = _sources(TREES / name / "after")
     assert rewrite_tree(sources, RewriteConfig()) == ({}, {})
-    for path, source in sources.items():
-        assert not rewrite_source(source, filename=str(path)).changed, path.name
+    for path in sources:
+        assert not rewrite_source(_code(path), filename=str(path)).changed, path.name
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_tree_golden_keeps_every_comment(name: str) -> None:
-    for before in (TREES / name / "before").glob("*.py"):
+    for before in _sources(TREES / name / "before"):
         after = TREES / name / "after" / before.name
-        assert not _comments(before.read_text(encoding="utf-8")) - _comments(after.read_text(encoding="utf-8"))
+        assert not _comments(_code(before)) - _comments(_code(after))
 
 
 @pytest.mark.tf
@@ -72,8 +79,21 @@ def test_tree_prints_the_original_numbers_on_real_tensorflow(name: str, tmp_path
         return
     mains = config["main"]
     for main in [mains] if isinstance(mains, str) else mains:
-        ok, message = check(python, TREES / name, f"after/{main}", f"before/{main}")
+        root = TREES / name
+        if main.endswith(".ipynb"):  # run as its code cells, beside the modules it imports
+            root, main = _as_scripts(TREES / name, main, tmp_path)
+        ok, message = check(python, root, f"after/{main}", f"before/{main}")
         assert ok, f"{main}: {message}"
+
+
+def _as_scripts(fixture: Path, notebook: str, tmp: Path) -> tuple[Path, str]:
+    """The fixture copied into ``tmp`` with the notebook's code cells also as a script."""
+    shutil.copy(fixture / "check.json", tmp / "check.json")
+    script = f"{Path(notebook).stem}_cells.py"
+    for side in ("before", "after"):
+        shutil.copytree(fixture / side, tmp / side)
+        (tmp / side / script).write_text(_code(fixture / side / notebook), encoding="utf-8")
+    return tmp, script
 
 
 def _check_library(python: str, fixture: Path, drivers: dict[str, str], tmp: Path) -> None:

@@ -161,3 +161,22 @@ def test_a_class_two_scripts_run_differently_gets_the_steps_of_both_in_each_prog
     assert refused == {}
     model = outcomes[Path("/src/model.py")].code
     assert "def compute_y(x):" in model and "def train_step(x, label):" in model
+
+
+NOTEBOOK_TREE = TREE.parents[1] / "notebook_importer" / "before"
+
+
+def test_a_notebook_importing_the_module_is_its_importer() -> None:
+    sources = {Path("/src/model.py"): (NOTEBOOK_TREE / "model.py").read_bytes(),
+               Path("/src/train.ipynb"): (NOTEBOOK_TREE / "train.ipynb").read_bytes()}
+    groups = plan(sources)
+    assert [(g.importer.path.name, [m.path.name for m in g.modules]) for g in groups] == [("train.ipynb", ["model.py"])]
+    outcomes, refused = rewrite_tree(sources, RewriteConfig())
+    assert refused == {}
+    assert outcomes[Path("/src/train.ipynb")].code.startswith("{")  # the notebook's JSON, cells rewritten
+    assert "model.Inference(" in outcomes[Path("/src/train.ipynb")].code
+
+
+def test_a_notebook_this_cannot_read_keeps_the_module_it_imports_apart() -> None:
+    broken = b'{"cells": [{"cell_type": "code", "source": ["import model\\n", "import tensorflow as tf\\n"]'
+    assert plan(_tree(model_py=MODEL, train_py=TRAIN, eval_ipynb=broken)) == []
