@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
-from . import api_data
+from . import api_data, run_tracing
 from .api_table import KEYWORD_RENAMES, RENAMES, in_tf2_form, is_tf1_only, runs_eagerly
 from .codegen import code as code_of
 from .codegen import forget_lines, is_docstring
@@ -426,6 +426,10 @@ def _move(
     """The program move, over the module without its session configuration (TF2 has no
     session to configure: its options become process settings made after the import); and
     the TF1-only names it wrote to run eagerly."""
+    traced = run_tracing.take_out(module, aliases, lines)
+    if traced is not None:
+        module = traced[0]
+        findings.extend(traced[1])
     config = take_apart(module, aliases, lines)
     move = ProgramMove(module if config is None else config.module, aliases, lines, findings, library=library,
                        outside_runs={k: list(v) for k, v in (outside_runs or {}).items()})

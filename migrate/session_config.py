@@ -55,7 +55,7 @@ class SessionConfig:
     findings: list[Finding] = field(default_factory=list)
 
 
-class _Uses(cst.CSTVisitor):
+class NameUses(cst.CSTVisitor):
     """How often each name is read or bound (attribute and keyword names are not names)."""
 
     def __init__(self) -> None:
@@ -80,7 +80,7 @@ def _literal(node: cst.BaseExpression) -> bool:
         isinstance(node, cst.Name) and node.value in ("True", "False", "None"))
 
 
-def _assign(stmt: cst.BaseStatement) -> tuple[cst.BaseAssignTargetExpression, cst.BaseExpression] | None:
+def assigned(stmt: cst.BaseStatement) -> tuple[cst.BaseAssignTargetExpression, cst.BaseExpression] | None:
     if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
             and isinstance(stmt.body[0], cst.Assign) and len(stmt.body[0].targets) == 1):
         return None
@@ -133,7 +133,7 @@ class _Collect(cst.CSTVisitor):
                 self.options.setdefault(owner, []).append(_Option(path, arg.value, line))
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        pair = _assign(node)
+        pair = assigned(node)
         if pair is None:
             return
         target, value = pair
@@ -172,8 +172,9 @@ class _Collect(cst.CSTVisitor):
                 self.session_args.add(id(arg))
 
 
-class _Strip(cst.CSTTransformer):
-    """Drops the configuration's statements and ``config=`` arguments, keeping comments and lines."""
+class Strip(cst.CSTTransformer):
+    """Drops the given statements and call arguments (a configuration's, a run's tracing),
+    keeping their comments and the lines of what stays."""
 
     def __init__(self, statements: set[int], args: set[int], lines: dict[int, int], move_comments: bool) -> None:
         self.statements, self.args, self.lines = statements, args, lines
@@ -186,12 +187,14 @@ class _Strip(cst.CSTTransformer):
             self.lines[id(result)] = self.lines[id(original_node)]
         return result
 
-    def _body(self, body: tuple[cst.BaseStatement, ...], originals: tuple) -> list[cst.BaseStatement]:
+    def _body(self, body: tuple[cst.BaseStatement, ...], originals: tuple) -> tuple[list[cst.BaseStatement], list]:
+        """The statements kept, and the comments of dropped ones with no statement after them."""
         kept: list[cst.BaseStatement] = []
         dropped: list[cst.EmptyLine] = []
         for old, new in zip(originals, body):
             if id(old) in self.statements:
-                (self.comments if self.move_comments else dropped).extend(cg.comments(new.leading_lines))
+                (self.comments if self.move_comments else dropped).extend(
+                    [*cg.comments(new.leading_lines), *cg.inner_comments(new)])
                 continue
             if dropped:
                 merged = new.with_changes(leading_lines=cg.merge_leading(dropped, list(new.leading_lines)))
@@ -200,13 +203,15 @@ class _Strip(cst.CSTTransformer):
                 new = merged
                 dropped = []
             kept.append(new)
-        return kept or [cst.SimpleStatementLine([cst.Pass()])]
+        return kept or [cst.SimpleStatementLine([cst.Pass()])], dropped
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        return updated_node.with_changes(body=self._body(updated_node.body, original_node.body))
+        body, left = self._body(updated_node.body, original_node.body)
+        return updated_node.with_changes(body=body, footer=[*left, *updated_node.footer])
 
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
-        return updated_node.with_changes(body=self._body(updated_node.body, original_node.body))
+        body, left = self._body(updated_node.body, original_node.body)
+        return updated_node.with_changes(body=body, footer=[*left, *updated_node.footer])
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if not any(id(a) in self.args for a in original_node.args):
@@ -230,7 +235,7 @@ def take_apart(module: cst.Module, aliases: Aliases, lines: dict[int, int]) -> S
     module.visit(collect)
     if tf is None or not collect.kinds:
         return None
-    uses = _Uses()
+    uses = NameUses()
     module.visit(uses)
     names = [n for n in collect.kinds if not n.startswith("<inline")]
     if collect.bad or any(uses.count[n] != collect.accounted[n] for n in names):
@@ -256,7 +261,7 @@ def take_apart(module: cst.Module, aliases: Aliases, lines: dict[int, int]) -> S
         findings.append(Finding(
             SESSION_RULE.id, option.line, 0,
             f"session option {option.path} → {call}, set once after import", "fixed"))
-    strip = _Strip(collect.statements, collect.session_args, lines, move_comments=bool(setup))
+    strip = Strip(collect.statements, collect.session_args, lines, move_comments=bool(setup))
     return SessionConfig(module.visit(strip), setup=setup, findings=findings, comments=strip.comments)
 
 
