@@ -363,7 +363,7 @@ def _rewrite(
     findings += prepass_findings
     if _same_statements(new_module, parsed):  # nothing rebuilt: the code is the source's
         return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
-    code_text, limit = new_module.code, line_limit(text)
+    code_text, limit = new_module.code, config.line_length or line_limit(text)
     if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement
         new_module = wrap_long_lines(new_module, limit, text)
         code_text = new_module.code

@@ -14,7 +14,7 @@ from .codegen import copy_lines, inner_comments, is_docstring
 from .graph import names_read
 from .report import Finding
 from .rules.session import RULE
-from .scoped_models import bound_names
+from .scope_reads import bound_names
 from .walk import walk
 
 

@@ -14,7 +14,7 @@ import libcst as cst
 
 from .codegen import copy_lines
 from .graph import call_args, names_read
-from .scoped_models import bound_names
+from .scope_reads import bound_names
 from .walk import transform, walk
 
 SELF = "self__"

@@ -227,6 +227,10 @@ ATOMS = (
 )
 
 
+#: Expressions whose value may be dropped unread: reading them has no effect.
+_PURE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
+
+
 class ReplaceNames(cst.CSTTransformer):
     """Replace reads of some names by expressions (e.g. `weight` → `self.weight`)."""
 
@@ -241,6 +245,23 @@ class ReplaceNames(cst.CSTTransformer):
 
     def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
         return updated.with_changes(keyword=original.keyword)
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        """`shape[0]` of a name replaced by a list or tuple literal: the element itself
+        (`[INPUT, HIDDEN][0]` reads as `INPUT`) when every element is a name or a literal."""
+        value = updated.value
+        if not (isinstance(original.value, cst.Name) and original.value.value in self.mapping
+                and isinstance(value, (cst.List, cst.Tuple)) and not value.lpar and len(updated.slice) == 1):
+            return updated
+        index = updated.slice[0].slice
+        elements = value.elements
+        if not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)
+                and all(isinstance(e, cst.Element) and isinstance(e.value, _PURE) for e in elements)):
+            return updated
+        at = int(index.value.value)
+        if at >= len(elements) or updated.lpar:
+            return updated
+        return elements[at].value.with_changes(lpar=[], rpar=[])
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         if original.value not in self.mapping:

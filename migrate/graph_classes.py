@@ -19,7 +19,7 @@ from .graph import INSIDE, calls_in, names_read, valueless
 from .report import Finding, Unsupported
 from .rules.session import RULE as SESSION_RULE
 from .rules.variable_scope import RULE as SCOPE_RULE
-from .scoped_models import bound_names, call_scopes
+from .scope_reads import bound_names, call_scopes
 from .walk import children, transform, walk
 
 PREFIX = "self__"

@@ -28,7 +28,7 @@ from .imports import Aliases
 from .report import Finding
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
-from .scoped_models import call_scopes
+from .scope_reads import call_scopes
 from .variable_layers import variable_layer
 from .walk import children, walk
 

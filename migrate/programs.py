@@ -18,6 +18,7 @@ that its input had bound.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -30,7 +31,8 @@ from migrate.api import Finding, ParseError, RewriteConfig, rewrite_source
 from migrate.graph_classes import ExternalRun
 from migrate.report import KEEPS_GRAPH
 from migrate.rules.imports import SEGMENT_MARK
-from migrate.scoped_models import module_constants
+from migrate.scope_reads import module_constants
+from migrate.wrap_lines import line_limit
 
 SEGMENT = "pass  " + SEGMENT_MARK + "{}"
 #: An import of the importer's that names a module of the program, while the files are one
@@ -249,7 +251,7 @@ def plan(sources: dict[Path, bytes]) -> list[Group]:
 
 
 def _constants(text: str) -> dict[str, str]:
-    """The literal constants of a module's top level (`scoped_models.module_constants`)."""
+    """The literal constants of a module's top level (`scope_reads.module_constants`)."""
     return module_constants(cst.parse_module(text))
 
 
@@ -572,13 +574,19 @@ def _file_findings(findings: list[Finding], combined: _Combined) -> dict[Path, l
     return out
 
 
-def rewrite_group(group: Group, config: RewriteConfig, runs: dict[str, list[ExternalRun]] | None = None) -> dict[Path, Outcome]:
+def rewrite_group(
+    group: Group, config: RewriteConfig, runs: dict[str, list[ExternalRun]] | None = None,
+    line_length: int | None = None,
+) -> dict[Path, Outcome]:
     """Each file of the group as the program's rewrite left it; :class:`Refused` when the files
     must be rewritten one by one. ``runs``: the run sites on instances of the modules' classes
-    in every file importing them (see `outside_runs`)."""
+    in every file importing them (see `outside_runs`); ``line_length``: the one the programs of
+    the tree share (see `rewrite_tree`)."""
     combined = combine(group.importer, group.modules)
+    program_config = dataclasses.replace(config, line_length=line_length or line_limit(combined.script))
     try:
-        result = rewrite_source(combined.script, filename=str(group.importer.path), config=config, outside_runs=runs)
+        result = rewrite_source(combined.script, filename=str(group.importer.path), config=program_config,
+                                outside_runs=runs)
     except ParseError as error:  # `from __future__` in a module, which must open its file
         raise Refused(f"the files do not parse as one program: {error}") from None
     graph = next((f for f in result.findings if f.message.endswith(KEEPS_GRAPH)), None)
@@ -662,11 +670,14 @@ def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dic
     module that was not, a finding saying why (each of those files is rewritten alone)."""
     groups = plan(sources)
     runs = outside_runs(groups)
+    # one line length for every program: a module's text must not depend on the importer it is
+    # cut from, and no line a user wrote is longer (`wrap_lines.line_limit`)
+    length = max((line_limit(f.text) for g in groups for f in [g.importer, *g.modules]), default=None)
     done: dict[Path, dict[Path, Outcome]] = {}
     why: dict[Path, str] = {}
     for group in groups:
         try:
-            done[group.importer.path] = rewrite_group(group, config, runs)
+            done[group.importer.path] = rewrite_group(group, config, runs, length)
         except Refused as error:
             why[group.importer.path] = str(error)
     users: dict[Path, list[Path]] = {}

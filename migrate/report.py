@@ -21,10 +21,12 @@ class Finding:
 
 @dataclass(frozen=True)
 class RewriteConfig:
-    """Which rules may change code (`select` None means all)."""
+    """Which rules may change code (`select` None means all), and the line length emitted
+    code keeps (None: the file's own, `wrap_lines.line_limit`)."""
 
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()
+    line_length: int | None = None
 
     def enabled(self, rule_id: str) -> bool:
         if rule_id in self.ignore:

@@ -16,7 +16,7 @@ from .codegen import code
 from .graph import calls_in, names_read
 from .imports import Aliases
 from .op_seeds import is_random
-from .scoped_models import bound_names
+from .scope_reads import bound_names
 from .walk import walk
 
 #: Graph control flow the rewrite turns into Python control flow later: left in its step.

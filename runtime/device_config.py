@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .errors import Unsupported
+
 
 class _Message:
     """A protocol buffer message: known fields with defaults; any other name is refused."""
@@ -48,6 +50,28 @@ class ConfigProto(_Message):
         "inter_op_parallelism_threads": 0, "use_per_session_threads": False, "device_count": dict,
         "operation_timeout_in_ms": 0,
     }
+
+
+class RunOptions(_Message):
+    """``tf.compat.v1.RunOptions``: how a ``Session.run`` traces itself; the engine traces nothing."""
+
+    NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
+    FIELDS: ClassVar[dict[str, Any]] = {
+        "trace_level": 0, "timeout_in_ms": 0, "inter_op_thread_pool": 0, "output_partition_graphs": False,
+        "report_tensor_allocations_upon_oom": False,
+    }
+
+
+class RunMetadata(_Message):
+    """``tf.compat.v1.RunMetadata``: what a traced run recorded (step stats, graphs). The engine
+    records none of it, so reading any is a named Unsupported, not an empty value TF would not give."""
+
+    RECORDED = ("step_stats", "cost_graph", "partition_graphs", "function_graphs")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.RECORDED:
+            raise Unsupported(f"RunMetadata.{name}")  # the engine records no run trace
+        raise AttributeError(f'Protocol message RunMetadata has no "{name}" field.')
 
 
 @dataclass(frozen=True)
@@ -127,4 +151,5 @@ CONFIG_THREADING = {
     "get_inter_op_parallelism_threads": _getter("inter_op"),
 }
 DEBUGGING = {"set_log_device_placement": _setter("log_placement")}
-V1_TOP = {"ConfigProto": ConfigProto, "GPUOptions": GPUOptions, "GraphOptions": GraphOptions}
+V1_TOP = {"ConfigProto": ConfigProto, "GPUOptions": GPUOptions, "GraphOptions": GraphOptions,
+          "RunOptions": RunOptions, "RunMetadata": RunMetadata}

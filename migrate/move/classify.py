@@ -178,6 +178,9 @@ def kind_of(move: MoveState, value: cst.BaseExpression, deps: list[Node], item: 
         return "optimizer", {"path": path, "call": value}
     if path == "train.ExponentialMovingAverage":
         return "averages", {}
+    averages = moving_averages.restore_map(move, value)
+    if averages is not None:
+        return "restore_map", {"averages": averages}
     averages = moving_averages.is_apply(move, value)
     if averages is not None:
         return "tensor", {"valueless": True, "averages": averages}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .. import codegen as cg
+from ..api_table import REGULARIZERS
 from ..codegen import code
 from ..graph import Node, call_args, calls_in, top_level_defs
 from ..op_seeds import is_random
@@ -15,6 +16,7 @@ from ..rules.data import RULE as DATA_RULE
 from ..rules.get_variable import RULE as GET_VARIABLE_RULE
 from ..rules.get_variable import draws_start_values, variable_from_get_variable
 from ..rules.layers import RULE as LAYERS_RULE
+from ..rules.optimizers import RULE as OPTIMIZER_RULE
 from ..rules.saver import RULE as SAVER_RULE
 from ..rules.session import RULE as SESSION_RULE
 from ..rules.summaries import RULE as SUMMARIES_RULE
@@ -90,6 +92,9 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
         return [replace_value(move, stmt, optimizer_objects.optimizer_source(move, node))]
     if node.kind == "averages":
         return [replace_value(move, stmt, moving_averages.averages_source(move, node))]
+    if node.kind == "restore_map":
+        move.fixed(OPTIMIZER_RULE.id, stmt, f"{node.name}: the Saver given it restores the averages itself")
+        return []
     if node.kind == "schedule":
         return [replace_value(move, stmt, optimizer_objects.schedule_source(move, node))]
     if node.kind == "saver":
@@ -105,6 +110,8 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
             return [replace_value(move, stmt, source)]
         move.fixed(SAVER_RULE.id, stmt, "tf.train.Saver → tf.train.Checkpoint")
         return [replace_value(move, stmt, f"tf.train.Checkpoint({objects})" if objects else savers.checkpoint_source(move))]
+    if node.kind == "object" and _only_given_to_models(move, node):
+        return []  # its calls' findings say the constructor took it
     if node.kind in ("varlist", "object"):
         return [stmt]
     if node.kind == "graph":
@@ -203,6 +210,30 @@ def without_dropped(move: MoveState, stmt: cst.SimpleStatementLine) -> cst.Simpl
     new = stmt.visit(Drop())
     cg.copy_lines(stmt, new, move.lines)
     return new  # type: ignore[return-value]
+
+
+def _only_given_to_models(move: MoveState, node: Node) -> bool:
+    """A regularizer bound once in a function that reads it only as arguments of converted
+    model calls those calls no longer pass (the model's constructor was given its value)."""
+    assert move.models is not None
+    if not isinstance(node.value, cst.Call) or move.aliases.resolve(node.value.func) not in REGULARIZERS:
+        return False
+    home = next((f for f in walk(move.module) if isinstance(f, cst.FunctionDef)
+                 and any(s is node.stmt for s in f.body.body)), None)
+    if home is None:
+        return False
+    dropped = move.models.dropped_params
+    passed: set[int] = set()  # ids of the argument values the converted calls drop
+    for call in calls_in(home):
+        if isinstance(call.func, cst.Name) and call.func.value in dropped:
+            params = dropped[call.func.value][0]
+            names, positions = {n for _, n in params}, {i for i, _ in params}
+            passed |= {id(a.value) for i, a in enumerate(call.args)
+                       if (a.keyword is None and i in positions) or (a.keyword is not None and a.keyword.value in names)}
+    uses = [n for n in walk(home) if isinstance(n, cst.Name) and n.value == node.name]
+    bound = [n for n in walk(home) if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name)
+             and n.target.value == node.name]
+    return len(bound) == 1 and bool(passed) and all(id(n) in passed or n is bound[0].target for n in uses)
 
 
 def _first_param(move: MoveState, name: str) -> str | None:

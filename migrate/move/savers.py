@@ -17,7 +17,7 @@ from ..graph_classes import PREFIX as SELF_PREFIX
 from ..report import Unsupported
 from ..rules.saver import RULE as SAVER_RULE
 from ..walk import walk
-from . import layer_instances
+from . import layer_instances, moving_averages
 from .state import MoveState
 
 CHECKPOINT_STATE_READS = frozenset({"train.latest_checkpoint", "train.get_checkpoint_state"})
@@ -42,8 +42,13 @@ def saved_objects(move: MoveState, call: cst.Call, line: int) -> str:
     var_list = args.get("var_list")
     for keyword in set(args) - {"var_list", "max_to_keep"}:
         raise Unsupported(SAVER_RULE.id, line, f"Saver({keyword}=...)")
-    if "max_to_keep" in args and not module_calls(move, CHECKPOINT_STATE_READS) and not keeps_tf1_names(move):
+    if "max_to_keep" in args and not managed(move) and not keeps_tf1_names(move):
         move.fixed(SAVER_RULE.id, line, "max_to_keep dropped: Checkpoint.write keeps every file", "info")
+    averages = moving_averages.restored_averages(move, var_list)
+    if averages is not None:
+        if keeps_tf1_names(move):
+            raise Unsupported(SAVER_RULE.id, line, "averages restored by TF1 name")
+        return f"{moving_averages.CHECKPOINT_KEY}={averages.name}"
     if var_list is None or (
         isinstance(var_list, cst.Call) and move.aliases.resolve(var_list.func) in ALL_VARIABLES_CALLS
     ):
@@ -99,8 +104,12 @@ def checkpoint_source(move: MoveState, line: int = 0) -> str:
     owners = [n.name for n in move.scope.nodes if n.kind == "variable"]
     owners += move.models.instances()
     owners += [str(n.info["instance"]) for n in move.scope.nodes if layer_instances.layer_has_weights(n)]
-    owners += [n.name for n in move.scope.nodes if n.kind == "averages"]  # the shadows TF1's Saver saved
     pairs = [(o.removeprefix(SELF_PREFIX), o) for o in owners]
+    # the shadows TF1's Saver saved, under the key an evaluation program restores them from
+    averages = [n.name for n in move.scope.nodes if n.kind == "averages"]
+    if len(averages) > 1:
+        raise Unsupported(SAVER_RULE.id, line, "Saver of two ExponentialMovingAverages")
+    pairs += [(moving_averages.CHECKPOINT_KEY, name) for name in averages]
     for instance, cls in move.graph_instances.items():
         pairs += [(attr, f"{instance}.{attr}") for attr in cls.variables]
     keys = [key for key, _ in pairs]
@@ -154,23 +163,53 @@ def saver_call(move: MoveState, call: cst.Call) -> cst.BaseExpression | None:
             raise Unsupported(SAVER_RULE.id, move.line(call), "Saver call the name-based saver does not map")
         step = f", global_step={code(args['global_step'])}" if "global_step" in args else ""
         return cst.parse_expression(f"{saver}.{func.attr.value}(sess=None, save_path={path}{step})")
-    if func.attr.value == "save" and module_calls(move, CHECKPOINT_STATE_READS):
+    averages = moving_averages.restored_averages(move, call_args(made, SAVER_PARAMS).get("var_list")) if (
+        made is not None) else None
+    if func.attr.value == "restore" and averages is not None:
+        return cst.parse_expression(moving_averages.restore_call(move, averages, saver, path, move.line(call)))
+    stepped = "global_step" in args and made is not None
+    if func.attr.value == "save" and (stepped or module_calls(move, CHECKPOINT_STATE_READS)):
         # Saver.save also recorded the file in the directory's `checkpoint` state, which
-        # latest_checkpoint reads; Checkpoint.write does not, CheckpointManager.save does.
-        if "global_step" not in args or made is None:
+        # latest_checkpoint reads (here or in an evaluation program), and kept max_to_keep
+        # files; Checkpoint.write does neither, CheckpointManager.save does both.
+        if not stepped:
             raise Unsupported(SAVER_RULE.id, move.line(call), "Saver.save read back through latest_checkpoint")
-        if not imports_os(move):
-            move.new_imports.add("os")
         keep = call_args(made, SAVER_PARAMS).get("max_to_keep")
+        folder, name = _split_path(args["save_path"])
+        if folder.startswith("os.path.") and not imports_os(move):
+            move.new_imports.add("os")
         return cst.parse_expression(
-            f"tf.train.CheckpointManager({saver}, os.path.dirname({path}), "
+            f"tf.train.CheckpointManager({saver}, {folder}, "
             f"max_to_keep={code(keep) if keep is not None else '5'}, "
-            f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={code(args['global_step'])})"
+            f"checkpoint_name={name}).save(checkpoint_number={code(args['global_step'])})"
         )
     if "global_step" in args:
         path = f"'%s-%d' % ({path}, {code(args['global_step'])})"
     method = "write" if func.attr.value == "save" else "read"
     return cst.parse_expression(f"{saver}.{method}({path})")
+
+
+def _split_path(path: cst.BaseExpression) -> tuple[str, str]:
+    """The folder and file name of a save path: `os.path.join(folder, name)` as written, a
+    literal path cut at its last `/`, else through `os.path` (imported when the module has no
+    `import os`)."""
+    if (isinstance(path, cst.Call) and code(path.func) == "os.path.join" and len(path.args) == 2
+            and not any(a.keyword or a.star for a in path.args)):
+        return code(path.args[0].value), code(path.args[1].value)
+    if isinstance(path, cst.SimpleString) and not path.prefix and isinstance(text := path.evaluated_value, str):
+        folder, _, name = text.rpartition("/")
+        if folder and name and "\\" not in path.value:
+            quote = path.quote
+            return f"{quote}{folder}{quote}", f"{quote}{name}{quote}"
+    return f"os.path.dirname({code(path)})", f"os.path.basename({code(path)})"
+
+
+def managed(move: MoveState) -> bool:
+    """Whether the program's saves go through a CheckpointManager, which keeps max_to_keep
+    files: it reads checkpoint state, or saves at a step."""
+    return module_calls(move, CHECKPOINT_STATE_READS) or any(
+        isinstance(c.func, cst.Attribute) and c.func.attr.value == "save"
+        and "global_step" in call_args(c, ("sess", "save_path", "global_step")) for c in calls_in(move.module))
 
 
 def module_calls(move: MoveState, paths: frozenset[str]) -> bool:

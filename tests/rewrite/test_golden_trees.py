@@ -78,22 +78,23 @@ def test_tree_prints_the_original_numbers_on_real_tensorflow(name: str, tmp_path
         _check_library(python, TREES / name, config["library"], tmp_path)
         return
     mains = config["main"]
+    # in a copy: the scripts write files (checkpoints) that later ones read, each side its own
+    shutil.copy(TREES / name / "check.json", tmp_path / "check.json")
+    for side in ("before", "after"):
+        shutil.copytree(TREES / name / side, tmp_path / side)
     for main in [mains] if isinstance(mains, str) else mains:
-        root = TREES / name
         if main.endswith(".ipynb"):  # run as its code cells, beside the modules it imports
-            root, main = _as_scripts(TREES / name, main, tmp_path)
-        ok, message = check(python, root, f"after/{main}", f"before/{main}")
+            main = _as_script(tmp_path, main)
+        ok, message = check(python, tmp_path, f"after/{main}", f"before/{main}")
         assert ok, f"{main}: {message}"
 
 
-def _as_scripts(fixture: Path, notebook: str, tmp: Path) -> tuple[Path, str]:
-    """The fixture copied into ``tmp`` with the notebook's code cells also as a script."""
-    shutil.copy(fixture / "check.json", tmp / "check.json")
+def _as_script(fixture: Path, notebook: str) -> str:
+    """The name of a script beside the notebook, on each side, of its code cells."""
     script = f"{Path(notebook).stem}_cells.py"
     for side in ("before", "after"):
-        shutil.copytree(fixture / side, tmp / side)
-        (tmp / side / script).write_text(_code(fixture / side / notebook), encoding="utf-8")
-    return tmp, script
+        (fixture / side / script).write_text(_code(fixture / side / notebook), encoding="utf-8")
+    return script
 
 
 def _check_library(python: str, fixture: Path, drivers: dict[str, str], tmp: Path) -> None:

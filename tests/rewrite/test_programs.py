@@ -78,8 +78,8 @@ def test_two_scripts_configuring_the_model_differently_share_one_module() -> Non
 def test_scripts_whose_programs_change_the_module_differently_are_left_alone(monkeypatch) -> None:
     real = programs.rewrite_group
 
-    def differing(group, config, runs=None):
-        out = real(group, config, runs)
+    def differing(group, config, runs=None, line_length=None):
+        out = real(group, config, runs, line_length)
         module = next(p for p in out if p.name == "model.py")
         if group.importer.path.name == "eval.py":
             out[module] = programs.Outcome(out[module].code + "# another text\n", "idiomatic")
@@ -180,3 +180,13 @@ def test_a_notebook_importing_the_module_is_its_importer() -> None:
 def test_a_notebook_this_cannot_read_keeps_the_module_it_imports_apart() -> None:
     broken = b'{"cells": [{"cell_type": "code", "source": ["import model\\n", "import tensorflow as tf\\n"]'
     assert plan(_tree(model_py=MODEL, train_py=TRAIN, eval_ipynb=broken)) == []
+
+
+def test_a_module_gets_the_same_text_from_importers_with_lines_of_other_lengths() -> None:
+    """Every program of a tree wraps at one line length: train.py has a line of 104 characters,
+    evaluate.py none over 100, and the model's weights wrap between the two."""
+    tree = TREE.parents[1] / "averages_train_and_eval" / "before"
+    sources = {Path("/src") / p.name: p.read_bytes() for p in tree.glob("*.py")}
+    outcomes, refused = rewrite_tree(sources, RewriteConfig())
+    assert refused == {}
+    assert {p.name for p in outcomes} == {"model.py", "train.py", "evaluate.py"}

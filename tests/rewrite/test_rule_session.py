@@ -182,7 +182,9 @@ def test_saver_becomes_checkpoint() -> None:
         import tensorflow as tf
         v = tf.Variable(1.0)
         saver = tf.train.Checkpoint(v=v)
-        saver.write('%s-%d' % ('/tmp/m', 3))
+        tf.train.CheckpointManager(saver, '/tmp', max_to_keep=5, checkpoint_name='m').save(
+            checkpoint_number=3
+        )
         saver.read('/tmp/m-3')
         """,
     )

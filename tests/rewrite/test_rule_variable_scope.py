@@ -7,7 +7,7 @@ import pytest
 from helpers import check_transformed, squeezed
 
 from migrate.api import rewrite_source
-from migrate.scoped_models import module_constants
+from migrate.scope_reads import module_constants
 
 
 def test_scoped_layers_become_model_with_shared_instance() -> None:
