@@ -604,7 +604,10 @@ def rewrite_group(
     modules = [_module_text(piece, m.text) for piece, m in zip(pieces, group.modules)]
     header = _restored_imports(header, group.importer)
     if instances:
-        header = [*_trimmed_end(header), "", *instances]
+        kept = _trimmed_end(header)
+        # below a class or function the rewrite defined there, two blank lines, as between definitions
+        gap = ["", ""] if kept and kept[-1][:1].isspace() else [""]
+        header = [*kept, *gap, *instances]
     importer = _importer_text(header, _restored_imports(body, group.importer), group.importer)
     try:
         importer = _requalified(importer, group.importer, group.modules, modules)
