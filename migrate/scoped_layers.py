@@ -24,7 +24,7 @@ from .imports import Aliases
 from .op_seeds import is_random, uncounted
 from .report import Unsupported
 from .reshaped_dims import reshaped_dims
-from .rules.get_variable import GET_VARIABLE_PARAMS, keras_initializer
+from .rules.get_variable import GET_VARIABLE_PARAMS, draws_start_values, keras_initializer
 from .rules.layers import RULE as LAYERS_RULE
 from .rules.layers import keras_layer
 from .rules.variable_scope import RULE
@@ -157,10 +157,13 @@ def layer_class_of(
     moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
     draws = 0  # random initial values so far: the next one's op seed is the layer's seed plus this
     regularized = False
+    dense_ok = not cls  # a layer function, not a scope block of a model
+    dense_weights: list[tuple[str, str, str, str]] = []  # (target, shape, initializer, regularizer)
     for index, stmt in enumerate(body):
         found = get_variable_call(stmt, builder.aliases)
         created = variable_call(stmt, builder.aliases)
         if created is not None:
+            dense_ok = False  # a tf.Variable's draws take the layer's op seeds: its own class
             weight = variable_weight(*created, draws, builder.aliases, builder.line(stmt))
             draws += weight.draws
             shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
@@ -195,12 +198,18 @@ def layer_class_of(
             extra += f", regularizer={_code(args['regularizer'])}"
             regularized = True
         attr = f"{target}_" if target in _LAYER_ATTRIBUTES else target
-        build.extend(_comment_lines(stmt))
+        comments = _comment_lines(stmt)
+        build.extend(comments)
         build.append(_configured(
             f"self.{attr} = self.add_weight(name={_code(args['name'])}, shape={shape}, "
             f"initializer={init}{extra})", self_config,
         ))
         weights.append(target)
+        # random initial values: Dense draws them in its own order, under its own seeds
+        dense_ok = (dense_ok and not comments and set(args) <= {"name", "shape", "initializer", "regularizer"}
+                    and not draws_start_values(call, builder.aliases))
+        dense_weights.append((target, _configured(shape, self_config), init,
+                              _code(args["regularizer"]) if "regularizer" in args else "None"))
     mapping = {w: f"self.{w}_" if w in _LAYER_ATTRIBUTES else f"self.{w}" for w in weights} | self_config
     call_body = [s.visit(ReplaceNames(mapping)) for s in body if not _weight_statement(builder, s) and s not in moved]
     read = {n.value for s in call_body for n in names_read(s)}
@@ -228,6 +237,17 @@ def layer_class_of(
             raise Unsupported(RULE.id, builder.line(func), f"{func.name.value} takes a parameter named {SEED}")
         config_names = [*config_names, SEED]
         config_sig += f"{SEED}=None, "
+    dense = _dense_arguments(builder, inputs, config_names, dense_weights, call_body) if (
+        dense_ok and not fed and not draws and not moved) else None
+    if dense is not None:
+        builder.fixed(func, f"function {func.name.value} → Keras layer {cls}, a tf.keras.layers.Dense")
+        builder.note_library_function(func, cls)
+        source = (f"class {cls}(tf.keras.layers.Dense):\n"
+                  f"    def __init__(self, {config_sig}**kwargs):\n"
+                  f"        super().__init__({dense}, **kwargs)\n")
+        layer = cst.parse_statement(source).with_changes(leading_lines=func.leading_lines)
+        fill_lines(layer, builder.line(func), builder.lines)
+        return layer  # type: ignore[return-value]
     init_lines = "".join(f"        self.{n} = {n}\n" for n in config_names)
     build_lines = "".join(f"        {line}\n" for line in build)
     source = (
@@ -251,6 +271,56 @@ def layer_class_of(
     layer = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
     fill_lines(layer, builder.line(func), builder.lines)  # the weights built from source report at the def
     return layer
+
+
+#: TF1 activations a Keras Dense layer takes as its `activation` (by the name the module resolves).
+DENSE_ACTIVATIONS = frozenset({"nn.relu", "nn.relu6", "nn.elu", "nn.selu", "nn.tanh", "tanh", "nn.sigmoid",
+                               "sigmoid", "nn.softplus", "nn.softsign", "nn.softmax"})
+
+
+def _dense_arguments(
+    builder: ModelBuilder, inputs: str, config: list[str], weights: list[tuple[str, str, str, str]],
+    body: list[cst.BaseStatement],
+) -> str | None:
+    """The arguments of `tf.keras.layers.Dense` computing the layer function, when that is all it
+    does: a `[in, units]` kernel and a `[units]` bias made by get_variable, and
+    `return act(tf.matmul(x, w) + b)` (or `tf.nn.bias_add`, or no activation), with `units` its
+    one parameter. Dense computes the same numbers for the 2-D inputs TF1's matmul took."""
+    if len(config) != 1 or len(weights) != 2 or len(body) != 1:
+        return None
+    units = config[0]
+    (kernel, kernel_shape, kernel_init, kernel_reg), (bias, bias_shape, bias_init, bias_reg) = weights
+    if (kernel_shape not in (f"[input_shape[1], self.{units}]", f"[input_shape[-1], self.{units}]")
+            or bias_shape != f"[self.{units}]" or bias_reg != "None"):
+        return None
+    stmt = body[0]
+    if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Return)
+            and stmt.body[0].value is not None):
+        return None
+    value = stmt.body[0].value
+    activation = None
+    if isinstance(value, cst.Call) and builder.aliases.resolve(value.func) in DENSE_ACTIVATIONS and len(value.args) == 1:
+        activation, value = _code(value.func), value.args[0].value
+    kernel_attr = f"self.{kernel}_" if kernel in _LAYER_ATTRIBUTES else f"self.{kernel}"
+    bias_attr = f"self.{bias}_" if bias in _LAYER_ATTRIBUTES else f"self.{bias}"
+    product = None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and _code(value.right) == bias_attr:
+        product = value.left
+    elif (isinstance(value, cst.Call) and builder.aliases.resolve(value.func) == "nn.bias_add" and len(value.args) == 2
+          and _code(value.args[1].value) == bias_attr):
+        product = value.args[0].value
+    if not (isinstance(product, cst.Call) and builder.aliases.resolve(product.func) == "matmul"
+            and [_code(a.value) for a in product.args] == [inputs, kernel_attr] and all(a.keyword is None for a in product.args)):
+        return None
+    args = [units]
+    if activation is not None:
+        args.append(f"activation={activation}")
+    args.append(f"kernel_initializer={kernel_init}")
+    if bias_init != "'zeros'":
+        args.append(f"bias_initializer={bias_init}")
+    if kernel_reg != "None":
+        args.append(f"kernel_regularizer={kernel_reg}")
+    return ", ".join(args)
 
 
 def _weight_statement(builder: ModelBuilder, stmt: cst.BaseStatement) -> bool:
