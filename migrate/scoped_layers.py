@@ -69,7 +69,7 @@ def _identifier(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
 
-def indented(stmts: list[cst.BaseStatement]) -> cst.IndentedBlock:
+def _indented(stmts: list[cst.BaseStatement]) -> cst.IndentedBlock:
     return cst.IndentedBlock(body=stmts)
 
 
@@ -257,20 +257,27 @@ def layer_class_of(
         f"    def build(self, input_shape):\n{build_lines}\n"
         f"    def call(self, {inputs}):\n        pass\n"
     )
-    cls_node = cst.parse_statement(source)
-    assert isinstance(cls_node, cst.ClassDef)
-    members = list(cls_node.body.body)  # type: ignore[union-attr]
-    call_def = members[-1]
-    assert isinstance(call_def, cst.FunctionDef)
-    members[-1] = call_def.with_changes(body=indented(call_body))  # type: ignore[arg-type]
+    cls_node = with_call_body(source, call_body)
     if block:
         builder.fixed(func, f"variable_scope block with its weights → Keras layer {cls}")
     else:
         builder.fixed(func, f"function {func.name.value} → Keras layer {cls}")
         builder.note_library_function(func, cls)
-    layer = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+    layer = cls_node.with_changes(leading_lines=func.leading_lines)
     fill_lines(layer, builder.line(func), builder.lines)  # the weights built from source report at the def
     return layer
+
+
+def with_call_body(source: str, body: list[cst.BaseStatement]) -> cst.ClassDef:
+    """The class `source` defines, its last method (a `call` whose body is `pass`) given `body`:
+    the generated class around the user's own statements, which keep their comments and lines."""
+    cls_node = cst.parse_statement(source)
+    assert isinstance(cls_node, cst.ClassDef)
+    members = list(cls_node.body.body)  # type: ignore[union-attr]
+    call_def = members[-1]
+    assert isinstance(call_def, cst.FunctionDef)
+    members[-1] = call_def.with_changes(body=_indented(body))
+    return cls_node.with_changes(body=cls_node.body.with_changes(body=members))
 
 
 #: TF1 activations a Keras Dense layer takes as its `activation` (by the name the module resolves).

@@ -36,9 +36,9 @@ from .scoped_layers import (
     ModelScope,
     camel,
     get_variable_call,
-    indented,
     layer_class_of,
     scope_block_layers,
+    with_call_body,
 )
 from .variable_layers import assigned_names, variable_layer
 from .walk import walk
@@ -361,13 +361,7 @@ class ModelBuilder:
             f"{build}"
             f"    def call(self, {params}):\n        pass\n"
         )
-        cls_node = cst.parse_statement(source)
-        assert isinstance(cls_node, cst.ClassDef)
-        members = list(cls_node.body.body)  # type: ignore[union-attr]
-        call_def = members[-1]
-        assert isinstance(call_def, cst.FunctionDef)
-        members[-1] = call_def.with_changes(body=indented(new_body))
-        model = cls_node.with_changes(body=cls_node.body.with_changes(body=members), leading_lines=func.leading_lines)
+        model = with_call_body(source, new_body).with_changes(leading_lines=func.leading_lines)
         if self.shared is not None:
             if block_layers:
                 raise Unsupported(RULE.id, self.line(func), f"{name} creates variables outside a layer function")
