@@ -77,6 +77,7 @@ class FileOutcome:
     crash: bool = False  # an internal error, not a problem with the file
     unparseable: bool = False
     reasons: list[str] = field(default_factory=list)
+    manual: list[str] = field(default_factory=list)  # what needs a person, where no fallback says why
     script: bool = False
     session_config: bool = False  # builds a ConfigProto / GPUOptions
     verdict: str = ""
@@ -110,6 +111,12 @@ def fallback_reasons(findings: list, level: str) -> list[str]:
         reasons = [f"{m.group(1)} has no TF2 form (no session in the file)"
                    for f in findings if f.rule == "TF190" and (m := NO_FORM.match(f.message))]
     return list(dict.fromkeys(reasons))
+
+
+def manual_notes(findings: list) -> list[str]:
+    """The distinct manual findings of a file, the first three: what `--files` shows for a file
+    that did not fall back (kept as it was, each TF 2.21-less call named)."""
+    return list(dict.fromkeys(f.message for f in findings if f.kind == "manual"))[:3]
 
 
 def _local_modules(path: Path, repo: Path) -> set[str]:
@@ -165,6 +172,7 @@ def rewrite_one(repo: str, repo_dir: str, path: str) -> FileOutcome:
         return out
     out.level = result.level
     out.reasons = fallback_reasons(result.findings, result.level)
+    out.manual = manual_notes(result.findings)
     code = result.code if isinstance(result.code, bytes) else result.code.encode()
     if result.changed and path.endswith(".py"):
         try:
@@ -185,6 +193,7 @@ def programs_of(repo: str, repo_dir: str) -> list[FileOutcome]:
     for path, outcome in outcomes.items():
         out = FileOutcome(repo, str(path), level=outcome.level, code=outcome.code.encode())
         out.reasons = fallback_reasons(outcome.findings, outcome.level)
+        out.manual = manual_notes(outcome.findings)
         found.append(out)
     return found
 
@@ -307,7 +316,7 @@ def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutc
 def file_list(outcomes: list[FileOutcome]) -> str:
     """One line per file not idiomatic: its level, path and the reasons it fell back."""
     rows = [o for o in outcomes if o.level != "idiomatic"]
-    return "\n".join(f"{o.level:9} {o.path}: {'; '.join(o.reasons) or o.error}" for o in rows)
+    return "\n".join(f"{o.level:9} {o.path}: {'; '.join(o.reasons or o.manual) or o.error}" for o in rows)
 
 
 def sample(scripts: list[FileOutcome], n: int | None) -> list[FileOutcome]:
@@ -348,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
                     for o in found}
     for o in outcomes:
         if o.path in together:
-            o.level, o.reasons, o.code = together[o.path].level, together[o.path].reasons, together[o.path].code
+            found = together[o.path]
+            o.level, o.reasons, o.manual, o.code = found.level, found.reasons, found.manual, found.code
     rewrite_wall = time.perf_counter() - start
     checked = sample([o for o in outcomes if o.script], args.sample)
     if args.verify:

@@ -164,6 +164,18 @@ class Scan(NamedTuple):
     refused: list[Finding]  # calls TF 2.21 refuses whatever the file
 
 
+CONTRIB_IMPORT = ("{} has no TF 2.21 form (TF 2 removed tensorflow.contrib): the file will not run on TF 2.21 "
+                  "until the import is replaced")
+
+
+def _contrib_modules(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The tensorflow.contrib modules an import names: importing one fails on TF 2.21."""
+    names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+    if isinstance(node, ast.ImportFrom) and node.module == "tensorflow":
+        names = [f"tensorflow.{a.name}" for a in node.names]
+    return [n for n in names if n == "tensorflow.contrib" or n.startswith("tensorflow.contrib.")]
+
+
 def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
     if not aliases:
         return Scan(False, False, False, False, [], [])
@@ -193,6 +205,8 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
             refused.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, KERAS_SAVE_NOTE, "manual"))  # type: ignore[attr-defined]
         if reading == "ambiguous":
             ambiguous.append((node, path))  # type: ignore[arg-type]
+    refused += [Finding(COMPAT_RULE.id, n.lineno, n.col_offset, CONTRIB_IMPORT.format(module), "manual")
+                for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom)) for module in _contrib_modules(n)]
     said = [Finding(RENAME_RULE.id, call.lineno, call.col_offset, (
         f"tf.{path}: TF1 and TF2 bind these arguments to different parameters; "
         "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual")
@@ -362,7 +376,8 @@ def _rewrite(
         level = "partial"
     findings += prepass_findings
     if _same_statements(new_module, parsed):  # nothing rebuilt: the code is the source's
-        return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else []))
+        return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else [])
+                          + (refused if positions else []))
     code_text, limit = new_module.code, config.line_length or line_limit(text)
     if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement
         new_module = wrap_long_lines(new_module, limit, text)
@@ -377,10 +392,16 @@ def _rewrite(
         findings += gone_names(text, code_text, findings)
     code_out: bytes | str = code_text.encode(new_module.encoding) if isinstance(source, bytes) else code_text
     try:
-        _syntax_tree(code_out)  # the output must parse
+        out_tree = _syntax_tree(code_out)  # the output must parse
     except SyntaxError as exc:  # pragma: no cover - a rewriter bug, never user input
         raise RuntimeError(f"{filename}: rewrite produced invalid code: {exc}") from exc
     changed = code_out != source
+    # a contrib import the rewrite replaced (its cells, its layers) fails nothing any more
+    left = {m for n in ast.walk(out_tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for m in _contrib_modules(n)}
+    refused = [f for f in refused if not f.message.startswith("tensorflow.contrib")
+               or f.message.split(" ", 1)[0] in left]
+    if any(f.kind == "manual" for f in refused):  # TF 2.21 refuses the file whatever the rewrite does
+        level = "partial"
     return RewriteResult(code_out, changed, level if changed else "untouched",
                          findings + (refused if positions else []))
 

@@ -187,3 +187,15 @@ def test_a_move_that_would_drop_a_read_binding_keeps_the_file_in_graph_mode() ->
     assert "the program move would leave x unbound where the code reads it (TF102)" in why.message
     assert len([f for f in result.findings if KEEPS_GRAPH in f.message]) == 1
 
+
+
+def test_an_import_of_tensorflow_contrib_is_named_whatever_else_the_file_does() -> None:
+    """TF 2 has no tensorflow.contrib: such an import fails on TF 2.21, so the file is never
+    idiomatic and each import gets a finding, also where nothing else would change."""
+    source = ("import tensorflow as tf\nfrom tensorflow.contrib.learn.python.learn.datasets import mnist\n"
+              "import tensorflow.contrib.slim as slim\nx = tf.constant(1.0)\n")
+    result = rewrite_source(source)
+    assert result.level != "idiomatic"
+    assert [(f.line, f.kind) for f in result.findings if "tensorflow.contrib" in f.message] == [(2, "manual"), (3, "manual")]
+    plain = rewrite_source("import tensorflow as tf\nfrom tensorflow.python.framework import ops\nx = tf.constant(1.0)\n")
+    assert not plain.findings
