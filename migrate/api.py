@@ -162,6 +162,7 @@ class Scan(NamedTuple):
     tf2_sign: bool  # any sign of TF2 code (`tf_signs.shows_tf2`)
     ambiguous: list[Finding]  # calls whose arguments TF1 and TF2 bind differently
     refused: list[Finding]  # calls TF 2.21 refuses whatever the file
+    contrib: list[tuple[Finding, str]]  # imports of tensorflow.contrib, with the module each names
 
 
 CONTRIB_IMPORT = ("{} has no TF 2.21 form (TF 2 removed tensorflow.contrib): the file will not run on TF 2.21 "
@@ -178,7 +179,7 @@ def _contrib_modules(node: ast.Import | ast.ImportFrom) -> list[str]:
 
 def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
     if not aliases:
-        return Scan(False, False, False, False, [], [])
+        return Scan(False, False, False, False, [], [], [])
     paths = {id(n): p for n, p in _ast_paths(nodes, aliases)}
     named = set(paths.values())
     tf1 = aliases.uses_v1_import or any(_is_tf1(p) for p in named)
@@ -205,14 +206,14 @@ def _scan(nodes: list[ast.AST], aliases: Aliases) -> Scan:
             refused.append(Finding(RENAME_RULE.id, node.lineno, node.col_offset, KERAS_SAVE_NOTE, "manual"))  # type: ignore[attr-defined]
         if reading == "ambiguous":
             ambiguous.append((node, path))  # type: ignore[arg-type]
-    refused += [Finding(COMPAT_RULE.id, n.lineno, n.col_offset, CONTRIB_IMPORT.format(module), "manual")
-                for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom)) for module in _contrib_modules(n)]
+    contrib = [(Finding(COMPAT_RULE.id, n.lineno, n.col_offset, CONTRIB_IMPORT.format(module), "manual"), module)
+               for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom)) for module in _contrib_modules(n)]
     said = [Finding(RENAME_RULE.id, call.lineno, call.col_offset, (
         f"tf.{path}: TF1 and TF2 bind these arguments to different parameters; "
         "if this is TF1 code, pass them by name (or run on the whole TF1 program)"), "manual")
         for call, path in ambiguous]
     tf2_sign = shows_tf2(aliases.uses_v2_import, named, readings)
-    return Scan(tf1, sessions, not named.isdisjoint(TF2_WRITTEN), tf2_sign, said, refused)
+    return Scan(tf1, sessions, not named.isdisjoint(TF2_WRITTEN), tf2_sign, said, refused, contrib)
 
 
 def _saved_with_extension(call: ast.Call) -> bool:
@@ -267,13 +268,14 @@ def _rewrite(
     tree = _parse_ast(source, filename)
     ast_aliases = collect_aliases_ast(tree)
     nodes = _ast_nodes(tree)
-    uses_tf1, runs_sessions, tf2_written, tf2_sign, ambiguous, refused = _scan(nodes, ast_aliases)
+    uses_tf1, runs_sessions, tf2_written, tf2_sign, ambiguous, refused, contrib = _scan(nodes, ast_aliases)
+    imported_contrib = [f for f, _ in contrib]  # what the file fails on, where its code stays as it is
     reads_dimensions = ".value" in text and bool(dimension_values(nodes))
     # calls TF1 and TF2 bind differently, in a file with no sign of TF2: TF1 code (tf_signs)
     read_as_tf1 = bool(ambiguous) and not (tf2_sign or ".compat.v2." in text)
     tutorial_data = "examples.tutorials" in text  # TF123's module, gone from TF 2.21
     if not (uses_tf1 or reads_dimensions or read_as_tf1 or tutorial_data):
-        return _untouched(source, ambiguous + refused if positions else [])
+        return _untouched(source, ambiguous + refused + imported_contrib if positions else [])
     read_as_tf1 = read_as_tf1 and not uses_tf1  # a TF1 file's calls are TF1's: nothing to say
     module = _parse(source, filename, tree)
     # The stdlib tree weighs as much as the libcst one: only the lines of its TF names are
@@ -377,7 +379,7 @@ def _rewrite(
     findings += prepass_findings
     if _same_statements(new_module, parsed):  # nothing rebuilt: the code is the source's
         return _untouched(source, findings + (ambiguous if read_as_tf1 and positions else [])
-                          + (refused if positions else []))
+                          + (refused + imported_contrib if positions else []))
     code_text, limit = new_module.code, config.line_length or line_limit(text)
     if any(len(line) > limit for line in code_text.splitlines()):  # only then: a visit per statement
         new_module = wrap_long_lines(new_module, limit, text)
@@ -398,8 +400,7 @@ def _rewrite(
     changed = code_out != source
     # a contrib import the rewrite replaced (its cells, its layers) fails nothing any more
     left = {m for n in ast.walk(out_tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for m in _contrib_modules(n)}
-    refused = [f for f in refused if not f.message.startswith("tensorflow.contrib")
-               or f.message.split(" ", 1)[0] in left]
+    refused = refused + [f for f, module in contrib if module in left]
     if any(f.kind == "manual" for f in refused):  # TF 2.21 refuses the file whatever the rewrite does
         level = "partial"
     return RewriteResult(code_out, changed, level if changed else "untouched",

@@ -38,8 +38,8 @@ class _Collect(cst.CSTVisitor):
         self.found: list[tuple[int, str]] = []  # (line, what) of each construct taken out
 
     def _tracing(self, node: cst.BaseExpression) -> str | None:
-        return self.aliases.resolve(node.func) if isinstance(node, cst.Call) and (
-            self.aliases.resolve(node.func) in TRACING_CALLS) else None
+        path = self.aliases.resolve(node.func) if isinstance(node, cst.Call) else None
+        return path if path in TRACING_CALLS else None
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         line = self.lines.get(id(node), 0)
