@@ -110,6 +110,9 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unsco
         return False
     if variable_layer(func, aliases):
         return False  # a layer: its weights' shape is the input's, known where it is called
+    if any(aliases.resolve(c.func) == "Variable" and any(a.keyword is not None and a.keyword.value == "regularizer"
+                                                          for a in c.args) for c in calls):
+        return False  # weights a helper's penalties regularize (loss_collection.py): a model's layers own them
     if any(aliases.resolve(c.func) in SESSION_CALLS for c in calls) or any(
         isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval") for c in calls
     ):
@@ -169,13 +172,15 @@ def _computes_with_variables(
 ) -> bool:
     """A variable the function creates is read by another op of it (a factory that only
     returns its new variable is not a graph builder: callers bind it as a variable).
-    get_variable functions become Keras layers named by a variable_scope instead
-    (scoped_models.py), unless no scope is there to name one: then their variables are TF1's
+    get_variable (and, in a variable_scope, tf.Variable) functions become Keras layers named
+    by a variable_scope instead (scoped_models.py), unless no scope is there to name one: then their variables are TF1's
     top-level names, which the caller's own get_variable statements keep; or unless they also
     build their optimizer: a layer cannot hold the training step."""
-    makers = ("Variable", "get_variable")
+    makers: tuple[str, ...] = ("Variable", "get_variable")
     trains = any(aliases.resolve(c.func) in OPTIMIZERS for c in calls)
-    if not trains and (not unscoped or any(aliases.resolve(c.func) == "variable_scope" for c in calls)):
+    if not trains and any(aliases.resolve(c.func) == "variable_scope" for c in calls):
+        makers = ()  # tf.Variable weights in a scope's block are a Keras layer's too
+    elif not trains and not unscoped:
         makers = ("Variable",)
     created = _variable_names(func.body, aliases, makers)
     return any(

@@ -110,24 +110,57 @@ def _guarded_add(stmt: cst.BaseStatement, aliases: Aliases, var: str, params: se
     if found is None:
         return None
     guard, penalty = found
-    if not (
-        isinstance(penalty, cst.Call)
-        and isinstance(penalty.func, cst.Name)
-        and penalty.func.value in params
-        and len(penalty.args) == 1
-        and penalty.args[0].keyword is None
-        and not penalty.args[0].star
-        and isinstance(penalty.args[0].value, cst.Name)
-        and penalty.args[0].value.value == var
-    ):
+    if not (_penalty_of(penalty, var) and isinstance(penalty.func, cst.Name)  # type: ignore[attr-defined]
+            and penalty.func.value in params):  # type: ignore[attr-defined]
         return None
-    regularizer = penalty.func.value
+    regularizer = penalty.func.value  # type: ignore[attr-defined]
     return regularizer if guard in (None, regularizer) else None
 
 
-def _regularized_helper(func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int]) -> cst.FunctionDef | None:
-    """The helper with its collection entry as the get_variable's `regularizer=`, or None when it
-    is not `v = tf.get_variable(...)`, the guarded add, `return v`."""
+def _penalty_of(penalty: cst.BaseExpression, var: str) -> bool:
+    """`<regularizer>(var)`: one positional argument, the variable."""
+    return (isinstance(penalty, cst.Call) and len(penalty.args) == 1 and penalty.args[0].keyword is None
+            and not penalty.args[0].star and isinstance(penalty.args[0].value, cst.Name)
+            and penalty.args[0].value.value == var)
+
+
+def _scaled_add(stmt: cst.BaseStatement, aliases: Aliases, var: str, params: set[str]) -> str | None:
+    """The regularizer, as source, of `tf.add_to_collection('losses', tf.contrib.layers.
+    l2_regularizer(r)(var))` (the PKU course's helper, given the scale `r`): built from the scale
+    where the guard lets it add (`... if r != None else None`: a None scale adds nothing)."""
+    found = _guarded_entry(stmt, aliases)
+    if found is None:
+        return None
+    guard, penalty = found
+    made = penalty.func if isinstance(penalty, cst.Call) else None  # type: ignore[attr-defined]
+    if not (_penalty_of(penalty, var) and isinstance(made, cst.Call) and aliases.resolve(made.func) in REGULARIZERS
+            and len(made.args) == 1 and isinstance(made.args[0].value, cst.Name) and not made.args[0].star
+            and made.args[0].value.value in params and guard in (None, made.args[0].value.value)):
+        return None
+    source = cst.Module([]).code_for_node(made)
+    if guard is None:
+        return source
+    test = stmt.test  # type: ignore[attr-defined]
+    return f"{source} if {cst.Module([]).code_for_node(test)} else None"
+
+
+def called_in_functions_only(module: cst.Module, name: str) -> bool:
+    """Every call of ``name`` stands in a top-level function's body, none at the top level."""
+    for stmt in module.body:
+        if type(stmt) is cst.FunctionDef:
+            continue
+        if any(isinstance(n, cst.Name) and n.value == name for n in walk(stmt)):
+            return False
+    return True
+
+
+def _regularized_helper(
+    func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int], variables: bool,
+) -> cst.FunctionDef | None:
+    """The helper with its collection entry as the weight's `regularizer=`, or None when it is
+    not `v = tf.get_variable(...)` (or, where only model functions call it, `variables`,
+    `v = tf.Variable(...)`: a layer's weight then), the guarded add, `return v`. TF1's Variable
+    takes no regularizer: the layer conversion reads it, and no other code sees the helper."""
     stmts = list(func.body.body)
     docstring = stmts[:1] if stmts and is_docstring(stmts[0]) else []
     body = stmts[len(docstring):]
@@ -135,10 +168,16 @@ def _regularized_helper(func: cst.FunctionDef, aliases: Aliases, lines: dict[int
     if len(body) != 3 or func.decorators:
         return None
     created = _assigned_get_variable(body[0], aliases)
-    if created is None:
-        return None
-    var, call = created
-    regularizer = _guarded_add(body[1], aliases, var, params)
+    if created is not None:
+        var, call = created
+        regularizer = _guarded_add(body[1], aliases, var, params)
+    else:
+        # `w = tf.Variable(...)`: the weight's regularizer a layer's `add_weight` is given
+        made = variable_call(body[0], aliases) if variables else None
+        if made is None or any(a.keyword is not None and a.keyword.value == "regularizer" for a in made[1].args):
+            return None
+        var, call = made
+        regularizer = _guarded_add(body[1], aliases, var, params) or _scaled_add(body[1], aliases, var, params)
     last = body[2]
     returns = (
         isinstance(last, cst.SimpleStatementLine)
@@ -149,7 +188,8 @@ def _regularized_helper(func: cst.FunctionDef, aliases: Aliases, lines: dict[int
     )
     if regularizer is None or not returns:
         return None
-    arg = cst.Arg(keyword=cst.Name("regularizer"), value=cst.Name(regularizer))
+    arg = cst.Arg(keyword=cst.Name("regularizer"), value=cst.parse_expression(regularizer),
+                  equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
     regularized = call.with_changes(args=[*call.args[:-1], call.args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT), arg])
     notes = [*comments(body[1].leading_lines), *inner_comments(body[1])]  # the add's, above its weight
     first = body[0].with_changes(body=[body[0].body[0].with_changes(value=regularized)],  # type: ignore[attr-defined]
@@ -254,7 +294,8 @@ def losses_as_regularizers(
     for name, func in top_level_defs(module).items():
         inside = sum(1 for n in walk(func) if id(n) in added)
         if inside:
-            new = _regularized_helper(func, aliases, lines) or _regularized_blocks(func, aliases, lines)
+            only_models = called_in_functions_only(module.with_changes(body=[s for s in module.body if s is not func]), name)
+            new = _regularized_helper(func, aliases, lines, only_models) or _regularized_blocks(func, aliases, lines)
             if new is None or any(_collection_call(n, aliases, "add_to_collection") for n in walk(new)):
                 return module
             helpers[name], held = (func, new), held + inside

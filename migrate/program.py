@@ -23,6 +23,7 @@ from .graph import INSIDE, Scope, calls_by_callee, calls_in, memoised_walk, name
 from .graph_classes import ExternalRun, convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
 from .inline import inline_builders
+from .layer_groups import group_layers
 from .layer_name_scopes import open_name_scopes
 from .move import (
     classify,
@@ -70,6 +71,7 @@ class ProgramMove(MoveState):
         self.module = open_name_scopes(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings, self.library)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
+        self.module = group_layers(self.module, self.aliases, self.lines, self.findings)
         self.module = resolve_global_step(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.fresh_from = {}

@@ -166,6 +166,7 @@ def layer_class_of(
             dense_ok = False  # a tf.Variable's draws take the layer's op seeds: its own class
             weight = variable_weight(*created, draws, builder.aliases, builder.line(stmt))
             draws += weight.draws
+            regularized = regularized or weight.regularized
             shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
             if inputs in free_reads(cst.parse_expression(shape)):
                 raise Unsupported(RULE.id, builder.line(stmt), "weight shape depends on the input beyond its shape")
@@ -394,7 +395,7 @@ def scope_block_layers(
     out: list[cst.BaseStatement] = []
     classes: list[cst.BaseStatement] = []
     for index, stmt in enumerate(body):
-        block = _scope_block(builder, stmt)
+        block = scope_block(builder, stmt)
         if block is None:
             out.append(stmt)
             continue
@@ -409,8 +410,8 @@ def scope_block_layers(
     return out, classes
 
 
-def _scope_block(builder: ModelBuilder, stmt: cst.BaseStatement) -> str | None:
-    """The name of `with tf.variable_scope("<literal>"):` holding get_variable statements."""
+def scope_block(builder: ModelBuilder, stmt: cst.BaseStatement) -> str | None:
+    """The name of `with tf.variable_scope("<literal>"):` holding get_variable or tf.Variable statements."""
     if not (isinstance(stmt, cst.With) and len(stmt.items) == 1):
         return None
     alias = stmt.items[0].asname
@@ -424,7 +425,7 @@ def _scope_block(builder: ModelBuilder, stmt: cst.BaseStatement) -> str | None:
     if set(args) != {"name_or_scope"} or not isinstance(scope, cst.SimpleString):
         return None
     inner = list(stmt.body.body)  # type: ignore[union-attr]
-    if not any(get_variable_call(s, builder.aliases) for s in inner):
+    if not any(_weight_statement(builder, s) for s in inner):
         return None
     name = str(scope.evaluated_value)
     return name if _identifier(name).isidentifier() else None
@@ -437,13 +438,13 @@ def _block_layer(
     """(statements the model keeps, the layer's call statement, the Layer class) of one block."""
     inner = list(block.body.body)  # type: ignore[union-attr]
     line = builder.line(block)
-    weights = {found[0] for s in inner if (found := get_variable_call(s, builder.aliases))}
+    weights = {found[0] for s in inner if (found := get_variable_call(s, builder.aliases) or variable_call(s, builder.aliases))}
     uses = set(weights)  # names computed from a weight
     layer: list[cst.BaseStatement] = []
     hoisted: list[cst.BaseStatement] = []
     for stmt in inner:
         reads = statement_reads(stmt)
-        if stmt not in layer and (get_variable_call(stmt, builder.aliases) or reads & uses
+        if stmt not in layer and (_weight_statement(builder, stmt) or reads & uses
                                   or returned_value(stmt) is not None):
             layer.append(stmt)
             uses |= bound_names(stmt)
@@ -456,7 +457,7 @@ def _block_layer(
             shapes.append(stmt)
             needed |= statement_reads(stmt)
     # The weights first (Keras creates them in `build`), then what computes with them.
-    setup = [s for s in inner if s in shapes or get_variable_call(s, builder.aliases)]
+    setup = [s for s in inner if s in shapes or _weight_statement(builder, s)]
     compute = [s for s in inner if s in layer and s not in setup]
     if {n for s in setup for n in statement_reads(s)} & {n for s in compute for n in bound_names(s)}:
         raise Unsupported(RULE.id, line, f"variable_scope {scope!r}: a weight's shape depends on a computed value")

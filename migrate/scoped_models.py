@@ -37,6 +37,7 @@ from .scoped_layers import (
     camel,
     get_variable_call,
     layer_class_of,
+    scope_block,
     scope_block_layers,
     with_call_body,
 )
@@ -158,7 +159,9 @@ class ModelBuilder:
             return (path == "get_variable" or path in LAYERS
                     or isinstance(call.func, cst.Name) and call.func.value in self.layer_classes)
 
-        return any(creates(node) for node in walk(func) if isinstance(node, cst.Call))
+        # a `with tf.variable_scope("conv1"):` block of tf.Variable weights is a layer too
+        blocks = isinstance(func.body, cst.IndentedBlock) and any(scope_block(self, s) for s in func.body.body)
+        return blocks or any(creates(node) for node in walk(func) if isinstance(node, cst.Call))
 
     def convert_shared(self, func: cst.FunctionDef, instance: str, caller_scope: str | None) -> SharedModel | None:
         """A variable-creating function (a class's static method) whose calls, all in one place,
@@ -317,7 +320,7 @@ class ModelBuilder:
                 outer.defaults = {}
                 body = body[:-1] + list(body[-1].body.body)  # type: ignore[union-attr]
         body, block_layers = scope_block_layers(self, func, body)
-        if any(self.aliases.resolve(c.func) == "get_variable" for c in calls_in_statements(body)):
+        if any(self.aliases.resolve(c.func) in ("get_variable", "Variable") for c in calls_in_statements(body)):
             raise Unsupported(RULE.id, self.line(func), f"{name} creates variables outside a layer function")
         taken = {n.value for s in body for n in names_read(s)} | {n for s in body for n in bound_names(s)}
         self.converting, self.default_names = func, {}
@@ -335,6 +338,8 @@ class ModelBuilder:
         config, built, given = self._layer_dependencies(func, body, attrs, scope_param)
         names = [p.name.value for p in func.params.params]
         flags = [(names.index(f), f) for f in self._training_flags(body, names[1:])]
+        flags += [(names.index(f), f) for f in _condition_flags(new_body, names[1:]) if (names.index(f), f) not in flags
+                  and f not in {p.name.value for p in config}]
         if flags:
             self.flag_params[name] = flags
             self.flag_changes.append(name)
@@ -658,3 +663,13 @@ class ModelBuilder:
         new = cst.parse_statement(f"{header}\n    pass\n")
         assert isinstance(new, cst.For)
         return new.with_changes(body=body, leading_lines=loop.leading_lines)
+
+
+def _condition_flags(body: list[cst.BaseStatement], params: list[str]) -> list[str]:
+    """The parameters an `if` of the body tests as they are (`if train: fc1 = tf.nn.dropout(...)`):
+    Python values the model's call takes by keyword (Keras takes only tensors positionally)."""
+    found: list[str] = []
+    for node in (n for s in body for n in walk(s)):
+        if isinstance(node, cst.If) and isinstance(node.test, cst.Name) and node.test.value in params:
+            found.append(node.test.value)
+    return list(dict.fromkeys(found))

@@ -29,8 +29,9 @@ VARIABLE_PARAMS = (
     "caching_device",
     "name",
 )
-#: tf.Variable arguments a Keras weight keeps (the others have no add_weight form).
-_KEPT = frozenset({"initial_value", "trainable", "name", "dtype"})
+#: tf.Variable arguments a Keras weight keeps (the others have no add_weight form); a
+#: `regularizer` is what a weight helper's 'losses' entry became (loss_collection).
+_KEPT = frozenset({"initial_value", "trainable", "name", "dtype", "regularizer"})
 #: Layer functions may name their scope with either: both prefix a tf.Variable's name.
 SCOPES = ("variable_scope", "name_scope")
 SEED = "seed"  # the layer's constructor argument holding its first op seed
@@ -71,8 +72,12 @@ class Weight:
     name: str  # source
     shape: cst.BaseExpression  # as the function computed it
     initializer: str  # source; a random one reads the layer's seed
-    extra: str  # `, dtype=...`, `, trainable=...`
+    extra: str  # `, dtype=...`, `, trainable=...`, `, regularizer=...`
     draws: bool  # takes the next op seed
+
+    @property
+    def regularized(self) -> bool:
+        return ", regularizer=" in self.extra
 
 
 def variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.Call] | None:
@@ -188,7 +193,7 @@ def variable_weight(target: str, call: cst.Call, draws: int, aliases: Aliases, l
     bound = call_args(op, spec.params)
     if spec.shape not in bound:
         raise Unsupported(RULE.id, line, f"{target}: initial value without a shape")
-    extra = "".join(f", {k}={code(args[k])}" for k in ("dtype", "trainable") if k in args)
+    extra = "".join(f", {k}={code(args[k])}" for k in ("dtype", "trainable", "regularizer") if k in args)
     if "dtype" in bound and "dtype" not in args:
         extra = f", dtype={code(bound['dtype'])}{extra}"
     if spec.initializer is not None and op is value:

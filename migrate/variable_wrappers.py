@@ -21,7 +21,11 @@ import libcst as cst
 from .codegen import ATOMS, ReplaceNames, comments, copy_lines, inner_comments, is_docstring
 from .graph import call_args, top_level_defs
 from .imports import Aliases
-from .loss_collection import losses_as_regularizers, variable_penalties_listed
+from .loss_collection import (
+    called_in_functions_only,
+    losses_as_regularizers,
+    variable_penalties_listed,
+)
 from .report import Finding
 from .rules.variable_scope import RULE
 from .walk import walk
@@ -86,16 +90,6 @@ def _from_initial(stmts: list[cst.BaseStatement], aliases: Aliases) -> cst.Call 
     if value.args[0].value.value != name or len(reads) != 1:
         return None
     return value.with_changes(args=[value.args[0].with_changes(value=first.body[0].value), *value.args[1:]])
-
-
-def _called_in_functions_only(module: cst.Module, name: str) -> bool:
-    """Every call of ``name`` stands in a top-level function's body, none at the top level."""
-    for stmt in module.body:
-        if type(stmt) is cst.FunctionDef:
-            continue
-        if any(isinstance(n, cst.Name) and n.value == name for n in walk(stmt)):
-            return False
-    return True
 
 
 def _returned(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
@@ -176,7 +170,7 @@ def inline_variable_wrappers(
         params = _plain_params(func)
         created = _created(list(func.body.body), aliases)  # type: ignore[arg-type]
         kind = "get_variable wrapper"
-        if created is None and _called_in_functions_only(module.with_changes(
+        if created is None and called_in_functions_only(module.with_changes(
                 body=[s for s in module.body if s is not func]), name):
             created, kind = _created(list(func.body.body), aliases, "Variable"), "variable helper"  # type: ignore[arg-type]
         if params is None or created is None or func.decorators:

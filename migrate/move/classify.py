@@ -91,6 +91,10 @@ def classify(move: MoveState, assign: cst.Assign, stmt: cst.SimpleStatementLine,
         # A Keras layer or model built by name: the graph's calls of it train its weights.
         assert move.models is not None
         move.models.model_instances[names[0]] = names[0]
+    if kind == "variable" and any(a.keyword is not None and a.keyword.value == "regularizer"
+                                  for c in calls_in(value) if move.aliases.resolve(c.func) == "Variable" for a in c.args):
+        # a helper's 'losses' entry as the weight's regularizer (loss_collection.py) is a layer's only
+        raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]}: its penalty in the 'losses' collection belongs to no layer")
     if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):
         raise Unsupported(SESSION_RULE.id, item.line, f"{names[0]} is created from a computed tensor")
     if kind == "tensor" and any(d.kind == "schedule" for d in deps):

@@ -66,10 +66,10 @@ class ExponentialMovingAverage(tf.Module):
 '''
 
 RESTORE_SOURCE = '''
-    def restore(self, checkpoint, save_path, restored_model, *input_specs):
+    def restore(self, checkpoint, save_path, restored_model, *input_specs, **call_options):
         """TF1's Saver(ema.variables_to_restore()).restore: the model's variables take the
         values their averages had in the checkpoint (tracing the model builds them)."""
-        tf.function(restored_model).get_concrete_function(*input_specs)
+        tf.function(restored_model).get_concrete_function(*input_specs, **call_options)
         self.track(restored_model.trainable_variables)
         checkpoint.read(save_path).assert_existing_objects_matched().expect_partial()
         for variable in restored_model.trainable_variables:
@@ -172,9 +172,15 @@ def restore_call(move: MoveState, averages: Node, saver: str, path: str, line: i
     if len(inputs) != 1:
         raise Unsupported(OPTIMIZER_RULE.id, line, f"averages restored into {model}, called on other inputs at its calls")
     specs = []
-    for arg in calls[0].args:
-        if arg.keyword is None and _literal(arg.value):
+    given, _ = move.models.dropped_params.get(model, ([], ""))
+    positions, names = {p for p, _ in given}, {n for _, n in given}
+    flags = dict(move.models.flag_params.get(model, []))
+    for position, arg in enumerate(calls[0].args):
+        if arg.keyword is None and position in positions or arg.keyword is not None and arg.keyword.value in names:
             continue  # the model's configuration, given to its constructor
+        if arg.keyword is None and position in flags and _literal(arg.value):
+            specs.append(f"{flags[position]}={code(arg.value)}")  # a Python argument of its call, traced with it
+            continue
         node = move.scope.lookup(arg.value.value) if isinstance(arg.value, cst.Name) and arg.keyword is None else None
         if node is None or node.kind != "placeholder":
             raise Unsupported(OPTIMIZER_RULE.id, line, f"averages restored into {model}, called on a computed input")

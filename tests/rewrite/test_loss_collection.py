@@ -207,3 +207,28 @@ def test_entries_never_read_still_become_regularizers() -> None:
     findings: list = []
     assert losses_as_regularizers(module, collect_aliases(module), {}, findings) is not module
     assert any("nothing reads the 'losses' collection" in f.message for f in findings)
+
+
+_SCALED = """\
+import tensorflow as tf
+def get_weight(shape, regularizer):
+    w = tf.Variable(tf.zeros(shape))
+    if regularizer != None: tf.add_to_collection('losses', tf.contrib.layers.l2_regularizer(regularizer)(w))
+    return w
+def forward(x, regularizer):
+    return tf.matmul(x, get_weight([2, 2], regularizer))
+"""
+
+
+def test_a_variable_helper_given_a_scale_regularizes_its_weight_where_the_scale_is_given() -> None:
+    module = cst.parse_module(_SCALED)
+    code = losses_as_regularizers(module, collect_aliases(module), {}, []).code
+    assert ("w = tf.Variable(tf.zeros(shape), regularizer=tf.contrib.layers.l2_regularizer(regularizer) "
+            "if regularizer != None else None)") in code
+    assert "add_to_collection" not in code
+
+
+def test_a_variable_helper_called_at_the_top_level_is_no_layer_weight() -> None:
+    # TF1's Variable takes no regularizer: only a layer's weight may carry it
+    source = _SCALED + "w1 = get_weight([2, 2], 0.1)\n"
+    assert not _taken(source)
