@@ -497,6 +497,49 @@ def _without_instances(piece: list[str], original: str) -> tuple[list[str], list
     return [line for r, line in enumerate(piece) if r not in drop], made
 
 
+def _instances_renamed(
+    code: str, instances: list[str], importer: _File, modules: list[str],
+) -> tuple[str, dict[str, str]]:
+    """The importer's output with each model instance named as a module it imports (`forward =
+    Forward(...)` where `import forward` holds `def forward`) renamed `forward_model`: the name
+    stays the module's. Before requalifying, the output reads the modules' names unqualified,
+    so every other `forward` of it is the instance. Also returns the new names."""
+    try:
+        made = {t.id for s in ast.parse("\n".join(line.strip() for line in instances)).body
+                if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)}
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, {}  # a statement over several lines: left to the requalification's check
+    clashes = made & {imp.alias for imp in importer.imports if imp.alias is not None}
+    if not clashes:
+        return code, {}
+    taken = {n.id for text in [code, *modules] for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+    lines = code.split("\n")
+    edits: dict[int, list[tuple[int, int, str]]] = {}
+    renamed: dict[str, str] = {}
+    for name in sorted(clashes):
+        fresh = renamed[name] = f"{name}_model"
+        while fresh in taken:
+            fresh = renamed[name] = fresh + "_"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == name and node.end_col_offset is not None:
+                edits.setdefault(node.lineno, []).append((node.col_offset, node.end_col_offset, fresh))
+    for number, spans in edits.items():
+        raw = lines[number - 1].encode("utf-8")
+        for start, end, text in sorted(spans, reverse=True):
+            raw = raw[:start] + text.encode("utf-8") + raw[end:]
+        lines[number - 1] = raw.decode("utf-8")
+    return "\n".join(lines), renamed
+
+
+def _renamed_in(finding: Finding, renamed: dict[str, str]) -> Finding:
+    """The finding naming an instance by the name the importer gives it."""
+    for old, new in renamed.items():
+        if finding.message.endswith(f"created once as {old}"):
+            return dataclasses.replace(finding, message=finding.message.removesuffix(old) + new)
+    return finding
+
+
 def _restored_imports(lines: list[str], importer: _File) -> list[str]:
     """The importer's output lines with its marked imports as they were."""
     out = []
@@ -609,13 +652,14 @@ def rewrite_group(
         gap = ["", ""] if kept and kept[-1][:1].isspace() else [""]
         header = [*kept, *gap, *instances]
     importer = _importer_text(header, _restored_imports(body, group.importer), group.importer)
+    importer, renamed = _instances_renamed(importer, instances, group.importer, modules)
     try:
         importer = _requalified(importer, group.importer, group.modules, modules)
     except SyntaxError as error:  # pragma: no cover - a cut in the wrong place
         raise Refused(f"the importer's part does not parse: {error}") from None
     if not _constants(group.importer.text).items() <= _constants(importer).items():
         raise Refused("the rewrite changes a constant that other files import")
-    found = _file_findings(result.findings, combined)
+    found = _file_findings([_renamed_in(f, renamed) for f in result.findings], combined)
     outcomes: dict[Path, Outcome] = {}
     for file, code in [(group.importer, importer), *zip(group.modules, modules)]:
         refused = name_safety.refusal(file.text, code)

@@ -190,3 +190,16 @@ def test_a_module_gets_the_same_text_from_importers_with_lines_of_other_lengths(
     outcomes, refused = rewrite_tree(sources, RewriteConfig())
     assert refused == {}
     assert {p.name for p in outcomes} == {"model.py", "train.py", "evaluate.py"}
+
+
+def test_a_model_instance_named_as_its_module_is_renamed_in_the_importer() -> None:
+    # `import inference` holding `def inference`: the instance may not take the module's name
+    train = TRAIN.replace(b"import model\n", b"import inference\n").replace(b"model.", b"inference.")
+    outcomes, refused = _rewrite(inference_py=MODEL, train_py=train)
+    assert refused == {}
+    code = outcomes[Path("/src/train.py")].code
+    assert "inference_model = inference.Inference()\n" in code
+    assert "inference_model.trainable_variables" in code
+    assert "inference.INPUT_NODE" in code
+    messages = [f.message for f in outcomes[Path("/src/inference.py")].findings]
+    assert "function inference → Keras model Inference, created once as inference_model" in messages
