@@ -44,6 +44,13 @@ def optimizer_source(move: MoveState, node: Node) -> str:
             node.info["rate_function"] = True
             lr_override = f"lambda: {lr.value}({code(step)})"
             move.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} decayed at {code(step)} → a callable rate")
+        elif isinstance(step, cst.Name) and _counted_elsewhere(move, node, step.value):
+            # decayed at a step variable this optimizer's updates do not count (TF1 read it at
+            # each update, however it changed, or stayed): the callable reads it too
+            node.info["rate_function"] = True
+            lr_override = f"lambda: {lr.value}({step.value})"
+            move.fixed(OPTIMIZER_RULE.id, call, f"learning rate {lr.value} decayed at {step.value}, which its "
+                       "updates do not count → a callable rate reading it")
         else:
             node.info["schedule"] = schedule
     elif isinstance(lr, cst.Name) and lr_nodes and rate_of_variables(lr_nodes[0]):
@@ -75,6 +82,17 @@ def optimizer_source(move: MoveState, node: Node) -> str:
     if keras.note:
         move.fixed(RMSPROP_RULE.id, call, keras.note, "manual")
     return keras.source
+
+
+def _counted_elsewhere(move: MoveState, optimizer: Node, step: str) -> bool:
+    """Is `step` a variable some train op of `optimizer` does not pass as its `global_step`
+    (Keras's schedule counts the optimizer's own updates: the two part there)?"""
+    made = move.scope.lookup(step)
+    trains = [n for n in move.scope.nodes if n.kind == "train" and n.info.get("optimizer") is optimizer]
+    if made is None or made.kind != "variable" or not trains:
+        return False
+    given = [n.info.get("args", {}).get("global_step") for n in trains]  # type: ignore[union-attr]
+    return any(g is None or code(g) != step for g in given)
 
 
 def var_list_source(move: MoveState, loss: cst.BaseExpression, given: cst.BaseExpression | None, line: int = 0) -> str:
