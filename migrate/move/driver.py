@@ -225,13 +225,39 @@ def record_driver_bindings(move: MoveState, stmt: cst.BaseStatement) -> None:
 
 def driver_allowed(move: MoveState, stmt: cst.BaseStatement, keyed: dict[int, list[str]]) -> set[int]:
     """Ids of the names a driver statement may read: inside run sites, bound, feed keys."""
-    allowed: set[int] = set(keyed) | bound_names(stmt)
+    allowed: set[int] = set(keyed) | bound_names(stmt) | read_after_binding(stmt)
     allowed.update(id(name) for name in names_read(stmt) if rebound_by_driver(move, name.value))
     for call in calls_in(stmt):
         if run_sites.run_site(move, call) is not None or run_sites.is_noop_session_call(move, call) or savers.saver_call(move, call):
             allowed.update(id(name) for name in names_read(call))
         allowed.update(id(arg.value) for arg in run_sites.session_arguments(move, call))
     return allowed
+
+
+def read_after_binding(stmt: cst.BaseStatement) -> set[int]:
+    """Ids of the names a block inside `stmt` reads after an earlier statement of it (or of a
+    block around it) bound them: in `if ckpt: acc = sess.run(acc); return acc` the return reads
+    the value the run gave, not the graph tensor (a statement's own reads come before its
+    bindings)."""
+    found: set[int] = set()
+
+    def visit(node: cst.CSTNode, bound: frozenset[str]) -> None:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return  # a scope of its own
+        if isinstance(node, cst.Name) and node.value in bound:
+            found.add(id(node))
+        if isinstance(node, cst.IndentedBlock):
+            names = set(bound)
+            for inner in node.body:
+                visit(inner, frozenset(names))
+                ids = bound_names(inner)
+                names |= {n.value for n in walk(inner) if isinstance(n, cst.Name) and id(n) in ids}
+            return
+        for child in node.children:
+            visit(child, bound)
+
+    visit(stmt, frozenset())
+    return found
 
 
 def eager_local_names(move: MoveState, stmt: cst.BaseStatement) -> frozenset[str]:

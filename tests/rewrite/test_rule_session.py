@@ -841,3 +841,37 @@ def test_a_name_bound_to_its_value_with_no_run_after_keeps_its_name() -> None:
         "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(train)\n"
         "w = sess.run(w)\nprint(w)\n"))
     assert "w = w.numpy()\nprint(w)\n" in str(result.code)
+
+
+_BRANCH_RUN = """\
+import numpy as np
+import tensorflow as tf
+
+
+def predict(data):
+    x = tf.placeholder(tf.float32, [None, 2])
+    w = tf.Variable(tf.ones([2, 1]))
+    acc = tf.reduce_sum(tf.matmul(x, w))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        if data is not None:
+            acc = sess.run(acc, feed_dict={x: data})
+            return acc
+        else:
+            return -1
+
+
+print(predict(np.ones([3, 2])))
+"""
+
+
+def test_a_name_a_branch_binds_to_its_run_value_is_that_value_after_it() -> None:
+    result = rewrite_source(_BRANCH_RUN)
+    assert result.level == "idiomatic", result.findings
+    assert "        acc = compute_acc(data).numpy()\n        return acc\n" in str(result.code)
+
+
+def test_a_read_of_the_tensor_before_the_branch_binds_its_value_is_still_refused() -> None:
+    source = _BRANCH_RUN.replace("        if data is not None:\n", "        if data is not None:\n            print(acc)\n")
+    result = rewrite_source(source)
+    assert any("graph tensor acc used outside a session run" in f.message for f in result.findings)
