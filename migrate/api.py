@@ -62,6 +62,7 @@ from .shared_forward import share_forward
 from .suppress import SKIP_FILE
 from .tf_signs import TF2_WRITTEN, shows_tf2
 from .unbound import new_reads
+from .unused_returns import drop_unused_returns
 from .walk import children, holding, index_tree, transform, walk
 from .wrap_lines import line_limit, wrap_long_lines
 
@@ -364,7 +365,7 @@ def _rewrite(
             moved = True
     new_module = _without_gone_bindings(new_module, aliases, lines, findings)
     if moved:
-        new_module = share_forward(new_module)
+        new_module = drop_unused_returns(share_forward(new_module))
     if reads_dimensions and config.enabled(DIMENSION_RULE.id):
         new_module = _drop_dimension_values(new_module, lines, findings)
     if level == "idiomatic" and config.enabled(CONTROL_FLOW_RULE.id) and ("cond(" in text or "while_loop(" in text):

@@ -54,14 +54,12 @@ def test_distinct_fetches_become_distinct_functions_and_variables_read_with_nump
 
         @tf.function
         def increment_v():
-            inc = v.assign_add(1.0)
-            return inc
+            v.assign_add(1.0)
 
 
         @tf.function
         def decrement_v():
-            dec = v.assign_sub(0.5)
-            return dec
+            v.assign_sub(0.5)
 
 
         increment_v()
@@ -875,3 +873,11 @@ def test_a_read_of_the_tensor_before_the_branch_binds_its_value_is_still_refused
     source = _BRANCH_RUN.replace("        if data is not None:\n", "        if data is not None:\n            print(acc)\n")
     result = rewrite_source(source)
     assert any("graph tensor acc used outside a session run" in f.message for f in result.findings)
+
+
+def test_a_step_whose_result_a_call_keeps_still_returns_it() -> None:
+    result = rewrite_source(
+        "import tensorflow as tf\nv = tf.Variable(1.0)\ninc = tf.assign_add(v, 1.0)\n"
+        "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(inc)\n"
+        "print(sess.run(inc))\n")
+    assert "    inc = v.assign_add(1.0)\n    return inc\n" in str(result.code)
