@@ -51,9 +51,11 @@ class _Inlined:
 
 
 def inline_builders(
-    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding],
+    suffixed: dict[str, str] | None = None,
 ) -> cst.Module:
-    """The module with each graph-building function called once inlined at its call."""
+    """The module with each graph-building function called once inlined at its call;
+    `suffixed` gets each fresh name an inlined local took (`rng_2`) -> the local's name."""
     runs_graph = any(
         isinstance(n, cst.Call) and aliases.resolve(n.func) in SESSION_CALLS for n in walk(module)
     )
@@ -66,7 +68,7 @@ def inline_builders(
         site = _one_call_site(module, func.name.value)
         if site is None:
             continue
-        inlined = _inline(func, site, module, aliases, lines)
+        inlined = _inline(func, site, module, aliases, lines, suffixed if suffixed is not None else {})
         if inlined is None:
             continue
         owner_name = (
@@ -237,7 +239,8 @@ def _bound(node: cst.CSTNode) -> set[str]:
 
 
 def _inline(
-    func: cst.FunctionDef, site: _Site, module: cst.Module, aliases: Aliases, lines: dict[int, int]
+    func: cst.FunctionDef, site: _Site, module: cst.Module, aliases: Aliases, lines: dict[int, int],
+    suffixed: dict[str, str],
 ) -> _Inlined | None:
     """The statements replacing the call; None when the builder cannot be moved faithfully."""
     assign = site.stmt.body[0]
@@ -315,6 +318,7 @@ def _inline(
     for name in sorted(local - set(rename) - aliased):
         if name in caller_names:
             rename[name] = _fresh(name, taken)
+            suffixed[rename[name]] = name
     for key, name in list(replaced.items()):
         replaced[key] = rename.get(name, name)
     prologue = [
@@ -371,12 +375,12 @@ def _single_assignment(
     current: dict[str, str] = {}
     seen = set(params)
 
-    def convert(stmt: cst.BaseStatement) -> cst.BaseStatement | None:
+    def convert(stmt: cst.BaseStatement, scope: str | None = None) -> cst.BaseStatement | None:
         if isinstance(stmt, cst.With) and isinstance(stmt.body, cst.IndentedBlock):
             items = [i.visit(ReplaceNames(current)) for i in stmt.items]
             if any(_bound(i) & rebound for i in stmt.items):
                 return None
-            inner = [convert(s) for s in stmt.body.body]
+            inner = [convert(s, _scope_name(stmt) or scope) for s in stmt.body.body]
             if any(s is None for s in inner):
                 return None
             return stmt.with_changes(items=items, body=stmt.body.with_changes(body=inner))
@@ -396,7 +400,7 @@ def _single_assignment(
                 fresh: dict[str, str] = {}
                 for name in sorted(_bound(a) & rebound):
                     if name in seen:
-                        fresh[name] = _fresh(name, taken)
+                        fresh[name] = _fresh(name, taken, scope)
                     seen.add(name)
                 read = read.with_changes(  # type: ignore[union-attr]
                     targets=[t.visit(ReplaceNames(fresh)) for t in read.targets]  # type: ignore[attr-defined]
@@ -506,7 +510,23 @@ def _key(sub: cst.Subscript) -> str | None:
     return str(value.evaluated_value) if isinstance(value, cst.SimpleString) else None
 
 
-def _fresh(name: str, taken: set[str]) -> str:
+def _scope_name(stmt: cst.With) -> str | None:
+    """The literal name of `with tf.name_scope("linear"):` (or a variable_scope), as a prefix
+    of the names bound in it."""
+    call = stmt.items[0].item if len(stmt.items) == 1 else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in ("name_scope", "variable_scope") and call.args
+            and isinstance(call.args[0].value, cst.SimpleString)):
+        return None
+    name = str(call.args[0].value.evaluated_value).replace("-", "_")
+    return name if name.isidentifier() else None
+
+
+def _fresh(name: str, taken: set[str], scope: str | None = None) -> str:
+    """`linear_weights` for `weights` bound again under the scope `linear`; else `weights_2`."""
+    if scope is not None and f"{scope}_{name}" not in taken:
+        taken.add(f"{scope}_{name}")
+        return f"{scope}_{name}"
     n = 2
     while f"{name}_{n}" in taken:
         n += 1

@@ -70,7 +70,7 @@ class ProgramMove(MoveState):
         self.module = rename_rebound_values(self.module, self.aliases, self.lines, self.findings)
         self.module = open_name_scopes(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings, self.library)
-        self.module = inline_builders(self.module, self.aliases, self.lines, self.findings)
+        self.module = inline_builders(self.module, self.aliases, self.lines, self.findings, self.suffixed)
         self.module = group_layers(self.module, self.aliases, self.lines, self.findings)
         self.module = resolve_global_step(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
