@@ -153,11 +153,12 @@ def scoped_variable(move: MoveState, stmt: cst.SimpleStatementLine, name_scope: 
     if given is None and any(a.keyword is None for a in call.args[1:]):
         return stmt  # a positional name is past the initial value and its flags
     if given is None:
-        value: cst.BaseExpression = cst.SimpleString(f'"{name_scope}Variable"')
+        # TF1 names each op once in its graph: a second unnamed variable there is Variable_1
+        value: cst.BaseExpression = cst.SimpleString(f'"{move.name_scopes.unique(name_scope + "Variable")}"')
         args = [*call.args, cst.Arg(value, keyword=cst.Name("name"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
     else:
         if isinstance(given.value, cst.SimpleString):
-            text, quote = f"{name_scope}{given.value.evaluated_value}", given.value.quote
+            text, quote = move.name_scopes.unique(f"{name_scope}{given.value.evaluated_value}"), given.value.quote
             value = cst.SimpleString(f"{quote}{text}{quote}" if quote in ('"', "'") and quote not in text else repr(text))
         else:
             value = cst.parse_expression(f"{name_scope!r} + {code(given.value)}")

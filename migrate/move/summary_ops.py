@@ -21,8 +21,11 @@ from . import listings
 from .state import MoveState, SummaryEntry, SummaryLoop
 
 
-def summary_entries(move: MoveState, value: cst.BaseExpression) -> list[SummaryEntry] | None:
-    """The entries of a summary op (its tag as written) or merge; None for other values."""
+def summary_entries(
+    move: MoveState, value: cst.BaseExpression, scoped: Callable[[SummaryEntry], SummaryEntry] = lambda e: e,
+) -> list[SummaryEntry] | None:
+    """The entries of a summary op (its tag as written) or merge; None for other values. A
+    summary op written in a merge's list gets its TF1 tag from `scoped`."""
     if not isinstance(value, cst.Call):
         return None
     path = move.aliases.resolve(value.func) or ""
@@ -37,6 +40,10 @@ def summary_entries(move: MoveState, value: cst.BaseExpression) -> list[SummaryE
     if path == "summary.merge" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
         entries = []
         for element in value.args[0].value.elements:  # type: ignore[union-attr]
+            inline = summary_entries(move, element.value)  # `merge([tf.summary.scalar("loss", loss), ...])`
+            if inline is not None and (move.aliases.resolve(element.value.func) or "") in SUMMARY_OPS:  # type: ignore[attr-defined]
+                entries.extend(map(scoped, inline))
+                continue
             node = move.scope.lookup(element.value.value) if isinstance(element.value, cst.Name) else None
             if node is None or node.kind != "summary":
                 raise Unsupported(SUMMARIES_RULE.id, move.line(value), "tf.summary.merge of something not a summary")
@@ -49,9 +56,13 @@ def summary_node(move: MoveState, names: tuple[str, ...], stmt: cst.BaseStatemen
                   scope: str | None, loop: SummaryLoop | None = None) -> Node:
     """A summary op or merge; an op's tag gets the name scope TF1 prefixed it with."""
     merge = (move.aliases.resolve(value.func) or "") in SUMMARY_MERGES  # type: ignore[attr-defined]
-    entries = summary_entries(move, value) or []
+
+    def scoped(entry: SummaryEntry) -> SummaryEntry:
+        return replace(entry, tag=scoped_tag(move, entry.tag, scope, value), loop=loop)
+
+    entries = summary_entries(move, value, scoped) or []
     if not merge:
-        entries = [replace(e, tag=scoped_tag(move, e.tag, scope, value), loop=loop) for e in entries]
+        entries = [scoped(e) for e in entries]
     deps = list(dict.fromkeys(d for e in entries for d in move.scope.deps_of(e.data)))
     if loop is not None:
         deps = list(dict.fromkeys([*deps, *loop.owners]))
