@@ -28,7 +28,7 @@ import libcst as cst
 from .codegen import code, copy_lines, record_line
 from .graph import names_read, top_level_defs
 from .imports import Aliases
-from .report import Finding
+from .report import Finding, Unsupported
 from .rules.variable_scope import RULE
 from .variable_layers import assigned_names, variable_call
 from .walk import walk
@@ -40,7 +40,8 @@ _MIN_GROUPS = 2
 def _groups(body: list[cst.BaseStatement], aliases: Aliases) -> list[tuple[int, int]] | None:
     """(start, end) of each group in `body`: its weights, then the statements through the
     last that reads one of them. None when a weight stands anywhere else (after a statement
-    reading this group's weights but before the group ended, or read by no statement)."""
+    reading this group's weights but before the group ended, read by no statement, or read
+    after its group ended)."""
     groups: list[tuple[int, int]] = []
     index = 0
     while index < len(body):
@@ -58,8 +59,8 @@ def _groups(body: list[cst.BaseStatement], aliases: Aliases) -> list[tuple[int, 
                 break
             if {n.value for n in names_read(body[at])} & weights:
                 last = at
-        if last is None:
-            return None
+        if last is None or any({n.value for n in names_read(s)} & weights for s in body[last + 1:]):
+            return None  # a weight read after its group (tied weights): not one layer's own
         groups.append((start, last + 1))
         index = last + 1
     return groups
@@ -147,13 +148,20 @@ def _grouped(func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int]) -> 
     return new
 
 
-def group_layers(module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding]) -> cst.Module:
-    """The module with each unscoped model function's layers in scopes of their own."""
+def group_layers(
+    module: cst.Module, aliases: Aliases, lines: dict[int, int], findings: list[Finding],
+    made: dict[str, list[str]] | None = None,
+) -> cst.Module:
+    """The module with each unscoped model function's layers in scopes of their own; `made`
+    gets each scope's name (which the user never wrote, see `told_as_groups`) -> its weights."""
     replaced: dict[int, cst.FunctionDef] = {}
     for func in top_level_defs(module).values():
         new = _grouped(func, aliases, lines)
         if new is not None:
             replaced[id(func)] = new
+            for block in (s for s in new.body.body if isinstance(s, cst.With) and made is not None):
+                name = str(block.items[0].item.args[0].value.evaluated_value)  # type: ignore[attr-defined]
+                made[name] = [w[0] for s in block.body.body if (w := variable_call(s, aliases)) is not None]
             count = sum(1 for s in new.body.body if isinstance(s, cst.With))
             findings.append(Finding(RULE.id, lines.get(id(func), 0), 0,
                                     f"{func.name.value}(): its {count} groups of weights and the ops reading them "
@@ -162,3 +170,11 @@ def group_layers(module: cst.Module, aliases: Aliases, lines: dict[int, int], fi
         return module
     return module.with_changes(body=[replaced.get(id(s), s) for s in module.body])  # type: ignore[arg-type]
 
+
+def told_as_groups(error: Unsupported, made: dict[str, list[str]]) -> Unsupported:
+    """The error with a scope this pass made named by the weights it holds: the user wrote no
+    `variable_scope 'conv1'`."""
+    message = error.message
+    for name, weights in made.items():
+        message = message.replace(f"variable_scope {name!r}", f"the layer of {', '.join(weights)}")
+    return error if message == error.message else Unsupported(error.rule, error.line, message)

@@ -23,7 +23,7 @@ from .graph import INSIDE, Scope, calls_by_callee, calls_in, memoised_walk, name
 from .graph_classes import ExternalRun, convert_class, is_graph_class
 from .graph_loops import loop_node, split_graph_loops
 from .inline import inline_builders
-from .layer_groups import group_layers
+from .layer_groups import group_layers, told_as_groups
 from .layer_name_scopes import open_name_scopes
 from .move import (
     classify,
@@ -67,11 +67,18 @@ class ProgramMove(MoveState):
 
     def run(self) -> list[cst.BaseStatement]:
         """The new module body. Raises Unsupported when the program falls outside the model."""
+        groups: dict[str, list[str]] = {}
+        try:
+            return self._run(groups)
+        except Unsupported as error:
+            raise told_as_groups(error, groups) from None
+
+    def _run(self, groups: dict[str, list[str]]) -> list[cst.BaseStatement]:
         self.module = rename_rebound_values(self.module, self.aliases, self.lines, self.findings)
         self.module = open_name_scopes(self.module, self.aliases, self.lines, self.findings)
         self.module = inline_variable_wrappers(self.module, self.aliases, self.lines, self.findings, self.library)
         self.module = inline_builders(self.module, self.aliases, self.lines, self.findings, self.suffixed)
-        self.module = group_layers(self.module, self.aliases, self.lines, self.findings)
+        self.module = group_layers(self.module, self.aliases, self.lines, self.findings, groups)
         self.module = resolve_global_step(self.module, self.aliases, self.lines, self.findings)
         self.used_names = {n.value for n in names_read(self.module)}
         self.fresh_from = {}

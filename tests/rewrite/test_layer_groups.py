@@ -122,3 +122,18 @@ def test_a_model_of_variable_helpers_becomes_a_keras_model() -> None:
     assert "tf.add_n(forward.losses)" in code
     # the layer's value the function returned is named, and returned by the model
     assert "        output = tf.matmul(h, self.w2)\n        return output\n" in code
+
+
+def test_a_weight_read_after_its_group_keeps_the_function() -> None:
+    # tied weights: the decoder reads the encoder's weight, which no one layer owns
+    source = MODEL.replace("    y = tf.matmul(flat, w)\n", "    y = tf.matmul(flat, w) + tf.reduce_sum(conv1_w)\n")
+    assert "variable_scope" not in _grouped(source)[0]
+
+
+def test_a_group_no_layer_can_hold_is_named_by_its_weights() -> None:
+    # the second group reads h besides h2: a layer takes one input, and the user wrote no scope
+    source = PROGRAM.replace("    return tf.matmul(h, w2)\n", "    return tf.matmul(h, w2) + tf.matmul(x, tf.ones([4, 2]))\n")
+    result = rewrite_source(source)
+    assert result.level == "partial"
+    blocked = [f.message for f in result.findings if "keeps TF1 graph semantics" in f.message]
+    assert blocked and "the layer of w2" in blocked[0] and "variable_scope" not in blocked[0], blocked
