@@ -161,7 +161,7 @@ def _results(files: list[Path], job, jobs: int, progress: bool, stops, programs:
     (a model module and its importers) first rewritten together, the rest one by one."""
     from migrate.process import process_programs
 
-    made, refused = process_programs(files, job) if programs and len(files) > 1 else ([], {})
+    made, refused = process_programs(files, job) if programs and files else ([], {})
     together = {Path(r.path): r for r in made}
     alone = [f for f in files if f not in together]
     done = iter(_alone(alone, job, jobs, progress, stops))

@@ -53,6 +53,16 @@ def test_one_file_alone_is_not_a_program(project: Path) -> None:
     assert b"tf.compat.v1.Session" in (project / "train.py").read_bytes()
 
 
+def test_a_module_given_alone_is_rewritten_for_its_importers(project: Path) -> None:
+    """Given only the module, it is a library: its functions become models, and a finding
+    says the code importing it must call them as the findings tell."""
+    result = cli("rewrite", "--no-cache", str(project / "model.py"))
+    assert result.exit_code == 1, result.output
+    assert b"(tf.keras.Model)" in (project / "model.py").read_bytes()
+    assert "no file given with this module imports it" in result.output
+    assert (project / "train.py").read_bytes() == (TREE / "before" / "train.py").read_bytes()
+
+
 def test_a_notebook_importing_the_module_keeps_the_files_apart(project: Path) -> None:
     """The notebook would call the module's old functions: neither file changes as a program."""
     (project / "explore.ipynb").write_text(
