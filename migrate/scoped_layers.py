@@ -40,6 +40,7 @@ from .scope_reads import (
 from .variable_layers import (
     SCOPES,
     SEED,
+    VARIABLE_PARAMS,
     assigned_names,
     variable_call,
     variable_layer,
@@ -157,6 +158,7 @@ def layer_class_of(
     moved: list[cst.BaseStatement] = []  # shape statements, now computed in build
     draws = 0  # random initial values so far: the next one's op seed is the layer's seed plus this
     regularized = False
+    regularizer_sources: list[str] = []  # those of the tf.Variable weights, read from self
     dense_ok = not cls  # a layer function, not a scope block of a model
     dense_weights: list[tuple[str, str, str, str]] = []  # (target, shape, initializer, regularizer)
     for index, stmt in enumerate(body):
@@ -167,6 +169,9 @@ def layer_class_of(
             weight = variable_weight(*created, draws, builder.aliases, builder.line(stmt))
             draws += weight.draws
             regularized = regularized or weight.regularized
+            given = call_args(created[1], VARIABLE_PARAMS).get("regularizer")
+            if given is not None:
+                regularizer_sources.append(_code(given.visit(ReplaceNames(self_config))))
             shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
             if inputs in free_reads(cst.parse_expression(shape)):
                 raise Unsupported(RULE.id, builder.line(stmt), "weight shape depends on the input beyond its shape")
@@ -249,7 +254,8 @@ def layer_class_of(
         layer = cst.parse_statement(source).with_changes(leading_lines=func.leading_lines)
         fill_lines(layer, builder.line(func), builder.lines)
         return layer  # type: ignore[return-value]
-    init_lines = "".join(f"        self.{n} = {n}\n" for n in config_names)
+    init_values, build = _regularizers_made_once(build, config_names, call_body, regularizer_sources)
+    init_lines = "".join(f"        self.{n} = {init_values.get(n, n)}\n" for n in config_names)
     build_lines = "".join(f"        {line}\n" for line in build)
     source = (
         f"class {cls}(tf.keras.layers.Layer):\n"
@@ -267,6 +273,45 @@ def layer_class_of(
     layer = cls_node.with_changes(leading_lines=func.leading_lines)
     fill_lines(layer, builder.line(func), builder.lines)  # the weights built from source report at the def
     return layer
+
+
+def _regularizers_made_once(
+    build: list[str], config: list[str], call_body: list[cst.BaseStatement], sources: list[str],
+) -> tuple[dict[str, str], list[str]]:
+    """A regularizer every weight builds alike from one parameter (`sources`: a helper's scale,
+    `l2_regularizer(self.regularizer) if self.regularizer != None else None`), made once by the
+    constructor: `self.regularizer = <it>` and `regularizer=self.regularizer`. Nothing else may
+    read the parameter; else ({}, build) as they were."""
+    made = set(sources)
+    if len(made) != 1:
+        return {}, build
+    (source,) = made
+    attributes = {n.attr.value for n in walk(cst.parse_expression(source)) if isinstance(n, cst.Attribute)
+                  and isinstance(n.value, cst.Name) and n.value.value == "self"}
+    params = [n for n in config if n in attributes]
+    if len(params) != 1 or attributes != {params[0]}:
+        return {}, build
+    param = params[0]
+    given = f"regularizer={source}"
+    new_build = [line.replace(given, f"regularizer=self.{param}") for line in build]
+    rest = "\n".join(new_build).replace(f"regularizer=self.{param}", "") + "".join(_code(s) for s in call_body)
+    if re.search(rf"\bself\.{re.escape(param)}\b", rest) or new_build == build:
+        return {}, build
+    made_once = cst.parse_expression(source).visit(_SelfToParam(param))
+    return {param: _code(made_once)}, new_build
+
+
+class _SelfToParam(cst.CSTTransformer):
+    """`self.<param>` → `<param>`: the constructor reads its argument."""
+
+    def __init__(self, param: str) -> None:
+        super().__init__()
+        self.param = param
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if isinstance(updated.value, cst.Name) and updated.value.value == "self" and updated.attr.value == self.param:
+            return cst.Name(self.param)
+        return updated
 
 
 def with_call_body(source: str, body: list[cst.BaseStatement]) -> cst.ClassDef:
