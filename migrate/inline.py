@@ -29,7 +29,7 @@ from .report import Finding
 from .rules.session import RULE as SESSION_RULE
 from .rules.session import SESSION_CALLS
 from .scope_reads import call_scopes
-from .variable_layers import variable_layer
+from .variable_layers import regularized_variable, variable_layer
 from .walk import children, walk
 
 
@@ -112,8 +112,7 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unsco
         return False
     if variable_layer(func, aliases):
         return False  # a layer: its weights' shape is the input's, known where it is called
-    if any(aliases.resolve(c.func) == "Variable" and any(a.keyword is not None and a.keyword.value == "regularizer"
-                                                          for a in c.args) for c in calls):
+    if any(regularized_variable(c, aliases) for c in calls):
         return False  # weights a helper's penalties regularize (loss_collection.py): a model's layers own them
     if any(aliases.resolve(c.func) in SESSION_CALLS for c in calls) or any(
         isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval") for c in calls

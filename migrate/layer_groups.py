@@ -104,8 +104,11 @@ def _name(weights: list[str], taken: set[str], number: int) -> str:
     return name
 
 
-def _grouped(func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int]) -> cst.FunctionDef | None:
-    """The function with each group in its own `with tf.variable_scope(...)`, or None."""
+def _grouped(
+    func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int],
+) -> tuple[cst.FunctionDef, dict[str, list[str]]] | None:
+    """The function with each group in its own `with tf.variable_scope(...)`, and each scope's
+    name -> its weights; None when it is no such model."""
     if not isinstance(func.body, cst.IndentedBlock) or not func.params.params or func.decorators:
         return None
     body = list(func.body.body)
@@ -124,15 +127,15 @@ def _grouped(func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int]) -> 
     tf_root = code(first[1].func.value) if isinstance(first[1].func, cst.Attribute) else None
     if tf_root is None:
         return None
-    taken: set[str] = set()  # scope names: one per layer (an op may share one, `conv1 = conv2d(...)`)
+    named: dict[str, list[str]] = {}  # scope name -> weights: one per layer (an op may share it, `conv1 = conv2d(...)`)
     body = _returned_by_name(body, groups[-1][1] - 1, {n.value for n in walk(func) if isinstance(n, cst.Name)}, lines)
     out: list[cst.BaseStatement] = []
     done = 0
     for number, (start, end) in enumerate(groups, 1):
         out.extend(body[done:start])
         weights = [made[0] for s in body[start:end] if (made := variable_call(s, aliases)) is not None]
-        name = _name(weights, taken, number)
-        taken.add(name)
+        name = _name(weights, set(named), number)
+        named[name] = weights
         inner = [s.with_changes(leading_lines=[]) if i == 0 else s for i, s in enumerate(body[start:end])]
         scope = cst.parse_statement(f"with {tf_root}.variable_scope({name!r}):\n    pass\n")
         assert isinstance(scope, cst.With)
@@ -145,7 +148,7 @@ def _grouped(func: cst.FunctionDef, aliases: Aliases, lines: dict[int, int]) -> 
     new = func.with_changes(body=func.body.with_changes(body=out))
     record_line(lines, new, lines.get(id(func), 0))
     record_line(lines, new.body, lines.get(id(func.body), 0))
-    return new
+    return new, named
 
 
 def group_layers(
@@ -156,16 +159,15 @@ def group_layers(
     gets each scope's name (which the user never wrote, see `told_as_groups`) -> its weights."""
     replaced: dict[int, cst.FunctionDef] = {}
     for func in top_level_defs(module).values():
-        new = _grouped(func, aliases, lines)
-        if new is not None:
-            replaced[id(func)] = new
-            for block in (s for s in new.body.body if isinstance(s, cst.With) and made is not None):
-                name = str(block.items[0].item.args[0].value.evaluated_value)  # type: ignore[attr-defined]
-                made[name] = [w[0] for s in block.body.body if (w := variable_call(s, aliases)) is not None]
-            count = sum(1 for s in new.body.body if isinstance(s, cst.With))
-            findings.append(Finding(RULE.id, lines.get(id(func), 0), 0,
-                                    f"{func.name.value}(): its {count} groups of weights and the ops reading them "
-                                    "are its layers", "fixed"))
+        grouped = _grouped(func, aliases, lines)
+        if grouped is None:
+            continue
+        replaced[id(func)], named = grouped
+        if made is not None:
+            made.update(named)
+        findings.append(Finding(RULE.id, lines.get(id(func), 0), 0,
+                                f"{func.name.value}(): its {len(named)} groups of weights and the ops reading them "
+                                "are its layers", "fixed"))
     if not replaced:
         return module
     return module.with_changes(body=[replaced.get(id(s), s) for s in module.body])  # type: ignore[arg-type]

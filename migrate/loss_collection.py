@@ -38,7 +38,7 @@ from .graph import call_args, top_level_defs
 from .imports import Aliases
 from .report import Finding
 from .rules.variable_scope import RULE
-from .variable_layers import variable_call
+from .variable_layers import regularized_variable, variable_call
 from .walk import children, walk
 
 COLLECTION = "losses"
@@ -174,7 +174,7 @@ def _regularized_helper(
     else:
         # `w = tf.Variable(...)`: the weight's regularizer a layer's `add_weight` is given
         made = variable_call(body[0], aliases) if variables else None
-        if made is None or any(a.keyword is not None and a.keyword.value == "regularizer" for a in made[1].args):
+        if made is None or regularized_variable(made[1], aliases):
             return None
         var, call = made
         regularizer = _guarded_add(body[1], aliases, var, params) or _scaled_add(body[1], aliases, var, params)

@@ -168,9 +168,9 @@ def layer_class_of(
             dense_ok = False  # a tf.Variable's draws take the layer's op seeds: its own class
             weight = variable_weight(*created, draws, builder.aliases, builder.line(stmt))
             draws += weight.draws
-            regularized = regularized or weight.regularized
             given = call_args(created[1], VARIABLE_PARAMS).get("regularizer")
             if given is not None:
+                regularized = True
                 regularizer_sources.append(_code(given.visit(ReplaceNames(self_config))))
             shape = _shape_source(_code(weight.shape), inputs, shape_map, self_config)
             if inputs in free_reads(cst.parse_expression(shape)):

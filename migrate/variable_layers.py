@@ -75,9 +75,12 @@ class Weight:
     extra: str  # `, dtype=...`, `, trainable=...`, `, regularizer=...`
     draws: bool  # takes the next op seed
 
-    @property
-    def regularized(self) -> bool:
-        return ", regularizer=" in self.extra
+
+def regularized_variable(call: cst.Call, aliases: Aliases) -> bool:
+    """`tf.Variable(..., regularizer=r)`: a weight helper's 'losses' entry made the weight's own
+    (loss_collection.py), which only a layer's `add_weight` takes."""
+    return aliases.resolve(call.func) == "Variable" and any(
+        a.keyword is not None and a.keyword.value == "regularizer" for a in call.args)
 
 
 def variable_call(stmt: cst.BaseStatement, aliases: Aliases) -> tuple[str, cst.Call] | None:

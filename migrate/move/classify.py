@@ -25,6 +25,7 @@ from ..rules.session import RULE as SESSION_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
 from ..step_names import what_is_trained
 from ..variable_factories import DICT, LIST
+from ..variable_layers import regularized_variable
 from . import (
     contexts,
     layer_instances,
@@ -91,8 +92,7 @@ def classify(move: MoveState, assign: cst.Assign, stmt: cst.SimpleStatementLine,
         # A Keras layer or model built by name: the graph's calls of it train its weights.
         assert move.models is not None
         move.models.model_instances[names[0]] = names[0]
-    if kind == "variable" and any(a.keyword is not None and a.keyword.value == "regularizer"
-                                  for c in calls_in(value) if move.aliases.resolve(c.func) == "Variable" for a in c.args):
+    if kind == "variable" and any(regularized_variable(c, move.aliases) for c in calls_in(value)):
         # a helper's 'losses' entry as the weight's regularizer (loss_collection.py) is a layer's only
         raise Unsupported(SCOPE_RULE.id, item.line, f"{names[0]}: its penalty in the 'losses' collection belongs to no layer")
     if kind == "variable" and any(d.kind in INSIDE or d.kind == "placeholder" for d in deps):

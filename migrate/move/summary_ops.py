@@ -40,9 +40,9 @@ def summary_entries(
     if path == "summary.merge" and value.args and isinstance(value.args[0].value, (cst.List, cst.Tuple)):
         entries = []
         for element in value.args[0].value.elements:  # type: ignore[union-attr]
-            inline = summary_entries(move, element.value)  # `merge([tf.summary.scalar("loss", loss), ...])`
-            if inline is not None and (move.aliases.resolve(element.value.func) or "") in SUMMARY_OPS:  # type: ignore[attr-defined]
-                entries.extend(map(scoped, inline))
+            if isinstance(element.value, cst.Call) and (move.aliases.resolve(element.value.func) or "") in SUMMARY_OPS:
+                # `merge([tf.summary.scalar("loss", loss), ...])`: the op written in the list
+                entries.extend(map(scoped, summary_entries(move, element.value) or []))
                 continue
             node = move.scope.lookup(element.value.value) if isinstance(element.value, cst.Name) else None
             if node is None or node.kind != "summary":
