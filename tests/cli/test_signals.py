@@ -31,6 +31,16 @@ def _rewrite_of(source: bytes, name: str) -> bytes:
     return result.code if isinstance(result.code, bytes) else result.code.encode("utf-8")
 
 
+@pytest.fixture(autouse=True)
+def listening_to_ctrl_c():
+    """These tests play a terminal's Ctrl-C, which reaches only a process that listens: under
+    ``nohup`` or as a shell's background job, pytest starts with SIGINT ignored, and the run
+    rightly keeps it so (``migrate.workers``)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 @pytest.fixture(scope="module")
 def originals() -> dict[str, tuple[bytes, bytes]]:
     """Each program's name in the tree: its bytes and the bytes of its full rewrite."""
