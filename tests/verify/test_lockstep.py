@@ -146,6 +146,69 @@ def test_a_spent_state_budget_is_noted(write_program, monkeypatch) -> None:
             "only in the free run") in found.notes
 
 
+# w <- 3.9 w (1 - w), the logistic map: chaotic, so a rounding difference doubles every step
+# and the free runs part within 30 steps, while each step computes the same from one state.
+CHAOTIC = """
+from fake_engine import Var, sgd
+import numpy as np
+
+w = Var("w:0", np.array([0.2, 0.4, 0.6], np.float32))
+for step in range(30):
+    grad = (w.value - np.float32(3.9) * w.value * (np.float32(1) - w.value)).astype(np.float32)
+    # mistake
+    sgd([(grad, w)], 1.0)
+    print("step", step, "w", w.numpy())
+print("final", w.numpy())
+"""
+
+
+def chaotic(write_program, name: str, mistake: str = "# mistake") -> Path:
+    return write_program(CHAOTIC.replace("# mistake", mistake), name)
+
+
+REORDERED = "grad = (grad * np.float32(3) / np.float32(3)).astype(np.float32)"
+
+
+def test_rounding_compounded_in_the_free_run_is_equivalent_in_lockstep(write_program) -> None:
+    old, new = chaotic(write_program, "old.py"), chaotic(write_program, "new.py", REORDERED)
+    free = verify(old, new, lockstep=False)
+    assert free.status == "different", free.reason  # the free run alone cannot tell
+    found = verify(old, new)
+    assert found.status == "equivalent", found.reason
+    assert found.reason.startswith("in the lockstep run, 30 optimizer steps")
+    assert "30 steps agree in lockstep" in found.reason
+    assert "the free run parts at " in found.reason and "float32 rounding compounded" in found.reason
+
+
+@pytest.mark.parametrize("mistake", [
+    # one step 1e-3 off: lockstep names that step
+    "if step == 12:\n        grad = (grad * np.float32(1.001)).astype(np.float32)",
+    # a print the update does not feed: only the lockstep run's output shows it
+    "if step == 20:\n        print('extra', float(w.value[0]) * 1.001)",
+])
+def test_a_mistake_inside_the_drift_is_different(write_program, mistake: str) -> None:
+    old = chaotic(write_program, "old.py")
+    new = chaotic(write_program, "new.py", f"{REORDERED}\n    {mistake}")
+    found = verify(old, new)
+    assert found.status == "different", found.reason
+
+
+def test_a_printed_value_off_after_training_is_different_despite_the_drift(write_program) -> None:
+    old = chaotic(write_program, "old.py")
+    source = CHAOTIC.replace("# mistake", REORDERED).replace(
+        'print("final", w.numpy())', 'print("final", w.numpy() * np.float32(1.001))')
+    found = verify(old, write_program(source, "new.py"))
+    assert found.status == "different", found.reason
+
+
+def test_drift_from_the_first_step_on_is_not_excused(write_program) -> None:
+    """A rewrite that parts at step 1 differs in what it computes, not in how rounding grew."""
+    old = chaotic(write_program, "old.py")
+    new = chaotic(write_program, "new.py", "grad = (grad * np.float32(1.0001)).astype(np.float32)")
+    found = verify(old, new)
+    assert found.status == "different", found.reason
+
+
 def test_programs_without_optimizer_steps_run_no_lockstep(write_program) -> None:
     old = write_program("print(1.5)\n", "old.py")
     found = verify(old, write_program("print(1.5)\n", "new.py"))
