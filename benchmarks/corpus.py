@@ -22,13 +22,14 @@ import tempfile
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from migrate.api import rewrite_source
+from migrate.helper_code import helper_lines
 from runtime.verdict import Options, verify_sources
 
 CORPUS = ROOT / "fixtures" / "corpus"
@@ -79,8 +80,8 @@ def evaluate(program: Path, options: Options) -> Outcome:
     new = result.code.decode("utf-8") if isinstance(result.code, bytes) else result.code
     try:
         with tempfile.TemporaryDirectory() as workdir:
-            verdict = verify_sources(source.decode("utf-8"), new, Path(workdir), options,
-                                     filename=program.name)
+            verdict = verify_sources(source.decode("utf-8"), new, Path(workdir),
+                                     replace(options, vouched=helper_lines(new)), filename=program.name)
         out.status, out.reason = verdict.status, verdict.reason
     except Exception as exc:  # noqa: BLE001 - a crash of the verifier is a result here
         tb = traceback.extract_tb(exc.__traceback__)

@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from migrate.api import RewriteConfig
+from migrate.helper_code import helper_lines
 from migrate.process import PROBLEM_TYPES, problem_message, rewrite_bytes
 from migrate.programs import rewrite_tree
 
@@ -260,7 +261,7 @@ def verify_one(out: FileOutcome, max_steps: int, timeout: float) -> tuple[str, s
     try:
         with tempfile.TemporaryDirectory() as workdir:
             verdict = verify_sources(source, new, Path(workdir),
-                                     Options(max_steps=max_steps, timeout=timeout),
+                                     Options(max_steps=max_steps, timeout=timeout, vouched=helper_lines(new)),
                                      filename=Path(out.path).name)
         return verdict.status, verdict.reason
     except Exception as error:  # noqa: BLE001 - a crash of the verifier is a result here

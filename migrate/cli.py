@@ -415,6 +415,16 @@ def _verify_options(settings, rtol=None, atol=None, max_steps=None, timeout=None
     )
 
 
+def _helper_lines_of(path: Path) -> frozenset[int]:
+    """The lines of the rewriter's own helpers in a rewrite on disk (``migrate.helper_code``)."""
+    from migrate.helper_code import helper_lines
+
+    try:
+        return helper_lines(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return frozenset()
+
+
 def _reprinted(findings) -> frozenset[int]:
     """Lines whose printed text the rewrite changes by design (TF117's informational findings)."""
     from migrate.rules.eager_reads import RULE
@@ -427,6 +437,7 @@ def _verify_sources(path: Path, old: bytes, new: bytes, settings, reprinted: fro
     (its findings' lines are not the script's: nothing is taken as reprinted there)."""
     from dataclasses import replace
 
+    from migrate.helper_code import helper_lines
     from runtime.verdict import verify_sources
 
     options = _verify_options(settings, **overrides)
@@ -439,6 +450,7 @@ def _verify_sources(path: Path, old: bytes, new: bytes, settings, reprinted: fro
         old_text, new_text = old.decode("utf-8", "replace"), new.decode("utf-8", "replace")
         filename = path.name
         options = replace(options, reprinted=reprinted)
+    options = replace(options, vouched=helper_lines(new_text))
     return verify_sources(old_text, new_text, path.parent.resolve(), options, filename=filename)
 
 
@@ -585,13 +597,15 @@ def verify(paths, rtol, atol, max_steps, timeout, fmt, verbose, in_memory, face_
     tfmigrate verify --rewrite PATHS   rewrite each TF1 file in memory, then compare
     tfmigrate verify PATH | DIR...     the same, for one file, folders or notebooks
     """
+    from dataclasses import replace
+
     from runtime.verdict import verify_files
 
     settings = _settings(paths, None)
     overrides = {"rtol": rtol, "atol": atol, "max_steps": max_steps, "timeout": timeout}
     if not in_memory and _is_pair(paths):
         old, new = map(Path, paths)
-        options = _verify_options(settings, **overrides)
+        options = replace(_verify_options(settings, **overrides), vouched=_helper_lines_of(new))
         results = [_guarded_verdict(f"{old} -> {new}", None, verbose, lambda: (
             f"{old} -> {new}", None, verify_files(old, new, options, old_face=face_old, new_face=face_new)))]
     else:

@@ -67,6 +67,17 @@ def test_every_unreached_line_is_named(write_program) -> None:
     assert "2 changed lines of the rewrite never ran: 10-11; a test input" in verdict.reason
 
 
+def test_vouched_lines_need_not_run_and_the_notes_say_so(write_program) -> None:
+    old = write_program(training(), "old.py")
+    new = write_program(training(GUARD), "new.py")
+    verdict = verify_files(old, new, Options(timeout=60, vouched=frozenset({10})), runner=python_command)
+    assert verdict.status == "equivalent", verdict.reason
+    assert ("changed lines 10 of the rewriter's own helpers did not run; their own tests vouch "
+            "for them") in verdict.notes
+    others = verify_files(old, new, Options(timeout=60, vouched=frozenset({9})), runner=python_command)
+    assert (others.status, others.not_run) == ("unverified", [10])
+
+
 def test_a_rewrite_that_records_no_coverage_vouches_for_no_changed_line(write_program) -> None:
     ending = "import os, sys\nprint(VALUE)\nsys.stdout.flush()\nos._exit(0)\n"
     verdict = verify(write_program, ending.replace("VALUE", "1"), ending.replace("VALUE", "2 - 1"))

@@ -395,3 +395,41 @@ def test_code_after_training_that_needs_more_steps_fails_alike_and_is_unverified
         "neither program ran to the end: both raise NameError at original line 8 / rewrite "
         "line 8, after the step budget ended their training (50 steps)"
     )
+
+
+# A progress print past the first budget: under 50 steps the rewrite's changed line never runs.
+PROGRESS = "    if step == WHEN:\n        print('progress', PRINTED)\n"
+
+
+def with_progress(write_program, name: str, when: int, printed: str) -> Path:
+    source = TRAIN_THEN_EVALUATE.replace("EVALUATION", CORRECT.strip()).replace(
+        "    sgd(", PROGRESS.replace("WHEN", str(when)).replace("PRINTED", printed) + "    sgd(")
+    return write_program(source, name)
+
+
+def test_lines_past_the_budget_are_reached_by_a_larger_budget(write_program) -> None:
+    old = with_progress(write_program, "old.py", 120, "loss(x_train, y_train)")
+    new = with_progress(write_program, "new.py", 120, "float(loss(x_train, y_train))")
+    verdict = verify(old, new, max_steps=50)
+    assert verdict.status == "equivalent", verdict.reason
+    assert verdict.steps_compared == 200
+    assert ("the step budget grew from 50 to 200 optimizer steps: under 50, changed line 19 of "
+            "the rewrite never ran") in verdict.notes
+
+
+def test_a_mistake_past_the_budget_is_different(write_program) -> None:
+    old = with_progress(write_program, "old.py", 120, "loss(x_train, y_train)")
+    new = with_progress(write_program, "new.py", 120, "2 * loss(x_train, y_train)")
+    verdict = verify(old, new, max_steps=50, attribute=False)
+    assert verdict.status == "different", verdict.reason
+    assert verdict.divergence.observable == "stdout"
+
+
+def test_lines_no_budget_reaches_stay_unverified(write_program) -> None:
+    old = with_progress(write_program, "old.py", 10**6, "loss(x_train, y_train)")
+    new = with_progress(write_program, "new.py", 10**6, "2 * loss(x_train, y_train)")
+    verdict = verify(old, new, max_steps=10)
+    assert verdict.status == "unverified", verdict.reason
+    assert verdict.not_run == [19]
+    grew = "the step budget grew from {} to {} optimizer steps: under {}, changed line 19 of the rewrite never ran"
+    assert [n for n in verdict.notes if "grew" in n] == [grew.format(10, 40, 10), grew.format(40, 160, 40)]
