@@ -102,6 +102,7 @@ class _Uses:
     imports: list[cst.SimpleStatementLine] = field(default_factory=list)
     calls: list[cst.Call] = field(default_factory=list)
     seeds: list[tuple[int, cst.Call]] = field(default_factory=list)  # (top-level index, call)
+    resets: list[cst.Call] = field(default_factory=list)  # tf.reset_default_graph() calls
     numpy: str | None = None
     first_load: int = 0  # the top-level statement holding the first load
     blocker: str = ""
@@ -162,6 +163,8 @@ def _gather(module: cst.Module, aliases: Aliases) -> _Uses:
                         loader_calls.add(id(part))
                 elif path in SET_SEED_CALLS or path == "random.set_seed":
                     uses.seeds.append((index, node))
+                elif path == "reset_default_graph":
+                    uses.resets.append(node)
             elif isinstance(node, cst.Name):
                 names.add(node.value)
                 if node.value in bound and id(node) not in loader_calls:
@@ -217,8 +220,10 @@ def _graph_seed(uses: _Uses, module: cst.Module) -> cst.BaseExpression | None | 
     first_use = uses.first_load
     top_level = {id(stmt.body[0].value): i for i, stmt in enumerate(module.body)  # type: ignore[attr-defined]
                  if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)}
-    if len(uses.seeds) > 1 or id(uses.seeds[0][1]) not in top_level:
-        return "the graph seed is set more than once or inside a block"
+    if len(uses.seeds) == 1 and id(uses.seeds[0][1]) not in top_level:
+        return _seed_in_block(uses, module)
+    if len(uses.seeds) > 1:
+        return "the graph seed is set more than once"
     index, call = uses.seeds[0]
     if index > first_use:
         return None if isinstance(module.body[first_use], cst.SimpleStatementLine) else (
@@ -226,6 +231,33 @@ def _graph_seed(uses: _Uses, module: cst.Module) -> cst.BaseExpression | None | 
     if not call.args or not isinstance(call.args[0].value, (cst.Integer, cst.Name)):
         return "the graph seed is computed"
     return call.args[0].value
+
+
+def _seed_in_block(uses: _Uses, module: cst.Module) -> cst.BaseExpression | str:
+    """The graph seed set inside a block (``def main():``, ``if __name__ == "__main__":``)
+    when every load follows it in that block, each a statement of its own: the graph the
+    loader saw is the one seeded, whatever calls the block."""
+    (_, call), = uses.seeds
+    why = "the graph seed is set inside a block the data is not loaded in"
+    for node in walk(module):
+        if not isinstance(node, cst.IndentedBlock):
+            continue
+        body = node.body
+        at = next((i for i, stmt in enumerate(body) if isinstance(stmt, cst.SimpleStatementLine)
+                   and any(isinstance(small, cst.Expr) and small.value is call for small in stmt.body)), None)
+        if at is None:
+            continue
+        loads = [i for i, stmt in enumerate(body) if isinstance(stmt, cst.SimpleStatementLine)
+                 and any(c in uses.calls for c in _calls(stmt))]
+        in_block = sum(1 for i in loads for c in _calls(body[i]) if c in uses.calls)
+        if in_block != len(uses.calls) or min(loads) < at:
+            return why
+        if uses.resets:
+            return "the default graph is reset, and its seed with it"
+        if not call.args or not isinstance(call.args[0].value, cst.Integer):
+            return "the graph seed is computed"
+        return call.args[0].value
+    return why
 
 
 def _calls(stmt: cst.CSTNode) -> list[cst.Call]:

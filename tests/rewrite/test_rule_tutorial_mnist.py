@@ -51,6 +51,15 @@ def test_the_graph_seed_tf1s_loader_reseeded_numpy_with_is_passed_on(prelude: st
     assert ("np.random.seed(seed)" in result.code) == ("seed=" in loader)
 
 
+@pytest.mark.parametrize("block", ["def main():\n", 'if __name__ == "__main__":\n'])
+def test_a_graph_seed_set_in_the_block_that_loads_is_passed_on(block: str) -> None:
+    result = rewrite(f"{block}    np.random.seed(4)\n    tf.set_random_seed(12)\n"
+                     "    data = input_data.read_data_sets('d', one_hot=True)\n    print(data)\n",
+                     imports="import numpy as np\n" + IMPORTS)
+    assert "    data = Mnist(one_hot=True, seed=12)\n" in result.code
+    assert result.level == "idiomatic" and "np.random.seed(seed)" in result.code
+
+
 def test_a_graph_seed_set_after_a_top_level_load_is_not_tf1s_reseed() -> None:
     result = rewrite("mnist = input_data.read_data_sets('d')\ntf.set_random_seed(3)\n")
     assert "mnist = Mnist()\n" in result.code
@@ -61,8 +70,16 @@ def test_a_graph_seed_set_after_a_top_level_load_is_not_tf1s_reseed() -> None:
     ("mnist = input_data.read_data_sets('d', dtype=tf.uint8)\n", "it asks for dtype tf.uint8"),
     ("data = input_data.DataSet(images, labels)\n", "input_data is used other than as"),
     ("class Mnist:\n    pass\nmnist = input_data.read_data_sets('d')\n", "the file binds Mnist"),
-    ("def main():\n    tf.set_random_seed(1)\n    return input_data.read_data_sets('d')\n",
-     "the graph seed is set more than once or inside a block"),
+    ("def main():\n    tf.set_random_seed(1)\n    return load()\ndef load():\n    return input_data.read_data_sets('d')\n",
+     "the graph seed is set inside a block the data is not loaded in"),
+    ("def main():\n    data = input_data.read_data_sets('d')\n    tf.set_random_seed(1)\n",
+     "the graph seed is set inside a block the data is not loaded in"),
+    ("def main():\n    tf.set_random_seed(1)\n    with tf.Graph().as_default():\n        return input_data.read_data_sets('d')\n",
+     "the graph seed is set inside a block the data is not loaded in"),
+    ("def main():\n    tf.set_random_seed(1)\n    tf.reset_default_graph()\n    return input_data.read_data_sets('d')\n",
+     "the default graph is reset, and its seed with it"),
+    ("tf.set_random_seed(1)\ntf.set_random_seed(2)\nmnist = input_data.read_data_sets('d')\n",
+     "the graph seed is set more than once"),
     ("tf.set_random_seed(seed())\nmnist = input_data.read_data_sets('d')\n", "the graph seed is computed"),
 ])
 def test_what_the_loader_cannot_stand_for_keeps_the_import_and_says_why(body: str, why: str) -> None:
