@@ -336,8 +336,11 @@ def data_kind(move: MoveState, call: cst.Call, path: str | None, item: Item) -> 
 
 
 def is_dataset(move: MoveState, expr: cst.BaseExpression | None) -> bool:
-    """A dataset node, or a method chain on one (`dataset.batch(32).repeat()`)."""
+    """A dataset node, or a method chain on one (`dataset.batch(32).repeat()`, or on a
+    constructor: `tf.data.TFRecordDataset(files).repeat()`)."""
     while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if (move.aliases.resolve(expr.func) or "").startswith("data."):
+            return True
         expr = expr.func.value
     if isinstance(expr, cst.Name):
         node = move.scope.lookup(expr.value)

@@ -83,3 +83,19 @@ def test_a_fetched_get_next_call_converts_each_element_of_its_structure() -> Non
         "a, b = sess.run(iterator.get_next())\nprint(a, b)\n"
     )
     assert "a, b = tf.nest.map_structure(lambda t: t.numpy(), compute_iterator())\n" in result.code
+
+
+@pytest.mark.parametrize("constructor", ['tf.data.TFRecordDataset(["a.tfrecord"])',
+                                         'tf.data.TextLineDataset(["a.csv"]).map(tf.strings.to_number)'])
+def test_a_chain_on_a_file_dataset_is_a_dataset_the_steps_pull_from(constructor: str) -> None:
+    result = rewrite_source(dedent(f"""\
+        import tensorflow as tf
+        dataset = {constructor}.repeat().batch(4)
+        batch = dataset.make_one_shot_iterator().get_next()
+        total = tf.reduce_sum(tf.cast(batch, tf.float32))
+        with tf.Session() as sess:
+            print(sess.run(total))
+        """))
+    assert result.level == "idiomatic", result.findings
+    assert "iterator = iter(dataset)\n" in result.code
+    assert "print(compute_total(iterator.get_next()).numpy())" in result.code
