@@ -41,11 +41,13 @@ from .rules.api_rename import RULE as RENAME_RULE
 from .rules.compat_fallback import RULE as COMPAT_RULE
 from .rules.control_flow import RULE as CONTROL_FLOW_RULE
 from .rules.control_flow import PythonControlFlow, called_only_from_functions
+from .rules.data import QUEUE_RULE
 from .rules.dimensions import RULE as DIMENSION_RULE
 from .rules.dimensions import DimensionValues, dimension_values
 from .rules.imports import MODE_CALLS, OUT_ALIAS, TF2_IMPORT, v2_import, with_v2_imports
 from .rules.keras_seeds import RULE as KERAS_SEED_RULE
 from .rules.keras_seeds import seed_python_random
+from .rules.queue_input import to_datasets
 from .rules.rnn_cells import CELLS as RNN_CELLS
 from .rules.rnn_cells import IMPORTS as RNN_IMPORTS
 from .rules.rnn_cells import SOURCES as CELL_SOURCES
@@ -299,6 +301,8 @@ def _rewrite(
         module, loader_defined, loader_kept = to_keras_mnist(module, aliases, lines, prepass_findings)
         if loader_defined:  # `input_data` names nothing now
             aliases = collect_aliases(module)
+    if "input_producer" in text and config.enabled(QUEUE_RULE.id):
+        module = to_datasets(module, aliases, lines, prepass_findings)
     # The module's code, without generating it again: a file spelling compat.v1, or calling
     # tf.function with no Session, was written for TF2 (a rewrite's own output is).
     compat_spelled = ".compat.v1." in text or (tf2_written and not runs_sessions)

@@ -194,8 +194,9 @@ def kind_of(move: MoveState, value: cst.BaseExpression, deps: list[Node], item: 
             raise Unsupported(SCOPE_RULE.id, item.line, f"{value.func.value}() returns its variables in a "
                               "structure the rewrite does not follow")
         return "variable", {"trainable": True, **({"container": structure} if structure in (DICT, LIST) else {})}
-    if path in INIT_CALLS:
-        return "init", {}
+    if path in INIT_CALLS or path == "group" and value.args and all(
+            isinstance(a.value, cst.Call) and move.aliases.resolve(a.value.func) in INIT_CALLS for a in value.args):
+        return "init", {}  # `tf.group(tf.global_variables_initializer(), tf.local_variables_initializer())`
     if path == "gradients":
         return "gradients", {"args": call_args(value, GRADIENTS_PARAMS)}
     if path in SCHEDULES:

@@ -162,6 +162,10 @@ def call_for(
     ):
         move.fixed(SESSION_RULE.id, site, "variable read with .numpy()")
         return cst.parse_expression(cg.numpy_structure(fetch))
+    pulled = _pulled_batch(move, fetch)
+    if pulled is not None:  # the batch itself: nothing to compute
+        move.fixed(SESSION_RULE.id, site, f"run site → the next batch of {pulled}")
+        return cst.parse_expression(f"[t.numpy() for t in {pulled}.get_next()]")
     returned = fetch
     if keep is not None and isinstance(fetch, (cst.List, cst.Tuple)):
         kept = [fetch.elements[i].value for i in keep]
@@ -188,6 +192,18 @@ def call_for(
     if discarded or fn.returns_structure == "none":
         return cst.parse_expression(call)
     return cst.parse_expression(cg.convert_result(call, fn.returns_structure))
+
+
+def _pulled_batch(move: MoveState, fetch: cst.BaseExpression) -> str | None:
+    """The iterator whose whole batch a fetch is (`[x_batch, y_batch]` of
+    `x_batch, y_batch = iterator.get_next()`), if it is."""
+    if not isinstance(fetch, (cst.List, cst.Tuple)) or not all(isinstance(e.value, cst.Name) for e in fetch.elements):
+        return None
+    names = tuple(e.value.value for e in fetch.elements)  # type: ignore[attr-defined]
+    node = move.scope.lookup(names[0]) if names else None
+    if node is None or node.kind != "placeholder" or "iterator" not in node.info or len(names) < 2:
+        return None
+    return str(node.info["iterator"]) if tuple(node.names) == names else None
 
 
 def _bindings(module: cst.Module) -> tuple[frozenset[str], frozenset[str]]:

@@ -27,14 +27,16 @@ RULE = Rule(
 QUEUE_RULE = Rule(
     id="TF116",
     name="queue-runner-input",
-    summary="Queue-runner input pipelines have no TF2 form: rewrite the input with tf.data.",
+    summary="Turn a queue-runner input pipeline into the tf.data pipeline it stands for.",
     doc=(
-        "`tf.train.string_input_producer`, `tf.train.batch`/`shuffle_batch`, readers, "
-        "`FIFOQueue` and `tf.train.start_queue_runners` feed a TF1 graph from background "
-        "threads; TF2 has no queue runners. The calls are kept as `tf.compat.v1.*` (the file "
-        "keeps graph mode) and reported: the replacement is a `tf.data` pipeline "
-        "(`tf.data.TFRecordDataset(...).map(parse).shuffle(...).batch(...)`), which the "
-        "program move then iterates (TF115)."
+        "`tf.train.string_input_producer(files)`, a TFRecord or text-line reader's `read`, the "
+        "per-example ops and `tf.train.batch`/`shuffle_batch` become a parse function mapped "
+        "over `tf.data.TFRecordDataset`/`TextLineDataset` (the files shuffled per epoch where "
+        "TF1 shuffled them, `shuffle_batch` as a shuffle buffer of `min_after_dequeue`), and "
+        "the batch is taken from a one-shot iterator, which the program move iterates (TF115); "
+        "`tf.train.Coordinator` and `start_queue_runners` go. Other queues (`FIFOQueue`, "
+        "`slice_input_producer`, whole-file or fixed-length readers, `enqueue_many`) have no TF2 "
+        "form: they are kept as `tf.compat.v1.*` (the file keeps graph mode) and reported."
     ),
-    kind="manual",
+    kind="auto",
 )

@@ -39,5 +39,5 @@ RULE = Rule(
 SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
 INIT_CALLS = frozenset({
     "global_variables_initializer", "initialize_all_variables", "local_variables_initializer",
-    "variables_initializer", "tables_initializer",
+    "initialize_local_variables", "variables_initializer", "tables_initializer",
 })
