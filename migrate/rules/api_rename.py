@@ -316,6 +316,7 @@ class RenameTransformer(dense_features.Folding):
         self.inner: set[int] = set()  # attributes that are the `value` of a longer chain
         self.inside_compat: set[int] = set()  # inner parts of a chain respelled compat.v1
         self.called: set[int] = set()  # attributes that are the function of a call
+        self.graph_layer_calls: set[int] = set()  # functions of calls a tf1_* helper takes
         self.level_names: dict[int, cst.SimpleString] = {}  # set_verbosity's level constants, by name
         # Per enclosing `with` entered: does it set scope defaults. A `with` not entered (a
         # subtree with no TensorFlow name, a skipped statement) still has its leave hook
@@ -362,6 +363,8 @@ class RenameTransformer(dense_features.Folding):
         self.called.add(id(node.func))
         self._inline_dense_features(node)
         path = self.aliases.resolve(node.func)
+        if self.graph_mode and path is not None and self._graph_layer(path, node):
+            self.graph_layer_calls.add(id(node.func))
         if path == "logging.set_verbosity" and len(node.args) == 1 and node.args[0].keyword is None:
             level = level_name(self.aliases.resolve(node.args[0].value))
             if level is not None:
@@ -411,7 +414,7 @@ class RenameTransformer(dense_features.Folding):
         if (self._emits_cells() and path in LOOPS) or self._emits_cell(cell_name(path)):
             return self._rnn_name(path, original_node, updated_node)
         if (path in ASSIGN_CALLS or (path in INITIALIZERS and is_tf1_only(path)) or self._inline_layer(path)
-                or (self.graph_mode and path in GRAPH_LAYERS and id(original_node) in self.called)
+                or id(original_node) in self.graph_layer_calls
                 or ((path in LOSSES or path in REGULARIZERS or path in VARIANCE_SCALING or path in CALLED_ONLY
                      or path in RESIZES or path in LOGGER_METHODS) and id(original_node) in self.called)):
             return updated_node  # rewritten by leave_Call

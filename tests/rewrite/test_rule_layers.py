@@ -5,6 +5,7 @@ from textwrap import dedent
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
+from migrate.graph_layers import GRAPH_LAYERS
 
 
 def test_dense_layer_created_once_and_trained_through_its_variables() -> None:
@@ -41,12 +42,13 @@ def test_dense_layer_created_once_and_trained_through_its_variables() -> None:
 
 def test_graph_mode_file_builds_keras_layers_in_place() -> None:
     # A session used outside run() keeps the file in graph mode: tf.compat.v1.layers needs
-    # Keras 2, so the layer is a Keras 3 object built where the TF1 call was.
+    # Keras 2, so a layer with no tf1_* helper, or with an argument its helper lacks (a
+    # constraint), is a Keras 3 object built where the TF1 call was.
     result = check_transformed(
         """\
         import tensorflow as tf
         x = tf.placeholder(tf.float32, [None, 8, 8, 1])
-        h = tf.layers.conv2d(x, 4, 3, activation=tf.nn.relu, name="conv1")
+        h = tf.layers.conv2d(x, 4, 3, kernel_constraint=tf.keras.constraints.NonNeg(), name="conv1")
         h = tf.layers.max_pooling2d(h, 2, 2)
         sess = tf.Session()
         print(sess)
@@ -55,7 +57,7 @@ def test_graph_mode_file_builds_keras_layers_in_place() -> None:
         import tensorflow as tf
         tf.compat.v1.disable_eager_execution()
         x = tf.compat.v1.placeholder(tf.float32, [None, 8, 8, 1])
-        h = tf.keras.layers.Conv2D(4, 3, activation=tf.nn.relu, name="conv1")(x)
+        h = tf.keras.layers.Conv2D(4, 3, kernel_constraint=tf.keras.constraints.NonNeg(), name="conv1")(x)
         h = tf.keras.layers.MaxPooling2D(2, 2)(h)
         sess = tf.compat.v1.Session()
         print(sess)
@@ -301,3 +303,52 @@ def test_a_graph_layer_helper_is_defined_after_the_tensorflow_import_it_reads() 
     code = result.code
     assert code.index("import numpy as np") < code.index("def tf1_dense(") < code.index("def model(x):")
     assert "return tf1_dense(x, 3)" in code
+
+
+GRAPH_CONV_NET = """\
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [None, 8, 8, 3])
+is_training = tf.placeholder(tf.bool, [])
+h = tf.layers.conv2d(x, 4, 3, strides=2, padding="same", name="conv")
+h = tf.layers.batch_normalization(h, training=is_training, name="bn")
+y = tf.layers.conv2d_transpose(h, 3, 3, 2, "same", activation=tf.nn.relu)
+print(y)
+"""
+
+
+def test_graph_mode_conv_and_batch_norm_become_tf1_layout_helpers_defined_in_the_file() -> None:
+    # TF 2.21 has no tf.compat.v1.layers: each call becomes the file's helper, which makes
+    # TF1's variables (kernel/bias, gamma/beta/moving_*) under the layer's variable scope.
+    result = rewrite_source(GRAPH_CONV_NET)
+    code = result.code
+    assert result.level == "partial"
+    assert 'h = tf1_conv2d(x, 4, 3, strides=2, padding="same", name="conv")' in code
+    assert 'h = tf1_batch_normalization(h, training=is_training, name="bn")' in code
+    assert 'y = tf1_conv2d_transpose(h, 3, 3, 2, "same", activation=tf.nn.relu)' in code
+    for path in ("layers.conv2d", "layers.batch_normalization", "layers.conv2d_transpose"):
+        layer = GRAPH_LAYERS[path]
+        assert code.count(layer.source) == 1
+        assert code.index(f"def {layer.name}(") < code.index("x = tf.compat.v1.placeholder")
+    assert "layers." not in code.split("x = tf.compat.v1.placeholder")[1]
+    assert sum(f.rule == "TF109" and "defined in this file" in f.message for f in result.findings) == 3
+    assert rewrite_source(code).code == code
+
+
+def test_graph_mode_helpers_leave_out_batch_norm_arguments_written_as_their_default() -> None:
+    result = rewrite_source(GRAPH_CONV_NET.replace('name="bn"', 'name="bn", renorm=False'))
+    assert 'h = tf1_batch_normalization(h, training=is_training, name="bn")' in result.code
+
+
+def test_graph_mode_conv_with_an_argument_its_helper_lacks_keeps_the_keras_layer() -> None:
+    # A constraint is not in tf1_conv2d's keywords: the call keeps the Keras layer built in place.
+    result = rewrite_source(GRAPH_CONV_NET.replace('name="conv"', 'name="conv", kernel_constraint=None'))
+    assert 'h = tf.keras.layers.Conv2D(4, 3, strides=2, padding="same", name="conv", ' \
+        'kernel_constraint=None)(x)' in result.code
+    assert "def tf1_conv2d(" not in result.code
+
+
+def test_graph_mode_batch_norm_with_an_argument_its_helper_lacks_keeps_its_tf1_call() -> None:
+    # renorm is not in tf1_batch_normalization's keywords: the call stays TF1's, said so.
+    result = rewrite_source(GRAPH_CONV_NET.replace('name="bn"', 'name="bn", renorm=True'))
+    assert "tf.compat.v1.layers.batch_normalization(h, training=is_training" in result.code
+    assert "def tf1_batch_normalization(" not in result.code
