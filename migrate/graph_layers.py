@@ -193,6 +193,18 @@ def tf1_batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center
         return outputs
 '''
 
+_FLATTEN = '''\
+def tf1_flatten(inputs, name=None, data_format="channels_last"):
+    """tf.layers.flatten as TF1 computed it: every dimension after the first in one, a
+    channels_first input's channels moved last first."""
+    rank = inputs.shape.rank
+    if data_format.lower() == "channels_first" and rank > 2:
+        inputs = tf.transpose(inputs, [0, *range(2, rank), 1])
+    batch = inputs.shape[0] if inputs.shape[0] is not None else tf.shape(inputs)[0]
+    size = inputs.shape[1:].num_elements()  # static where the input's shape is, as TF1's was
+    return tf.reshape(inputs, [batch, -1 if size is None else size], name=name)
+'''
+
 
 def _keywords(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -257,4 +269,5 @@ GRAPH_LAYERS: dict[str, GraphLayer] = {
                   "gamma_regularizer training trainable name reuse fused"),
         _BATCH_NORMALIZATION,
     ),
+    "layers.flatten": GraphLayer("tf1_flatten", _keywords("inputs name data_format"), _FLATTEN),
 }

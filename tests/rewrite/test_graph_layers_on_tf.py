@@ -30,17 +30,19 @@ PROGRAM = textwrap.dedent("""\
     shared = tf.layers.conv2d(x, 2, 3, padding="same", activation=tf.nn.relu, name="conv", reuse=True)
     up = tf.layers.conv2d_transpose(h, 1, 2, strides=2, kernel_initializer=tf.constant_initializer(0.25))
     out = tf.layers.batch_normalization(up, momentum=0.5, training=is_training, name="bn")
+    flat = tf.layers.flatten(tf.transpose(out, [0, 3, 1, 2]), data_format="channels_first")
     update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         batch = sess.run(out, {x: images, is_training: True})
         sess.run(update_ops, {x: images, is_training: True})
-        inference, same = sess.run([out, shared - h], {x: images, is_training: False})
+        inference, same, flat_out = sess.run([out, shared - h, flat], {x: images, is_training: False})
         moving = sess.run(tf.global_variables()[-2:])
     print(json.dumps({
         "variables": [[v.name, v.shape.as_list(), v in tf.trainable_variables()] for v in tf.global_variables()],
         "shape": up.shape.as_list(), "shared": float(np.abs(same).max()),
         "batch": batch.tolist(), "inference": inference.tolist(), "moving": [m.tolist() for m in moving],
+        "flat_shape": flat.shape.as_list(), "flat": float(np.abs(flat_out - inference.reshape(2, -1)).max()),
     }))
     """)
 
@@ -70,7 +72,7 @@ def test_the_rewritten_layers_give_tf1_variables_and_numbers_on_tf_2_21(tmp_path
     if not python:
         pytest.skip("set TFMIGRATE_TF_PYTHON to a Python with TensorFlow 2.21 to run this check")
     rewrite = rewrite_source(PROGRAM).code
-    for helper in ("tf1_conv2d", "tf1_conv2d_transpose", "tf1_batch_normalization"):
+    for helper in ("tf1_conv2d", "tf1_conv2d_transpose", "tf1_batch_normalization", "tf1_flatten"):
         assert f"def {helper}(" in rewrite
     assert "h = tf1_conv2d(x, 2, 3," in rewrite and "up = tf1_conv2d_transpose(h, 1, 2," in rewrite
     assert "out = tf1_batch_normalization(up, momentum=0.5, training=is_training" in rewrite
@@ -85,6 +87,7 @@ def test_the_rewritten_layers_give_tf1_variables_and_numbers_on_tf_2_21(tmp_path
         ["bn/moving_mean:0", [1], False], ["bn/moving_variance:0", [1], False],
     ]
     assert got["shape"] == [None, 8, 8, 1]
+    assert got["flat_shape"] == [None, 64] and got["flat"] == 0.0  # channels back last, then flat
     assert got["shared"] == 0.0
     expected = _expected()
     for key in ("batch", "inference", "moving"):

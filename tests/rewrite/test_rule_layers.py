@@ -312,7 +312,8 @@ is_training = tf.placeholder(tf.bool, [])
 h = tf.layers.conv2d(x, 4, 3, strides=2, padding="same", name="conv")
 h = tf.layers.batch_normalization(h, training=is_training, name="bn")
 y = tf.layers.conv2d_transpose(h, 3, 3, 2, "same", activation=tf.nn.relu)
-print(y)
+flat = tf.layers.flatten(y)
+print(y, flat)
 """
 
 
@@ -325,12 +326,13 @@ def test_graph_mode_conv_and_batch_norm_become_tf1_layout_helpers_defined_in_the
     assert 'h = tf1_conv2d(x, 4, 3, strides=2, padding="same", name="conv")' in code
     assert 'h = tf1_batch_normalization(h, training=is_training, name="bn")' in code
     assert 'y = tf1_conv2d_transpose(h, 3, 3, 2, "same", activation=tf.nn.relu)' in code
-    for path in ("layers.conv2d", "layers.batch_normalization", "layers.conv2d_transpose"):
+    assert "flat = tf1_flatten(y)" in code
+    for path in ("layers.conv2d", "layers.batch_normalization", "layers.conv2d_transpose", "layers.flatten"):
         layer = GRAPH_LAYERS[path]
         assert code.count(layer.source) == 1
         assert code.index(f"def {layer.name}(") < code.index("x = tf.compat.v1.placeholder")
     assert "layers." not in code.split("x = tf.compat.v1.placeholder")[1]
-    assert sum(f.rule == "TF109" and "defined in this file" in f.message for f in result.findings) == 3
+    assert sum(f.rule == "TF109" and "defined in this file" in f.message for f in result.findings) == 4
     assert rewrite_source(code).code == code
 
 
