@@ -34,6 +34,7 @@ own usage error):
 
 from __future__ import annotations
 
+import ast
 import math
 import tempfile
 from collections.abc import Callable, Sequence
@@ -248,7 +249,7 @@ def _verify(
     verdict, cut = _verify_once(run_old, run_new, options, sources)
     budget, growth = options.max_steps, []
     for _ in range(BUDGET_RETRIES):
-        if not (verdict.not_run and cut and budget):
+        if not (budget and _inside(verdict.not_run, cut, sources[1])):
             break
         grown = budget * BUDGET_GROWTH
         again, cut = _verify_once(_budgeted(run_old, grown), _budgeted(run_new, grown), options, sources)
@@ -268,8 +269,8 @@ def _budgeted(run: _Rerun, max_steps: int) -> _Rerun:
 
 def _verify_once(
     run_old: _Rerun, run_new: _Rerun, options: Options, sources: tuple[str, str]
-) -> tuple[Verdict, bool]:
-    """One verdict, and whether the step budget ended either program's training early."""
+) -> tuple[Verdict, list[int]]:
+    """One verdict, and the rewrite's loops the step budget ended (their first lines)."""
     with tempfile.TemporaryDirectory(prefix="tfmigrate-lockstep-") as folder:
         runs: list[RunResult] = []
 
@@ -280,8 +281,23 @@ def _verify_once(
                 return result
             return call
 
-        verdict = _verify_in(recorded(run_old), run_new, options, sources, Path(folder))
-    return verdict, bool(runs and runs[0].stopped_early)
+        verdict = _verify_in(run_old, recorded(run_new), options, sources, Path(folder))
+    first = runs[0] if runs else None
+    return verdict, list(first.trace.get("cut_loops") or []) if first and first.trace else []
+
+
+def _inside(lines: list[int], loops: list[int], source: str) -> bool:
+    """Does a line lie in the body of a loop the budget ended? Only there can a larger budget
+    reach it (a line of a function nothing calls, or past a `break`, no budget reaches)."""
+    if not lines or not loops:
+        return False
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    spans = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree)
+             if isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and n.lineno in loops]
+    return any(start < line <= end for line in lines for start, end in spans)
 
 
 def _verify_in(

@@ -433,3 +433,15 @@ def test_lines_no_budget_reaches_stay_unverified(write_program) -> None:
     assert verdict.not_run == [19]
     grew = "the step budget grew from {} to {} optimizer steps: under {}, changed line 19 of the rewrite never ran"
     assert [n for n in verdict.notes if "grew" in n] == [grew.format(10, 40, 10), grew.format(40, 160, 40)]
+
+
+def test_lines_outside_the_cut_loops_are_not_retried(write_program) -> None:
+    """A function nothing calls runs under no budget: verify does not try larger ones."""
+    unused = "\ndef unused():\n    return LOSS\n"
+    old = write_program(TRAIN_THEN_EVALUATE.replace("EVALUATION", CORRECT.strip() + unused.replace("LOSS", "1")),
+                        "old.py")
+    new = write_program(TRAIN_THEN_EVALUATE.replace("EVALUATION", CORRECT.strip() + unused.replace("LOSS", "2")),
+                        "new.py")
+    verdict = verify(old, new, max_steps=10)
+    assert verdict.status == "unverified" and len(verdict.not_run) == 1, verdict.reason
+    assert not [n for n in verdict.notes if "grew" in n]
