@@ -322,20 +322,22 @@ def _verify_in(
     tol = Tolerance(options.rtol, options.atol)
     comparison = compare_runs(old, new, tol, options.reprinted)
     d = comparison.divergence
-    built_notes: list[str] = []
-    if d is None and old.trace is not None and new.trace is not None:
-        d, built_notes = compare_built(old.trace, new.trace)
     checked, drift = None, None
-    if d is None and options.lockstep:
-        checked, _ = _lockstep(run_new, old, new, folder, options.rtol)
-        d = checked.divergence if checked is not None else None
-    elif d is not None and options.lockstep and _may_be_drift(d, old):
+    if d is not None and options.lockstep and _may_be_drift(d, old):
         checked, replayed = _drift(run_new, old, new, folder, options, tol)
         if replayed is not None:  # compare as the lockstep run saw it; say where the free run parts
             drift = f"the free run parts at {_describe(d)}: float32 rounding compounded over the steps"
             comparison, d = replayed, None
         else:
             checked = None  # the free run's difference is the one to report
+    built_notes: list[str] = []
+    # How the programs were built is compared whenever their values are (drift included): an
+    # initializer, dropout or loss built otherwise may show in no number either prints.
+    if d is None and old.trace is not None and new.trace is not None:
+        d, built_notes = compare_built(old.trace, new.trace)
+    if d is None and options.lockstep and checked is None:
+        checked, _ = _lockstep(run_new, old, new, folder, options.rtol)
+        d = checked.divergence if checked is not None else None
     common = {
         "steps_compared": comparison.steps_compared,
         "max_abs_diff": comparison.max_abs_diff,

@@ -201,6 +201,16 @@ def test_a_printed_value_off_after_training_is_different_despite_the_drift(write
     assert found.status == "different", found.reason
 
 
+def test_a_setting_built_otherwise_is_different_despite_the_drift(write_program) -> None:
+    """The build comparison runs on drifted runs too: a dropout rate no number shows."""
+    built = "from runtime import trace\nfrom runtime.update_rules import build_rule\ntrace.configured(build_rule('dropout', rate={}, seed=None))\n"
+    old = write_program(built.format(0.5) + CHAOTIC, "old.py")
+    new = write_program(built.format(0.25) + CHAOTIC.replace("# mistake", REORDERED), "new.py")
+    found = verify(old, new)
+    assert found.status == "different", found.reason
+    assert found.divergence.observable == "configuration"
+
+
 def test_drift_from_the_first_step_on_is_not_excused(write_program) -> None:
     """A rewrite that parts at step 1 differs in what it computes, not in how rounding grew."""
     old = chaotic(write_program, "old.py")
