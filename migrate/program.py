@@ -92,7 +92,7 @@ class ProgramMove(MoveState):
                 if id(call) not in self.inlined_calls:
                     # its definition is gone: a call the move did not reach would fail
                     raise Unsupported(SUMMARIES_RULE.id, self.line(call), f"{name}() called where its summaries reach no merge")
-        eager_draws.check_shared_seeds(self, body)
+        body = eager_draws.redraw_shared_seeds(self, body)
         return self._with_imports(unsuffixed(body, self.suffixed, self.lines, self.findings))
 
     def _with_imports(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:

@@ -5,9 +5,10 @@ TF1 makes one graph op per random call; an op seeded `seed=1` starts its numbers
 1], seed=1))` start alike. Eager TF2 runs every call of an op type with the same seed on one
 cached kernel whose numbers go on from call to call: moved out of the graph as they are, `w2`
 would start from other numbers. A seeded call in a loop is the same case (TF1 made an op per
-pass), and so is one in a constructor the rewrite runs eagerly (`self.w1`, `self.w2` in
-`__init__`). In a tf.function each call is an op of its own again, as in TF1. The code moves
-all the same; the finding tells a person that those numbers are not TF1's (the file is partial).
+pass), and so is one in a function or constructor the rewrite runs eagerly (TF1 made an op per
+call; `self.w1`, `self.w2` in `__init__`). In a tf.function each call is an op of its own again, as in TF1, so each such
+later draw is made in a function of its own, `tf.function(lambda: tf.random.normal(...))()`: a
+kernel that starts over, with the seeds TF1's op had (checked on TF 2.21).
 """
 
 from __future__ import annotations
@@ -33,16 +34,14 @@ _KERNELS = {
 _TRACED_METHODS = frozenset({"build", "call"})
 
 
-class _Draws(cst.CSTVisitor):
-    """Seeded random calls of eager code: the module's statements, plain functions' bodies and
-    methods such as `__init__` (not tf.function steps, nor a layer's `build` and `call`, which
-    run where it is first called)."""
+class _EagerNames(cst.CSTVisitor):
+    """The names eager code reads: everything but tf.function steps and traced methods."""
 
     def __init__(self, move: MoveState) -> None:
         self.move = move
-        self.loops = 0
         self.classes = 0
-        self.found: list[tuple[str, str, cst.Call, bool]] = []  # kernel, seed, call, in a loop
+        self.definitions: set[int] = set()  # the names defs bind, which read nothing
+        self.names: set[str] = set()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.classes += 1
@@ -52,9 +51,42 @@ class _Draws(cst.CSTVisitor):
         self.classes -= 1
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        if self.classes and node.name.value in _TRACED_METHODS:
+        self.definitions.add(id(node.name))
+        return not (self.classes and node.name.value in _TRACED_METHODS or is_tf_function(self.move.aliases, node))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) not in self.definitions:
+            self.names.add(node.value)
+
+
+class _Draws(cst.CSTVisitor):
+    """Seeded random calls of eager code: the module's statements, the bodies of plain functions
+    eager code calls, and methods such as `__init__` (not tf.function steps or what only they
+    call, nor a layer's `build` and `call`, which run where it is first called)."""
+
+    def __init__(self, move: MoveState, eager_names: set[str]) -> None:
+        self.move = move
+        self.eager_names = eager_names
+        self.loops = 0
+        self.classes = 0
+        self.functions: list[bool] = []  # per enclosing def: a plain function, drawing once per call
+        self.found: list[tuple[str, str, cst.Call, str]] = []  # kernel, seed, call, where it may run again
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.classes += 1
+        return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.classes -= 1
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.functions.append(not self.classes)  # popped on leaving, visited or not
+        if self.classes and node.name.value in _TRACED_METHODS or is_tf_function(self.move.aliases, node):
             return False
-        return not is_tf_function(self.move.aliases, node)
+        return self.classes > 0 or node.name.value in self.eager_names  # else only traced, or never called
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.functions.pop()
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False  # an initializer: called where its layer is built
@@ -76,19 +108,50 @@ class _Draws(cst.CSTVisitor):
         params = tuple(f"_{i}" for i in range(RANDOM_OPS[path])) + ("seed",)
         seed = call_args(node, params).get("seed")
         if seed is not None and not (isinstance(seed, cst.Name) and seed.value == "None"):
-            self.found.append((_KERNELS.get(path, path), code(seed), node, self.loops > 0))
+            where = "in a loop" if self.loops else "in a function, once per call," if any(self.functions) else ""
+            self.found.append((_KERNELS.get(path, path), code(seed), node, where))
 
 
-def check_shared_seeds(move: MoveState, body: list[cst.BaseStatement]) -> None:
-    """A finding for a person (the file is then partial) at each eager draw of the output
-    that goes on from an earlier one's seeded kernel: its numbers are not TF1's."""
-    draws = _Draws(move)
-    cst.Module(body=body).visit(draws)
+class _Redraw(cst.CSTTransformer):
+    """Each call of `calls` drawn in a function of its own; every rebuilt node keeps its line."""
+
+    def __init__(self, calls: set[int], lines: dict[int, int]) -> None:
+        self.calls = calls
+        self.lines = lines
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
+        result = super().on_leave(original_node, updated_node)
+        if isinstance(result, cst.CSTNode) and id(original_node) in self.lines:
+            self.lines[id(result)] = self.lines[id(original_node)]
+        return result
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if id(original_node) not in self.calls:
+            return updated_node
+        wrapper = cst.ensure_type(cst.parse_expression("tf.function(lambda: None)()"), cst.Call)
+        function = cst.ensure_type(wrapper.func, cst.Call)
+        draw = cst.ensure_type(function.args[0].value, cst.Lambda).with_changes(body=updated_node)
+        return wrapper.with_changes(func=function.with_changes(args=[function.args[0].with_changes(value=draw)]))
+
+
+def redraw_shared_seeds(move: MoveState, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """Each eager draw of the output that would go on from an earlier one's seeded kernel (or
+    from its own, in a loop) drawn in a function of its own, whose op starts over as TF1's did."""
+    module = cst.Module(body=body)
+    eager = _EagerNames(move)
+    module.visit(eager)
+    draws = _Draws(move, eager.names)
+    module.visit(draws)
     seen: set[tuple[str, str]] = set()
-    for kernel, seed, call, looped in draws.found:
-        if looped or (kernel, seed) in seen:
-            where = "in a loop" if looped else "again"
+    again: set[int] = set()
+    for kernel, seed, call, where in draws.found:
+        if where or (kernel, seed) in seen:
+            again.add(id(call))
+            where = where or "again"
             move.fixed(SESSION_RULE.id, move.line(call) or move.line(move.module),
-                       f"a random op seeded {seed} drawn {where} outside a step draws other numbers than TF1's: eager "
-                       "TF2 goes on from the same kernel, where each TF1 graph op started over", "manual")
+                       f"a random op seeded {seed} drawn {where} outside a step is drawn in a tf.function of its own: "
+                       "eager TF2 goes on from the same kernel, where each TF1 graph op started over", "info")
         seen.add((kernel, seed))
+    if not again:
+        return body
+    return list(module.visit(_Redraw(again, move.lines)).body)

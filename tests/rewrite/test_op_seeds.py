@@ -1,6 +1,9 @@
 """Random ops under a graph-level seed keep TF1's op seeds (`seed=n`, n-th op of the graph)."""
 
+from pathlib import Path
+
 from migrate.api import rewrite_source
+from runtime.verdict import Options, verify_sources
 
 HEAD = """\
 import tensorflow as tf
@@ -157,12 +160,24 @@ with tf.Session() as sess:
 """
 
 
-def test_eager_draws_sharing_an_op_seed_are_left_to_a_person() -> None:
-    # TF1's two ops each start over; eager TF2 draws w2 on from w1's kernel
-    result = rewrite_source(_SAME_SEED.format(stddev=1, seed=1))
-    assert "compat" not in str(result.code)  # the code moves; a person is told its numbers are not TF1's
-    assert any(f.kind == "manual" and "a random op seeded 1 drawn again outside a step draws other numbers "
-               "than TF1's" in f.message for f in result.findings)
+def _verdict(before: str, after: str, tmp_path: Path) -> str:
+    verdict = verify_sources(before, after, tmp_path, Options(timeout=120))
+    return verdict.status
+
+
+def test_an_eager_draw_sharing_an_op_seed_is_drawn_in_a_function_of_its_own(tmp_path: Path) -> None:
+    # TF1's two ops each start over; eager TF2 would draw w2 on from w1's kernel
+    source = _SAME_SEED.format(stddev=1, seed=1)
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert "w1 = tf.Variable(tf.random.normal([2, 3], stddev=1, seed=1))" in result.code
+    assert "w2 = tf.Variable(tf.function(lambda: tf.random.normal([3, 1], stddev=1, seed=1))())" in result.code
+    assert any(f.kind == "info" and "a random op seeded 1 drawn again outside a step is drawn in a tf.function "
+               "of its own" in f.message for f in result.findings)
+    assert _verdict(source, result.code, tmp_path) == "equivalent"
+    unwrapped = result.code.replace("tf.function(lambda: tf.random.normal([3, 1], stddev=1, seed=1))()",
+                                    "tf.random.normal([3, 1], stddev=1, seed=1)")
+    assert _verdict(source, unwrapped, tmp_path) == "different"
 
 
 def test_eager_draws_with_their_own_seeds_move() -> None:
@@ -171,17 +186,33 @@ def test_eager_draws_with_their_own_seeds_move() -> None:
     assert "seed=2" in str(result.code)
 
 
-def test_a_seeded_eager_draw_in_a_loop_is_left_to_a_person() -> None:
+def test_a_seeded_eager_draw_in_a_loop_is_drawn_in_a_function_each_pass(tmp_path: Path) -> None:
     source = _SAME_SEED.format(stddev=1, seed=2).replace(
         "w1 = tf.Variable(tf.random_normal([2, 3], stddev=1, seed=1))\n",
-        "ws = [tf.Variable(tf.random_normal([2, 3], seed=1)) for _ in range(2)]\nw1 = ws[0]\n")
+        "ws = [tf.Variable(tf.random_normal([2, 3], seed=1)) for _ in range(2)]\nw1 = ws[1]\n")
     result = rewrite_source(source)
-    assert "compat" not in str(result.code)  # the code moves; a person is told its numbers are not TF1's
-    assert any(f.kind == "manual" and "a random op seeded 1 drawn in a loop outside a step draws other numbers "
-               "than TF1's" in f.message for f in result.findings)
+    assert result.level == "idiomatic", result.findings
+    assert "[tf.Variable(tf.function(lambda: tf.random.normal([2, 3], seed=1))()) for _ in range(2)]" in result.code
+    assert "tf.random.normal([3, 1], stddev=1, seed=2)" in result.code  # drawn once: kept as it was
+    assert _verdict(source, result.code, tmp_path) == "equivalent"
 
 
-def test_eager_draws_sharing_an_op_seed_in_a_class_constructor_are_left_to_a_person() -> None:
+def test_seeded_draws_of_a_function_called_twice_each_start_over(tmp_path: Path) -> None:
+    source = (
+        "import tensorflow as tf\n\n\ndef weight(shape):\n    return tf.Variable(tf.truncated_normal(shape, seed=3))\n\n\n"
+        "w1 = weight([2, 3])\nw2 = weight([3, 1])\nx = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = tf.matmul(tf.matmul(x, w1), w2)\nwith tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n    print(sess.run(y, feed_dict={x: [[0.7, 0.5]]}))\n")
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert "tf.Variable(tf.function(lambda: tf.random.truncated_normal(shape, seed=3))())" in result.code
+    assert _verdict(source, result.code, tmp_path) == "equivalent"
+    unwrapped = result.code.replace("tf.function(lambda: tf.random.truncated_normal(shape, seed=3))()",
+                                    "tf.random.truncated_normal(shape, seed=3)")
+    assert _verdict(source, unwrapped, tmp_path) == "different"
+
+
+def test_eager_draws_sharing_an_op_seed_in_a_class_constructor_each_start_over(tmp_path: Path) -> None:
     source = (
         "import tensorflow as tf\n\n\nclass TwoLayer(object):\n    def __init__(self):\n"
         "        self.x = tf.placeholder(tf.float32, [None, 2])\n"
@@ -193,6 +224,6 @@ def test_eager_draws_sharing_an_op_seed_in_a_class_constructor_are_left_to_a_per
         "    sess.run(model.train_op, feed_dict={model.x: [[1.0, 2.0]]})\n"
         "    print(sess.run(model.loss, feed_dict={model.x: [[1.0, 2.0]]}))\n")
     result = rewrite_source(source)
-    assert "compat" not in str(result.code)  # the code moves; a person is told its numbers are not TF1's
-    assert any(f.kind == "manual" and "a random op seeded 1 drawn again outside a step draws other numbers "
-               "than TF1's" in f.message for f in result.findings)
+    assert result.level == "idiomatic", result.findings
+    assert result.code.count("tf.function(lambda: tf.random.normal(") == 1
+    assert _verdict(source, result.code, tmp_path) == "equivalent"

@@ -156,12 +156,25 @@ ENGINE_LACKS = {
 
 
 GOLDENS = sorted(p for p in PROGRAMS.iterdir() if (p / "after.py").is_file())
+#: Goldens that train for 10,000 steps: the default tier verifies their first 500, the slow
+#: tier the whole run.
+LONG = {"seed_linreg_compute_apply", "seed_linreg_minimize"}
 
 
 @pytest.mark.parametrize("directory", GOLDENS, ids=[p.name for p in GOLDENS])
 def test_rewriter_golden_is_equivalent(directory: Path) -> None:
+    check_golden(directory, 500 if directory.name in LONG else None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(LONG))
+def test_long_golden_is_equivalent_over_its_whole_run(name: str) -> None:
+    check_golden(PROGRAMS / name, None)
+
+
+def check_golden(directory: Path, max_steps: int | None) -> None:
     stdin = directory / "stdin.txt"
-    options = Options(timeout=300, stdin=stdin.read_bytes() if stdin.is_file() else b"")
+    options = Options(timeout=300, stdin=stdin.read_bytes() if stdin.is_file() else b"", max_steps=max_steps)
     verdict = verify_files(directory / "before.py", directory / "after.py", options)
     rule = EXPECTED_DIFFERENT.get(directory.name)
     if rule is not None:
