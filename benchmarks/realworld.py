@@ -1,7 +1,8 @@
 """Reach on real TF1 repositories: rewrite every TF file, classify it, rank why files fall back.
 
     python benchmarks/realworld.py REPO_DIR... [-j 2] [--ext py,ipynb]
-        [--verify] [--tf-python PYTHON] [--sample N] [--max-steps 20] [--timeout 60]
+        [--verify] [--tf-python PYTHON [--tf1-python PYTHON]] [--sample N] [--max-steps 20]
+        [--timeout 60]
 
 Each REPO_DIR is one repository's checkout (kept out of this tree: third-party code is
 measured, never committed). Every file naming ``tensorflow`` goes through
@@ -13,8 +14,12 @@ with the names in them replaced by placeholders so one shape counts once per fil
 A *self-contained script* runs a session and imports no module of its own repository.
 ``--verify`` verifies those with ``runtime.verdict`` (``--max-steps``); ``--tf-python``
 runs each one's rewrite on that interpreter (a real TensorFlow 2), in a temporary copy of
-its repository, and counts how it ends. ``--sample N`` limits both to N scripts (spread
-over the repositories, chosen by path order) to keep the run cheap.
+its repository, and counts how it ends. ``--tf1-python`` (a TensorFlow with ``tf.compat.v1``)
+then runs each original whose rewrite failed, under ``tf.compat.v1`` with v2 behaviour off: a
+rewrite that fails with the original's last line, on something outside TensorFlow (a data
+folder, a checkpoint, command-line arguments), counts as *fails as the original does*.
+``--sample N`` limits both to N scripts (spread over the repositories, chosen by path order)
+to keep the run cheap.
 """
 
 from __future__ import annotations
@@ -85,6 +90,7 @@ class FileOutcome:
     verdict_reason: str = ""  # why, for a verdict other than equivalent
     tf_run: str = ""
     tf_error: str = ""  # the last line a failed run printed
+    tf1_error: str = ""  # the last line the original printed, failing on the TF1 referee
     code: bytes | None = None
 
 
@@ -217,8 +223,20 @@ OFFLINE_KERAS = (
 )
 
 
-def run_on_tf(python: str, repo: Path, outcomes: list[FileOutcome], timeout: float) -> None:
-    """Run each rewrite in a temporary copy of its repository; record how it ends."""
+#: A TF1 original under TF 2's `tf.compat.v1`: `import tensorflow` gives that module.
+AS_TF1 = (
+    "import sys\n"
+    "import tensorflow.compat.v1 as v1\n"
+    "v1.disable_v2_behavior()\n"
+    "sys.modules['tensorflow'] = v1\n"
+) + OFFLINE_KERAS
+AS_ORIGINAL = "fails as the original does"
+
+
+def run_on_tf(python: str, repo: Path, outcomes: list[FileOutcome], timeout: float, tf1_python: str | None) -> None:
+    """Run each rewrite in a temporary copy of its repository; record how it ends. With
+    ``tf1_python``, the original of each failed rewrite runs too, to tell the rewrite's own
+    failures from the original's."""
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg")
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / repo.name
@@ -228,15 +246,26 @@ def run_on_tf(python: str, repo: Path, outcomes: list[FileOutcome], timeout: flo
             original = target.read_bytes()
             target.write_bytes(out.code or original)
             try:
-                done = subprocess.run([python, "-c", OFFLINE_KERAS, target.name], check=False, cwd=target.parent, env=env,
-                                      capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
-                out.tf_run = "runs" if done.returncode == 0 else failure_kind(done.stderr)
-                if done.returncode:
-                    out.tf_error = last_line(done.stderr)
-            except subprocess.TimeoutExpired:
-                out.tf_run = f"still running at {timeout:g} s"
+                out.tf_run, out.tf_error = _run(python, OFFLINE_KERAS, target, env, timeout)
             finally:
                 target.write_bytes(original)
+            if out.tf_error and tf1_python:
+                _, out.tf1_error = _run(tf1_python, AS_TF1, target, env, timeout)
+                if out.tf1_error == out.tf_error and "tensorflow" not in out.tf_error.lower():
+                    out.tf_run = AS_ORIGINAL
+
+
+def _run(python: str, runner: str, target: Path, env: dict[str, str], timeout: float) -> tuple[str, str]:
+    """How the script ends under ``runner`` (in a fresh copy of its folder's files), and the
+    last line it printed when it failed."""
+    try:
+        done = subprocess.run([python, "-c", runner, target.name], check=False, cwd=target.parent, env=env,
+                              capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"still running at {timeout:g} s", ""
+    if done.returncode == 0:
+        return "runs", ""
+    return failure_kind(done.stderr), last_line(done.stderr)
 
 
 def last_line(stderr: bytes) -> str:
@@ -309,8 +338,8 @@ def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutc
         lines += [f"| {Path(o.path).name} | {o.verdict} | {o.verdict_reason.replace('|', '/')[:160]} |" for o in judged]
     errors = [o for o in checked if o.tf_error]
     if errors:
-        lines += ["", "| fails on real TF | last line |", "|---|---|"]
-        lines += [f"| {Path(o.path).name} | {o.tf_error.replace('|', '/')[:140]} |" for o in errors]
+        lines += ["", "| fails on real TF | last line | how |", "|---|---|---|"]
+        lines += [f"| {Path(o.path).name} | {o.tf_error.replace('|', '/')[:140]} | {o.tf_run} |" for o in errors]
     return "\n".join(lines)
 
 
@@ -342,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ext", default="py", help="comma-separated suffixes (py,ipynb)")
     parser.add_argument("--verify", action="store_true")
     parser.add_argument("--tf-python")
+    parser.add_argument("--tf1-python", help="runs the originals of failed rewrites under tf.compat.v1")
     parser.add_argument("--sample", type=int)
     parser.add_argument("--max-steps", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=60.0)
@@ -370,7 +400,8 @@ def main(argv: list[str] | None = None) -> int:
             o.verdict, o.verdict_reason = verify_one(o, args.max_steps, args.timeout)
     if args.tf_python:
         for repo in repos:
-            run_on_tf(args.tf_python, repo, [o for o in checked if o.repo == repo.name], args.timeout)
+            run_on_tf(args.tf_python, repo, [o for o in checked if o.repo == repo.name], args.timeout,
+                      args.tf1_python)
     print(report(outcomes, [r.name for r in repos], checked, args.top))
     if args.files:
         print("\n" + file_list(outcomes))
