@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import Unsupported
+
 
 class DType:
     """A TF dtype: compares equal to its NumPy dtype, prints like TensorFlow."""
@@ -84,7 +86,26 @@ class DType:
         return (as_dtype, (self.name,))
 
 
+class NamedDType(DType):
+    """A TF dtype NumPy has no type for (bfloat16): it names and compares as TF's does, so a
+    program may test for it; a tensor of it is a loud Unsupported."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @property
+    def np(self) -> Any:  # type: ignore[override]
+        raise Unsupported(f"tf.{self.name} tensors")
+
+    @property
+    def is_floating(self) -> bool:
+        return True
+
+
 float16 = DType("float16", np.float16)
+bfloat16 = NamedDType("bfloat16")
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
 int8 = DType("int8", np.int8)
@@ -107,7 +128,7 @@ ALL = [float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint
        bool_, complex64, complex128, string]
 _BY_NAME = {d.name: d for d in ALL}
 # TF's own aliases (``tf.placeholder("float", ...)`` is float32, not NumPy's float64).
-_BY_NAME.update({"half": float16, "float": float32, "double": float64})
+_BY_NAME.update({"half": float16, "float": float32, "double": float64, "bfloat16": bfloat16})
 _KERNEL_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
 
 

@@ -87,7 +87,7 @@ def binds_constructor(cls: type) -> bool:
     return issubclass(cls, BOUND_CLASSES) and cls is not KL.Layer and not issubclass(cls, KL.Model)
 
 
-DTYPES = {d.name: d for d in D.ALL} | {"bool": D.bool_, "half": D.half, "double": D.double,
+DTYPES = {d.name: d for d in D.ALL} | {"bool": D.bool_, "half": D.half, "double": D.double, "bfloat16": D.bfloat16,
                                        "DType": D.DType, "as_dtype": D.as_dtype}
 
 

@@ -74,6 +74,17 @@ def test_dtypes_and_shapes() -> None:
         len(TensorShape(None))
 
 
+def test_bfloat16_names_and_compares_but_makes_no_tensor(tmp_path: Path) -> None:
+    # a program may test a dtype against tf.bfloat16 (TF1 layers do); TF 2.21 prints the same
+    assert str(dtypes.bfloat16) == "<dtype: 'bfloat16'>" and dtypes.as_dtype("bfloat16") == dtypes.bfloat16
+    assert dtypes.float16 != dtypes.bfloat16 and dtypes.float32 in (dtypes.float32, dtypes.bfloat16)
+    program = tmp_path / "cast.py"
+    program.write_text("import tensorflow as tf\nprint(tf.float16 == tf.bfloat16)\ntf.cast(tf.constant([1.0]), tf.bfloat16)\n")
+    done = run_engine(program)
+    assert done.returncode != 0 and done.stdout == "False\n"
+    assert "Unsupported: tf.bfloat16 tensors is not supported by the tfmigrate engine" in done.stderr
+
+
 def test_session_plan_is_compiled_once() -> None:
     import runtime.ops  # noqa: F401
     from runtime.graph import Graph
