@@ -5,7 +5,8 @@
         [--timeout 60]
 
 Each REPO_DIR is one repository's checkout (kept out of this tree: third-party code is
-measured, never committed). Every file naming ``tensorflow`` goes through
+measured, never committed). Every file naming ``tensorflow`` that ``tfmigrate rewrite`` takes
+(none under its default excludes, such as ``.ipynb_checkpoints``) goes through
 ``migrate.process.rewrite_bytes`` - the code path of ``tfmigrate rewrite --check`` - in a
 process pool, and is classified *idiomatic*, *partial*, *untouched* or *failed* (with the
 error). The reasons a file keeps TF1 graph semantics are taken from its TF190 findings,
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ast
 import collections
+import fnmatch
 import os
 import re
 import shutil
@@ -42,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from migrate.api import RewriteConfig
+from migrate.files import DEFAULT_EXCLUDES
 from migrate.helper_code import helper_lines
 from migrate.process import PROBLEM_TYPES, problem_message, rewrite_bytes
 from migrate.programs import rewrite_tree
@@ -194,7 +197,7 @@ def programs_of(repo: str, repo_dir: str) -> list[FileOutcome]:
     """The repository's files that `tfmigrate rewrite` over its tree rewrites as programs of
     several files (a model module with its importers; notebooks count as importers)."""
     root = Path(repo_dir)
-    sources = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.suffix in (".py", ".ipynb") and p.is_file()}
+    sources = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.suffix in (".py", ".ipynb") and taken(root, p)}
     outcomes, _ = rewrite_tree(sources, RewriteConfig())
     found = []
     for path, outcome in outcomes.items():
@@ -205,9 +208,16 @@ def programs_of(repo: str, repo_dir: str) -> list[FileOutcome]:
     return found
 
 
+def taken(repo: Path, path: Path) -> bool:
+    """Whether `tfmigrate rewrite REPO` takes the file: it is under no default exclude (a
+    notebook's `.ipynb_checkpoints` copies, `build`, virtualenvs)."""
+    return path.is_file() and not any(fnmatch.fnmatch(part, pattern) for part in path.relative_to(repo).parts
+                                      for pattern in DEFAULT_EXCLUDES)
+
+
 def tf_files(repo: Path, exts: tuple[str, ...]) -> list[Path]:
-    return sorted(p for p in repo.rglob("*") if p.suffix in exts and p.is_file()
-                  and b"tensorflow" in p.read_bytes())
+    """The files naming TensorFlow that `tfmigrate rewrite REPO` takes."""
+    return sorted(p for p in repo.rglob("*") if p.suffix in exts and taken(repo, p) and b"tensorflow" in p.read_bytes())
 
 
 #: Keras's data sets come from the engine's synthetic ones (this machine has no network);
