@@ -49,7 +49,8 @@ sys.path.insert(0, str(ROOT))
 
 from migrate.api import RewriteConfig
 from migrate.process import PROBLEM_TYPES, problem_message, rewrite_bytes
-from runtime.compare import Tolerance, _Stats, compare_stdout
+from runtime.observables import Stats, Tolerance
+from runtime.printed_output import compare_stdout
 from tests import tf_runner
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
@@ -297,7 +298,7 @@ def _last_error(stderr: str) -> str:
 
 def _same_numbers(old: str, new: str) -> str | None:
     """None when ``new`` prints what ``old`` does, else where it first differs."""
-    found = compare_stdout(old, new, Tolerance(), _Stats(), [])
+    found = compare_stdout(old, new, Tolerance(), Stats(), [])
     return None if found is None else found.divergence.detail
 
 

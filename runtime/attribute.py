@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.compare import Divergence, Tolerance
+from runtime.observables import Divergence, Tolerance
 
 Record = dict[str, Any]  # one ``trace.ValueLog`` record
 

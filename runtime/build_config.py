@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.compare import Divergence, first_steps, model_variables, pair_variables
+from runtime.observables import Divergence
 from runtime.update_rules import rule_difference
+from runtime.variable_pairs import first_steps, model_variables, pair_variables
 
 #: What ``trace.configured`` records, paired by order.
 BUILT_KINDS = ("dropout", "loss")

@@ -36,8 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from runtime.compare import Divergence, first_steps, model_variables, pair_variables
+from runtime.observables import Divergence
 from runtime.step_states import Entry, read_array
+from runtime.variable_pairs import first_steps, model_variables, pair_variables
 
 #: Relative difference within which two lockstep values are the same, per kind of value:
 #: of the tensor's largest magnitude for a starting value and a gradient (both programs

@@ -44,9 +44,10 @@ from typing import Any
 
 from runtime.attribute import first_differences
 from runtime.build_config import compare_built
-from runtime.compare import Comparison, Divergence, Tolerance, compare_runs, failure
+from runtime.compare import compare_runs, failure
 from runtime.line_coverage import changed_statements, not_run, ranges
 from runtime.lockstep import LockstepResult, compare_lockstep, plan_replay, write_plan
+from runtime.observables import Comparison, Divergence, Tolerance
 from runtime.sandbox import Lockstep, Runner, RunResult, SandboxError, engine_command, run_program
 
 EXIT_CODES = {"equivalent": 0, "different": 1, "unverified": 3}

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from runtime.attribute import first_differences
-from runtime.compare import Tolerance
+from runtime.observables import Tolerance
 from runtime.sandbox import run_program
 from runtime.trace import record_array
 

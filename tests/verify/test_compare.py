@@ -9,9 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.compare import Tolerance, compare_runs, model_variables, pair_variables, with_reprints
+from runtime.compare import compare_runs
+from runtime.observables import Tolerance
+from runtime.printed_output import with_reprints
 from runtime.sandbox import RunResult
 from runtime.trace import record_array
+from runtime.variable_pairs import model_variables, pair_variables
 
 TOL = Tolerance(rtol=1e-4, atol=1e-6)
 
@@ -751,11 +754,12 @@ def test_checkpointed_variables_pair_like_the_final_state() -> None:
 
 
 def test_printed_objects_differing_only_by_address_agree_but_not_by_class() -> None:
-    from runtime.compare import Tolerance, _Stats, compare_stdout
+    from runtime.observables import Stats, Tolerance
+    from runtime.printed_output import compare_stdout
 
     same = compare_stdout("<Iterator object at 0x7ff3d9a27210>\n", "<Iterator object at 0x7fae0ee30710>\n",
-                          Tolerance(), _Stats(), [])
+                          Tolerance(), Stats(), [])
     assert same is None
     other = compare_stdout("<Iterator object at 0x7ff3d9a27210>\n", "<OwnedIterator object at 0x7fae0ee30710>\n",
-                           Tolerance(), _Stats(), [])
+                           Tolerance(), Stats(), [])
     assert other is not None and "Iterator" in other.divergence.detail

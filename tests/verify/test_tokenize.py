@@ -8,7 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.compare import Tolerance, tokenize
+from runtime.observables import Tolerance
+from runtime.printed_output import tokenize
 
 
 def kinds(text: str) -> list[tuple[str, float | None]]:
