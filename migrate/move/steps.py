@@ -97,6 +97,18 @@ def deferred_run(move: MoveState, fetch: cst.BaseExpression) -> bool:
             and bound[0].value.func.value in move.update_factories)
 
 
+def _container_part(move: MoveState, fetch: cst.BaseExpression) -> str | None:
+    """"item" for one item of a name bound to a list or dict of variables, "slice" for a slice
+    of such a list; else None."""
+    if not (isinstance(fetch, cst.Subscript) and isinstance(fetch.value, cst.Name) and len(fetch.slice) == 1):
+        return None
+    held = move.scope.lookup(fetch.value.value)
+    container = held.info.get("container") if held is not None and held.kind == "variable" else None
+    if isinstance(fetch.slice[0].slice, cst.Index):
+        return "item" if container in ("dict", "list") else None
+    return "slice" if container == "list" else None
+
+
 def call_for(
     move: MoveState, fetch: cst.BaseExpression, feed: cst.BaseExpression | None, site: cst.Call,
     new_functions: list[cst.FunctionDef], discarded: bool, keep: list[int] | None = None,
@@ -155,6 +167,10 @@ def call_for(
         name = code(fetch)
         read = {"dict": f"{{k: v.numpy() for k, v in {name}.items()}}", "list": f"[v.numpy() for v in {name}]"}
         return cst.parse_expression(read[str(held.info["container"])])
+    part = _container_part(move, fetch)  # `noise[1]`, `noise[:2]` of a list of variables
+    if part is not None:
+        move.fixed(SESSION_RULE.id, site, "variable read with .numpy()" if part == "item" else "variables read with .numpy()")
+        return cst.parse_expression(f"{code(fetch)}.numpy()" if part == "item" else f"[v.numpy() for v in {code(fetch)}]")
     leaves = cg.leaves(fetch)
     if leaves is not None and leaves and all(
         (n := move.scope.lookup(leaf)) is not None and n.kind == "variable"

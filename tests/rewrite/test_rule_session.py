@@ -881,3 +881,15 @@ def test_a_step_whose_result_a_call_keeps_still_returns_it() -> None:
         "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\nsess.run(inc)\n"
         "print(sess.run(inc))\n")
     assert "    inc = v.assign_add(1.0)\n    return inc\n" in str(result.code)
+
+
+def test_a_fetch_of_one_variable_of_a_list_reads_that_variable() -> None:
+    source = (
+        "import tensorflow as tf\n\nws = [tf.Variable(tf.zeros([2]) + i) for i in range(3)]\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(ws[1]))\n    print(sess.run(ws[0:2]))\n"
+    )
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert "print(ws[1].numpy())" in result.code
+    assert "print([v.numpy() for v in ws[0:2]])" in result.code  # a slice: a list of variables
