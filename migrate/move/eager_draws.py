@@ -5,10 +5,12 @@ TF1 makes one graph op per random call; an op seeded `seed=1` starts its numbers
 1], seed=1))` start alike. Eager TF2 runs every call of an op type with the same seed on one
 cached kernel whose numbers go on from call to call: moved out of the graph as they are, `w2`
 would start from other numbers. A seeded call in a loop is the same case (TF1 made an op per
-pass), and so is one in a function or constructor the rewrite runs eagerly (TF1 made an op per
-call; `self.w1`, `self.w2` in `__init__`). In a tf.function each call is an op of its own again, as in TF1, so each such
-later draw is made in a function of its own, `tf.function(lambda: tf.random.normal(...))()`: a
-kernel that starts over, with the seeds TF1's op had (checked on TF 2.21).
+pass), and so is one in a function or a constructor the rewrite runs eagerly (TF1 made an op
+per call; `self.w1`, `self.w2` in `__init__`). In a tf.function each call is an op of its own
+again, as in TF1, so each such later draw is made in a function of its own,
+`tf.function(lambda: tf.random.normal(...))()`: a kernel that starts over, with the seeds
+TF1's op had (checked on TF 2.21). A plain function only steps call is traced and keeps its
+draws as they are.
 """
 
 from __future__ import annotations
@@ -34,14 +36,13 @@ _KERNELS = {
 _TRACED_METHODS = frozenset({"build", "call"})
 
 
-class _EagerNames(cst.CSTVisitor):
-    """The names eager code reads: everything but tf.function steps and traced methods."""
+class _EagerCode(cst.CSTVisitor):
+    """A walk that knows whether a def runs traced: a tf.function step, or a method Keras runs
+    where the layer is first called."""
 
     def __init__(self, move: MoveState) -> None:
         self.move = move
         self.classes = 0
-        self.definitions: set[int] = set()  # the names defs bind, which read nothing
-        self.names: set[str] = set()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.classes += 1
@@ -50,38 +51,42 @@ class _EagerNames(cst.CSTVisitor):
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.classes -= 1
 
+    def traced(self, node: cst.FunctionDef) -> bool:
+        return bool(self.classes and node.name.value in _TRACED_METHODS) or is_tf_function(self.move.aliases, node)
+
+
+class _EagerNames(_EagerCode):
+    """The names eager code reads: everything but tf.function steps and traced methods."""
+
+    def __init__(self, move: MoveState) -> None:
+        super().__init__(move)
+        self.definitions: set[int] = set()  # the names defs bind, which read nothing
+        self.names: set[str] = set()
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.definitions.add(id(node.name))
-        return not (self.classes and node.name.value in _TRACED_METHODS or is_tf_function(self.move.aliases, node))
+        return not self.traced(node)
 
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) not in self.definitions:
             self.names.add(node.value)
 
 
-class _Draws(cst.CSTVisitor):
+class _Draws(_EagerCode):
     """Seeded random calls of eager code: the module's statements, the bodies of plain functions
     eager code calls, and methods such as `__init__` (not tf.function steps or what only they
     call, nor a layer's `build` and `call`, which run where it is first called)."""
 
     def __init__(self, move: MoveState, eager_names: set[str]) -> None:
-        self.move = move
+        super().__init__(move)
         self.eager_names = eager_names
         self.loops = 0
-        self.classes = 0
         self.functions: list[bool] = []  # per enclosing def: a plain function, drawing once per call
         self.found: list[tuple[str, str, cst.Call, str]] = []  # kernel, seed, call, where it may run again
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.classes += 1
-        return True
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.classes -= 1
-
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.functions.append(not self.classes)  # popped on leaving, visited or not
-        if self.classes and node.name.value in _TRACED_METHODS or is_tf_function(self.move.aliases, node):
+        if self.traced(node):
             return False
         return self.classes > 0 or node.name.value in self.eager_names  # else only traced, or never called
 
