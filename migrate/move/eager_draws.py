@@ -81,17 +81,17 @@ class _Draws(_EagerCode):
         super().__init__(move)
         self.eager_names = eager_names
         self.loops = 0
-        self.functions: list[bool] = []  # per enclosing def: a plain function, drawing once per call
+        self.functions = 0  # enclosing defs: a function or method draws once per call
         self.found: list[tuple[str, str, cst.Call, str]] = []  # kernel, seed, call, where it may run again
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.functions.append(not self.classes)  # popped on leaving, visited or not
+        self.functions += 1  # taken back on leaving, visited or not
         if self.traced(node):
             return False
         return self.classes > 0 or node.name.value in self.eager_names  # else only traced, or never called
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.functions.pop()
+        self.functions -= 1
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False  # an initializer: called where its layer is built
@@ -113,7 +113,7 @@ class _Draws(_EagerCode):
         params = tuple(f"_{i}" for i in range(RANDOM_OPS[path])) + ("seed",)
         seed = call_args(node, params).get("seed")
         if seed is not None and not (isinstance(seed, cst.Name) and seed.value == "None"):
-            where = "in a loop" if self.loops else "in a function, once per call," if any(self.functions) else ""
+            where = "in a loop" if self.loops else "in a function, once per call," if self.functions else ""
             self.found.append((_KERNELS.get(path, path), code(seed), node, where))
 
 

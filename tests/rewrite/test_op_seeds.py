@@ -212,6 +212,23 @@ def test_seeded_draws_of_a_function_called_twice_each_start_over(tmp_path: Path)
     assert _verdict(source, unwrapped, tmp_path) == "different"
 
 
+def test_a_seeded_draw_in_a_constructor_starts_over_for_each_object(tmp_path: Path) -> None:
+    # TF1 built an op per object; eager TF2 would draw the second object's weights on
+    source = (
+        "import tensorflow as tf\n\n\nclass Net(object):\n    def __init__(self):\n"
+        "        self.w = tf.Variable(tf.random_normal([2, 1], seed=5))\n\n\n"
+        "online, target = Net(), Net()\nx = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = tf.matmul(x, online.w) - tf.matmul(x, target.w)\nwith tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n    print(sess.run(y, feed_dict={x: [[1.0, 2.0]]}))\n")
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert "tf.Variable(tf.function(lambda: tf.random.normal([2, 1], seed=5))())" in result.code
+    assert _verdict(source, result.code, tmp_path) == "equivalent"
+    unwrapped = result.code.replace("tf.function(lambda: tf.random.normal([2, 1], seed=5))()",
+                                    "tf.random.normal([2, 1], seed=5)")
+    assert _verdict(source, unwrapped, tmp_path) == "different"
+
+
 def test_eager_draws_sharing_an_op_seed_in_a_class_constructor_each_start_over(tmp_path: Path) -> None:
     source = (
         "import tensorflow as tf\n\n\nclass TwoLayer(object):\n    def __init__(self):\n"
@@ -225,5 +242,5 @@ def test_eager_draws_sharing_an_op_seed_in_a_class_constructor_each_start_over(t
         "    print(sess.run(model.loss, feed_dict={model.x: [[1.0, 2.0]]}))\n")
     result = rewrite_source(source)
     assert result.level == "idiomatic", result.findings
-    assert result.code.count("tf.function(lambda: tf.random.normal(") == 1
+    assert result.code.count("tf.function(lambda: tf.random.normal(") == 2  # each object draws anew
     assert _verdict(source, result.code, tmp_path) == "equivalent"
