@@ -76,7 +76,6 @@ from runtime.sandbox import RunResult
 from runtime.update_rules import rule_difference
 from runtime.variable_pairs import first_steps, model_variables, pair_variables, shape_of
 
-
 # ------------------------------------------------------------------------------- summaries
 
 

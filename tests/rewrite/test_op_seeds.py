@@ -197,19 +197,23 @@ def test_a_seeded_eager_draw_in_a_loop_is_drawn_in_a_function_each_pass(tmp_path
     assert _verdict(source, result.code, tmp_path) == "equivalent"
 
 
+def _starts_over(source: str, draw: str, tmp_path: Path) -> None:
+    """The rewrite draws `draw` in a tf.function of its own: equivalent; without it, different."""
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert f"tf.Variable(tf.function(lambda: {draw})())" in result.code
+    assert _verdict(source, result.code, tmp_path) == "equivalent"
+    unwrapped = result.code.replace(f"tf.function(lambda: {draw})()", draw)
+    assert _verdict(source, unwrapped, tmp_path) == "different"
+
+
 def test_seeded_draws_of_a_function_called_twice_each_start_over(tmp_path: Path) -> None:
     source = (
         "import tensorflow as tf\n\n\ndef weight(shape):\n    return tf.Variable(tf.truncated_normal(shape, seed=3))\n\n\n"
         "w1 = weight([2, 3])\nw2 = weight([3, 1])\nx = tf.placeholder(tf.float32, [None, 2])\n"
         "y = tf.matmul(tf.matmul(x, w1), w2)\nwith tf.Session() as sess:\n"
         "    sess.run(tf.global_variables_initializer())\n    print(sess.run(y, feed_dict={x: [[0.7, 0.5]]}))\n")
-    result = rewrite_source(source)
-    assert result.level == "idiomatic", result.findings
-    assert "tf.Variable(tf.function(lambda: tf.random.truncated_normal(shape, seed=3))())" in result.code
-    assert _verdict(source, result.code, tmp_path) == "equivalent"
-    unwrapped = result.code.replace("tf.function(lambda: tf.random.truncated_normal(shape, seed=3))()",
-                                    "tf.random.truncated_normal(shape, seed=3)")
-    assert _verdict(source, unwrapped, tmp_path) == "different"
+    _starts_over(source, "tf.random.truncated_normal(shape, seed=3)", tmp_path)
 
 
 def test_a_seeded_draw_in_a_constructor_starts_over_for_each_object(tmp_path: Path) -> None:
@@ -220,13 +224,7 @@ def test_a_seeded_draw_in_a_constructor_starts_over_for_each_object(tmp_path: Pa
         "online, target = Net(), Net()\nx = tf.placeholder(tf.float32, [None, 2])\n"
         "y = tf.matmul(x, online.w) - tf.matmul(x, target.w)\nwith tf.Session() as sess:\n"
         "    sess.run(tf.global_variables_initializer())\n    print(sess.run(y, feed_dict={x: [[1.0, 2.0]]}))\n")
-    result = rewrite_source(source)
-    assert result.level == "idiomatic", result.findings
-    assert "tf.Variable(tf.function(lambda: tf.random.normal([2, 1], seed=5))())" in result.code
-    assert _verdict(source, result.code, tmp_path) == "equivalent"
-    unwrapped = result.code.replace("tf.function(lambda: tf.random.normal([2, 1], seed=5))()",
-                                    "tf.random.normal([2, 1], seed=5)")
-    assert _verdict(source, unwrapped, tmp_path) == "different"
+    _starts_over(source, "tf.random.normal([2, 1], seed=5)", tmp_path)
 
 
 def test_eager_draws_sharing_an_op_seed_in_a_class_constructor_each_start_over(tmp_path: Path) -> None:
