@@ -186,6 +186,19 @@ def forget_lines() -> None:
     _RECORDED.clear()
 
 
+class LineKeeping(cst.CSTTransformer):
+    """A transformer whose rebuilt nodes report at the line of the node each replaces
+    (``self.lines``, the rewrite's line map, set by the subclass)."""
+
+    lines: dict[int, int]
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
+        result = super().on_leave(original_node, updated_node)
+        if isinstance(result, cst.CSTNode) and result is not original_node and id(original_node) in self.lines:
+            record_line(self.lines, result, self.lines[id(original_node)])
+        return result
+
+
 def copy_lines(old: cst.CSTNode, new: cst.CSTNode, lines: dict[int, int]) -> None:
     """Give a rebuilt tree the source lines of the tree it replaces, node by node; children
     the rebuild added (an argument appended to a call) take their parent's line."""

@@ -172,7 +172,7 @@ class _Collect(cst.CSTVisitor):
                 self.session_args.add(id(arg))
 
 
-class Strip(cst.CSTTransformer):
+class Strip(cg.LineKeeping):
     """Drops the given statements and call arguments (a configuration's, a run's tracing),
     keeping their comments and the lines of what stays."""
 
@@ -180,12 +180,6 @@ class Strip(cst.CSTTransformer):
         self.statements, self.args, self.lines = statements, args, lines
         self.move_comments = move_comments
         self.comments: list[cst.EmptyLine] = []
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
-        result = super().on_leave(original_node, updated_node)
-        if isinstance(result, cst.CSTNode) and result is not original_node and id(original_node) in self.lines:
-            self.lines[id(result)] = self.lines[id(original_node)]
-        return result
 
     def _body(self, body: tuple[cst.BaseStatement, ...], originals: tuple) -> tuple[list[cst.BaseStatement], list]:
         """The statements kept, and the comments of dropped ones with no statement after them."""

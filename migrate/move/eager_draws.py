@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..codegen import code
+from ..codegen import LineKeeping, code
 from ..graph import call_args
 from ..op_seeds import RANDOM_OPS
 from ..rules.control_flow import is_tf_function
@@ -117,18 +117,12 @@ class _Draws(_EagerCode):
             self.found.append((_KERNELS.get(path, path), code(seed), node, where))
 
 
-class _Redraw(cst.CSTTransformer):
+class _Redraw(LineKeeping):
     """Each call of `calls` drawn in a function of its own; every rebuilt node keeps its line."""
 
     def __init__(self, calls: set[int], lines: dict[int, int]) -> None:
         self.calls = calls
         self.lines = lines
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
-        result = super().on_leave(original_node, updated_node)
-        if isinstance(result, cst.CSTNode) and id(original_node) in self.lines:
-            self.lines[id(result)] = self.lines[id(original_node)]
-        return result
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if id(original_node) not in self.calls:

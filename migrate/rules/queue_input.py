@@ -39,7 +39,7 @@ from itertools import dropwhile
 import libcst as cst
 
 from ..api_table import QUEUE_INPUTS
-from ..codegen import code, record_line
+from ..codegen import LineKeeping, code, record_line
 from ..graph import names_read
 from ..imports import Aliases
 from ..report import Finding
@@ -305,20 +305,13 @@ def _runners(module: cst.Module, aliases: Aliases) -> _Runners:
     return found
 
 
-class _Rewrite(cst.CSTTransformer):
+class _Rewrite(LineKeeping):
     """Pipelines in place of their batches, queue-runner statements gone."""
 
     def __init__(self, emitted: dict[int, list[cst.BaseStatement]], removed: set[int], stops: set[int],
                  lines: dict[int, int]) -> None:
         self.emitted, self.removed, self.stops, self.lines = emitted, removed, stops, lines
         self.defined = {id(s) for made in emitted.values() for s in made if isinstance(s, cst.FunctionDef)}
-
-    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):  # type: ignore[override]
-        """Each rebuilt node reports at the line of the node it replaces."""
-        result = super().on_leave(original, updated)
-        if isinstance(result, cst.CSTNode) and result is not original and id(original) in self.lines:
-            record_line(self.lines, result, self.lines[id(original)])
-        return result
 
     def leave_If(self, original: cst.If, updated: cst.If):
         """`if coord.should_stop(): break` goes with the coordinator."""
