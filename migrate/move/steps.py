@@ -97,16 +97,20 @@ def deferred_run(move: MoveState, fetch: cst.BaseExpression) -> bool:
             and bound[0].value.func.value in move.update_factories)
 
 
-def _container_part(move: MoveState, fetch: cst.BaseExpression) -> str | None:
-    """"item" for one item of a name bound to a list or dict of variables, "slice" for a slice
-    of such a list; else None."""
-    if not (isinstance(fetch, cst.Subscript) and isinstance(fetch.value, cst.Name) and len(fetch.slice) == 1):
-        return None
-    held = move.scope.lookup(fetch.value.value)
+def _variables_fetched(move: MoveState, fetch: cst.BaseExpression) -> str | None:
+    """What a fetch of a name bound to a list or dict of variables reads: the whole "list" or
+    "dict", a slice of the list (a "list"), or one "item"; None for any other fetch."""
+    part = fetch if isinstance(fetch, cst.Subscript) and len(fetch.slice) == 1 else None
+    name = part.value if part is not None else fetch
+    held = move.scope.lookup(name.value) if isinstance(name, cst.Name) else None
     container = held.info.get("container") if held is not None and held.kind == "variable" else None
-    if isinstance(fetch.slice[0].slice, cst.Index):
-        return "item" if container in ("dict", "list") else None
-    return "slice" if container == "list" else None
+    if container not in ("dict", "list"):
+        return None
+    if part is None:
+        return container
+    if isinstance(part.slice[0].slice, cst.Index):
+        return "item"
+    return "list" if container == "list" else None  # a slice of a list
 
 
 def call_for(
@@ -161,16 +165,13 @@ def call_for(
             if key_node is None or key_node.kind != "placeholder":
                 raise Unsupported(SESSION_RULE.id, move.line(site), f"feeding {element.key.value}, which is not a placeholder")
             feeds[element.key.value] = element.value
-    held = move.scope.lookup(fetch.value) if isinstance(fetch, cst.Name) else None
-    if held is not None and held.kind == "variable" and held.info.get("container") in ("dict", "list"):
-        move.fixed(SESSION_RULE.id, site, "variables read with .numpy()")
+    fetched = _variables_fetched(move, fetch)  # `ws`, `ws[:2]`, `ws[1]` of a list of variables
+    if fetched is not None:
+        move.fixed(SESSION_RULE.id, site, "variable read with .numpy()" if fetched == "item" else "variables read with .numpy()")
         name = code(fetch)
-        read = {"dict": f"{{k: v.numpy() for k, v in {name}.items()}}", "list": f"[v.numpy() for v in {name}]"}
-        return cst.parse_expression(read[str(held.info["container"])])
-    part = _container_part(move, fetch)  # `noise[1]`, `noise[:2]` of a list of variables
-    if part is not None:
-        move.fixed(SESSION_RULE.id, site, "variable read with .numpy()" if part == "item" else "variables read with .numpy()")
-        return cst.parse_expression(f"{code(fetch)}.numpy()" if part == "item" else f"[v.numpy() for v in {code(fetch)}]")
+        read = {"dict": f"{{k: v.numpy() for k, v in {name}.items()}}", "list": f"[v.numpy() for v in {name}]",
+                "item": f"{name}.numpy()"}
+        return cst.parse_expression(read[fetched])
     leaves = cg.leaves(fetch)
     if leaves is not None and leaves and all(
         (n := move.scope.lookup(leaf)) is not None and n.kind == "variable"
