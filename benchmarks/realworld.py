@@ -93,7 +93,6 @@ class FileOutcome:
     verdict_reason: str = ""  # why, for a verdict other than equivalent
     tf_run: str = ""
     tf_error: str = ""  # the last line a failed run printed
-    tf1_error: str = ""  # the last line the original printed, failing on the TF1 referee
     code: bytes | None = None
 
 
@@ -260,14 +259,14 @@ def run_on_tf(python: str, repo: Path, outcomes: list[FileOutcome], timeout: flo
             finally:
                 target.write_bytes(original)
             if out.tf_error and tf1_python:
-                _, out.tf1_error = _run(tf1_python, AS_TF1, target, env, timeout)
-                if out.tf1_error == out.tf_error and "tensorflow" not in out.tf_error.lower():
+                _, original_error = _run(tf1_python, AS_TF1, target, env, timeout)
+                if original_error == out.tf_error and "tensorflow" not in out.tf_error.lower():
                     out.tf_run = AS_ORIGINAL
 
 
 def _run(python: str, runner: str, target: Path, env: dict[str, str], timeout: float) -> tuple[str, str]:
-    """How the script ends under ``runner`` (in a fresh copy of its folder's files), and the
-    last line it printed when it failed."""
+    """How the script ends under ``runner``, run from its folder, and the last line it printed
+    when it failed."""
     try:
         done = subprocess.run([python, "-c", runner, target.name], check=False, cwd=target.parent, env=env,
                               capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
