@@ -89,6 +89,7 @@ class FileOutcome:
     manual: list[str] = field(default_factory=list)  # what needs a person, where no fallback says why
     script: bool = False
     session_config: bool = False  # builds a ConfigProto / GPUOptions
+    settled: bool = False  # untouched with no finding: TF2 or TF-agnostic code, nothing to change
     verdict: str = ""
     verdict_reason: str = ""  # why, for a verdict other than equivalent
     tf_run: str = ""
@@ -180,6 +181,7 @@ def rewrite_one(repo: str, repo_dir: str, path: str) -> FileOutcome:
         out.error = f"{type(error).__name__}: {error}"[:200]
         return out
     out.level = result.level
+    out.settled = result.level == "untouched" and not result.findings
     out.reasons = fallback_reasons(result.findings, result.level)
     out.manual = manual_notes(result.findings)
     code = result.code if isinstance(result.code, bytes) else result.code.encode()
@@ -201,6 +203,7 @@ def programs_of(repo: str, repo_dir: str) -> list[FileOutcome]:
     found = []
     for path, outcome in outcomes.items():
         out = FileOutcome(repo, str(path), level=outcome.level, code=outcome.code.encode())
+        out.settled = outcome.level == "untouched" and not outcome.findings
         out.reasons = fallback_reasons(outcome.findings, outcome.level)
         out.manual = manual_notes(outcome.findings)
         found.append(out)
@@ -325,6 +328,10 @@ def report(outcomes: list[FileOutcome], repos: list[str], checked: list[FileOutc
             f"| {pct(levels['untouched'], n)} | {pct(levels['failed'], n)} "
             f"| {sum(o.crash for o in rows)} | {sum(o.unparseable for o in rows)} | {len(scripts)} "
             f"| {pct(sum(o.level == 'idiomatic' for o in scripts), len(scripts))} |")
+    settled = sum(o.settled for o in outcomes)
+    idiomatic = sum(o.level == "idiomatic" for o in outcomes)
+    lines += ["", (f"Untouched with no finding (TF2 or TF-agnostic code, nothing to change): {settled}; "
+                   f"idiomatic among the other files: {pct(idiomatic, len(outcomes) - settled)}.")]
     configs = [o for o in outcomes if o.session_config]
     lines += ["", (f"Files building a session config (`ConfigProto`/`GPUOptions`): {len(configs)}, "
               f"idiomatic {pct(sum(o.level == 'idiomatic' for o in configs), len(configs))}.")]
@@ -399,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
         if o.path in together:
             found = together[o.path]
             o.level, o.reasons, o.manual, o.code = found.level, found.reasons, found.manual, found.code
+            o.settled = found.settled
     rewrite_wall = time.perf_counter() - start
     checked = sample([o for o in outcomes if o.script], args.sample)
     if args.verify:
