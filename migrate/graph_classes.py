@@ -68,6 +68,7 @@ class GraphClass:
     # structure it returns, and the positions of the fetch it returns (None: all of them)
     runs: dict[str, ExternalStep] = field(default_factory=dict)
     savers: set[str] = field(default_factory=set)  # attributes holding a Saver (now a Checkpoint)
+    summaries: bool = False  # makes summary ops (which a `merge_all()` outside it fetches)
 
 
 def _attributes(fetch: str, prefix: str) -> str:
@@ -100,6 +101,9 @@ class ExternalStep:
     structure: str
     kept: list[int] | None = None
 
+
+#: The attribute an instance's merged summaries are fetched as, in its class's step.
+SUMMARIES = "tfmigrate__summaries"
 
 #: The method holding the class's run sites found outside it, while the class is converted.
 EXTERNAL = "tfmigrate__external_runs"
@@ -137,6 +141,8 @@ def convert_class(
     members = list(cls.body.body)  # type: ignore[union-attr]
     if external:
         runs = "".join(f"    {_external_statement(run)}\n" for run in external)
+        if any(SUMMARIES in run.fetch for run in external):  # what `merge_all()` gave the runs
+            runs = f"    self.{SUMMARIES} = tf.summary.merge_all()\n{runs}"
         members.append(cst.parse_statement(f"def {EXTERNAL}(self):\n{runs}"))
     init, classes, converted = _shared_models(cls, init, move, lines)
     init, block_classes = _scope_blocks(cls, init, move, lines)
@@ -197,12 +203,13 @@ def convert_class(
     )))
     info.savers = {n[len(PREFIX):] for node in move.scope.nodes if node.kind == "saver"
                    for n in node.names if n.startswith(PREFIX)}
+    info.summaries = any(node.kind == "summary" and not node.info["merge"] for node in move.scope.nodes)
     for run in external:
         kept = _kept(move, run)
         fetched = _attributes(run.fetch, PREFIX)
         returned = fetched if kept is None else _returned(fetched, kept)
         step = move.functions.get(f"{fetched} -> {returned}")
-        if step is None or step.returns_structure not in ("single", "list", "nested", "nested_with_none", "none"):
+        if step is None or step.returns_structure not in ("single", "list", "dict", "nested", "nested_with_none", "none"):
             continue  # a variable read, or a fetch the module's run site reports on
         params = [p.name.removeprefix(PREFIX) for p in step.params]
         info.runs[run.key] = ExternalStep(run, step.name.removeprefix(PREFIX), params, step.returns_structure, kept)

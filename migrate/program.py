@@ -417,12 +417,13 @@ def _runs_by_owner(node: cst.CSTNode) -> dict[str, list[tuple[int, cst.Call]]]:
     attributes they fetch (`inst` of `sess.run([inst.a, inst.b])`, `self.inst` of
     `self.sess.run(self.inst.a)`)."""
     index: dict[str, list[tuple[int, cst.Call]]] = {}
+    merges = run_sites.merged_summary_names(node)  # type: ignore[arg-type]
     for number, call in enumerate(calls_by_callee(node).get(".run", [])):
         if not call.args or call.args[0].keyword is not None:
             continue
         fetch = call.args[0].value
         elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
-        owners = {run_sites.instance_owner(e) for e in elements}
+        owners = {run_sites.instance_owner(e) for e in elements if not (isinstance(e, cst.Name) and e.value in merges)}
         if len(owners) == 1 and None not in owners:
             index.setdefault(owners.pop(), []).append((number, call))  # type: ignore[arg-type]
     return index
@@ -438,7 +439,7 @@ def outside_runs(module: cst.Module, classes: set[str]) -> dict[str, list[Extern
         made = instances.get(cls, set())
         found: list[ExternalRun] = []
         for _, call in sorted((p for i in made for p in runs.get(i, [])), key=lambda p: p[0]):
-            site = run_sites.instance_run(call, made, targets.get(id(call)))
+            site = run_sites.instance_run(call, made, targets.get(id(call)), run_sites.merged_summary_names(module))
             if site is not None and site not in found:
                 found.append(site)
         if found:

@@ -680,22 +680,29 @@ def rewrite_group(
     return outcomes
 
 
-def outside_runs(groups: list[Group]) -> dict[str, list[ExternalRun]]:
-    """By class of a module, the run sites on its instances in every importer (in path order):
+def outside_runs(groups: list[Group]) -> dict[tuple[Path, str], list[ExternalRun]]:
+    """By module and class, the run sites on its instances in every importer (in path order):
     a class several scripts run (train.py its train op, predict.py its prediction) then gets
-    the same steps, and so the same code, in each script's program."""
-    classes = {s.name for g in groups for m in g.modules for s in m.tree.body if isinstance(s, ast.ClassDef)}
-    found: dict[str, list[ExternalRun]] = {}
+    the same steps, and so the same code, in each script's program. A class of the same name
+    in another module (v1/model.py, v2/model.py) is another class."""
+    found: dict[tuple[Path, str], list[ExternalRun]] = {}
     for group in sorted(groups, key=lambda g: g.importer.path):
         by_path = {m.path: m for m in group.modules}
+        defined = {s.name: m.path for m in group.modules for s in m.tree.body if isinstance(s, ast.ClassDef)}
         try:
             module = cst.parse_module("\n".join(_unqualified(group.importer, by_path)))
         except (Refused, cst.ParserSyntaxError):
             continue  # the group is refused when it is combined
-        for cls, sites in program.outside_runs(module, classes).items():
-            known = found.setdefault(cls, [])
+        for cls, sites in program.outside_runs(module, set(defined)).items():
+            known = found.setdefault((defined[cls], cls), [])
             known += [site for site in sites if site not in known]
     return found
+
+
+def _runs_of(group: Group, runs: dict[tuple[Path, str], list[ExternalRun]]) -> dict[str, list[ExternalRun]]:
+    """The run sites on instances of the classes of the group's modules, by class."""
+    paths = {m.path for m in group.modules}
+    return {cls: sites for (path, cls), sites in runs.items() if path in paths}
 
 
 def _library(file: _File, config: RewriteConfig) -> Outcome | None:
@@ -724,7 +731,7 @@ def rewrite_tree(sources: dict[Path, bytes], config: RewriteConfig) -> tuple[dic
     why: dict[Path, str] = {}
     for group in groups:
         try:
-            done[group.importer.path] = rewrite_group(group, config, runs, length)
+            done[group.importer.path] = rewrite_group(group, config, _runs_of(group, runs), length)
         except Refused as error:
             why[group.importer.path] = str(error)
     users: dict[Path, list[Path]] = {}

@@ -20,7 +20,16 @@ from ..rules.saver import RULE as SAVER_RULE
 from ..rules.session import RULE as SESSION_RULE
 from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..walk import transform, walk
-from . import classify, eager_values, reinitialization, run_sites, savers, steps, summary_ops
+from . import (
+    classify,
+    driver_summaries,
+    eager_values,
+    reinitialization,
+    run_sites,
+    savers,
+    steps,
+    summary_ops,
+)
 from .state import TRAIN_METHODS, MoveState, assigns_by_name, bound_names, rebound_by_driver
 
 
@@ -74,6 +83,11 @@ def _emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Bas
         def leave_SimpleStatementLine(
             self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
         ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+            if id(original) in registered:
+                replaced = driver_summaries.emitted(move, registered[id(original)], original)
+                if replaced is None:
+                    return self._remove(original)
+                return replaced.with_changes(leading_lines=updated.leading_lines)
             if id(original) in lookups:
                 move.fixed(SESSION_RULE.id, original, "default session lookup removed: its runs are step calls")
                 return self._remove(original)
@@ -164,13 +178,15 @@ def _emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Bas
 
     session_withs = run_sites.session_with_ids(move, stmt)
     lookups = run_sites.default_session_lookups(move, stmt)
+    registered = driver_summaries.register(move, stmt)
     eager_locals = eager_local_names(move, stmt)
     keyed = feed_vars.record(stmt, move.feeds, partial(classify.is_placeholder, move))
-    reads = find_reads(stmt, move.scope, move.aliases, driver_allowed(move, stmt, keyed), bound_names(stmt))
-    check_driver_refs(move, stmt, keyed, reads)
+    emitted_reads = driver_summaries.read_names(registered)
+    reads = find_reads(stmt, move.scope, move.aliases, driver_allowed(move, stmt, keyed) | emitted_reads, bound_names(stmt))
+    check_driver_refs(move, stmt, keyed, reads, emitted_reads)
     record_driver_bindings(move, stmt)
     eager_values.report_shown(move, reads)
-    if not keyed and not reads.rewrites and not session_withs and not lookups and not any(
+    if not keyed and not registered and not reads.rewrites and not session_withs and not lookups and not any(
         run_sites.run_site(move, c) or run_sites.is_noop_session_call(move, c) or savers.saver_call(move, c)
         or run_sites.session_arguments(move, c) or summary_ops.summary_write(move, c)
         for c in calls_in(stmt)
@@ -273,11 +289,13 @@ def eager_local_names(move: MoveState, stmt: cst.BaseStatement) -> frozenset[str
     )
 
 
-def check_driver_refs(move: MoveState, stmt: cst.BaseStatement, keyed: dict[int, list[str]], reads: Reads) -> None:
+def check_driver_refs(
+    move: MoveState, stmt: cst.BaseStatement, keyed: dict[int, list[str]], reads: Reads, emitted: set[int],
+) -> None:
     """Tensors may be read outside a run only through run sites or as eager reads; anything
     else is unmodelled. Names a statement binds (`_, loss_value = ...`) are not reads; feed
-    keys become strings."""
-    allowed = driver_allowed(move, stmt, keyed) | set(reads.tensors)
+    keys become strings; `emitted` are read by statements rewritten whole."""
+    allowed = driver_allowed(move, stmt, keyed) | set(reads.tensors) | emitted
     for call in calls_in(stmt):
         func = call.func
         if (isinstance(func, cst.Attribute) and func.attr.value in TRAIN_METHODS

@@ -18,7 +18,7 @@ from ..graph import (
     names_read,
     valueless,
 )
-from ..graph_classes import ExternalRun, ExternalStep
+from ..graph_classes import SUMMARIES, ExternalRun, ExternalStep
 from ..op_seeds import is_random, uncounted
 from ..report import Unsupported
 from ..rules.assign import ASSIGN_CALLS
@@ -54,7 +54,7 @@ def unpacked_ops(move: MoveState, assign: cst.Assign) -> tuple[list[int], cst.Ba
     site = run_site(move, assign.value)
     if site is None or not isinstance(target, (cst.Tuple, cst.List)):
         return None
-    outside = instance_run(assign.value, set(move.graph_instances), target)
+    outside = instance_run(assign.value, set(move.graph_instances), target, merged_summary_names(move.module))
     if outside is not None:
         step = instance_step_of(move, outside, assign.value)
         return None if step is None or step.kept is None else (step.kept, _kept_target(target, step.kept))
@@ -84,9 +84,7 @@ def _kept_target(target: cst.Tuple | cst.List, keep: list[int]) -> cst.BaseAssig
 def instance_step_of(move: MoveState, run: ExternalRun, site: cst.Call, keep: list[int] | None = None) -> ExternalStep | None:
     """The step function the converted class of the site's instance made for it (`keep`: the
     one returning just those positions, made for a site unpacking its ops into `_`)."""
-    fetch = site.args[0].value
-    first = fetch.elements[0].value if isinstance(fetch, (cst.List, cst.Tuple)) else fetch  # type: ignore[attr-defined]
-    owner = instance_owner(first)
+    owner = instance_owner(site_receiver(move, site))
     if owner not in move.graph_instances:
         return None
     runs = move.graph_instances[owner].runs
@@ -226,7 +224,7 @@ def runs_graph(move: MoveState, node: cst.CSTNode) -> bool:
         site = run_site(move, call)
         if site is None or is_noop_session_call(move, call):
             continue
-        if instance_run(call, set(move.graph_instances)) is not None:
+        if instance_run(call, set(move.graph_instances), merges=merged_summary_names(move.module)) is not None:
             return True  # a converted class's step: what it runs is the class's
         roots = move.scope.deps_of(site[0])
         if not roots or any(_writes(move, n) for n in [*roots, *backward_slice(roots)[0]]):
@@ -387,6 +385,15 @@ def feed_of(call: cst.Call) -> cst.BaseExpression | None:
     return args.get("feed_dict")
 
 
+def site_receiver(move: MoveState, site: cst.Call) -> cst.BaseExpression:
+    """The first attribute an instance's run site fetches (`net.train` of `[merged, net.train]`)."""
+    fetch = site.args[0].value
+    if not isinstance(fetch, (cst.List, cst.Tuple)):
+        return fetch
+    merges = merged_summary_names(move.module)
+    return next(e.value for e in fetch.elements if not (isinstance(e.value, cst.Name) and e.value.value in merges))
+
+
 def instance_owner(expr: cst.BaseExpression) -> str | None:
     """The instance an attribute belongs to: `inst` of `inst.a`, `self.inst` of
     `self.inst.a` (a driver class holding the model it runs); None for anything else."""
@@ -400,12 +407,28 @@ def instance_owner(expr: cst.BaseExpression) -> str | None:
     return None
 
 
+def merged_summary_names(module: cst.Module) -> frozenset[str]:
+    """Names bound to `tf.summary.merge_all()` anywhere in the module. A run fetching one
+    beside an instance's attributes (`sess.run([net.train, merged], ...)`) fetches the
+    summaries the instance's class made: the class's step returns them too."""
+    def found(node: cst.CSTNode) -> frozenset[str]:
+        return frozenset(
+            t.target.value for n in walk(node) if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call)
+            and not n.value.args and code(n.value.func).endswith("summary.merge_all")
+            for t in n.targets if isinstance(t.target, cst.Name)
+        )
+
+    return memoised_walk("merged summaries", module, found)
+
+
 def instance_run(
     call: cst.Call, instances: set[str], target: cst.BaseAssignTargetExpression | None = None,
+    merges: frozenset[str] = frozenset(),
 ) -> ExternalRun | None:
     """`<session>.run(inst.attr, {inst.ph: value, ...})` on one of `instances` (`[a, b]` for a
-    list of its attributes), with the positions `target` (what the result is assigned to)
-    unpacks into `_`; None for any other call."""
+    list of its attributes, a name of `merges` among them for the instance's summaries), with
+    the positions `target` (what the result is assigned to) unpacks into `_`; None for any
+    other call."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value == "run" and call.args):
         return None
@@ -413,11 +436,12 @@ def instance_run(
     if call.args[0].keyword is not None:
         return None
     elements = [e.value for e in fetch.elements] if isinstance(fetch, (cst.List, cst.Tuple)) and fetch.elements else [fetch]
-    owners = {instance_owner(e) for e in elements}
-    if len(owners) != 1 or not owners <= instances:
+    merged = [isinstance(e, cst.Name) and e.value in merges for e in elements]
+    owners = {instance_owner(e) for e, m in zip(elements, merged, strict=True) if not m}
+    if len(owners) != 1 or not owners <= instances or sum(merged) > 1:
         return None
     owner = owners.pop()
-    attrs = ", ".join(e.attr.value for e in elements)  # type: ignore[attr-defined]
+    attrs = ", ".join(SUMMARIES if m else e.attr.value for e, m in zip(elements, merged, strict=True))  # type: ignore[attr-defined]
     fetched = {cst.List: f"[{attrs}]", cst.Tuple: f"({attrs},)"}.get(type(fetch), attrs)  # type: ignore[call-overload]
     feed = feed_of(call)
     fed: list[str] = []

@@ -14,6 +14,7 @@ from ..codegen import code
 from ..global_steps import LOOKUPS as GLOBAL_STEP_LOOKUPS
 from ..graph import INSIDE, Node, backward_slice, calls_in, memoised_walk, names_read, valueless
 from ..graph_classes import PREFIX as SELF_PREFIX
+from ..graph_classes import SUMMARIES
 from ..imports import Aliases
 from ..model_flags import FlagScan
 from ..op_seeds import is_random, uncounted
@@ -23,6 +24,7 @@ from ..rules.assign import RULE as ASSIGN_RULE
 from ..rules.gradients import RULE as GRADIENTS_RULE
 from ..rules.optimizers import RULE as OPTIMIZER_RULE
 from ..rules.session import RULE as SESSION_RULE
+from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..step_names import step_base, update_base
 from ..walk import walk
 from . import contexts, moving_averages, optimizer_objects, run_sites, seeding, summary_ops
@@ -278,19 +280,32 @@ def step_key(move: MoveState, text: str, roots: list[Node]) -> str:
 def instance_step(move: MoveState, site: cst.Call, keep: list[int] | None = None) -> cst.BaseExpression | None:
     """`sess.run(inst.t, {inst.x: v})` → `inst.t(v).numpy()`: the step function the
     converted class made for this run site (`keep`: the positions an unpacking keeps)."""
-    run = run_sites.instance_run(site, set(move.graph_instances))
+    run = run_sites.instance_run(site, set(move.graph_instances), merges=run_sites.merged_summary_names(move.module))
     if run is None:
         return None
     step = run_sites.instance_step_of(move, run, site, keep)
     if step is None:
         return None
-    fetch = site.args[0].value
-    first = fetch.elements[0].value if isinstance(fetch, (cst.List, cst.Tuple)) else fetch  # type: ignore[attr-defined]
-    receiver = code(first.value)  # type: ignore[attr-defined]
+    if SUMMARIES in run.fetch:
+        _check_instance_summaries(move, site)
+    receiver = code(run_sites.site_receiver(move, site).value)  # type: ignore[attr-defined]
     feed = run_sites.feed_of(site)
     feeds = {code(e.key.attr): code(e.value) for e in feed.elements} if feed is not None else {}  # type: ignore[union-attr]
     call = f"{receiver}.{step.name}({', '.join(feeds[p] for p in step.params)})"
     return cst.parse_expression(call if step.structure == "none" else cg.convert_result(call, step.structure))
+
+
+def _check_instance_summaries(move: MoveState, site: cst.Call) -> None:
+    """A `merge_all()` fetched beside an instance's attributes is that instance's summaries
+    only when no other code made summaries: not this scope, another class, or a second
+    instance of the class (TF1's merge held them all)."""
+    owner = run_sites.instance_owner(run_sites.site_receiver(move, site))
+    classes = {cls.name for cls in move.graph_instances.values() if cls.summaries}
+    made = sum(cls.name in classes for cls in move.graph_instances.values())
+    own = any(n.kind == "summary" and not n.info["merge"] for n in move.scope.nodes)
+    if own or len(classes) != 1 or made != 1 or not move.graph_instances[owner].summaries:  # type: ignore[index]
+        raise Unsupported(SUMMARIES_RULE.id, move.line(site), "merge_all() fetched with a model's tensors where "
+                          "other code makes summaries too")
 
 
 def instance_variable(move: MoveState, expr: cst.BaseExpression) -> bool:
@@ -364,7 +379,8 @@ def make_function(
             continue
         values = summary_ops.summary_dict(move, node, read=True)
         if values != summary_ops.summary_dict(move, node):
-            snapshots[leaf] = move.fresh(f"{leaf}_values")
+            base = "summaries" if leaf == SELF_PREFIX + SUMMARIES else leaf.removeprefix(SELF_PREFIX)
+            snapshots[leaf] = move.fresh(f"{base}_values")
             forward_stmts.append(cst.parse_statement(f"{snapshots[leaf]} = {values}\n"))
     forward_stmts += recorded_targets(move, grad_nodes)
     persistent = len(tape_calls) > 1

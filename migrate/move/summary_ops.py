@@ -112,6 +112,9 @@ def summary_loop(move: MoveState, stmt: cst.BaseStatement) -> tuple[SummaryLoop,
 def summary_dict(move: MoveState, node: Node, read: bool = False) -> str:
     """What a fetched summary returns: its tensors by tag (by TF2 op, then tag, when the
     program writes summaries of several kinds); `read`: variables read by tf.identity."""
+    if node.info.get("foreign"):
+        raise Unsupported(SUMMARIES_RULE.id, move.line(node.stmt), f"{node.name}: merge_all() of summaries "
+                          "made by code the step does not hold")
     entries: list[SummaryEntry] = node.info["entries"]  # type: ignore[assignment]
     kinds = [op for op in dict.fromkeys(SUMMARY_OPS.values()) if op in move.summary_kinds]
     variable = partial(is_variable, move) if read else None

@@ -154,13 +154,26 @@ def test_a_class_two_scripts_run_differently_gets_the_steps_of_both_in_each_prog
     sources = {Path("/src") / p.name: p.read_bytes() for p in tree.glob("*.py")}
     runs = programs.outside_runs(plan(sources))
     # by path: predict.py's prediction first, then train.py's runs (its `_` unpacking kept)
-    assert [(r.fetch, r.fed, r.discarded) for r in runs["Network"]] == [
+    assert [(r.fetch, r.fed, r.discarded) for r in runs[Path("/src/model.py"), "Network"]] == [
         ("y", ("x",), ()), ("global_step", (), ()), ("[train, loss]", ("x", "label"), (0,)),
         ("accuracy", ("x", "label"), ())]
     outcomes, refused = rewrite_tree(sources, RewriteConfig())
     assert refused == {}
     model = outcomes[Path("/src/model.py")].code
     assert "def compute_y(x):" in model and "def train_step(x, label):" in model
+
+
+def test_a_class_of_the_same_name_in_another_folder_gets_only_its_own_importers_runs() -> None:
+    """v1/model.py and v3/model.py both define Network; v3's trainer fetches its summaries."""
+    trees = Path(__file__).resolve().parents[2] / "fixtures" / "trees"
+    sources = {Path("/src/v1") / p.name: p.read_bytes() for p in (trees / "trainer_class_module" / "before").glob("*.py")}
+    sources |= {Path("/src/v3") / p.name: p.read_bytes() for p in (trees / "trainer_class_summaries" / "before").glob("*.py")}
+    runs = programs.outside_runs(plan(sources))
+    assert all("tfmigrate__summaries" not in r.fetch for r in runs[Path("/src/v1/model.py"), "Network"])
+    assert any("tfmigrate__summaries" in r.fetch for r in runs[Path("/src/v3/model.py"), "Network"])
+    outcomes, refused = rewrite_tree(sources, RewriteConfig())
+    assert refused == {}
+    assert all(o.level == "idiomatic" for o in outcomes.values())
 
 
 NOTEBOOK_TREE = TREE.parents[1] / "notebook_importer" / "before"
