@@ -165,6 +165,8 @@ def kind_of(move: MoveState, value: cst.BaseExpression, deps: list[Node], item: 
     path = move.aliases.resolve(value.func)
     if path in SESSION_CALLS:
         return "session", {}
+    if path == "train.Coordinator":
+        return "object", {}  # a plain object TF2 keeps: without queue runners it only keeps a stop flag
     if path == "Graph" and not value.args:
         return "graph", {}
     data = data_kind(move, value, path, item)

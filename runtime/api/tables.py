@@ -8,6 +8,7 @@ from runtime import checkpoint as CK
 from runtime import compat_v1 as V1
 from runtime import contrib_layers as CL
 from runtime import control_flow as CF
+from runtime import coordinator as COORD
 from runtime import data as DATA
 from runtime import device_config as DC
 from runtime import dtypes as D
@@ -189,9 +190,11 @@ TRAIN_V1 = {"GradientDescentOptimizer": O1.GradientDescentOptimizer, "MomentumOp
             "RMSPropOptimizer": O1.RMSPropOptimizer, "AdadeltaOptimizer": O1.AdadeltaOptimizer,
             "Optimizer": O1.Optimizer, "get_or_create_global_step": O1.get_or_create_global_step,
             "get_global_step": O1.get_global_step, "create_global_step": O1.get_or_create_global_step}
-TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1 | {"ExponentialMovingAverage": MA.ExponentialMovingAverage}
+TRAIN_V1 |= CK.TRAIN_V1 | LR.TRAIN_V1 | {"ExponentialMovingAverage": MA.ExponentialMovingAverage,
+                                         "Coordinator": COORD.Coordinator}
 TRAIN_V2 = {k: v for k, v in CK.TRAIN_COMMON.items() if k not in ("checkpoint_exists", "update_checkpoint_state")}
 TRAIN_V2["ExponentialMovingAverage"] = MA.ExponentialMovingAverage
+TRAIN_V2["Coordinator"] = COORD.Coordinator
 LAYERS_V1 = {"dense": L1.dense, "conv2d": L1.conv2d, "conv2d_transpose": L1.conv2d_transpose,
              "batch_normalization": L1.batch_normalization, "max_pooling2d": L1.max_pooling2d,
              "average_pooling2d": L1.average_pooling2d, "dropout": L1.dropout, "flatten": L1.flatten,

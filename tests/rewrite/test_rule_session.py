@@ -1,11 +1,13 @@
 """TF102: run sites → tf.function steps with placeholder arguments."""
 
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
+from runtime.verdict import Options, verify_sources
 
 
 def test_placeholder_becomes_argument_with_signature() -> None:
@@ -893,3 +895,37 @@ def test_a_fetch_of_one_variable_of_a_list_reads_that_variable() -> None:
     assert result.level == "idiomatic", result.findings
     assert "print(ws[1].numpy())" in result.code
     assert "print([v.numpy() for v in ws[0:2]])" in result.code  # a slice: a list of variables
+
+
+_COORDINATED = """\
+import numpy as np
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable(tf.ones([2, 1]))
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+train_op = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+coord = tf.train.Coordinator()
+try:
+    for step in range(6):
+        if coord.should_stop():
+            break
+        _, l = sess.run([train_op, loss], {x: np.array([[1.0, 2.0]], np.float32)})
+        print(step, l)
+        if step == 3:
+            coord.request_stop()
+finally:
+    coord.request_stop()
+    sess.close()
+"""
+
+
+def test_a_coordinator_without_queue_runners_is_kept_as_tf2s(tmp_path: Path) -> None:
+    """TF 2.21 keeps tf.train.Coordinator: with no threads to stop, it is the loop's stop flag."""
+    result = rewrite_source(_COORDINATED)
+    assert result.level == "idiomatic", result.findings
+    assert "coord = tf.train.Coordinator()" in result.code and "if coord.should_stop():" in result.code
+    assert verify_sources(_COORDINATED, result.code, tmp_path, Options(timeout=120)).status == "equivalent"
+    never_stops = result.code.replace("            coord.request_stop()\n", "            pass\n", 1)
+    assert verify_sources(_COORDINATED, never_stops, tmp_path, Options(timeout=120)).status == "different"
