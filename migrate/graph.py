@@ -227,9 +227,9 @@ def backward_slice(roots: list[Node]) -> tuple[list[Node], list[Node], list[Node
             placeholders.append(node)
             if "iterator" in node.info:
                 continue  # a batch pulled from an iterator: what made the iterator is not an input
-        elif node.kind in INSIDE:
+        elif node.kind in INSIDE and not node.info.get("eager"):
             inside.append(node)
-        else:
+        else:  # persistent objects, and tensors computed eagerly where they stand
             outside.append(node)
         stack.extend(node.deps)
 

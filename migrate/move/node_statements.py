@@ -29,6 +29,18 @@ from .state import Item, MoveState
 CHECKPOINT_SAVER_METHODS = frozenset({"save", "restore"})
 
 
+def _computed_before(move: MoveState, dataset: Node) -> list[cst.BaseStatement]:
+    """The statements of the tensors a dataset is made from, with their comments, back where
+    they stood (a tensor's statement left the top level when it was met), once each."""
+    made = [n for n in dataset.info.get("eager", []) if not n.info.get("eager")]  # type: ignore[attr-defined]
+    for node in made:
+        node.info["eager"] = True
+        move.sliced[id(node)] = None  # computed: no step replays it, none is made for it
+        move.fixed(DATA_RULE.id, node.stmt, f"{', '.join(node.names)}: computed where it stands, before the "
+                   "dataset made from it (TF1 computed it once, as the iterator started)")
+    return [n.stmt for n in made]
+
+
 def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement]:
     stmt = node.stmt
     if not node.info.get("initializable") and any(d.info.get("placeholders") for d in node.deps if d.kind == "dataset"):
@@ -53,7 +65,7 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
     if node.kind == "dataset":
         fed: list[Node] = node.info.get("placeholders", [])  # type: ignore[assignment]
         if not fed:
-            return [stmt]
+            return [*_computed_before(move, node), stmt]
         if len(node.names) != 1:
             raise Unsupported(DATA_RULE.id, move.line(stmt), "a dataset built from placeholders")
         maker = node.info["maker"] = move.fresh(f"make_{node.name}")
