@@ -88,6 +88,44 @@ def _code_cells(notebook: dict[str, Any]) -> list[int]:
     ]
 
 
+class _LogicalLines:
+    """Which lines of a cell start a logical line: a `%` or `!` line inside brackets, a string
+    or after a backslash continues an expression (`print("%d"` then `    % (i, loss))`)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote = ""  # the open triple quote
+        self.joined = False
+
+    def starts(self) -> bool:
+        return not (self.depth or self.quote or self.joined)
+
+    def scan(self, line: str) -> None:
+        """Read a line of Python: its brackets, strings and continuation."""
+        i, quote = 0, self.quote
+        while i < len(line):
+            if quote:
+                if line.startswith(quote, i):
+                    quote, i = "", i + len(quote)
+                    continue
+                i += 2 if line[i] == "\\" else 1
+                continue
+            char = line[i]
+            if char == "#":
+                break
+            if char in "\"'":
+                quote = char * 3 if line.startswith(char * 3, i) else char
+                i += len(quote)
+                continue
+            if char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            i += 1
+        self.quote = quote if len(quote) == 3 else ""  # a one-quote string ends with its line
+        self.joined = line.rstrip().endswith("\\") and not self.quote
+
+
 def to_script(source: bytes) -> tuple[str, list[str]]:
     """The notebook's code cells as one script, and the magic lines it replaced."""
     notebook, _ = _load(source)
@@ -95,12 +133,14 @@ def to_script(source: bytes) -> tuple[str, list[str]]:
     parts: list[str] = []
     for index in _code_cells(notebook):
         lines = []
+        scan = _LogicalLines()
         for line in map(_content, _lines(_cell_text(notebook["cells"][index]))):
-            if _MAGIC.match(line):
+            if scan.starts() and _MAGIC.match(line):
                 indent = line[: len(line) - len(line.lstrip())]
                 lines.append(indent + MAGIC_MARK.format(len(magics)))
                 magics.append(line)
             else:
+                scan.scan(line)
                 lines.append(line)
         parts.append(CELL_MARK.format(index) + "\n" + "".join(f"{line}\n" for line in lines))
     return "".join(parts), magics

@@ -13,7 +13,6 @@ from ..api_table import INITIALIZERS, LAYERS, OPTIMIZERS, QUEUE_INPUTS, REGULARI
 from ..codegen import code
 from ..graph import INSIDE, Node, call_args, calls_in, memoised_walk, names_read, refers_to_tf
 from ..graph_classes import PREFIX as SELF_PREFIX
-from ..op_seeds import is_random
 from ..report import Unsupported
 from ..rules.data import RULE as DATA_RULE
 from ..rules.gradients import GRADIENTS_PARAMS
@@ -29,6 +28,7 @@ from ..variable_factories import DICT, LIST
 from ..variable_layers import regularized_variable
 from . import (
     contexts,
+    dataset_inputs,
     layer_instances,
     moving_averages,
     optimizer_objects,
@@ -337,29 +337,9 @@ def data_kind(move: MoveState, call: cst.Call, path: str | None, item: Item) -> 
             raise Unsupported(DATA_RULE.id, item.line, "a dataset built from placeholders and graph tensors")
         if fed:
             return "dataset", {"placeholders": fed}
-        computed = eager_inputs(move, [n for n in deps if n.kind in INSIDE], item)
-        return "dataset", {"eager": computed} if computed else {}
+        dataset_inputs.check_computed(move, deps, item.line)
+        return "dataset", {}
     return None
-
-
-def eager_inputs(move: MoveState, tensors: list[Node], item: Item) -> list[Node]:
-    """The tensors a dataset is made from (`image = tf.cast(image, tf.string)`), with the
-    tensors they read: TF1 evaluated them once, when the iterator started. They must read
-    no placeholder, variable or random op, so computing them eagerly where they stand gives
-    those values; the steps then read them as values made before."""
-    found: dict[int, Node] = {}
-    stack = list(tensors)
-    while stack:
-        node = stack.pop()
-        if id(node) in found:
-            continue
-        if (node.kind != "tensor" or node.info.get("layer") or node.info.get("rnn") or node.info.get("valueless")
-                or id(node) in move.sliced or any(is_random(c, move.aliases) for c in calls_in(node.value))):
-            raise Unsupported(DATA_RULE.id, item.line, f"a dataset built from {node.name}, a variable, "
-                              "placeholder or random op, or a graph tensor of one")
-        found[id(node)] = node
-        stack.extend(node.deps)
-    return sorted(found.values(), key=lambda n: n.index)
 
 
 def is_dataset(move: MoveState, expr: cst.BaseExpression | None) -> bool:

@@ -22,23 +22,19 @@ from ..rules.session import RULE as SESSION_RULE
 from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..rules.variable_scope import RULE as SCOPE_RULE
 from ..walk import walk
-from . import contexts, layer_instances, moving_averages, optimizer_objects, savers, seeding
+from . import (
+    contexts,
+    dataset_inputs,
+    layer_instances,
+    moving_averages,
+    optimizer_objects,
+    savers,
+    seeding,
+)
 from .state import Item, MoveState
 
 #: The Saver methods a tf.train.Checkpoint takes over (`save` → `write`, `restore` → `read`).
 CHECKPOINT_SAVER_METHODS = frozenset({"save", "restore"})
-
-
-def _computed_before(move: MoveState, dataset: Node) -> list[cst.BaseStatement]:
-    """The statements of the tensors a dataset is made from, with their comments, back where
-    they stood (a tensor's statement left the top level when it was met), once each."""
-    made = [n for n in dataset.info.get("eager", []) if not n.info.get("eager")]  # type: ignore[attr-defined]
-    for node in made:
-        node.info["eager"] = True
-        move.sliced[id(node)] = None  # computed: no step replays it, none is made for it
-        move.fixed(DATA_RULE.id, node.stmt, f"{', '.join(node.names)}: computed where it stands, before the "
-                   "dataset made from it (TF1 computed it once, as the iterator started)")
-    return [n.stmt for n in made]
 
 
 def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement]:
@@ -65,7 +61,7 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
     if node.kind == "dataset":
         fed: list[Node] = node.info.get("placeholders", [])  # type: ignore[assignment]
         if not fed:
-            return [*_computed_before(move, node), stmt]
+            return [stmt]
         if len(node.names) != 1:
             raise Unsupported(DATA_RULE.id, move.line(stmt), "a dataset built from placeholders")
         maker = node.info["maker"] = move.fresh(f"make_{node.name}")
@@ -144,6 +140,10 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
     if node.kind == "updates":
         move.fixed(LAYERS_RULE.id, stmt, f"{node.name} removed: Keras layers update their statistics when called in training")
         return []
+    if node.kind == "tensor" and dataset_inputs.computed_here(move, node):
+        move.fixed(DATA_RULE.id, stmt, f"{', '.join(node.names)}: computed where it stands, as a dataset is made "
+                   "from it (TF1 computed it once, as the iterator started)")
+        return [stmt]
     # Inside nodes leave the top level; some bring an object that is created once. Their
     # random ops keep TF1's op seeds: a seeded stateful op in a tf.function draws on from
     # call to call, as the graph's op did from run to run.

@@ -151,3 +151,15 @@ def test_graph_code_of_an_earlier_cell_moves_into_the_steps_a_later_cell_defines
     assert "tfmigrate" not in "".join(cells)
     script, _ = to_script(result.code)  # type: ignore[arg-type]
     compile(script, "nb", "exec")
+
+
+@pytest.mark.parametrize("lines", [
+    ['print("step %d, loss %g"\n', "      % (1, 0.5))\n"],
+    ["text = '''\n", "%not a magic\n", "'''\n"],
+    ["total = 1 + \\\n", "    2\n", "!echo (\n", "%time x = (\n"],
+])
+def test_a_line_continuing_an_expression_is_no_magic(lines: list[str]) -> None:
+    script, magics = to_script(notebook("".join(lines)))
+    python = [line for line in lines if not line.startswith(("!", "%time"))]
+    assert "".join(python) in script
+    assert magics == [line.rstrip("\n") for line in lines if line.startswith(("!", "%time"))]

@@ -1,11 +1,13 @@
 """TF115: the tensors a dataset is made from are computed where they stand."""
 
+import json
 from pathlib import Path
 
 import pytest
 from helpers import check_transformed
 
 from migrate.api import rewrite_source
+from migrate.notebooks import rewrite_notebook
 from runtime.verdict import Options, verify_sources
 
 CAST_INPUTS = """\
@@ -56,8 +58,8 @@ def test_tensors_a_dataset_is_made_from_stay_where_they_stand(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("made", "why"), [
-    ("image = tf.cast(image, tf.float32) * w", "a dataset built from w, a variable, placeholder or random op"),
-    ("image = tf.cast(image, tf.float32) + tf.random_normal([3])", "a dataset built from image, a variable"),
+    ("image = tf.cast(image, tf.float32) * w", "a dataset built from image, a graph tensor of a variable"),
+    ("image = tf.cast(image, tf.float32) + tf.random_normal([3])", "a dataset built from image, a graph tensor"),
 ])
 def test_a_dataset_made_from_tensors_of_variables_or_draws_keeps_tf1(made: str, why: str) -> None:
     source = CAST_INPUTS.replace("    image = tf.cast(image, tf.float32)\n", f"    {made}\n").replace(
@@ -65,3 +67,20 @@ def test_a_dataset_made_from_tensors_of_variables_or_draws_keeps_tf1(made: str, 
     result = rewrite_source(source)
     assert result.level == "partial"
     assert any(why in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+def _notebook(*cells: str) -> bytes:
+    code = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+             "source": c.splitlines(keepends=True)} for c in cells]
+    return json.dumps({"cells": code, "metadata": {}, "nbformat": 4, "nbformat_minor": 2}).encode()
+
+
+def test_a_tensor_computed_in_an_earlier_cell_stays_in_its_cell() -> None:
+    cells = ("import tensorflow as tf\nfiles = tf.constant(['a', 'b', 'c'])\n",
+             "data = tf.data.Dataset.from_tensor_slices(files).batch(2)\n"
+             "iterator = data.make_one_shot_iterator()\nbatch = iterator.get_next()\n",
+             "with tf.Session() as sess:\n    print(sess.run(batch))\n")
+    result = rewrite_notebook(_notebook(*cells))
+    assert result.level == "idiomatic", result.findings
+    first, second, _ = ("".join(c["source"]) for c in json.loads(result.code)["cells"])
+    assert "files = tf.constant(['a', 'b', 'c'])" in first and "files" not in second.split("from_tensor_slices")[0]
