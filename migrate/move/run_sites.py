@@ -4,6 +4,8 @@ and the session calls that go (initializers, closes, session contexts and argume
 
 from __future__ import annotations
 
+from collections import Counter
+
 import libcst as cst
 
 from ..codegen import code
@@ -26,7 +28,7 @@ from ..rules.data import RULE as DATA_RULE
 from ..rules.session import INIT_CALLS, SESSION_CALLS
 from ..walk import walk
 from . import savers
-from .state import MoveState
+from .state import MoveState, bound_names
 
 
 def session_with_ids(move: MoveState, stmt: cst.BaseStatement) -> set[int]:
@@ -408,14 +410,16 @@ def instance_owner(expr: cst.BaseExpression) -> str | None:
 
 
 def merged_summary_names(module: cst.Module) -> frozenset[str]:
-    """Names bound to `tf.summary.merge_all()` anywhere in the module. A run fetching one
-    beside an instance's attributes (`sess.run([net.train, merged], ...)`) fetches the
-    summaries the instance's class made: the class's step returns them too."""
+    """Names the module binds once, to `tf.summary.merge_all()`. A run fetching one beside an
+    instance's attributes (`sess.run([net.train, merged], ...)`) fetches the summaries the
+    instance's class made: the class's step returns them too."""
     def found(node: cst.CSTNode) -> frozenset[str]:
+        ids = bound_names(node)
+        counts = Counter(n.value for n in walk(node) if isinstance(n, cst.Name) and id(n) in ids)
         return frozenset(
             t.target.value for n in walk(node) if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call)
             and not n.value.args and code(n.value.func).endswith("summary.merge_all")
-            for t in n.targets if isinstance(t.target, cst.Name)
+            for t in n.targets if isinstance(t.target, cst.Name) and counts[t.target.value] == 1
         )
 
     return memoised_walk("merged summaries", module, found)

@@ -77,8 +77,8 @@ def _notebook(*cells: str) -> bytes:
 
 def test_a_tensor_computed_in_an_earlier_cell_stays_in_its_cell() -> None:
     cells = ("import tensorflow as tf\nfiles = tf.constant(['a', 'b', 'c'])\n",
-             "data = tf.data.Dataset.from_tensor_slices(files).batch(2)\n"
-             "iterator = data.make_one_shot_iterator()\nbatch = iterator.get_next()\n",
+             ("data = tf.data.Dataset.from_tensor_slices(files).batch(2)\n"
+              "iterator = data.make_one_shot_iterator()\nbatch = iterator.get_next()\n"),
              "with tf.Session() as sess:\n    print(sess.run(batch))\n")
     result = rewrite_notebook(_notebook(*cells))
     assert result.level == "idiomatic", result.findings

@@ -98,3 +98,16 @@ def test_a_writer_of_another_graph_in_a_driver_function_keeps_tf1() -> None:
     source = MODEL.replace("FETCH", INSTANCE_RUN).replace("self.sess.graph", "tf.get_default_graph()")
     result = rewrite(source)
     assert result.level == "partial"
+
+
+def test_a_name_bound_to_a_merge_and_to_something_else_is_no_merge_of_an_instance() -> None:
+    """`merged` of another method is the model's loss: that run fetches the loss, not summaries."""
+    source = MODEL.replace("FETCH", INSTANCE_RUN) + dedent("""\
+
+        def other(trainer):
+            merged = trainer.net.loss
+            return trainer.sess.run([trainer.net.train, merged], feed_dict={trainer.net.x: [[1.0, 2.0]]})
+        """)
+    result = rewrite(source)
+    assert "tfmigrate__" not in result.code
+    assert "return {'loss': loss}" not in result.code
