@@ -84,7 +84,7 @@ def _emit_driver(move: MoveState, stmt: cst.BaseStatement) -> tuple[list[cst.Bas
             self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
         ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
             if id(original) in registered:
-                replaced = driver_summaries.emitted(move, registered[id(original)], original)
+                replaced = driver_summaries.emitted(move, registered[id(original)])
                 if replaced is None:
                     return self._remove(original)
                 return replaced.with_changes(leading_lines=updated.leading_lines)

@@ -7,18 +7,13 @@ module's: the loop's runs fetch the merge, and its `add_summary` calls write thr
 
 from __future__ import annotations
 
-from collections import Counter
-
 import libcst as cst
 
-from ..codegen import code
-from ..graph import Node, call_args, memoised_walk
+from ..graph import Node, call_args
 from ..graph_classes import PREFIX, SUMMARIES
-from ..report import Unsupported
-from ..rules.summaries import RULE as SUMMARIES_RULE
 from ..walk import walk
-from . import summary_ops
-from .state import MoveState, bound_names
+from . import node_statements, summary_ops
+from .state import MoveState, binding_counts
 
 MERGES = ("summary.merge_all", "summary.merge")
 
@@ -29,7 +24,7 @@ def register(move: MoveState, func: cst.BaseStatement) -> dict[int, Node]:
     scope's from then on."""
     if not isinstance(func, cst.FunctionDef):
         return {}
-    counts = memoised_walk("binding counts", move.module, _binding_counts)
+    counts = binding_counts(move.module)
     found: dict[int, Node] = {}
     for stmt in func.body.body:
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
@@ -56,18 +51,10 @@ def register(move: MoveState, func: cst.BaseStatement) -> dict[int, Node]:
     return found
 
 
-def emitted(move: MoveState, node: Node, stmt: cst.SimpleStatementLine) -> cst.SimpleStatementLine | None:
+def emitted(move: MoveState, node: Node) -> cst.SimpleStatementLine | None:
     """What a registered statement becomes: a merge goes (the steps return its values), a
     writer is a TF2 one."""
-    if node.kind == "summary":
-        return None
-    logdir = call_args(node.value, ("logdir", "graph")).get("logdir")  # type: ignore[arg-type]
-    if logdir is None:
-        raise Unsupported(SUMMARIES_RULE.id, move.line(stmt), "FileWriter without a log directory")
-    move.fixed(SUMMARIES_RULE.id, stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
-    assign = stmt.body[0]
-    new = assign.with_changes(value=cst.parse_expression(f"tf.summary.create_file_writer({code(logdir)})"))  # type: ignore[union-attr]
-    return stmt.with_changes(body=[new])
+    return None if node.kind == "summary" else node_statements.writer_statement(move, node)
 
 
 def read_names(nodes: dict[int, Node]) -> set[int]:
@@ -85,8 +72,3 @@ def _graph_of_session(move: MoveState, call: cst.Call) -> bool:
     graph = args.get("graph")
     return graph is None or (isinstance(graph, cst.Attribute) and graph.attr.value == "graph"
                              and isinstance(graph.value, cst.Name) and graph.value.value in move.scope.sessions)
-
-
-def _binding_counts(module: cst.Module) -> Counter[str]:
-    ids = bound_names(module)
-    return Counter(n.value for n in walk(module) if isinstance(n, cst.Name) and id(n) in ids)

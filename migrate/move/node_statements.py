@@ -129,11 +129,7 @@ def emit_node(move: MoveState, node: Node, item: Item) -> list[cst.BaseStatement
     if node.kind == "summary":
         return []
     if node.kind == "writer":
-        logdir = call_args(node.value, ("logdir", "graph")).get("logdir")  # type: ignore[arg-type]
-        if logdir is None:
-            raise Unsupported(SUMMARIES_RULE.id, move.line(stmt), "FileWriter without a log directory")
-        move.fixed(SUMMARIES_RULE.id, stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
-        return [replace_value(move, stmt, f"tf.summary.create_file_writer({code(logdir)})")]
+        return [writer_statement(move, node)]
     if node.kind == "collection":
         move.fixed(SCOPE_RULE.id, stmt, f"{node.name}: variables read from the layers that own them")
         return []
@@ -253,6 +249,15 @@ def _first_param(move: MoveState, name: str) -> str | None:
     func = top_level_defs(move.module).get(name)
     params = func.params.params if func is not None else ()
     return params[0].name.value if params else None
+
+
+def writer_statement(move: MoveState, node: Node) -> cst.SimpleStatementLine:
+    """`writer = tf.summary.FileWriter(logdir, graph)` → `tf.summary.create_file_writer(logdir)`."""
+    logdir = call_args(node.value, ("logdir", "graph")).get("logdir")  # type: ignore[arg-type]
+    if logdir is None:
+        raise Unsupported(SUMMARIES_RULE.id, move.line(node.stmt), "FileWriter without a log directory")
+    move.fixed(SUMMARIES_RULE.id, node.stmt, "tf.summary.FileWriter → tf.summary.create_file_writer")
+    return replace_value(move, node.stmt, f"tf.summary.create_file_writer({code(logdir)})")
 
 
 def replace_value(move: MoveState, stmt: cst.SimpleStatementLine, source: str) -> cst.SimpleStatementLine:

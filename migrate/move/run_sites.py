@@ -4,8 +4,6 @@ and the session calls that go (initializers, closes, session contexts and argume
 
 from __future__ import annotations
 
-from collections import Counter
-
 import libcst as cst
 
 from ..codegen import code
@@ -28,7 +26,7 @@ from ..rules.data import RULE as DATA_RULE
 from ..rules.session import INIT_CALLS, SESSION_CALLS
 from ..walk import walk
 from . import savers
-from .state import MoveState, bound_names
+from .state import MoveState, binding_counts
 
 
 def session_with_ids(move: MoveState, stmt: cst.BaseStatement) -> set[int]:
@@ -413,9 +411,8 @@ def merged_summary_names(module: cst.Module) -> frozenset[str]:
     """Names the module binds once, to `tf.summary.merge_all()`. A run fetching one beside an
     instance's attributes (`sess.run([net.train, merged], ...)`) fetches the summaries the
     instance's class made: the class's step returns them too."""
-    def found(node: cst.CSTNode) -> frozenset[str]:
-        ids = bound_names(node)
-        counts = Counter(n.value for n in walk(node) if isinstance(n, cst.Name) and id(n) in ids)
+    def found(node: cst.Module) -> frozenset[str]:
+        counts = binding_counts(node)
         return frozenset(
             t.target.value for n in walk(node) if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call)
             and not n.value.args and code(n.value.func).endswith("summary.merge_all")

@@ -190,6 +190,16 @@ def bound_names(stmt: cst.CSTNode) -> set[int]:
     return bound
 
 
+def binding_counts(module: cst.Module) -> Counter[str]:
+    """How many times the module binds each name (assignments, loops, parameters, imports)."""
+
+    def count(node: cst.Module) -> Counter[str]:
+        ids = bound_names(node)
+        return Counter(n.value for n in walk(node) if isinstance(n, cst.Name) and id(n) in ids)
+
+    return memoised_walk("binding counts", module, count)
+
+
 def assigns_in(node: cst.CSTNode) -> list[cst.Assign]:
     return [n for n in walk(node) if isinstance(n, cst.Assign)]
 
