@@ -21,6 +21,7 @@ from .graph_classes import ExternalRun
 from .imports import Aliases, canonical, collect_aliases, collect_aliases_ast
 from .library_api import gone_names
 from .lines import start_lines
+from .move import plain_scopes
 from .op_seeds import SET_SEED_CALLS
 from .pieces import parse_module
 from .program import ProgramMove
@@ -457,6 +458,8 @@ def _move(
     if traced is not None:
         module = traced[0]
         findings.extend(traced[1])
+    module, scoped = plain_scopes.as_name_scopes(module, aliases, lines)
+    findings.extend(scoped)
     config = take_apart(module, aliases, lines)
     move = ProgramMove(module if config is None else config.module, aliases, lines, findings, library=library,
                        outside_runs={k: list(v) for k, v in (outside_runs or {}).items()})

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .api_table import OPTIMIZERS
+from .api_table import OPTIMIZERS, SUMMARY_OPS
 from .codegen import ReplaceNames, copy_lines, is_docstring, record_line
 from .graph import call_args, name_uses, top_level_defs
 from .imports import Aliases
@@ -91,9 +91,10 @@ def inline_builders(
 
 
 def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unscoped: bool) -> bool:
-    """Builds placeholders (or, in a program that runs its graph, computes with variables it
-    creates), runs no session, and is a plain function Python can inline. `unscoped`: no call
-    of it runs under a variable_scope, so nothing would name a Keras layer made of it."""
+    """Builds placeholders, a one-shot iterator or summaries (or, in a program that runs its
+    graph, computes with variables it creates), runs no session, and is a plain function
+    Python can inline. `unscoped`: no call of it runs under a variable_scope, so nothing
+    would name a Keras layer made of it."""
     params = func.params
     if (
         func.decorators
@@ -106,7 +107,7 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unsco
         return False
     nodes = list(walk(func.body))
     calls = [n for n in nodes if isinstance(n, cst.Call)]
-    if not any(aliases.resolve(c.func) == "placeholder" for c in calls) and not (
+    if not any(_graph_entry(c, aliases) for c in calls) and not (
         runs_graph and _computes_with_variables(func, calls, aliases, unscoped)
     ):
         return False
@@ -118,11 +119,14 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unsco
         isinstance(c.func, cst.Attribute) and c.func.attr.value in ("run", "eval") for c in calls
     ):
         return False
-    blocked = (cst.Global, cst.Nonlocal, cst.Yield, cst.Await, cst.FunctionDef, cst.ClassDef)
+    # A nested function (a dataset's map function) moves with the body: the renaming of its
+    # locals covers every scope in it alike.
+    blocked = (cst.Global, cst.Nonlocal, cst.Yield, cst.Await, cst.ClassDef)
     if any(isinstance(n, blocked) for n in nodes):
         return False
     body = _lifted_return(list(func.body.body))  # type: ignore[union-attr]
-    returns = [n for n in nodes if isinstance(n, cst.Return)]
+    nested = {id(n) for d in nodes if isinstance(d, (cst.FunctionDef, cst.Lambda)) for n in walk(d)}
+    returns = [n for n in nodes if isinstance(n, cst.Return) and id(n) not in nested]
     last = body[-1] if body else None
     return (
         len(returns) == 1
@@ -131,6 +135,15 @@ def _is_builder(func: cst.FunctionDef, aliases: Aliases, runs_graph: bool, unsco
         and last.body[0] is returns[0]
         and returns[0].value is not None
     )
+
+
+def _graph_entry(call: cst.Call, aliases: Aliases) -> bool:
+    """A placeholder or `dataset.make_one_shot_iterator()`, where the graph's input comes in,
+    or a summary op, which the graph collects: the program sees them where they are built."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "make_one_shot_iterator":
+        return True
+    path = aliases.resolve(call.func)
+    return path in ("placeholder", "data.make_one_shot_iterator") or path in SUMMARY_OPS
 
 
 def _lifted_return(

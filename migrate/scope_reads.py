@@ -9,6 +9,8 @@ each function call runs under.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from .graph import memoised_walk, names_read
@@ -127,9 +129,46 @@ def module_constants(module: cst.Module) -> dict[str, str]:
     """Name -> literal source of each name the module binds once, at its top level, to a literal
     (`K = 4`, `N, D = 300, 6`) and nowhere else: where it is read, it holds that literal. A list
     that something may change in place (`sizes.append(4)`, `sizes[0] = 8`) is no constant."""
+    return _literal_bindings(module, module.body)
+
+
+def function_constants(func: cst.FunctionDef) -> dict[str, str]:
+    """The same of the locals `func` binds once, by a statement of its own (outside its nested
+    functions): wherever `func` reads them after, they hold that literal."""
+    nested = {id(n) for d in walk(func.body) if isinstance(d, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+              for n in walk(d) if n is not d}
+    own = cst.IndentedBlock(body=[s for s in func.body.body if id(s) not in nested])  # type: ignore[union-attr]
+    bindings, changed = _binding_counts(own, skip=nested)
+    for param in func.params.params:
+        bindings[param.name.value] = bindings.get(param.name.value, 0) + 1
+    if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in walk(own) if id(n) not in nested):
+        return {}
+    statements = [s for s in walk(own) if isinstance(s, cst.SimpleStatementLine) and id(s) not in nested]
+    return _literal_pairs(statements, bindings, changed)
+
+
+def call_constants(module: cst.Module, call: cst.Call) -> dict[str, str]:
+    """The literal constants a call can read: the module's, and those of the function it is in."""
+    owners = memoised_walk("call owners", module, _call_owners)
+    func = owners.get(id(call))
+    return {**module_constants(module), **(function_constants(func) if func is not None else {})}
+
+
+def _call_owners(module: cst.Module) -> dict[int, cst.FunctionDef]:
+    """id(call) -> the innermost function whose body it is in."""
+    owners: dict[int, cst.FunctionDef] = {}
+    for func in walk(module):
+        if isinstance(func, cst.FunctionDef):
+            owners.update({id(n): func for n in walk(func.body) if isinstance(n, cst.Call)})
+    return owners
+
+
+def _binding_counts(tree: cst.CSTNode, skip: frozenset[int] | set[int] = frozenset()) -> tuple[dict[str, int], set[str]]:
+    """How often the code binds each name, and the names whose value a method or an item
+    assignment may change (nodes in `skip` left out)."""
     bindings: dict[str, int] = {}
-    changed: set[str] = set()  # names whose value a method or an item assignment may change
-    for node in walk(module):
+    changed: set[str] = set()
+    for node in (n for n in walk(tree) if id(n) not in skip):
         if isinstance(node, (cst.Attribute, cst.Subscript)) and isinstance(node.value, cst.Name):
             changed.add(node.value.value)
         targets: list[cst.CSTNode] = []
@@ -143,8 +182,19 @@ def module_constants(module: cst.Module) -> dict[str, str]:
             for name in walk(target):
                 if isinstance(name, cst.Name):
                     bindings[name.value] = bindings.get(name.value, 0) + 1
+    return bindings, changed
+
+
+def _literal_bindings(module: cst.Module, statements: Sequence[cst.BaseStatement]) -> dict[str, str]:
+    bindings, changed = memoised_walk("literal binding counts", module, _binding_counts)
+    return _literal_pairs(statements, bindings, changed)
+
+
+def _literal_pairs(statements: Sequence[cst.BaseStatement], bindings: dict[str, int],
+                   changed: set[str]) -> dict[str, str]:
+    """The literal each statement `name = <literal>` binds to a name bound once."""
     found: dict[str, str] = {}
-    for stmt in module.body:
+    for stmt in statements:
         if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)
                 and len(stmt.body[0].targets) == 1):
             continue

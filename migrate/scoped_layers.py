@@ -435,6 +435,7 @@ def scope_block_layers(
     (`reshape = tf.reshape(pool, [batch, -1])`) stay in the model: the layer's input is the
     one tensor of the function its statements read. Returns the body, each such block now
     `with tf.variable_scope("conv1"): conv1 = <layer>(images)`, and the Layer classes."""
+    body = _with_weight_reads(builder, body)
     rebound = {n for s in body for n in bound_names(s)}
     local = {p.name.value for p in func.params.params} | rebound
     out: list[cst.BaseStatement] = []
@@ -453,6 +454,28 @@ def scope_block_layers(
         out.append(stmt.with_changes(body=stmt.body.with_changes(body=[call]), leading_lines=stmt.leading_lines))
         classes.append(layer)
     return out, classes
+
+
+def _with_weight_reads(builder: ModelBuilder, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """Assignments right after a scope's block that compute with its weights, taken into the
+    block (`with ...('local3') as scope: ... weights = ...` then `local3 = tf.nn.relu(
+    tf.matmul(reshape, weights) + biases, name=scope.name)`): in the block they are the
+    layer's call; outside it, only their ops' names differ."""
+    out: list[cst.BaseStatement] = []
+    for stmt in body:
+        last = out[-1] if out else None
+        if (isinstance(last, cst.With) and isinstance(last.body, cst.IndentedBlock) and scope_block(builder, last)
+                and isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+                and isinstance(stmt.body[0], cst.Assign) and not _weight_statement(builder, stmt)):
+            weights = {found[0] for s in last.body.body
+                       if (found := get_variable_call(s, builder.aliases) or variable_call(s, builder.aliases))}
+            if statement_reads(stmt) & weights:
+                merged = last.with_changes(body=last.body.with_changes(body=[*last.body.body, stmt]))
+                copy_lines(last, merged, builder.lines)
+                out[-1] = merged
+                continue
+        out.append(stmt)
+    return out
 
 
 def scope_block(builder: ModelBuilder, stmt: cst.BaseStatement) -> str | None:

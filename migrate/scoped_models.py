@@ -23,6 +23,7 @@ from .report import Finding, Unsupported
 from .rules.variable_scope import RULE
 from .scope_reads import (
     bound_names,
+    call_constants,
     call_scopes,
     calls_in_statements,
     constant_arguments,
@@ -506,8 +507,10 @@ class ModelBuilder:
             constants = memoised_walk("constants", self.module, module_constants)
         held = {} if self.module is None else memoised_walk(
             "regularizers at calls", self.module, lambda m: regularizers_at_calls(m, self.aliases, constants))
+        module = self.module
         per_call = [
-            constant_arguments(c, params, {**constants, **held.get(id(c), {})}) for c in calls
+            constant_arguments(c, params, {**(call_constants(module, c) if module is not None else {}), **held.get(id(c), {})})
+            for c in calls
         ] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()
         # A library function no code here calls: its importers give the configuration.

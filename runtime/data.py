@@ -6,6 +6,9 @@ iterated in Python, or inside an iterator op when a TF1 session runs ``initializ
 first ``get_next`` of a one-shot iterator). ``get_next`` in a graph is one op that advances the
 iterator each time a session runs it, and raises ``OutOfRangeError`` at the end, as in TF.
 
+Each stage also keeps its cardinality rule (TF's ``CardinalityInternal``), a function of the same
+values, so ``cardinality()`` is one op that is right for a fed batch size as well.
+
 ``shuffle`` is deterministic for a seed and uses TF's buffer algorithm, but draws from NumPy's
 RNG: the element order is not TF's (Philox) order.
 """
@@ -26,7 +29,11 @@ from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
 _Env = dict[int, np.ndarray]
+#: A stage's cardinality from the values of its tensors: a count, or one of the two constants.
+_Cardinality = Callable[[_Env], int]
 
 
 def _leaf(x: Any) -> Any:
@@ -75,13 +82,15 @@ class DatasetV2:
     """``tf.data.Dataset``."""
 
     def __init__(self, parent: DatasetV2 | None, tensors: list, spec: Any,
-                 gen: Callable[[_Env], Iterator], kind: str = "_TensorSliceDataset") -> None:
+                 gen: Callable[[_Env], Iterator], kind: str = "_TensorSliceDataset", *,
+                 card: _Cardinality) -> None:
         self.__class__ = _named(self._base(), kind)
         self._kind = kind
         self._parent = parent
         self._tensors = [t for t in tensors if isinstance(t, Tensor)]
         self._spec = spec
         self._gen = gen
+        self._card = card
 
     # --- structure ------------------------------------------------------------------------------
     @property
@@ -96,8 +105,10 @@ class DatasetV2:
     def _base(cls) -> type:
         return DatasetV1 if issubclass(cls, DatasetV1) else DatasetV2
 
-    def _stage(self, tensors: list, spec: Any, gen: Callable[[_Env], Iterator], kind: str) -> DatasetV2:
-        return self._base()(self, tensors, spec, gen, kind)
+    def _stage(self, tensors: list, spec: Any, gen: Callable[[_Env], Iterator], kind: str,
+               card: _Cardinality | None = None) -> DatasetV2:
+        """A stage over this dataset; without ``card`` it has as many elements as this one."""
+        return self._base()(self, tensors, spec, gen, kind, card=card or self._card)
 
     # --- sources --------------------------------------------------------------------------------
     @classmethod
@@ -114,7 +125,7 @@ class DatasetV2:
             for i in range(n.pop()):
                 yield nest.pack_sequence_as(structure, [a[i] for a in arrays])
 
-        return cls(None, leaves, spec, gen)
+        return cls(None, leaves, spec, gen, card=lambda env: len(_value(leaves[0], env)))
 
     @classmethod
     def from_tensors(cls, tensors: Any, name: str | None = None) -> DatasetV2:
@@ -125,13 +136,14 @@ class DatasetV2:
         def gen(env: _Env) -> Iterator:
             yield nest.pack_sequence_as(structure, [np.asarray(_value(x, env)) for x in leaves])
 
-        return cls(None, leaves, spec, gen, "_TensorDataset")
+        return cls(None, leaves, spec, gen, "_TensorDataset", card=lambda env: 1)
 
     @classmethod
     def range(cls, *args: Any, output_type: Any = dtypes.int64, name: str | None = None) -> DatasetV2:
         dt = dtypes.as_dtype(output_type)
         values = np.arange(*[int(a) for a in args]).astype(dt.np)
-        return cls(None, [], TensorSpec([], dt), lambda env: iter(values), "_RangeDataset")
+        return cls(None, [], TensorSpec([], dt), lambda env: iter(values), "_RangeDataset",
+                   card=lambda env: len(values))
 
     @staticmethod
     def zip(*datasets: Any, name: str | None = None) -> DatasetV2:
@@ -143,8 +155,15 @@ class DatasetV2:
             for items in zip(*[d._gen(env) for d in parts]):
                 yield nest.pack_sequence_as(structure, list(items))
 
+        def card(env: _Env) -> int:
+            """The shortest part; any unknown part makes it unknown."""
+            counts = [d._card(env) for d in parts]
+            if UNKNOWN_CARDINALITY in counts:
+                return UNKNOWN_CARDINALITY
+            return min((n for n in counts if n != INFINITE_CARDINALITY), default=INFINITE_CARDINALITY)
+
         spec = nest.pack_sequence_as(structure, [d.element_spec for d in parts])
-        out = cls._base()(None, [], spec, gen, "_ZipDataset")
+        out = cls._base()(None, [], spec, gen, "_ZipDataset", card=card)
         out._tensors = [t for d in parts for t in d._all_tensors()]
         return out
 
@@ -168,7 +187,13 @@ class DatasetV2:
             if chunk and not drop_remainder:
                 yield _stack(self._spec, chunk)
 
-        return self._stage([size], spec, gen, "_BatchDataset")
+        def card(env: _Env) -> int:
+            n, b = self._card(env), int(_value(size, env))
+            if n < 0:
+                return n
+            return n // b if drop_remainder else -(-n // b)
+
+        return self._stage([size], spec, gen, "_BatchDataset", card)
 
     def repeat(self, count: Any = None, name: str | None = None) -> DatasetV2:
         times = _leaf(count) if count is not None else None
@@ -186,7 +211,16 @@ class DatasetV2:
                 if not produced:
                     return
 
-        return self._stage([times], self._spec, gen, "_RepeatDataset")
+        def card(env: _Env) -> int:
+            """Forever (a negative count) is infinite, unless there is nothing to repeat."""
+            k, n = (-1 if times is None else int(_value(times, env))), self._card(env)
+            if k == 0:
+                return 0
+            if k < 0:
+                return 0 if n == 0 else INFINITE_CARDINALITY
+            return n if n < 0 else n * k
+
+        return self._stage([times], self._spec, gen, "_RepeatDataset", card)
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: Any = None,
                 name: str | None = None) -> DatasetV2:
@@ -239,7 +273,7 @@ class DatasetV2:
                 if bool(np.asarray(_leaf(keep))):
                     yield element
 
-        return self._stage([], self._spec, gen, "_FilterDataset")
+        return self._stage([], self._spec, gen, "_FilterDataset", lambda env: UNKNOWN_CARDINALITY)
 
     def take(self, count: Any, name: str | None = None) -> DatasetV2:
         n_leaf = _leaf(count)
@@ -252,7 +286,16 @@ class DatasetV2:
                     return
                 yield element
 
-        return self._stage([n_leaf], self._spec, gen, "_TakeDataset")
+        def card(env: _Env) -> int:
+            """TF's rule as it is: ``min(n, count)``, so ``take(-5)`` of a finite dataset says -5."""
+            n, k = self._card(env), int(_value(n_leaf, env))
+            if n == UNKNOWN_CARDINALITY:
+                return n
+            if n == INFINITE_CARDINALITY:
+                return k
+            return n if k == INFINITE_CARDINALITY else min(n, k)
+
+        return self._stage([n_leaf], self._spec, gen, "_TakeDataset", card)
 
     def skip(self, count: Any, name: str | None = None) -> DatasetV2:
         n_leaf = _leaf(count)
@@ -266,12 +309,26 @@ class DatasetV2:
                 if i >= n:
                     yield element
 
-        return self._stage([n_leaf], self._spec, gen, "_SkipDataset")
+        def card(env: _Env) -> int:
+            n, k = self._card(env), int(_value(n_leaf, env))
+            if n < 0:
+                return n
+            return 0 if k < 0 else max(n - k, 0)
+
+        return self._stage([n_leaf], self._spec, gen, "_SkipDataset", card)
 
     def concatenate(self, dataset: DatasetV2, name: str | None = None) -> DatasetV2:
         parent = self._gen
+
+        def card(env: _Env) -> int:
+            """Infinite if either part is, else unknown if either is."""
+            counts = (self._card(env), dataset._card(env))
+            if INFINITE_CARDINALITY in counts:
+                return INFINITE_CARDINALITY
+            return UNKNOWN_CARDINALITY if UNKNOWN_CARDINALITY in counts else sum(counts)
+
         out = self._stage([], self._spec, lambda env: _chain(parent(env), dataset._gen(env)),
-                          "_ConcatenateDataset")
+                          "_ConcatenateDataset", card)
         out._tensors = dataset._all_tensors()
         return out
 
@@ -286,6 +343,19 @@ class DatasetV2:
 
     def cache(self, filename: str = "", name: str | None = None) -> DatasetV2:
         return self._stage([], self._spec, self._gen, "CacheDataset")
+
+    # --- cardinality ----------------------------------------------------------------------------
+    def cardinality(self) -> Tensor:
+        """``Dataset.cardinality``: a scalar int64 tensor, or ``INFINITE_CARDINALITY`` /
+        ``UNKNOWN_CARDINALITY``. One op (TF's ``DatasetCardinality``) that counts from the
+        values its tensors have when it runs: now in eager mode, per run in a graph or tf.function."""
+        inputs = self._all_tensors()
+
+        def count(*values: np.ndarray) -> tuple:
+            return (np.int64(self._card({id(t): v for t, v in zip(inputs, values)})),)
+
+        return py_call(count, [convert_to_tensor(t) for t in inputs], [(TensorShape([]), dtypes.int64)],
+                       name="DatasetCardinality")[0]
 
     # --- iteration ------------------------------------------------------------------------------
     def __iter__(self) -> OwnedIterator:
@@ -478,6 +548,11 @@ def make_initializable_iterator(dataset: DatasetV2, shared_name: Any = None) -> 
     return Iterator_(dataset, initializable=True)
 
 
+def cardinality(dataset: DatasetV2) -> Tensor:
+    """``tf.data.experimental.cardinality``: the older spelling of ``Dataset.cardinality``."""
+    return dataset.cardinality()
+
+
 def get_output_types(dataset_or_iterator: Any) -> Any:
     return nest.map_structure(lambda s: s.dtype, dataset_or_iterator.element_spec)
 
@@ -486,9 +561,11 @@ def get_output_shapes(dataset_or_iterator: Any) -> Any:
     return nest.map_structure(lambda s: s.shape, dataset_or_iterator.element_spec)
 
 
-V2_TABLE = {"Dataset": DatasetV2, "AUTOTUNE": AUTOTUNE}
-V1_TABLE = {"Dataset": DatasetV1, "AUTOTUNE": AUTOTUNE, "Iterator": Iterator_,
+_CONSTANTS = {"AUTOTUNE": AUTOTUNE, "INFINITE_CARDINALITY": INFINITE_CARDINALITY,
+              "UNKNOWN_CARDINALITY": UNKNOWN_CARDINALITY}
+V2_TABLE = {"Dataset": DatasetV2, **_CONSTANTS}
+V1_TABLE = {"Dataset": DatasetV1, **_CONSTANTS, "Iterator": Iterator_,
             "make_one_shot_iterator": make_one_shot_iterator,
             "make_initializable_iterator": make_initializable_iterator,
             "get_output_types": get_output_types, "get_output_shapes": get_output_shapes}
-EXPERIMENTAL = {"AUTOTUNE": AUTOTUNE}
+EXPERIMENTAL = {**_CONSTANTS, "cardinality": cardinality}

@@ -34,9 +34,13 @@ QUEUE_RULE = Rule(
         "over `tf.data.TFRecordDataset`/`TextLineDataset` (the files shuffled per epoch where "
         "TF1 shuffled them, `shuffle_batch` as a shuffle buffer of `min_after_dequeue`), and "
         "the batch is taken from a one-shot iterator, which the program move iterates (TF115); "
-        "`tf.train.Coordinator` and `start_queue_runners` go. Other queues (`FIFOQueue`, "
-        "`slice_input_producer`, whole-file or fixed-length readers, `enqueue_many`) have no TF2 "
-        "form: they are kept as `tf.compat.v1.*` (the file keeps graph mode) and reported."
+        "`tf.train.Coordinator` and `start_queue_runners` go. `tf.train.slice_input_producer("
+        "[images, labels])` read as `queue[0]`, `queue[1]` becomes `tf.data.Dataset."
+        "from_tensor_slices((images, labels))` shuffled whole each epoch (`shuffle(slices."
+        "cardinality())`, as TF1 drew a new order per epoch) and mapped with a function of one "
+        "parameter per slice. Other queues (`FIFOQueue`, whole-file or fixed-length readers, "
+        "`enqueue_many`) have no TF2 form: they are kept as `tf.compat.v1.*` (the file keeps "
+        "graph mode) and reported."
     ),
     kind="auto",
 )

@@ -25,9 +25,10 @@ mode as well. TF1's file order per epoch (``shuffle=True`` shuffles all files ea
 is kept; ``shuffle_batch`` becomes a shuffle buffer of ``min_after_dequeue`` elements, and the
 order of examples from several reader threads was never deterministic.
 
-A pipeline is converted when it is one producer, one TFRecord or text-line reader, the
-per-example statements and one ``batch``/``shuffle_batch`` in one block, and nothing else
-reads its per-example tensors; otherwise it is kept under ``tf.compat.v1`` with a note why.
+A pipeline is converted when it is one producer (with one TFRecord or text-line reader, or
+``slice_input_producer`` read one slice at a time), the per-example statements and one
+``batch``/``shuffle_batch`` in one block, and nothing else reads its per-example tensors;
+otherwise it is kept under ``tf.compat.v1`` with a note why.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from itertools import dropwhile
 import libcst as cst
 
 from ..api_table import QUEUE_INPUTS
-from ..codegen import LineKeeping, code, record_line
+from ..codegen import LineKeeping, code, copy_lines, fill_lines, record_line
 from ..graph import names_read
 from ..imports import Aliases
 from ..report import Finding
@@ -49,6 +50,9 @@ from .data import QUEUE_RULE as RULE
 PRODUCER = "train.string_input_producer"
 PRODUCER_PARAMS = ("string_tensor", "num_epochs", "shuffle", "seed", "capacity", "shared_name", "name",
                    "cancel_op")
+SLICER = "train.slice_input_producer"
+SLICER_PARAMS = ("tensor_list", "num_epochs", "shuffle", "seed", "capacity", "shared_name", "name")
+PRODUCERS = (PRODUCER, SLICER)
 #: Readers, the dataset reading the same records, and the parse function's name.
 READERS = {"TFRecordReader": ("data.TFRecordDataset", "parse_example"),
            "TextLineReader": ("data.TextLineDataset", "parse_line")}
@@ -80,13 +84,31 @@ class _Pipeline:
     parts: list[cst.SimpleStatementLine]  # producer, reader, read: removed
     moved: list[cst.SimpleStatementLine]  # the per-example statements, into the parse function
     batch: cst.SimpleStatementLine
-    record: str  # the parameter of the parse function
+    params: list[str]  # the parameters of the parse function
     parse: str
     outputs: list[str]
     dataset: str  # the dataset expression, without the parse function's map
     batching: str  # `.shuffle(...).batch(...)`
     summary: str
-    filenames: str | None  # `filenames = ...`, the files in each epoch's order, when shuffled
+    before: str | None  # `filenames = ...` / `slices = ...`: what an epoch's shuffle reads
+    sliced: dict[int, str] = field(default_factory=dict)  # id(`queue[k]`) -> the parameter it is
+
+
+@dataclass
+class _Source:
+    """What a producer gives the per-example statements: the statements that go, the names
+    that hold an example, the parse function's parameters, and the dataset of examples."""
+
+    parts: list[cst.SimpleStatementLine]
+    names: set[str]  # the queue, and for a reader the reader and its record
+    unread: set[str]  # names the per-example statements may not read
+    params: list[str]
+    parse: str
+    kind: str  # for the finding: `string_input_producer → TFRecordReader`
+    shown: str  # for the finding: the dataset's constructor
+    dataset: str
+    before: str | None
+    subscripts: dict[int, int] = field(default_factory=dict)  # id(the queue's name in `queue[k]`) -> k
 
 
 def _assign(stmt: cst.BaseStatement) -> tuple[list[str], cst.BaseExpression] | None:
@@ -122,6 +144,98 @@ def _is_true(expr: cst.BaseExpression | None) -> bool:
     return expr is None or isinstance(expr, cst.Name) and expr.value == "True"
 
 
+def _epochs(args: dict[str, cst.BaseExpression]) -> tuple[str, str | None]:
+    """`.repeat(num_epochs)`, and the shuffle's seed argument when the producer shuffles
+    (None when it does not)."""
+    epochs = args.get("num_epochs")
+    repeat = f".repeat({code(epochs)})" if epochs is not None and code(epochs) != "None" else ".repeat()"
+    if _is_false(args.get("shuffle")):
+        return repeat, None
+    if not _is_true(args.get("shuffle")):
+        raise _Kept("whether the input is shuffled is decided at run time")
+    return repeat, f", seed={code(args['seed'])}" if "seed" in args else ""
+
+
+def _file_source(block: Sequence[cst.BaseStatement], producer: cst.SimpleStatementLine, queue: str,
+                 call: cst.Call, aliases: Aliases, taken: set[str]) -> tuple[_Source, int]:
+    """`string_input_producer(files)` read by one TFRecord or text-line reader: each example
+    is a record; and the index of the read, after which the batch is looked for."""
+    args = _bind(call, PRODUCER_PARAMS)
+    if "string_tensor" not in args or set(args) - {"string_tensor", "num_epochs", "shuffle", "seed"} - DROPPED:
+        raise _Kept("string_input_producer() is called with settings tf.data has no form for")
+    reader = read = record = reader_kind = None
+    for at, stmt in enumerate(block):
+        found = _assign(stmt)
+        if found is None or not isinstance(found[1], cst.Call):
+            continue
+        names, value = found
+        path = aliases.resolve(value.func)
+        if path in READERS and len(names) == 1:
+            if value.args:
+                raise _Kept(f"tf.{path} is given options")
+            reader, reader_kind = (names[0], stmt), path
+        elif (isinstance(value.func, cst.Attribute) and value.func.attr.value == "read" and reader is not None
+              and isinstance(value.func.value, cst.Name) and value.func.value.value == reader[0]
+              and len(value.args) == 1 and code(value.args[0].value) == queue and len(names) == 2):
+            if names[0] != "_":
+                raise _Kept("the record keys the reader returns are read")
+            read, record = stmt, names[1]
+            break
+    if reader is None or read is None or reader_kind is None or record is None:
+        raise _Kept("its reader, read or batch is not a statement of the block it is in", quiet=True)
+    dataset_path, parse = READERS[reader_kind]
+    files, tf = code(args["string_tensor"]), code(call.func).split(".")[0]
+    repeat, seed = _epochs(args)
+    before = None
+    if seed is None:
+        dataset = f"{tf}.{dataset_path}({files}){repeat}"
+    else:
+        filenames = _free("filenames", taken)
+        before = f"{filenames} = {tf}.data.Dataset.from_tensor_slices({files}).shuffle(len({files}){seed}){repeat}\n"
+        dataset = f"{tf}.{dataset_path}({filenames})"
+    return _Source([producer, reader[1], read], {queue, reader[0], record}, {queue, reader[0]},  # type: ignore[list-item]
+                   [record], _free(parse, taken), f"{PRODUCER.split('.')[1]} → {reader_kind}",
+                   f"tf.{dataset_path}", dataset, before), at
+
+
+def _slice_source(producer: cst.SimpleStatementLine, queue: str, call: cst.Call, module: cst.Module,
+                  taken: set[str]) -> _Source:
+    """`slice_input_producer([images, labels])`: each example is one slice of every tensor,
+    which the per-example statements read as `queue[0]`, `queue[1]`."""
+    args = _bind(call, SLICER_PARAMS)
+    tensors = args.get("tensor_list")
+    if not isinstance(tensors, (cst.List, cst.Tuple)) or not tensors.elements or set(args) - {
+            "tensor_list", "num_epochs", "shuffle", "seed"} - DROPPED:
+        raise _Kept("slice_input_producer() is not given a list of tensors, or settings tf.data has no form for")
+    elements = [e.value for e in tensors.elements]
+    subscripts: dict[int, int] = {}
+    for node in walk(module):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == queue:
+            index = node.slice[0].slice if len(node.slice) == 1 else None
+            if not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)
+                    and int(index.value.value) < len(elements)):
+                raise _Kept(f"{queue} is read other than one slice at a time ({queue}[0])")
+            subscripts[id(node.value)] = int(index.value.value)
+    target = {id(n) for n in walk(producer.body[0].targets[0])}  # type: ignore[attr-defined]
+    if any(n.value == queue and id(n) not in subscripts and id(n) not in target for n in names_read(module)):
+        raise _Kept(f"{queue} is read other than one slice at a time ({queue}[0])")
+    names = [e.value if isinstance(e, cst.Name) else None for e in elements]
+    params = [name if name is not None and names.count(name) == 1 else _free(f"slice_{k}", taken)
+              for k, name in enumerate(names)]
+    tf = code(call.func).split(".")[0]
+    listed = ", ".join(code(e) for e in elements)
+    source = f"{tf}.data.Dataset.from_tensor_slices({'(' + listed + ')' if len(elements) > 1 else listed})"
+    repeat, seed = _epochs(args)
+    before = None
+    if seed is None:
+        dataset = f"{source}{repeat}"
+    else:
+        slices = _free("slices", taken)
+        before, dataset = f"{slices} = {source}\n", f"{slices}.shuffle({slices}.cardinality(){seed}){repeat}"
+    return _Source([producer], {queue}, set(), params, _free("parse_slice", taken), SLICER.split(".")[1],
+                   "tf.data.Dataset.from_tensor_slices", dataset, before, subscripts)
+
+
 def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, module: cst.Module,
               taken: set[str]) -> _Pipeline:
     """The pipeline whose producer is ``block[at]``, or ``_Kept`` saying why there is none."""
@@ -130,34 +244,20 @@ def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, mod
     if len(queue_names) != 1 or not isinstance(producer_call, cst.Call):
         raise _Kept("the producer is not bound to one name")
     queue = queue_names[0]
-    args = _bind(producer_call, PRODUCER_PARAMS)
-    if "string_tensor" not in args or set(args) - {"string_tensor", "num_epochs", "shuffle", "seed"} - DROPPED:
-        raise _Kept("string_input_producer() is called with settings tf.data has no form for")
-    reader = read = batch = None
-    record = reader_kind = None
-    for stmt in block:
+    if aliases.resolve(producer_call.func) == SLICER:
+        source, start = _slice_source(producer, queue, producer_call, module, taken), at  # type: ignore[arg-type]
+    else:
+        source, start = _file_source(block, producer, queue, producer_call, aliases, taken)  # type: ignore[arg-type]
+    batch = None
+    for stmt in block[start + 1:]:
         found = _assign(stmt)
-        if found is None or not isinstance(found[1], cst.Call):
-            continue
-        names, call = found
-        path = aliases.resolve(call.func)
-        if path in READERS and len(names) == 1:
-            if call.args:
-                raise _Kept(f"tf.{path} is given options")
-            reader, reader_kind = (names[0], stmt), path
-        elif (isinstance(call.func, cst.Attribute) and call.func.attr.value == "read" and reader is not None
-              and isinstance(call.func.value, cst.Name) and call.func.value.value == reader[0]
-              and len(call.args) == 1 and code(call.args[0].value) == queue and len(names) == 2):
-            if names[0] != "_":
-                raise _Kept("the record keys the reader returns are read")
-            read, record = stmt, names[1]
-        elif path in BATCH_PARAMS and read is not None:
-            batch = (stmt, names, call, path)
+        if found is not None and isinstance(found[1], cst.Call) and aliases.resolve(found[1].func) in BATCH_PARAMS:
+            batch = (stmt, found[0], found[1], aliases.resolve(found[1].func))
             break
-    if reader is None or read is None or batch is None or reader_kind is None or record is None:
+    if batch is None:
         raise _Kept("its reader, read or batch is not a statement of the block it is in", quiet=True)
     batch_stmt, outputs, batch_call, batch_path = batch
-    bound = _bind(batch_call, BATCH_PARAMS[batch_path])
+    bound = _bind(batch_call, BATCH_PARAMS[batch_path])  # type: ignore[index]
     tensors = bound.get("tensors")
     if not (isinstance(tensors, cst.List) and all(isinstance(e.value, cst.Name) for e in tensors.elements)
             and len(tensors.elements) == len(outputs) >= 2):
@@ -168,10 +268,9 @@ def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, mod
         raise _Kept("the batch pads (dynamic_pad)")
     if "batch_size" not in bound:
         raise _Kept("the batch has no batch_size")
-    parts = [producer, reader[1], read]
-    indices = [block.index(s) for s in parts + [batch_stmt]]
-    region = block[min(indices):indices[-1]]
-    pipeline_names = {queue, reader[0], record}
+    parts = source.parts
+    region = block[min(block.index(s) for s in parts):block.index(batch_stmt)]
+    pipeline_names = set(source.names)
     moved = []
     for stmt in region:
         if stmt in parts:
@@ -185,34 +284,20 @@ def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, mod
                     and code(stmt.body[0].value.func) == "print")
         if assigned is None and not is_print:
             raise _Kept(f"a per-example statement is not an assignment: {code(stmt).strip()[:40]}")
-        if queue in reads or reader[0] in reads:
+        if reads & source.unread:
             raise _Kept("the queue or the reader is used other than by reader.read(queue)")
         moved.append(stmt)  # type: ignore[arg-type]
         if assigned is not None:
             pipeline_names |= set(assigned[0]) - {"_"}
     output_names = [e.value.value for e in tensors.elements]  # type: ignore[attr-defined]
-    if not set(output_names) <= pipeline_names - {queue, reader[0]}:
+    if not set(output_names) <= pipeline_names - source.unread - {queue}:
         raise _Kept("the batch takes tensors the per-example statements do not make")
     inside = {id(n) for s in [*parts, *moved] for n in walk(s)} | {id(n) for n in walk(tensors)}
-    outside = {n.value for n in names_read(module) if id(n) not in inside}
+    outside = {n.value for n in _reads_past(module, block, region[0]) if id(n) not in inside}
     if pipeline_names & outside:
         raise _Kept(f"{', '.join(sorted(pipeline_names & outside))} is used past the pipeline")
-    dataset_path, parse = READERS[reader_kind]
-    parse = _free(parse, taken)
-    files, epochs = code(args["string_tensor"]), args.get("num_epochs")
-    repeat = f".repeat({code(epochs)})" if epochs is not None and code(epochs) != "None" else ".repeat()"
-    tf = code(producer_call.func).split(".")[0]
-    ctor = f"{tf}.{dataset_path}"
-    source = filenames = None
-    if _is_false(args.get("shuffle")):
-        dataset = f"{ctor}({files}){repeat}"
-    elif _is_true(args.get("shuffle")):
-        seed = f", seed={code(args['seed'])}" if "seed" in args else ""
-        filenames = _free("filenames", taken)
-        source = f"{tf}.data.Dataset.from_tensor_slices({files}).shuffle(len({files}){seed}){repeat}"
-        dataset = f"{ctor}({filenames})"
-    else:
-        raise _Kept("whether the files are shuffled is decided at run time")
+    if source.subscripts:
+        _check_params(source, moved)
     batching = ""
     if batch_path == "train.shuffle_batch":
         if "min_after_dequeue" not in bound:
@@ -224,10 +309,34 @@ def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, mod
         raise _Kept("whether the last batch may be smaller is decided at run time")
     drop = "" if smaller is not None and _is_true(smaller) else ", drop_remainder=True"
     batching += f".batch({code(bound['batch_size'])}{drop})"
-    summary = (f"{PRODUCER.split('.')[1]} → {reader_kind} → {batch_path.split('.')[1]} becomes "
-               f"tf.{dataset_path}(...).map({parse}){batching.split('(')[0]}(...)")
-    return _Pipeline(block, producer, parts, moved, batch_stmt, record, parse, output_names,  # type: ignore[arg-type]
-                     dataset, batching, summary, f"{filenames} = {source}\n" if source else None)
+    summary = (f"{source.kind} → {batch_path.split('.')[1]} becomes "  # type: ignore[union-attr]
+               f"{source.shown}(...).map({source.parse}){batching.split('(')[0]}(...)")
+    sliced = {k: source.params[i] for k, i in source.subscripts.items()}
+    return _Pipeline(block, producer, parts, moved, batch_stmt, source.params, source.parse,  # type: ignore[arg-type]
+                     output_names, source.dataset, batching, summary, source.before, sliced)
+
+
+def _reads_past(module: cst.Module, block: Sequence[cst.BaseStatement],
+                first: cst.BaseStatement) -> list[cst.Name]:
+    """The names read where the pipeline's values may be seen: in a function whose body it
+    is, its statements from the pipeline's first on; anywhere in the module otherwise."""
+    owned = any(isinstance(f, cst.FunctionDef) and isinstance(f.body, cst.IndentedBlock) and f.body.body is block
+                for f in walk(module))
+    if not owned:
+        return names_read(module)
+    return [n for stmt in block[block.index(first):] for n in names_read(stmt)]
+
+
+def _check_params(source: _Source, moved: list[cst.SimpleStatementLine]) -> None:
+    """A slice's parameter takes the name of the tensor it slices: no per-example statement
+    may read that tensor whole before binding the name again."""
+    bound: set[str] = set()
+    for stmt in moved:
+        found = _assign(stmt)
+        reads = {n.value for n in names_read(found[1] if found is not None else stmt) if id(n) not in source.subscripts}
+        if reads & (set(source.params) - bound):
+            raise _Kept(f"{', '.join(sorted(reads & set(source.params)))} is read whole by a per-example statement")
+        bound |= set(found[0]) if found is not None else set()
 
 
 def _free(name: str, taken: set[str]) -> str:
@@ -238,17 +347,49 @@ def _free(name: str, taken: set[str]) -> str:
     return free
 
 
-def _emitted(p: _Pipeline, dataset_name: str, top_level: bool) -> tuple[cst.FunctionDef, list[cst.BaseStatement]]:
+class _Sliced(cst.CSTTransformer):
+    """`queue[k]` → the parse function's parameter for slice k."""
+
+    def __init__(self, sliced: dict[int, str]) -> None:
+        self.sliced = sliced
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        return cst.Name(self.sliced[id(original.value)]) if id(original.value) in self.sliced else updated
+
+
+def _parse_body(p: _Pipeline, lines: dict[int, int]) -> list[cst.BaseStatement]:
+    """The per-example statements, reading slices through the parameters; a statement left
+    binding a parameter to itself (`label = input_queue[1]`) goes, its comments kept above the next."""
+    body: list[cst.BaseStatement] = []
+    comments: list[cst.EmptyLine] = []
+    for stmt in p.moved:
+        new = stmt.visit(_Sliced(p.sliced)) if p.sliced else stmt
+        assert isinstance(new, cst.SimpleStatementLine)
+        copy_lines(stmt, new, lines)
+        found = _assign(new)
+        if found is not None and isinstance(found[1], cst.Name) and found[0] == [found[1].value]:
+            comments += [ln for ln in new.leading_lines if ln.comment is not None]
+            if new.trailing_whitespace.comment is not None:
+                comments.append(cst.EmptyLine(comment=new.trailing_whitespace.comment))
+            continue
+        body.append(new.with_changes(leading_lines=[*comments, *new.leading_lines]) if comments else new)
+        comments = []
+    ret = cst.parse_statement(f"return {', '.join(p.outputs)}\n")
+    return [*body, ret.with_changes(leading_lines=comments) if comments else ret]
+
+
+def _emitted(p: _Pipeline, dataset_name: str, top_level: bool,
+             lines: dict[int, int]) -> tuple[cst.FunctionDef, list[cst.BaseStatement]]:
     """The parse function, where the pipeline began (under the comments of the statements it
     replaces); the dataset and the batch taken from its iterator, where the batch was."""
     comments = [ln for s in p.parts for ln in s.leading_lines if ln.comment is not None]
     comments += [cst.EmptyLine(comment=s.trailing_whitespace.comment) for s in p.parts
                  if s.trailing_whitespace.comment is not None]
-    gap = [cst.EmptyLine()] * (2 if top_level else 1)
-    body = cst.IndentedBlock(body=[*p.moved, cst.parse_statement(f"return {', '.join(p.outputs)}\n")])
-    parse = cst.FunctionDef(name=cst.Name(p.parse), params=cst.Parameters([cst.Param(cst.Name(p.record))]),
-                            body=body, leading_lines=[*gap, *comments])
-    made = [cst.parse_statement(p.filenames)] if p.filenames else []
+    gap = [cst.EmptyLine(indent=False)] * (2 if top_level else 1)
+    params = cst.Parameters([cst.Param(cst.Name(name)) for name in p.params])
+    parse = cst.FunctionDef(name=cst.Name(p.parse), params=params, body=cst.IndentedBlock(body=_parse_body(p, lines)),
+                            leading_lines=[*gap, *comments])
+    made = [cst.parse_statement(p.before)] if p.before else []
     made.append(cst.parse_statement(f"{dataset_name} = {p.dataset}.map({p.parse}){p.batching}\n"))
     comments = [ln for ln in p.batch.leading_lines if ln.comment is not None]
     made[0] = made[0].with_changes(leading_lines=[*gap, *comments])
@@ -376,7 +517,7 @@ def to_datasets(module: cst.Module, aliases: Aliases, lines: dict[int, int], fin
     """The module with its queue pipelines as tf.data pipelines, or as it was (with a note why)."""
     producers = [(block, i) for block in _blocks(module) for i, stmt in enumerate(block)
                  if (found := _assign(stmt)) is not None and isinstance(found[1], cst.Call)
-                 and aliases.resolve(found[1].func) == PRODUCER]
+                 and aliases.resolve(found[1].func) in PRODUCERS]
     if not producers:
         return module
     taken = {n.value for n in walk(module) if isinstance(n, cst.Name)}
@@ -398,10 +539,10 @@ def to_datasets(module: cst.Module, aliases: Aliases, lines: dict[int, int], fin
     emitted: dict[int, list[cst.BaseStatement]] = {}
     removed = set(runners.statements)
     for p in pipelines:
-        parse, statements = _emitted(p, _free("dataset", taken), p.block is module.body)
+        parse, statements = _emitted(p, _free("dataset", taken), p.block is module.body, lines)
         record_line(lines, parse, lines.get(id(p.producer), 0))
         for stmt in statements:
-            record_line(lines, stmt, lines.get(id(p.batch), 0))
+            fill_lines(stmt, lines.get(id(p.batch), 0), lines)
         emitted[id(p.producer)], emitted[id(p.batch)] = [parse], statements
         removed |= {id(s) for s in [*p.parts, *p.moved]}
         findings.append(Finding(RULE.id, lines.get(id(p.producer), 0), 0,

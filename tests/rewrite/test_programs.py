@@ -59,6 +59,13 @@ def test_modules_that_run_code_when_imported_or_run_sessions_are_not_combined() 
     assert plan(_tree(model_py=session, train_py=TRAIN)) == []
 
 
+def test_a_module_whose_comment_names_a_session_is_still_combined() -> None:
+    # tutorials leave their test code commented out: `# with tf.Session() as sess:`
+    commented = MODEL + b"\n# with tf.Session() as sess:\n#     print(sess.run(inference))\n"
+    groups = plan(_tree(model_py=commented, train_py=TRAIN))
+    assert [(g.importer.path.name, [m.path.name for m in g.modules]) for g in groups] == [("train.py", ["model.py"])]
+
+
 def test_a_module_imported_inside_a_function_elsewhere_is_not_combined() -> None:
     other = b"import tensorflow as tf\n\ndef load():\n    import model\n    return model.inference\n"
     assert plan(_tree(model_py=MODEL, train_py=TRAIN, other_py=other)) == []

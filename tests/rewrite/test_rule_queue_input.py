@@ -100,7 +100,7 @@ def test_shuffled_files_and_a_shuffle_batch_keep_their_seeds_and_buffer() -> Non
     (("BATCH", "tf.train.batch([v, w], 8, dynamic_pad=True)"), "the batch pads"),
     (("BATCH", "tf.train.batch([v, w], 8, allow_smaller_final_batch=small)"),
      "whether the last batch may be smaller is decided at run time"),
-    (("seed=7", "shuffle=flag"), "whether the files are shuffled is decided at run time"),
+    (("seed=7", "shuffle=flag"), "whether the input is shuffled is decided at run time"),
     (("vs, ws = BATCH", "vs, ws = BATCH\nq = tf.FIFOQueue(3, tf.float32)"),
      "tf.FIFOQueue feeds a queue this pass does not convert"),
     (("vs, ws = BATCH", "vs, ws = BATCH\ncoord = tf.train.Coordinator()\nprint(coord.joined)"),
@@ -117,3 +117,53 @@ def test_comments_of_the_removed_statements_stay_above_the_parse_function() -> N
     code, _ = prepass(PIPELINE.replace("BATCH", "tf.train.batch([v, w], 8)").replace(
         "reader = tf.TFRecordReader()", "# records\nreader = tf.TFRecordReader()  # one per read"))
     assert "# records\n# one per read\ndef parse_example(serialized):\n" in code
+
+
+SLICES = """\
+def get_batch(image, label, batch_size):
+    image = tf.cast(image, tf.string)
+    queue = tf.train.slice_input_producer([image, label])
+    label = queue[1]
+    contents = tf.read_file(queue[0])  # the file
+    image = tf.image.decode_jpeg(contents, channels=3)
+    image_batch, label_batch = tf.train.batch([image, label], batch_size=batch_size, num_threads=64)
+    return image_batch, label_batch
+"""
+
+
+def test_a_sliced_queue_becomes_a_dataset_of_slices_shuffled_each_epoch() -> None:
+    code, findings = prepass(SLICES)
+    assert code == "import tensorflow as tf\n" + dedent("""\
+        def get_batch(image, label, batch_size):
+            image = tf.cast(image, tf.string)
+
+            def parse_slice(image, label):
+                contents = tf.read_file(image)  # the file
+                image = tf.image.decode_jpeg(contents, channels=3)
+                return image, label
+
+            slices = tf.data.Dataset.from_tensor_slices((image, label))
+            dataset = slices.shuffle(slices.cardinality()).repeat().map(parse_slice).batch(batch_size, drop_remainder=True)
+            image_batch, label_batch = dataset.make_one_shot_iterator().get_next()
+            return image_batch, label_batch
+        """)
+    assert [f.kind for f in findings] == ["fixed"] and "slice_input_producer → batch" in findings[0].message
+
+
+def test_an_unshuffled_sliced_queue_keeps_its_order_and_epochs() -> None:
+    code, _ = prepass(SLICES.replace("([image, label])", "([image, label], num_epochs=2, shuffle=False)"))
+    assert "dataset = tf.data.Dataset.from_tensor_slices((image, label)).repeat(2).map(parse_slice)" in code
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    (("([image, label])", "(pair)"), "is not given a list of tensors"),
+    (("label = queue[1]", "label = queue[1]\n    n = len(queue)"), "queue is read other than one slice at a time"),
+    (("label = queue[1]", "label = queue[i]"), "queue is read other than one slice at a time"),
+    # the slice's parameter takes the tensor's name: a statement reading the whole tensor first
+    (("label = queue[1]", "label = queue[1] + tf.size(image)"), "image is read whole by a per-example statement"),
+])
+def test_a_sliced_queue_the_pass_cannot_follow_stays_a_queue(change: tuple[str, str], why: str) -> None:
+    body = SLICES.replace(*change)
+    code, findings = prepass(body)
+    assert code == "import tensorflow as tf\n" + dedent(body)
+    assert len(findings) == 1 and why in findings[0].message, findings

@@ -281,8 +281,18 @@ def test_scope_block_reading_two_tensors_is_kept() -> None:
     assert any("variable_scope 'a' computes from 2 tensors" in f.message for f in result.findings)
 
 
+def test_an_assignment_computing_with_the_block_s_weights_right_after_it_joins_the_layer() -> None:
+    # `with tf.variable_scope('local3') as scope: ... weights = ...` then
+    # `local3 = tf.nn.relu(tf.matmul(reshape, weights) + biases, name=scope.name)`
+    source = _BLOCKS.format(extra="").replace("    return h\n", "    h = h + tf.reduce_sum(w)\n    return h\n")
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert "        h = tf.matmul(x, self.w)\n        h = h + tf.reduce_sum(self.w)\n        return h\n" in result.code
+
+
 def test_scope_block_whose_weight_is_read_after_it_is_kept() -> None:
-    result = rewrite_source(_BLOCKS.format(extra="\n    h = h + tf.reduce_sum(w)"))
+    source = _BLOCKS.format(extra="").replace("    return h\n", "    print(w)\n    return h\n")
+    result = rewrite_source(source)
     assert result.level == "partial"
     assert any("the block's results are not one tensor" in f.message for f in result.findings)
 
