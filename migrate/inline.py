@@ -23,7 +23,7 @@ import libcst as cst
 
 from .api_table import OPTIMIZERS, SUMMARY_OPS
 from .codegen import ReplaceNames, copy_lines, is_docstring, record_line
-from .graph import call_args, name_uses, top_level_defs
+from .graph import call_args, name_uses, names_read, top_level_defs
 from .imports import Aliases
 from .report import Finding
 from .rules.session import RULE as SESSION_RULE
@@ -298,6 +298,8 @@ def _inline(
         for p, v in bindings.items()
         if isinstance(v, cst.Name) and v.value == p and p not in _bound(block)
     }
+    substituted = _substituted(site, block, {p: v for p, v in bindings.items() if p not in aliased})
+    aliased |= substituted.keys()
     # Returned names take the names the caller gives them.
     replaced: dict[str, str] = {}  # `g["key"]` source -> local name, for a dict result
     if isinstance(returned, cst.Dict) and isinstance(target, cst.Name):
@@ -338,6 +340,7 @@ def _inline(
         for p, value in bindings.items()
         if p not in aliased
     ]
+    rename.update(substituted)
     moved: list[cst.BaseStatement] = []
     for stmt in body:
         new = stmt.visit(ReplaceNames(rename)) if rename else stmt
@@ -360,6 +363,55 @@ def _inline(
     copy_lines(out[0], first, lines)
     out[0] = first
     return _Inlined(out, (target.value, replaced) if replaced else None)  # type: ignore[union-attr]
+
+
+def _substituted(site: _Site, block: cst.IndentedBlock, bindings: dict[str, cst.BaseExpression]) -> dict[str, str]:
+    """Parameters read as the caller's name they are passed (`labels` of `losses(logits,
+    train_labels)` read as `train_labels`), so the inlined body needs no `labels = train_labels`:
+    the builder binds neither name. And a
+    parameter passed the caller's own name that the builder rebinds, when the caller reads that
+    name nowhere after the call (`features = tf.cast(features, ...)` then changes nothing it reads)."""
+    # a nested scope may bind the names again: renaming reads there is left to `rename`
+    nested = any(isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) for n in walk(block))
+    bound = _bound(block)
+    found: dict[str, str] = {}
+    for param, value in bindings.items():
+        if not isinstance(value, cst.Name):
+            continue
+        if value.value != param and param not in bound and value.value not in bound and not nested:
+            found[param] = value.value
+        elif value.value == param and param in bound and not _read_after(site, param):
+            found[param] = param
+    return found
+
+
+def _read_after(site: _Site, name: str) -> bool:
+    """The caller may read `name` after the call: it is a module's global, a statement after
+    the call in its block or an enclosing one reads it, or the call is in a loop."""
+    path = _path_to(site.owner, site.stmt)
+    if isinstance(site.owner, cst.Module) or path is None or any(isinstance(n, (cst.For, cst.While)) for n in path):
+        return True
+    on_path = {id(n) for n in path}
+    for node in path:
+        block = getattr(node, "body", None)
+        statements = getattr(block, "body", None)
+        if not isinstance(statements, (list, tuple)):
+            continue
+        index = next((i for i, s in enumerate(statements) if id(s) in on_path), None)
+        if index is not None and any(n.value == name for s in statements[index + 1:] for n in names_read(s)):
+            return True
+    return False
+
+
+def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """The nodes from `root` down to `target`, both included."""
+    if root is target:
+        return [root]
+    for child in children(root):
+        found = _path_to(child, target)
+        if found is not None:
+            return [root, *found]
+    return None
 
 
 def _single_assignment(

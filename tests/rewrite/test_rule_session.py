@@ -287,6 +287,23 @@ def test_a_helper_computing_with_its_variables_is_inlined_where_it_is_called() -
     assert "print(out_w.numpy())" in code
 
 
+def test_an_inlined_helper_reads_the_caller_s_names_for_its_parameters(tmp_path: Path) -> None:
+    source = (
+        "import tensorflow as tf\n\n\ndef net(inputs, scale):\n    w = tf.Variable(tf.ones([2, 1]), name='w')\n"
+        "    inputs = inputs * scale\n    return tf.matmul(inputs, w)\n\n\ndef main():\n"
+        "    x = tf.placeholder(tf.float32, [None, 2])\n    factor = 2.0\n    inputs = x\n    y = net(x, factor)\n"
+        "    with tf.Session() as sess:\n        sess.run(tf.global_variables_initializer())\n"
+        "        print(sess.run(y, {x: [[1.0, 2.0]]}))\n        print(sess.run(inputs, {x: [[1.0, 2.0]]}))\n"
+    )
+    result = rewrite_source(source + "\n\nmain()\n")
+    # `scale` is never rebound: it reads as `factor`, with no `scale = factor`
+    assert "scale" not in result.code and "inputs = inputs * factor" in result.code
+    # `inputs` is rebound by the helper and read by the caller after the call: still its own value
+    assert verify_sources(source + "\n\nmain()\n", result.code, tmp_path, Options(timeout=120)).status == "equivalent"
+    wrong = result.code.replace("inputs = inputs * factor", "inputs = inputs + factor")
+    assert verify_sources(source + "\n\nmain()\n", wrong, tmp_path, Options(timeout=120)).status == "different"
+
+
 def test_named_graph_entered_and_given_to_the_session_goes() -> None:
     result = check_transformed(
         """\
