@@ -8,8 +8,10 @@ A program whose session ran the same graph values from several run sites (`train
 
 Only a shared *leading* run of plain assignments moves (the statements a step starts with,
 or starts its tape with), reading the steps' own parameters by the same names and module
-values; statements that draw random numbers stay in each step, since moving them could
-change which draws a step makes.
+values: all the steps share when that can be one function (the forward pass and the loss on
+it, `compute_loss(x, y)`), else the forward pass alone (what reads only the inputs). Statements
+that draw random numbers stay in each step, since moving them could change which draws a step
+makes.
 """
 
 from __future__ import annotations
@@ -106,27 +108,29 @@ def _reads_after(stmts: list[cst.BaseStatement]) -> set[str]:
     return set().union(*(_names(s) for s in stmts)) if stmts else set()
 
 
-def _shared(steps: list[_Step]) -> int:
-    """How many leading statements all `steps` share, as text, reading no parameter the first
-    does not: the forward pass reads the model's inputs, the loss after it reads the labels."""
+def _shared(steps: list[_Step], forward_only: bool) -> int:
+    """How many leading statements all `steps` share, as text; with `forward_only`, reading
+    no parameter the first does not: the forward pass reads the model's inputs, the loss
+    after it reads the labels."""
     inputs = _names(steps[0].lead[0]) & set(steps[0].params)
     count = 0
     while (all(len(s.lead) > count for s in steps) and len({_key(s.lead[count]) for s in steps}) == 1
-           and _names(steps[0].lead[count]) & set(steps[0].params) <= inputs):
+           and (not forward_only or _names(steps[0].lead[count]) & set(steps[0].params) <= inputs)):
         count += 1
     return count
 
 
 #: Words in a value's name that say it is a loss, not the model's output.
-_LOSS_WORDS = ("loss", "cost", "mse", "error", "entropy")
+_LOSS_WORDS = ("loss", "cost", "mse", "err", "entropy")
 
 
-def _fresh(taken: set[str], outputs: list[str], takes_inputs: bool) -> str | None:
-    """`forward` for the model's output from its inputs; `compute_<value>` for a loss, or for a
-    value computed from no input (`compute_initial_state()`); never a name in use."""
+def _fresh(taken: set[str], outputs: list[str], forward: bool) -> str | None:
+    """`forward` for the model's output from its inputs; `compute_<value>` for a loss, for
+    what reads more than the inputs (the labels), or for a value computed from no input
+    (`compute_initial_state()`); never a name in use."""
     computed = [f"compute_{o}" for o in outputs[-1:]]
     loss = any(word in outputs[-1].lower() for word in _LOSS_WORDS)
-    for name in (computed if loss or not takes_inputs else ["forward", *computed]):
+    for name in (computed if loss or not forward else ["forward", *computed]):
         if name not in taken:
             return name
     return None
@@ -186,8 +190,18 @@ def _shared_in(body: list[cst.BaseStatement], taken: set[str], gap: int) -> list
 
 def _helper(group: list[_Step], taken: set[str]) -> tuple[cst.FunctionDef, list[cst.BaseStatement], int] | None:
     """The function the group's shared statements become, each step's call of it, and how
-    many leading statements of each step the call replaces."""
-    count = _shared(group)
+    many leading statements of each step the call replaces: all they share (the forward pass
+    and the loss on it), else the forward pass alone."""
+    forward = _shared(group, True)
+    for count in dict.fromkeys((_shared(group, False), forward)):
+        made = _helper_of(group, taken, count, count == forward)
+        if made is not None:
+            return made
+    return None
+
+
+def _helper_of(group: list[_Step], taken: set[str], count: int,
+               forward: bool) -> tuple[cst.FunctionDef, list[cst.BaseStatement], int] | None:
     lead = group[0].lead[:count]
     if not lead or any(word in _key(s) for s in lead for word in _STAYS) or all(map(_calls_defined, lead)):
         return None
@@ -204,7 +218,7 @@ def _helper(group: list[_Step], taken: set[str]) -> tuple[cst.FunctionDef, list[
         local = set(step.params) | {n for s in step.block() for n in _names(s) if _assigned(s) == n}
         if (reads & local) - set(params) - set(bound):
             return None
-    name = _fresh(taken, outputs, bool(params))
+    name = _fresh(taken, outputs, bool(params) and forward)
     if name is None:
         return None
     result = ", ".join(outputs)

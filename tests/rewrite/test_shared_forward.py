@@ -176,8 +176,8 @@ def test_a_model_already_defined_once_is_not_wrapped_again() -> None:
     )
 
 
-def test_statements_reading_the_labels_stay_with_the_loss() -> None:
-    """The forward pass reads the inputs; what reads `y` as well is each step's own."""
+def test_a_loss_both_steps_compute_is_shared_with_the_forward_pass() -> None:
+    """What reads the labels too is shared when every step computes it: named for the value."""
     out = _shared(
         """
 
@@ -195,8 +195,8 @@ def test_statements_reading_the_labels_stay_with_the_loss() -> None:
             return err * 2.0
         """
     )
-    assert "def forward(x):\n    return x * W\n" in out
-    assert out.count("err = pred - y") == 2
+    assert "def compute_err(x, y):\n    pred = x * W\n    return pred - y\n" in out
+    assert out.count("err = compute_err(x, y)") == 2 and "forward" not in out
 
 
 def test_a_name_the_module_uses_is_not_taken() -> None:
