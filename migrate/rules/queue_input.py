@@ -100,8 +100,9 @@ class _Source:
     that hold an example, the parse function's parameters, and the dataset of examples."""
 
     parts: list[cst.SimpleStatementLine]
-    names: set[str]  # the queue, and for a reader the reader and its record
+    names: set[str]  # the queue (or the slices), and for a reader the reader and its record
     unread: set[str]  # names the per-example statements may not read
+    opaque: set[str]  # names that hold no example: the queue, the reader
     params: list[str]
     parse: str
     kind: str  # for the finding: `string_input_producer → TFRecordReader`
@@ -193,35 +194,31 @@ def _file_source(block: Sequence[cst.BaseStatement], producer: cst.SimpleStateme
         filenames = _free("filenames", taken)
         before = f"{filenames} = {tf}.data.Dataset.from_tensor_slices({files}).shuffle(len({files}){seed}){repeat}\n"
         dataset = f"{tf}.{dataset_path}({filenames})"
-    return _Source([producer, reader[1], read], {queue, reader[0], record}, {queue, reader[0]},  # type: ignore[list-item]
+    return _Source([producer, reader[1], read], {queue, reader[0], record}, {queue, reader[0]}, {queue, reader[0]},  # type: ignore[list-item]
                    [record], _free(parse, taken), f"{PRODUCER.split('.')[1]} → {reader_kind}",
                    f"tf.{dataset_path}", dataset, before), at
 
 
-def _slice_source(producer: cst.SimpleStatementLine, queue: str, call: cst.Call, module: cst.Module,
+def _slice_source(producer: cst.SimpleStatementLine, targets: list[str], call: cst.Call, module: cst.Module,
                   taken: set[str]) -> _Source:
     """`slice_input_producer([images, labels])`: each example is one slice of every tensor,
-    which the per-example statements read as `queue[0]`, `queue[1]`."""
+    which the per-example statements read as `queue[0]`, `queue[1]`, or by the names the
+    producer's slices are unpacked into (`image, label = ...`)."""
     args = _bind(call, SLICER_PARAMS)
     tensors = args.get("tensor_list")
     if not isinstance(tensors, (cst.List, cst.Tuple)) or not tensors.elements or set(args) - {
             "tensor_list", "num_epochs", "shuffle", "seed"} - DROPPED:
         raise _Kept("slice_input_producer() is not given a list of tensors, or settings tf.data has no form for")
     elements = [e.value for e in tensors.elements]
+    opaque: set[str] = set()
     subscripts: dict[int, int] = {}
-    for node in walk(module):
-        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == queue:
-            index = node.slice[0].slice if len(node.slice) == 1 else None
-            if not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)
-                    and int(index.value.value) < len(elements)):
-                raise _Kept(f"{queue} is read other than one slice at a time ({queue}[0])")
-            subscripts[id(node.value)] = int(index.value.value)
-    target = {id(n) for n in walk(producer.body[0].targets[0])}  # type: ignore[attr-defined]
-    if any(n.value == queue and id(n) not in subscripts and id(n) not in target for n in names_read(module)):
-        raise _Kept(f"{queue} is read other than one slice at a time ({queue}[0])")
-    names = [e.value if isinstance(e, cst.Name) else None for e in elements]
-    params = [name if name is not None and names.count(name) == 1 else _free(f"slice_{k}", taken)
-              for k, name in enumerate(names)]
+    if len(targets) == len(elements) > 1 and "_" not in targets:
+        params = list(targets)  # the slices, by their names
+    elif len(targets) == 1:
+        params, opaque = _sliced(elements, taken), {targets[0]}
+        subscripts = _subscripts(producer, targets[0], len(elements), module)
+    else:
+        raise _Kept("the producer's slices are not bound to one name or to one name each")
     tf = code(call.func).split(".")[0]
     listed = ", ".join(code(e) for e in elements)
     source = f"{tf}.data.Dataset.from_tensor_slices({'(' + listed + ')' if len(elements) > 1 else listed})"
@@ -232,22 +229,47 @@ def _slice_source(producer: cst.SimpleStatementLine, queue: str, call: cst.Call,
     else:
         slices = _free("slices", taken)
         before, dataset = f"{slices} = {source}\n", f"{slices}.shuffle({slices}.cardinality(){seed}){repeat}"
-    return _Source([producer], {queue}, set(), params, _free("parse_slice", taken), SLICER.split(".")[1],
-                   "tf.data.Dataset.from_tensor_slices", dataset, before, subscripts)
+    return _Source([producer], set(targets), set(), opaque, params, _free("parse_slice", taken),
+                   SLICER.split(".")[1], "tf.data.Dataset.from_tensor_slices", dataset, before, subscripts)
+
+
+def _sliced(elements: list[cst.BaseExpression], taken: set[str]) -> list[str]:
+    """The parse function's parameters for a queue read as `queue[k]`: each the name of the
+    tensor it slices (a fresh name for an expression, or a tensor listed twice)."""
+    names = [e.value if isinstance(e, cst.Name) else None for e in elements]
+    return [name if name is not None and names.count(name) == 1 else _free(f"slice_{k}", taken)
+            for k, name in enumerate(names)]
+
+
+def _subscripts(producer: cst.SimpleStatementLine, queue: str, size: int, module: cst.Module) -> dict[int, int]:
+    """id(the queue's name) -> k of each `queue[k]`; `_Kept` when the queue is read otherwise."""
+    subscripts: dict[int, int] = {}
+    for node in walk(module):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == queue:
+            index = node.slice[0].slice if len(node.slice) == 1 else None
+            if not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)
+                    and int(index.value.value) < size):
+                raise _Kept(f"{queue} is read other than one slice at a time ({queue}[0])")
+            subscripts[id(node.value)] = int(index.value.value)
+    target = {id(n) for n in walk(producer.body[0].targets[0])}  # type: ignore[attr-defined]
+    if any(n.value == queue and id(n) not in subscripts and id(n) not in target for n in names_read(module)):
+        raise _Kept(f"{queue} is read other than one slice at a time ({queue}[0])")
+    return subscripts
 
 
 def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, module: cst.Module,
               taken: set[str]) -> _Pipeline:
     """The pipeline whose producer is ``block[at]``, or ``_Kept`` saying why there is none."""
     producer = block[at]
-    queue_names, producer_call = _assign(producer)  # type: ignore[misc]
-    if len(queue_names) != 1 or not isinstance(producer_call, cst.Call):
+    targets, producer_call = _assign(producer)  # type: ignore[misc]
+    if not isinstance(producer_call, cst.Call):
         raise _Kept("the producer is not bound to one name")
-    queue = queue_names[0]
     if aliases.resolve(producer_call.func) == SLICER:
-        source, start = _slice_source(producer, queue, producer_call, module, taken), at  # type: ignore[arg-type]
+        source, start = _slice_source(producer, targets, producer_call, module, taken), at  # type: ignore[arg-type]
+    elif len(targets) == 1:
+        source, start = _file_source(block, producer, targets[0], producer_call, aliases, taken)  # type: ignore[arg-type]
     else:
-        source, start = _file_source(block, producer, queue, producer_call, aliases, taken)  # type: ignore[arg-type]
+        raise _Kept("the producer is not bound to one name")
     batch = None
     for stmt in block[start + 1:]:
         found = _assign(stmt)
@@ -290,7 +312,7 @@ def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, mod
         if assigned is not None:
             pipeline_names |= set(assigned[0]) - {"_"}
     output_names = [e.value.value for e in tensors.elements]  # type: ignore[attr-defined]
-    if not set(output_names) <= pipeline_names - source.unread - {queue}:
+    if not set(output_names) <= pipeline_names - source.opaque:
         raise _Kept("the batch takes tensors the per-example statements do not make")
     inside = {id(n) for s in [*parts, *moved] for n in walk(s)} | {id(n) for n in walk(tensors)}
     outside = {n.value for n in _reads_past(module, block, region[0]) if id(n) not in inside}

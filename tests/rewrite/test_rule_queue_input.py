@@ -167,3 +167,16 @@ def test_a_sliced_queue_the_pass_cannot_follow_stays_a_queue(change: tuple[str, 
     code, findings = prepass(body)
     assert code == "import tensorflow as tf\n" + dedent(body)
     assert len(findings) == 1 and why in findings[0].message, findings
+
+
+def test_slices_unpacked_by_name_are_the_parse_function_s_parameters() -> None:
+    code, findings = prepass("""\
+        def get_batch(paths, labels, batch_size):
+            image, label = tf.train.slice_input_producer([paths, labels], shuffle=False)
+            image = tf.read_file(image)
+            x_batch, y_batch = tf.train.batch([image, label], batch_size=batch_size)
+            return x_batch, y_batch
+        """)
+    assert "    def parse_slice(image, label):\n        image = tf.read_file(image)\n        return image, label\n" in code
+    assert "dataset = tf.data.Dataset.from_tensor_slices((paths, labels)).repeat().map(parse_slice)" in code
+    assert [f.kind for f in findings] == ["fixed"]
