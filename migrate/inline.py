@@ -247,6 +247,8 @@ def _bound(node: cst.CSTNode) -> set[str]:
             add(n.target)
         elif isinstance(n, cst.AsName):
             add(n.name)  # type: ignore[arg-type]
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            names.add(n.name.value)  # a nested definition binds its name where it stands
     return names
 
 
@@ -387,10 +389,14 @@ def _substituted(site: _Site, block: cst.IndentedBlock, bindings: dict[str, cst.
 
 def _read_after(site: _Site, name: str) -> bool:
     """The caller may read `name` after the call: it is a module's global, a statement after
-    the call in its block or an enclosing one reads it, or the call is in a loop."""
+    the call in its block or an enclosing one reads it, a closure of the caller reads it, or
+    the call is in a loop."""
     path = _path_to(site.owner, site.stmt)
     if isinstance(site.owner, cst.Module) or path is None or any(isinstance(n, (cst.For, cst.While)) for n in path):
         return True
+    closures = [n for n in walk(site.owner.body) if isinstance(n, (cst.FunctionDef, cst.Lambda))]
+    if any(n.value == name for c in closures for n in names_read(c)):
+        return True  # a closure of the caller may read it when called later
     on_path = {id(n) for n in path}
     for node in path:
         block = getattr(node, "body", None)

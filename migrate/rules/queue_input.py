@@ -341,12 +341,14 @@ def _pipeline(block: Sequence[cst.BaseStatement], at: int, aliases: Aliases, mod
 def _reads_past(module: cst.Module, block: Sequence[cst.BaseStatement],
                 first: cst.BaseStatement) -> list[cst.Name]:
     """The names read where the pipeline's values may be seen: in a function whose body it
-    is, its statements from the pipeline's first on; anywhere in the module otherwise."""
-    owned = any(isinstance(f, cst.FunctionDef) and isinstance(f.body, cst.IndentedBlock) and f.body.body is block
-                for f in walk(module))
-    if not owned:
+    is, its statements from the pipeline's first on and the closures defined before; anywhere
+    in the module otherwise."""
+    owner = next((f for f in walk(module) if isinstance(f, cst.FunctionDef)
+                  and isinstance(f.body, cst.IndentedBlock) and f.body.body is block), None)
+    if owner is None:
         return names_read(module)
-    return [n for stmt in block[block.index(first):] for n in names_read(stmt)]
+    closures = [n for stmt in block[:block.index(first)] for n in walk(stmt) if isinstance(n, (cst.FunctionDef, cst.Lambda))]
+    return [n for stmt in [*closures, *block[block.index(first):]] for n in names_read(stmt)]
 
 
 def _check_params(source: _Source, moved: list[cst.SimpleStatementLine]) -> None:

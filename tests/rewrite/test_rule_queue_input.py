@@ -180,3 +180,11 @@ def test_slices_unpacked_by_name_are_the_parse_function_s_parameters() -> None:
     assert "    def parse_slice(image, label):\n        image = tf.read_file(image)\n        return image, label\n" in code
     assert "dataset = tf.data.Dataset.from_tensor_slices((paths, labels)).repeat().map(parse_slice)" in code
     assert [f.kind for f in findings] == ["fixed"]
+
+
+def test_a_closure_made_before_the_pipeline_reading_its_names_keeps_the_queue() -> None:
+    body = SLICES.replace("    image = tf.cast(image, tf.string)\n",
+                          "    image = tf.cast(image, tf.string)\n    show = lambda: print(contents)\n")
+    code, findings = prepass(body)
+    assert code == "import tensorflow as tf\n" + dedent(body)
+    assert "contents is used past the pipeline" in findings[0].message

@@ -946,3 +946,59 @@ def test_a_coordinator_without_queue_runners_is_kept_as_tf2s(tmp_path: Path) -> 
     assert verify_sources(_COORDINATED, result.code, tmp_path, Options(timeout=120)).status == "equivalent"
     never_stops = result.code.replace("            coord.request_stop()\n", "            pass\n", 1)
     assert verify_sources(_COORDINATED, never_stops, tmp_path, Options(timeout=120)).status == "different"
+
+
+_BATCHES = """\
+import numpy as np
+import tensorflow as tf
+
+
+def get_batch(features, labels, batch_size):
+    features = tf.cast(features, tf.float32)
+    dataset = tf.data.Dataset.from_tensor_slices((features, labels)).repeat().batch(batch_size)
+    x_batch, y_batch = dataset.make_one_shot_iterator().get_next()
+    return x_batch, y_batch
+
+
+def main():
+    features = np.arange(6.0).reshape(3, 2)
+    labels = np.array([0.0, 1.0, 0.0])
+    SHOW
+    x_batch, y_batch = get_batch(features, labels, 3)
+    w = tf.Variable([[0.5], [-0.5]])
+    loss = tf.reduce_mean(tf.square(tf.matmul(x_batch, w)[:, 0] - tf.cast(y_batch, tf.float32)))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(loss))
+    LATER
+
+
+main()
+"""
+
+
+@pytest.mark.parametrize(("show", "later"), [
+    ("pass", "print(features.dtype)"),  # read after the call
+    ("def show():\n        print(features.dtype)", "show()"),  # read by a closure made before
+])
+def test_an_inlined_builder_rebinding_its_parameter_leaves_the_caller_s_value_alone(
+        show: str, later: str, tmp_path: Path) -> None:
+    source = _BATCHES.replace("SHOW", show).replace("LATER", later)
+    result = rewrite_source(source)
+    assert result.level == "idiomatic", result.findings
+    assert "features_2 = tf.cast(features_2, tf.float32)" in result.code
+    assert verify_sources(source, result.code, tmp_path, Options(timeout=120)).status == "equivalent"
+
+
+def test_a_builder_rebinding_a_parameter_the_caller_no_longer_reads_keeps_its_name() -> None:
+    code = rewrite_source(_BATCHES.replace("SHOW", "pass").replace("LATER", "pass")).code
+    assert "    features = tf.cast(features, tf.float32)\n" in code and "features_2" not in code
+
+
+def test_a_nested_definition_of_an_inlined_builder_takes_a_name_the_caller_has_not(tmp_path: Path) -> None:
+    source = _BATCHES.replace("SHOW", "def scale(v):\n        return v").replace("LATER", "print(scale(2))").replace(
+        "    features = tf.cast(features, tf.float32)\n",
+        "    def scale(v):\n        return v * 2.0\n\n    features = tf.cast(scale(features), tf.float32)\n")
+    result = rewrite_source(source)
+    assert "def scale_2(v):" in result.code and "tf.cast(scale_2(features), tf.float32)" in result.code
+    assert verify_sources(source, result.code, tmp_path, Options(timeout=120)).status == "equivalent"
