@@ -131,7 +131,7 @@ def _needs_program(file: _File) -> bool:
 def _graph_module(file: _File) -> bool:
     """A module that builds graph code and runs no session, whose top level only binds names
     (imports, definitions, assignments without calls): importing it earlier changes nothing."""
-    if file.notebook is not None or "tensorflow" not in file.text or _runs_sessions(file.tree):
+    if file.notebook is not None or "tensorflow" not in file.text or _names_a_session(file.tree):
         return False
     if file.imports or file.nested:
         return False
@@ -146,7 +146,7 @@ def _graph_module(file: _File) -> bool:
     return True
 
 
-def _runs_sessions(tree: ast.Module) -> bool:
+def _names_a_session(tree: ast.Module) -> bool:
     """The code names a session (a comment naming one does not count)."""
     sessions = ("Session", "InteractiveSession")
     return any(isinstance(n, ast.Attribute) and n.attr in sessions or isinstance(n, ast.Name) and n.id in sessions
