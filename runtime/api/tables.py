@@ -14,6 +14,7 @@ from runtime import device_config as DC
 from runtime import dtypes as D
 from runtime import errors as E
 from runtime import flags as FL
+from runtime import gfile as GF
 from runtime import initializers as I
 from runtime import losses_v1 as LV1
 from runtime import lr_schedules as LR
@@ -160,7 +161,7 @@ NN_V2 = {
 NN_V1 = NN_V2 | {
     "dropout": N.dropout_v1, "softmax_cross_entropy_with_logits": N.softmax_cross_entropy_with_logits,
     "softmax_cross_entropy_with_logits_v2": N.softmax_cross_entropy_with_logits_v2,
-    "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b,
+    "relu_layer": N.relu_layer, "xw_plus_b": N.xw_plus_b, "fused_batch_norm": NORM.fused_batch_norm,
 } | RNN.NN | SAMPLED.NN_V1
 RANDOM = {"normal": R.random_normal, "uniform": R.random_uniform, "truncated_normal": R.truncated_normal,
           "set_seed": R.set_seed, "shuffle": R.shuffle} | SAMPLED.RANDOM
@@ -348,7 +349,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
         "initializers": (INIT_V2, "initializers"), "train": (TRAIN_V2, "train"), **CONFIG_SUBS,
         "math": (MATH | MATH_ONLY | SEARCH_MATH, "math"), "image": (IMAGE, "image"),
         "debugging": (CHECKS.DEBUGGING_V2 | DC.DEBUGGING, "debugging"), "summary": (SUM.V2_TABLE, "summary"), "summary.experimental": (SUM.V2_EXPERIMENTAL, "summary.experimental"),
-        "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental")})
+        "data": (DATA.V2_TABLE, "data"), "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
+        "io": ({}, "io"), "io.gfile": (GF.V2_TABLE, "io.gfile")})
     v1_top = dict(CORE) | V1_ONLY | DC.V1_TOP | {"name_scope": V1.name_scope, "device": device_v1} | SEARCH_TOP_V1
     v1_subs = {"train": (TRAIN_V1, "train"), "layers": (LAYERS_V1, "layers"),
                "initializers": (INIT_V1, "initializers"), "losses": (LOSSES_V1, "losses"),
@@ -359,7 +361,8 @@ def build_modules(face: str) -> dict[str, types.ModuleType]:
                "summary": (SUM.V1_TABLE, "summary"), "data": (DATA.V1_TABLE, "data"),
                "data.experimental": (DATA.EXPERIMENTAL, "data.experimental"),
                "flags": (FL.TF1_FLAGS_TABLE, "flags"), "app": ({"run": FL.run}, "app"),
-               "app.flags": (FL.TF1_FLAGS_TABLE, "app.flags"), "logging": (LOG.V1_TABLE, "logging")}
+               "app.flags": (FL.TF1_FLAGS_TABLE, "app.flags"), "logging": (LOG.V1_TABLE, "logging"),
+               "gfile": (GF.V1_TABLE, "gfile"), "io": ({}, "io"), "io.gfile": (GF.V2_TABLE, "io.gfile")}
     v1 = _namespace("tensorflow.compat.v1", "tf.compat.v1", v1_top, NN_V1 | SEARCH_NN_V1, v1_subs)
     keras = _keras("tensorflow.keras", "tf.keras")
     mods: dict[str, types.ModuleType] = {}

@@ -142,6 +142,16 @@ CASES: dict[str, Case] = {
                          [values((1, 4, 4, 2), seed=1), values((2, 2, 2, 2), seed=2), values((1, 5, 2), seed=3),
                           values((2, 2, 3), seed=4)]),
     "reverse_sequence": (lambda t: reverse_sequence(t, [3, 1], seq_axis=1, batch_axis=0), [values((2, 3, 2))]),
+    # FusedBatchNormV3 is float32 for programs; its kernel also runs float64, which a central
+    # difference needs. Training (through the batch statistics) and inference (fixed ones).
+    "fused_batch_norm": (lambda x, s, o: apply("FusedBatchNormV3", [x, s, o, EagerTensor(np.zeros(0)), EagerTensor(np.zeros(0))],
+                                               {"epsilon": 0.01, "exponential_avg_factor": 1.0, "data_format": "NHWC",
+                                                "is_training": True})[0] * 2.0
+                         + apply("FusedBatchNormV3", [x, s, o, EagerTensor(np.array([0.2, -0.1, 0.4])),
+                                                      EagerTensor(np.array([1.5, 0.6, 0.9]))],
+                                 {"epsilon": 0.01, "exponential_avg_factor": 1.0, "data_format": "NHWC",
+                                  "is_training": False})[0],
+                         [values((2, 2, 2, 3), seed=1), values((3,), 0.5, 1.5, 2), values((3,), seed=3)]),
 }
 
 
