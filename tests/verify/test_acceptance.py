@@ -152,6 +152,7 @@ ENGINE_LACKS = {
     "explicit_graph_eager_restore": "tf.train.load_checkpoint",
     "saver_read_by_tf1_name": "tf.train.load_checkpoint",
     "queue_tfrecord_batch": "tf.python_io.TFRecordWriter",  # and the queue pipeline it writes for
+    "slice_input_batches": "tf.train.slice_input_producer",  # the engine has no queue runners
 }
 
 
