@@ -370,9 +370,9 @@ def _inline(
 def _substituted(site: _Site, block: cst.IndentedBlock, bindings: dict[str, cst.BaseExpression]) -> dict[str, str]:
     """Parameters read as the caller's name they are passed (`labels` of `losses(logits,
     train_labels)` read as `train_labels`), so the inlined body needs no `labels = train_labels`:
-    the builder binds neither name. And a
-    parameter passed the caller's own name that the builder rebinds, when the caller reads that
-    name nowhere after the call (`features = tf.cast(features, ...)` then changes nothing it reads)."""
+    the builder binds neither name. And a parameter passed the caller's own name that the
+    builder rebinds, when the caller reads that name nowhere after the call (`features =
+    tf.cast(features, ...)` then changes nothing it reads)."""
     # a nested scope may bind the names again: renaming reads there is left to `rename`
     nested = any(isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) for n in walk(block))
     bound = _bound(block)
