@@ -157,3 +157,11 @@ class TensorShape:
 
 def as_shape(value: Any) -> TensorShape:
     return value if isinstance(value, TensorShape) else TensorShape(value)
+
+
+def dims_text(shape: Any) -> str:
+    """A shape (a TensorShape or an array's) as TF's op errors write it: `[2,?,3]`, and `?` for
+    an unknown rank."""
+    if isinstance(shape, TensorShape) and shape.rank is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"

@@ -17,7 +17,7 @@ from runtime.ops.registry import (
     register_gradient,
     register_simple,
 )
-from runtime.shapes import TensorShape
+from runtime.shapes import TensorShape, dims_text
 from runtime.tensor import OPS, EagerTensor, SymbolicTensor, Tensor
 
 # --- constants and placeholders ------------------------------------------------------------
@@ -35,8 +35,7 @@ def constant_in_graph(graph: Any, value: np.ndarray, dtype: dtypes.DType, name: 
 def _placeholder_make(attrs: dict) -> Any:
     def kernel() -> np.ndarray:
         shape = attrs["shape"]
-        dims = "<unknown>" if shape.rank is None else "[" + ",".join(
-            "?" if d is None else str(d) for d in shape) + "]"
+        dims = "<unknown>" if shape.rank is None else dims_text(shape)
         raise invalid_argument(
             f"You must feed a value for placeholder tensor '{attrs['name']}' with dtype "
             f"{attrs['dtype'].name} and shape {dims}")

@@ -12,6 +12,7 @@ from runtime.errors import invalid_argument
 from runtime.ops import math as m
 from runtime.ops.array import expand_dims
 from runtime.ops.registry import apply, not_differentiable, register, register_gradient
+from runtime.shapes import dims_text
 from runtime.tensor import Tensor
 from runtime.update_rules import build_rule
 
@@ -146,31 +147,27 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     return m.add(m.subtract(relu_logits, m.multiply(x, z)), m.log1p(m.exp(neg_abs)), name=name)
 
 
-def _dims(shape: Any) -> str:
-    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
-
-
 def _bias_add_shapes(x: Tensor, b: Tensor, channels_first: bool) -> None:
     """TF's shape checks of BiasAdd, which does not broadcast: a ValueError when a graph is
     built (shape inference), the kernel's InvalidArgumentError eagerly."""
     graph = None
     if x.shape.rank is not None and x.shape.rank < 2:
         graph = f"Shape must be at least rank 2 but is rank {x.shape.rank}"
-        eager = f"Input tensor must be at least 2D: {_dims(x.shape)}"
+        eager = f"Input tensor must be at least 2D: {dims_text(x.shape)}"
     elif b.shape.rank is not None and b.shape.rank != 1:
         graph = f"Shape must be rank 1 but is rank {b.shape.rank}"
-        eager = f"Biases must be 1D: {_dims(b.shape)}"
+        eager = f"Biases must be 1D: {dims_text(b.shape)}"
     elif x.shape.rank is not None and b.shape.rank is not None:
         channels, size = x.shape[1 if channels_first else -1], b.shape[0]
         if channels is not None and size is not None and channels != size:
             graph = f"Dimensions must be equal, but are {channels} and {size}"
             eager = (f"Must provide as many biases as the last dimension of the input tensor: "
-                     f"{_dims(b.shape)} vs. {_dims(x.shape)}")
+                     f"{dims_text(b.shape)} vs. {dims_text(x.shape)}")
     if graph is None:
         return
     if context.executing_eagerly():
         raise invalid_argument(f"{eager} [Op:BiasAdd]")
-    raise ValueError(f"{graph} for BiasAdd with input shapes: {_dims(x.shape)}, {_dims(b.shape)}.")
+    raise ValueError(f"{graph} for BiasAdd with input shapes: {dims_text(x.shape)}, {dims_text(b.shape)}.")
 
 
 def bias_add(value: Any, bias: Any, data_format: Any = None, name: str | None = None) -> Tensor:

@@ -11,7 +11,7 @@ from runtime import context, dtypes
 from runtime.convert import constant, convert_to_tensor
 from runtime.errors import Unsupported, invalid_argument
 from runtime.ops.registry import apply, not_differentiable, register, register_gradient
-from runtime.shapes import TensorShape
+from runtime.shapes import TensorShape, dims_text
 from runtime.tensor import Tensor
 
 
@@ -86,10 +86,6 @@ def _fbn_layout(x: np.ndarray, data_format: str) -> tuple[tuple, list]:
     return tuple(i for i in range(x.ndim) if i != axis), view
 
 
-def _dims_text(shape: tuple) -> str:
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _fbn_check(x: np.ndarray, scale: np.ndarray, offset: np.ndarray, mean: np.ndarray,
                variance: np.ndarray, attrs: dict) -> None:
     """FusedBatchNormV3's kernel checks, in its order (InvalidArgumentError eagerly or in a run)."""
@@ -98,11 +94,11 @@ def _fbn_check(x: np.ndarray, scale: np.ndarray, offset: np.ndarray, mean: np.nd
         raise invalid_argument(f"{message} [Op:{_FBN}]")
 
     if x.ndim not in (4, 5):
-        fail(f"input must be 4 or 5-dimensional{_dims_text(x.shape)}")
+        fail(f"input must be 4 or 5-dimensional{dims_text(x.shape)}")
     for label, v in (("scale", scale), ("offset", offset), ("estimated_mean", mean),
                      ("estimated_variance", variance)):
         if v.ndim != 1:
-            fail(f"{label} must be 1-dimensional{_dims_text(v.shape)}")
+            fail(f"{label} must be 1-dimensional{dims_text(v.shape)}")
     depth = x.shape[_fbn_channel_axis(attrs["data_format"], x.ndim)]
     for label, v in (("scale", scale), ("offset", offset)):
         if v.shape[0] != depth:
@@ -156,12 +152,6 @@ def _fbn_make(attrs: dict) -> Any:
     return kernel
 
 
-def _shape_text(shape: TensorShape) -> str:
-    if shape.rank is None:
-        return "?"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
-
-
 def _fbn_spec(inputs: list, attrs: dict) -> list:
     """TF's FusedBatchNormV3 shape function: x of rank 4 (5 for the 3-D formats), the vectors of
     rank 1 and of x's channel count; ValueError when a graph is built."""
@@ -170,7 +160,7 @@ def _fbn_spec(inputs: list, attrs: dict) -> list:
     shapes = [t.shape for t in inputs]
 
     def fail(message: str) -> None:
-        raise ValueError(f"{message} for '{_FBN}' with input shapes: {', '.join(_shape_text(s) for s in shapes)}.")
+        raise ValueError(f"{message} for '{_FBN}' with input shapes: {', '.join(dims_text(s) for s in shapes)}.")
 
     x = shapes[0]
     if x.rank is not None and x.rank != rank:

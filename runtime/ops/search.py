@@ -24,7 +24,7 @@ from runtime.ops.registry import (
     register_gradient,
     register_simple,
 )
-from runtime.shapes import TensorShape
+from runtime.shapes import TensorShape, dims_text
 from runtime.tensor import Tensor
 
 # --- top_k / sort / argsort ---------------------------------------------------------------------------------
@@ -271,21 +271,17 @@ def _gather_nd_kernel(params: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return params[_nd_index(indices, params.shape, "param shape", "GatherNd")]
 
 
-def _shape_text(shape: tuple) -> str:
-    return "[" + ",".join(map(str, shape)) + "]"
-
-
 def _check_updates(indices: np.ndarray, updates: np.ndarray, dims: tuple) -> None:
     """``updates`` must be ``indices.shape[:-1] + shape[r:]`` (TF's messages for each half)."""
     outer, r = indices.ndim - 1, indices.shape[-1]
     if updates.shape[:outer] != indices.shape[:-1]:
         raise invalid_argument(
-            f"Dimensions [0,{outer}) of indices[shape={_shape_text(indices.shape)}] must match dimensions "
-            f"[0,{outer}) of updates[shape={_shape_text(updates.shape)}] [Op:ScatterNd]")
+            f"Dimensions [0,{outer}) of indices[shape={dims_text(indices.shape)}] must match dimensions "
+            f"[0,{outer}) of updates[shape={dims_text(updates.shape)}] [Op:ScatterNd]")
     if updates.shape[outer:] != dims[r:]:
         raise invalid_argument(
-            f"Dimensions [{r},{len(dims)}) of input[shape={_shape_text(dims)}] must match dimensions "
-            f"[{outer},{updates.ndim}) of updates[shape={_shape_text(updates.shape)}] [Op:ScatterNd]")
+            f"Dimensions [{r},{len(dims)}) of input[shape={dims_text(dims)}] must match dimensions "
+            f"[{outer},{updates.ndim}) of updates[shape={dims_text(updates.shape)}] [Op:ScatterNd]")
 
 
 def _scatter_nd_kernel(indices: np.ndarray, updates: np.ndarray, shape: np.ndarray) -> np.ndarray:
