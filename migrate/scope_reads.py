@@ -134,24 +134,27 @@ def module_constants(module: cst.Module) -> dict[str, str]:
 
 def function_constants(func: cst.FunctionDef) -> dict[str, str]:
     """The same of the locals `func` binds once, by a statement of its own (outside its nested
-    functions): wherever `func` reads them after, they hold that literal."""
+    functions), none of them a parameter: wherever `func` reads them after, they hold that literal."""
     nested = {id(n) for d in walk(func.body) if isinstance(d, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
               for n in walk(d) if n is not d}
-    own = cst.IndentedBlock(body=[s for s in func.body.body if id(s) not in nested])  # type: ignore[union-attr]
-    bindings, changed = _binding_counts(own, skip=nested)
-    for param in func.params.params:
-        bindings[param.name.value] = bindings.get(param.name.value, 0) + 1
-    if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in walk(own) if id(n) not in nested):
+    if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in walk(func.body) if id(n) not in nested):
         return {}
-    statements = [s for s in walk(own) if isinstance(s, cst.SimpleStatementLine) and id(s) not in nested]
+    bindings, changed = _binding_counts(func.body, skip=nested)
+    params = func.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        bindings[param.name.value] = bindings.get(param.name.value, 0) + 1
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            bindings[star.name.value] = bindings.get(star.name.value, 0) + 1
+    statements = [s for s in walk(func.body) if isinstance(s, cst.SimpleStatementLine) and id(s) not in nested]
     return _literal_pairs(statements, bindings, changed)
 
 
-def call_constants(module: cst.Module, call: cst.Call) -> dict[str, str]:
-    """The literal constants a call can read: the module's, and those of the function it is in."""
-    owners = memoised_walk("call owners", module, _call_owners)
-    func = owners.get(id(call))
-    return {**module_constants(module), **(function_constants(func) if func is not None else {})}
+def caller_constants(module: cst.Module, call: cst.Call) -> dict[str, str]:
+    """The literal constants of the function a call is in (none at the top level): they
+    stand over the module's where the function binds the same name."""
+    func = memoised_walk("call owners", module, _call_owners).get(id(call))
+    return function_constants(func) if func is not None else {}
 
 
 def _call_owners(module: cst.Module) -> dict[int, cst.FunctionDef]:

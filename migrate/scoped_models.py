@@ -23,8 +23,8 @@ from .report import Finding, Unsupported
 from .rules.variable_scope import RULE
 from .scope_reads import (
     bound_names,
-    call_constants,
     call_scopes,
+    caller_constants,
     calls_in_statements,
     constant_arguments,
     free_reads,
@@ -509,7 +509,8 @@ class ModelBuilder:
             "regularizers at calls", self.module, lambda m: regularizers_at_calls(m, self.aliases, constants))
         module = self.module
         per_call = [
-            constant_arguments(c, params, {**(call_constants(module, c) if module is not None else {}), **held.get(id(c), {})})
+            constant_arguments(c, params, {**constants, **(caller_constants(module, c) if module is not None else {}),
+                                           **held.get(id(c), {})})
             for c in calls
         ] if scope_param or len(calls) == 1 else []
         given_everywhere = set.intersection(*(set(c) for c in per_call)) if per_call else set()

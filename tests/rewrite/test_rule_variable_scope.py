@@ -7,7 +7,7 @@ import pytest
 from helpers import check_transformed, squeezed
 
 from migrate.api import rewrite_source
-from migrate.scope_reads import module_constants
+from migrate.scope_reads import function_constants, module_constants
 
 
 def test_scoped_layers_become_model_with_shared_instance() -> None:
@@ -833,3 +833,16 @@ with tf.Session() as sess:
     classes = [line.split("(")[0] for line in result.code.splitlines() if line.startswith("class ")]
     assert len(classes) == len(set(classes)) == 4, classes
     assert "self.fc = DecoderFc(name='fc')" in result.code
+
+
+@pytest.mark.parametrize(("signature", "constant"), [
+    ("def train(x):", True),
+    ("def train(x, *, n_classes=3):", False),  # a parameter: before the assignment it is the argument
+    ("def train(x, *n_classes):", False),
+    ("def train(x, /, n_classes=3):", False),
+])
+def test_a_literal_the_calling_function_binds_once_is_a_constant_unless_a_parameter_binds_it_too(
+        signature: str, constant: bool) -> None:
+    func = cst.parse_statement(f"{signature}\n    n_classes = 2\n    return model(x, n_classes)\n")
+    assert isinstance(func, cst.FunctionDef)
+    assert (function_constants(func) == {"n_classes": "2"}) is constant
